@@ -1,0 +1,68 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { gitEnv, GitError } from './run.js';
+
+interface Pending {
+  sha: string;
+  resolve: (b: Buffer | null) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * Reads blobs through one long-lived `git cat-file --batch` process: one spawn for
+ * thousands of blobs (measured far faster than a process or a pack lookup per blob).
+ */
+export class BlobReader {
+  private child: ChildProcessWithoutNullStreams;
+  private queue: Pending[] = [];
+  private buffer: Buffer = Buffer.alloc(0);
+  private failed: Error | null = null;
+
+  constructor(root: string) {
+    this.child = spawn('git', ['cat-file', '--batch'], { cwd: root, env: gitEnv() });
+    this.child.stdout.on('data', (b: Buffer) => this.onData(b));
+    const stderr: Buffer[] = [];
+    this.child.stderr.on('data', (b: Buffer) => stderr.push(b));
+    this.child.on('error', (e) => this.fail(new GitError(['cat-file'], null, `could not run git: ${e.message}`)));
+    this.child.on('close', (code) => this.fail(new GitError(['cat-file'], code, Buffer.concat(stderr).toString() || 'git cat-file exited early')));
+    this.child.stdin.on('error', () => undefined);
+  }
+
+  /** The blob's bytes, or null when the object does not exist. */
+  read(sha: string): Promise<Buffer | null> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (!/^[0-9a-f]{40,64}$/.test(sha)) return Promise.reject(new Error(`not an object id: ${sha}`));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ sha, resolve, reject });
+      this.child.stdin.write(sha + '\n');
+    });
+  }
+
+  async close(): Promise<void> {
+    this.child.stdin.end();
+    if (this.child.exitCode === null) await new Promise((r) => this.child.once('close', r));
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+    while (this.queue.length) {
+      const eol = this.buffer.indexOf(10);
+      if (eol < 0) return;
+      const header = this.buffer.subarray(0, eol).toString('utf8');
+      if (header.endsWith(' missing')) {
+        this.buffer = this.buffer.subarray(eol + 1);
+        this.queue.shift()!.resolve(null);
+        continue;
+      }
+      const size = Number(header.split(' ')[2]);
+      if (this.buffer.length < eol + 1 + size + 1) return;
+      const body = Buffer.from(this.buffer.subarray(eol + 1, eol + 1 + size));
+      this.buffer = this.buffer.subarray(eol + 1 + size + 1);
+      this.queue.shift()!.resolve(body);
+    }
+  }
+
+  private fail(e: Error): void {
+    this.failed ??= e;
+    for (const p of this.queue.splice(0)) p.reject(e);
+  }
+}

@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+
+/** A git command that failed; `stderr` keeps git's own words for the one-line error. */
+export class GitError extends Error {
+  constructor(readonly args: string[], readonly code: number | null, readonly stderr: string) {
+    super(stderr.trim().split('\n')[0] || `git ${args[0]} failed (exit ${code})`);
+  }
+}
+
+export interface GitRunOptions {
+  cwd: string;
+  /** Bytes written to git's stdin. */
+  input?: string | Buffer;
+  /** Exit codes that are answers, not failures (e.g. 1 for `rev-parse --verify -q`). */
+  okCodes?: number[];
+}
+
+/** Runs git without a shell (arguments are never interpreted) and returns stdout as bytes. */
+export function gitBuffer(args: string[], opts: GitRunOptions): Promise<{ stdout: Buffer; code: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'], env: gitEnv() });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', (e) => reject(new GitError(args, null, `could not run git: ${e.message}`)));
+    child.on('close', (code) => {
+      const ok = code === 0 || (code !== null && opts.okCodes?.includes(code));
+      if (ok) resolve({ stdout: Buffer.concat(out), code: code ?? 0 });
+      else reject(new GitError(args, code, Buffer.concat(err).toString('utf8')));
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** Runs git and returns stdout as text with the final newline removed. */
+export async function git(args: string[], opts: GitRunOptions): Promise<string> {
+  const { stdout } = await gitBuffer(args, opts);
+  return stdout.toString('utf8').replace(/\n$/, '');
+}
+
+/** Environment for child gits: never page, never prompt, stable output. */
+export function gitEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' };
+}

@@ -1,0 +1,61 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CLI = path.join(PROJECT_ROOT, 'dist', 'cli', 'main.js');
+/** One model cache for the whole test run: the default model is built once (offline) and reused. */
+export const TEST_CACHE = process.env.OCRAG_CACHE ?? path.join(PROJECT_ROOT, '.cache', 'ocrag');
+
+export const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.invalid',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.invalid',
+};
+
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `ocrag-${prefix}-`));
+}
+
+/** A fresh copy of the fixture repository (fixtures/make-repo.sh), made with real git. */
+export function makeFixtureRepo(): string {
+  const dir = path.join(tempDir('repo'), 'sample');
+  execFileSync('bash', [path.join(PROJECT_ROOT, 'fixtures', 'make-repo.sh'), dir], { stdio: 'pipe' });
+  return dir;
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_IDENTITY } }).trim();
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI as a user would: a separate process, no shell, stdin closed. */
+export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return runCommand(process.execPath, [CLI, ...args], cwd, env);
+}
+
+export function runCommand(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, OCRAG_CACHE: TEST_CACHE, NO_COLOR: '1', ...GIT_IDENTITY, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b) => (stdout += b));
+    child.stderr.on('data', (b) => (stderr += b));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+export async function runJson<T>(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<T> {
+  const r = await runCli([...args, '--json'], cwd, env);
+  if (r.code !== 0) throw new Error(`ocrag ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
