@@ -1,0 +1,125 @@
+import type { SourceLines } from './lines.js';
+import type { Definition } from './syntax.js';
+import { slidingWindows, splitAtBoundaries, type Span } from './windows.js';
+
+export interface PlanOptions {
+  maxLines: number;
+  windowLines: number;
+  windowOverlap: number;
+}
+
+type Piece =
+  | { kind: 'between'; start: number; end: number }
+  | { kind: 'definition'; spans: Span[] };
+
+/**
+ * Chunk ranges for a parsed file. Each definition that fits in maxLines is one chunk; a longer
+ * one is split along its nested definitions (its own head and the code between them become
+ * chunks under its symbol) or, when it has none, into line windows. Code between definitions is
+ * cut into pieces of at most maxLines. Every non-blank line of the file ends up in some chunk.
+ */
+export function planSpans(lines: SourceLines, definitions: Definition[], options: PlanOptions): Span[] {
+  return new Planner(lines, options).region(1, lines.count, definitions, []);
+}
+
+class Planner {
+  constructor(private readonly lines: SourceLines, private readonly options: PlanOptions) {}
+
+  region(start: number, end: number, definitions: Definition[], symbols: string[]): Span[] {
+    const pieces: Piece[] = [];
+    let cursor = start;
+    for (const definition of definitions) {
+      if (definition.startLine > cursor) pieces.push({ kind: 'between', start: cursor, end: definition.startLine - 1 });
+      pieces.push({ kind: 'definition', spans: this.definition(definition, symbols) });
+      cursor = definition.endLine + 1;
+    }
+    if (cursor <= end) pieces.push({ kind: 'between', start: cursor, end });
+    return this.join(pieces, symbols);
+  }
+
+  private definition(definition: Definition, outerSymbols: string[]): Span[] {
+    const symbols = [...outerSymbols, definition.label];
+    const { startLine, endLine } = definition;
+    const { maxLines, windowLines, windowOverlap } = this.options;
+    if (endLine - startLine + 1 <= maxLines) {
+      const trimmed = this.lines.trimRange(startLine, endLine);
+      return trimmed ? [{ start: trimmed[0], end: trimmed[1], symbols }] : [];
+    }
+    if (definition.children.length > 0) return this.region(startLine, endLine, definition.children, symbols);
+    return slidingWindows(this.lines, startLine, endLine, Math.min(windowLines, maxLines), windowOverlap, symbols);
+  }
+
+  /**
+   * Emits pieces in order. Two kinds of small in-between pieces join a neighbour instead of
+   * becoming chunks that would be noise in search results:
+   * - a trivial piece (a lone `}` or `end`) joins the previous chunk, or the next one when it
+   *   opens a block (`type (`), as long as that chunk stays within maxLines + ATTACH_SLACK lines;
+   * - one or two lines directly below a definition kept whole (`__name(f, "f")`,
+   *   `declare var X: XConstructor;`) join that definition's chunk if it stays within maxLines.
+   */
+  private join(pieces: Piece[], symbols: string[]): Span[] {
+    const spans: Span[] = [];
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = pieces[i]!;
+      if (piece.kind === 'definition') {
+        spans.push(...piece.spans);
+        continue;
+      }
+      const trimmed = this.lines.trimRange(piece.start, piece.end);
+      if (!trimmed) continue;
+      const [start, end] = trimmed;
+      const trailed = this.trailedDefinition(pieces[i - 1], start, end);
+      if (trailed) {
+        trailed.end = end;
+        continue;
+      }
+      if (this.isTrivial(start, end)) {
+        const previous = spans[spans.length - 1];
+        const following = pieces[i + 1];
+        const next = following?.kind === 'definition' ? following.spans[0] : undefined;
+        const attachForward = OPENER.test(this.lines.lines[end - 1]!);
+        const attached = attachForward
+          ? this.extendStart(next, start) || this.extendEnd(previous, end)
+          : this.extendEnd(previous, end) || this.extendStart(next, start);
+        if (attached) continue;
+      }
+      spans.push(...splitAtBoundaries(this.lines, start, end, this.options.maxLines, symbols));
+    }
+    return spans;
+  }
+
+  private extendEnd(span: Span | undefined, end: number): boolean {
+    if (!span || end - span.start + 1 > this.options.maxLines + ATTACH_SLACK) return false;
+    span.end = Math.max(span.end, end);
+    return true;
+  }
+
+  private extendStart(span: Span | undefined, start: number): boolean {
+    if (!span || span.end - start + 1 > this.options.maxLines + ATTACH_SLACK) return false;
+    span.start = Math.min(span.start, start);
+    return true;
+  }
+
+  /** The single-chunk definition that lines start..end (at most two) directly follow and fit into. */
+  private trailedDefinition(before: Piece | undefined, start: number, end: number): Span | undefined {
+    if (before?.kind !== 'definition' || before.spans.length !== 1) return undefined;
+    const definition = before.spans[0]!;
+    const fits = end - definition.start < this.options.maxLines;
+    return start === definition.end + 1 && end - start < 2 && fits ? definition : undefined;
+  }
+
+  /** At most two short lines with at most one word each: closers, `end`, `type (`. */
+  private isTrivial(start: number, end: number): boolean {
+    let nonBlank = 0;
+    for (let line = start; line <= end; line++) {
+      if (this.lines.isBlank(line)) continue;
+      const text = this.lines.lines[line - 1]!.trim();
+      if (++nonBlank > 2 || text.length > 8 || !ONE_WORD_AT_MOST.test(text)) return false;
+    }
+    return true;
+  }
+}
+
+const ATTACH_SLACK = 3;
+const ONE_WORD_AT_MOST = /^\W*\w*\W*$/;
+const OPENER = /[({[:]\s*$/;

@@ -1,0 +1,91 @@
+import { planSpans } from './assemble.js';
+import { detectLanguage, detectLanguageFromShebang } from './languages.js';
+import { SourceLines } from './lines.js';
+import { grammarFor } from './parser.js';
+import { rulesFor } from './rules.js';
+import { parseDefinitions } from './syntax.js';
+import type { Chunk, ChunkOptions } from './types.js';
+import { slidingWindows, type Span } from './windows.js';
+
+export type { Chunk, ChunkOptions } from './types.js';
+export { detectLanguage } from './languages.js';
+
+/** Part of every chunk id: bump whenever the chunks produced for the same input change. */
+export const CHUNKER_VERSION = '1';
+
+export const DEFAULT_CHUNK_OPTIONS: Readonly<ChunkOptions> = Object.freeze({
+  maxLines: 80,
+  windowLines: 60,
+  windowOverlap: 10,
+  maxLineChars: 1000,
+});
+
+/** Beyond these sizes a syntax tree costs more than it tells; such files get line windows. */
+const MAX_PARSE_CHARS = 1_000_000;
+const MAX_PARSE_LINES = 20_000;
+/** Mostly overlong lines and this big: minified or generated, a syntax tree would only cost time. */
+const MINIFIED_MIN_CHARS = 64_000;
+/** Generous on purpose: only pathological input may hit it, so output stays deterministic. */
+const PARSE_BUDGET_MS = 5_000;
+
+/**
+ * Splits a file into chunks: one per definition (with its doc comments) where a grammar is
+ * available, line windows otherwise. Sorted by startLine then endLine; covers every non-blank
+ * line; [] for an empty or blank file. Never throws. Chunks have at most maxLines lines, plus up
+ * to 3 when a lone closing line (`}`, `end`) joins its neighbour (windows: windowLines).
+ */
+export async function chunkFile(path: string, text: string, options: Partial<ChunkOptions> = {}): Promise<Chunk[]> {
+  try {
+    const settings = resolveOptions(options);
+    const lines = new SourceLines(text, settings.maxLineChars);
+    if (!lines.trimRange(1, lines.count)) return [];
+    let language = detectLanguage(path);
+    if (language === 'text') language = detectLanguageFromShebang(lines.lines[0]!) ?? language;
+    let spans: Span[];
+    try {
+      spans = await syntaxSpans(language, text, lines, settings);
+    } catch {
+      spans = [];
+    }
+    if (spans.length === 0) {
+      spans = slidingWindows(lines, 1, lines.count, settings.windowLines, settings.windowOverlap, []);
+    }
+    return toChunks(spans, lines, language);
+  } catch {
+    return [];
+  }
+}
+
+/** Spans from the syntax tree, or [] when the language has no grammar or parsing is not worth it. */
+async function syntaxSpans(language: string, text: string, lines: SourceLines, settings: ChunkOptions): Promise<Span[]> {
+  const rules = rulesFor(language);
+  const minified = lines.overlongChars > MINIFIED_MIN_CHARS && lines.overlongChars * 2 > text.length;
+  if (!rules || minified || text.length > MAX_PARSE_CHARS || lines.count > MAX_PARSE_LINES) return [];
+  const grammar = await grammarFor(rules);
+  if (!grammar) return [];
+  const definitions = parseDefinitions(grammar, rules, text, PARSE_BUDGET_MS);
+  return definitions ? planSpans(lines, definitions, settings) : [];
+}
+
+function toChunks(spans: Span[], lines: SourceLines, language: string): Chunk[] {
+  const ordered = [...spans].sort((a, b) => a.start - b.start || a.end - b.end);
+  return ordered.map((span) => ({
+    startLine: span.start,
+    endLine: span.end,
+    language,
+    symbols: [...span.symbols],
+    text: lines.textOf(span.start, span.end),
+  }));
+}
+
+function resolveOptions(options: Partial<ChunkOptions>): ChunkOptions {
+  const pick = (value: number | undefined, fallback: number, minimum: number): number =>
+    value !== undefined && Number.isFinite(value) ? Math.max(minimum, Math.floor(value)) : fallback;
+  const windowLines = pick(options.windowLines, DEFAULT_CHUNK_OPTIONS.windowLines, 1);
+  return {
+    maxLines: pick(options.maxLines, DEFAULT_CHUNK_OPTIONS.maxLines, 1),
+    windowLines,
+    windowOverlap: Math.min(windowLines - 1, pick(options.windowOverlap, DEFAULT_CHUNK_OPTIONS.windowOverlap, 0)),
+    maxLineChars: pick(options.maxLineChars, DEFAULT_CHUNK_OPTIONS.maxLineChars, 1),
+  };
+}

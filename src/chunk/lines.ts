@@ -1,0 +1,60 @@
+/** A file as lines (1-based), the way chunks see it: CR stripped, overlong lines cut. */
+export class SourceLines {
+  /** lines[0] is line 1. */
+  readonly lines: string[];
+  /** Total length of the lines that had to be cut: a measure of how minified the file is. */
+  readonly overlongChars: number;
+  private readonly blank: Uint8Array;
+
+  constructor(text: string, maxLineChars: number) {
+    const raw = text.split('\n');
+    let overlongChars = 0;
+    this.lines = new Array<string>(raw.length);
+    this.blank = new Uint8Array(raw.length);
+    for (let i = 0; i < raw.length; i++) {
+      let line = raw[i]!;
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      if (line.length > maxLineChars) {
+        overlongChars += line.length;
+        line = cutLine(line, maxLineChars);
+      }
+      this.lines[i] = line;
+      this.blank[i] = line.trim() === '' ? 1 : 0;
+    }
+    this.overlongChars = overlongChars;
+  }
+
+  get count(): number {
+    return this.lines.length;
+  }
+
+  isBlank(line: number): boolean {
+    return this.blank[line - 1] === 1;
+  }
+
+  /** Leading whitespace width of a line (tabs count as one). */
+  indentOf(line: number): number {
+    const text = this.lines[line - 1] ?? '';
+    return text.length - text.trimStart().length;
+  }
+
+  /** The range shrunk to its first and last non-blank lines, or null when all blank. */
+  trimRange(start: number, end: number): [number, number] | null {
+    let s = Math.max(1, start);
+    let e = Math.min(this.count, end);
+    while (s <= e && this.isBlank(s)) s++;
+    while (e >= s && this.isBlank(e)) e--;
+    return s <= e ? [s, e] : null;
+  }
+
+  textOf(start: number, end: number): string {
+    return this.lines.slice(start - 1, end).join('\n');
+  }
+}
+
+function cutLine(line: string, maxChars: number): string {
+  const code = line.charCodeAt(maxChars - 1);
+  // Never leave half a surrogate pair at the cut.
+  const end = code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars;
+  return line.slice(0, end);
+}

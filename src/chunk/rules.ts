@@ -1,0 +1,336 @@
+import type { Node } from 'web-tree-sitter';
+
+/** What a definition node is: its kind ("class", "fn", ...) and display name. */
+export interface Described {
+  kind: string;
+  name: string;
+}
+
+type Namer = (node: Node) => Described | null;
+
+/** How to find definitions in one grammar's syntax trees. */
+export interface SyntaxRules {
+  /** Grammar file stem in @vscode/tree-sitter-wasm: tree-sitter-<grammar>.wasm */
+  grammar: string;
+  /** Tree-sitter query; every node captured as @def is a candidate definition. */
+  query: string;
+  /** Node types that wrap a single definition and belong to it (export, decorators, template<>). */
+  wrappers: ReadonlySet<string>;
+  /** Node types directly above a definition that belong to it (doc comments, attributes). */
+  leading: ReadonlySet<string>;
+  /** Kind and name of a captured node, or null when it is not a definition after all. */
+  describe(node: Node): Described | null;
+}
+
+interface RulesSpec {
+  grammar: string;
+  /** Node type → kind; the name is the node's `name` field. */
+  kinds: Record<string, string>;
+  /** Node types named by code; they must also be captured, by `kinds` or by `patterns`. */
+  namers?: Record<string, Namer>;
+  /** Extra query patterns capturing @def, for definitions that need structure to be recognised. */
+  patterns?: string[];
+  wrappers?: string[];
+  leading: string[];
+}
+
+function defineRules(spec: RulesSpec): SyntaxRules {
+  const alternatives = Object.keys(spec.kinds).map((type) => `(${type})`).join(' ');
+  const query = [`[${alternatives}] @def`, ...(spec.patterns ?? [])].join('\n');
+  return {
+    grammar: spec.grammar,
+    query,
+    wrappers: new Set(spec.wrappers ?? []),
+    leading: new Set(spec.leading),
+    describe(node) {
+      const namer = spec.namers?.[node.type];
+      if (namer) return namer(node);
+      const kind = spec.kinds[node.type];
+      return kind ? { kind, name: nameOf(node) } : null;
+    },
+  };
+}
+
+const MAX_NAME_CHARS = 120;
+
+function clean(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > MAX_NAME_CHARS ? `${oneLine.slice(0, MAX_NAME_CHARS)}…` : oneLine;
+}
+
+function nameOf(node: Node, field = 'name'): string {
+  const nameNode = node.childForFieldName(field);
+  return nameNode ? clean(nameNode.text) : '(anonymous)';
+}
+
+function withBody(kind: string): Namer {
+  return (node) => (node.childForFieldName('body') ? { kind, name: nameOf(node) } : null);
+}
+
+// --- JavaScript / TypeScript -------------------------------------------------------------
+
+const FUNCTION_VALUES = '[(arrow_function) (function_expression) (generator_function) (class)]';
+
+function functionValueKind(value: Node | null): string | null {
+  if (!value) return null;
+  if (value.type === 'class') return 'class';
+  return value.type === 'arrow_function' || value.type.includes('function') ? 'function' : null;
+}
+
+/** Top-level values spanning this many lines are worth a chunk of their own (`const routes = [...]`). */
+const MIN_VALUE_LINES = 3;
+
+function spansLines(node: Node, lines: number): boolean {
+  return node.endPosition.row - node.startPosition.row + 1 >= lines;
+}
+
+function isTopLevel(node: Node): boolean {
+  const parent = node.parent;
+  return parent?.type === 'program' || (parent?.type === 'export_statement' && parent.parent?.type === 'program');
+}
+
+/**
+ * `const f = () => {}` / `let C = class {}`: named after the first declarator holding a function;
+ * otherwise a multi-line top-level declaration is a `const`/`let`/`var` named after its first declarator.
+ */
+const nameVariable: Namer = (node) => {
+  const declarators = node.namedChildren.filter((child) => child?.type === 'variable_declarator');
+  for (const declarator of declarators) {
+    const kind = functionValueKind(declarator!.childForFieldName('value'));
+    if (kind) return { kind, name: nameOf(declarator!) };
+  }
+  const keyword = node.firstChild?.type ?? 'const';
+  const first = declarators[0];
+  return first && isTopLevel(node) && spansLines(node, MIN_VALUE_LINES) ? { kind: keyword, name: nameOf(first) } : null;
+};
+
+/** `exports.f = function () {}` / `Foo.prototype.bar = () => {}` */
+const nameAssignedFunction: Namer = (node) => {
+  const assignment = node.firstNamedChild;
+  if (assignment?.type !== 'assignment_expression') return null;
+  const kind = functionValueKind(assignment.childForFieldName('right'));
+  return kind ? { kind, name: nameOf(assignment, 'left') } : null;
+};
+
+const nameFieldFunction: Namer = (node) => {
+  const name = node.childForFieldName('name') ?? node.childForFieldName('property');
+  return { kind: 'method', name: name ? clean(name.text) : '(anonymous)' };
+};
+
+const nameQuotedModule: Namer = (node) => ({ kind: 'module', name: nameOf(node).replace(/^['"`]|['"`]$/g, '') });
+
+const JS_PATTERNS = [
+  `(lexical_declaration (variable_declarator value: ${FUNCTION_VALUES})) @def`,
+  `(variable_declaration (variable_declarator value: ${FUNCTION_VALUES})) @def`,
+  `(expression_statement (assignment_expression right: ${FUNCTION_VALUES})) @def`,
+  `(program [(lexical_declaration) (variable_declaration)] @def)`,
+  `(export_statement declaration: [(lexical_declaration) (variable_declaration)] @def)`,
+];
+
+const JS_KINDS: Record<string, string> = {
+  class_declaration: 'class',
+  function_declaration: 'function',
+  generator_function_declaration: 'function',
+  method_definition: 'method',
+};
+
+const JS_NAMERS: Record<string, Namer> = {
+  lexical_declaration: nameVariable,
+  variable_declaration: nameVariable,
+  expression_statement: nameAssignedFunction,
+  field_definition: nameFieldFunction,
+  public_field_definition: nameFieldFunction,
+  module: nameQuotedModule,
+};
+
+const javascript = defineRules({
+  grammar: 'javascript',
+  kinds: JS_KINDS,
+  namers: JS_NAMERS,
+  patterns: [...JS_PATTERNS, `(field_definition value: [(arrow_function) (function_expression)]) @def`],
+  wrappers: ['export_statement'],
+  leading: ['comment', 'decorator'],
+});
+
+function typescriptRules(grammar: string): SyntaxRules {
+  return defineRules({
+    grammar,
+    kinds: {
+      ...JS_KINDS,
+      abstract_class_declaration: 'class',
+      interface_declaration: 'interface',
+      type_alias_declaration: 'type',
+      enum_declaration: 'enum',
+      function_signature: 'function',
+      internal_module: 'namespace',
+      module: 'module',
+    },
+    namers: JS_NAMERS,
+    patterns: [...JS_PATTERNS, `(public_field_definition value: [(arrow_function) (function_expression)]) @def`],
+    // `namespace X {}` parses as an expression statement.
+    wrappers: ['export_statement', 'ambient_declaration', 'expression_statement'],
+    leading: ['comment', 'decorator'],
+  });
+}
+
+// --- Python, Go, Rust ----------------------------------------------------------------------
+
+const python = defineRules({
+  grammar: 'python',
+  kinds: { class_definition: 'class', function_definition: 'function' },
+  namers: {
+    // Module-level `ROUTES = [...]` spanning several lines.
+    expression_statement: (node) => {
+      const assignment = node.firstNamedChild;
+      if (assignment?.type !== 'assignment' || !spansLines(node, MIN_VALUE_LINES)) return null;
+      return { kind: 'variable', name: nameOf(assignment, 'left') };
+    },
+  },
+  patterns: ['(module (expression_statement (assignment left: (identifier))) @def)'],
+  wrappers: ['decorated_definition'],
+  leading: ['comment'],
+});
+
+const GO_TYPE_KINDS: Record<string, string> = { struct_type: 'struct', interface_type: 'interface' };
+
+const go = defineRules({
+  grammar: 'go',
+  kinds: { function_declaration: 'func', method_declaration: 'func', type_spec: 'type', type_alias: 'type' },
+  namers: {
+    method_declaration: (node) => {
+      const receiver = node.childForFieldName('receiver');
+      return { kind: 'func', name: clean(`${receiver ? receiver.text : ''} ${nameOf(node)}`) };
+    },
+    type_spec: (node) => {
+      const type = node.childForFieldName('type')?.type ?? '';
+      return { kind: GO_TYPE_KINDS[type] ?? 'type', name: nameOf(node) };
+    },
+  },
+  wrappers: ['type_declaration'],
+  leading: ['comment'],
+});
+
+const rust = defineRules({
+  grammar: 'rust',
+  kinds: {
+    function_item: 'fn', struct_item: 'struct', enum_item: 'enum', union_item: 'union',
+    trait_item: 'trait', impl_item: 'impl', mod_item: 'mod', macro_definition: 'macro_rules!',
+    type_item: 'type',
+  },
+  namers: {
+    impl_item: (node) => {
+      const trait = node.childForFieldName('trait');
+      const type = node.childForFieldName('type');
+      const target = type ? type.text : '(anonymous)';
+      return { kind: 'impl', name: clean(trait ? `${trait.text} for ${target}` : target) };
+    },
+    mod_item: withBody('mod'),
+  },
+  leading: ['line_comment', 'block_comment', 'attribute_item'],
+});
+
+// --- Java, C#, C/C++ -----------------------------------------------------------------------
+
+const java = defineRules({
+  grammar: 'java',
+  kinds: {
+    class_declaration: 'class', interface_declaration: 'interface', enum_declaration: 'enum',
+    record_declaration: 'record', annotation_type_declaration: 'annotation',
+    method_declaration: 'method', constructor_declaration: 'constructor',
+  },
+  leading: ['line_comment', 'block_comment'],
+});
+
+const csharp = defineRules({
+  grammar: 'c-sharp',
+  kinds: {
+    namespace_declaration: 'namespace', class_declaration: 'class', struct_declaration: 'struct',
+    interface_declaration: 'interface', enum_declaration: 'enum', record_declaration: 'record',
+    method_declaration: 'method', constructor_declaration: 'constructor',
+    destructor_declaration: 'destructor', local_function_statement: 'function',
+  },
+  leading: ['comment'],
+});
+
+/** The declarator chain of a C/C++ function down to its name: `Foo::run`, `operator==`, ... */
+const nameCFunction: Namer = (node) => {
+  let declarator = node.childForFieldName('declarator');
+  for (let depth = 0; declarator && declarator.type !== 'function_declarator' && depth < 8; depth++) {
+    declarator = declarator.childForFieldName('declarator');
+  }
+  const name = declarator?.childForFieldName('declarator');
+  return { kind: 'function', name: name ? clean(name.text) : '(anonymous)' };
+};
+
+/** Struct/class/union/enum bodies only (not forward declarations); `typedef struct {..} T` is named T. */
+function nameCRecord(kind: string): Namer {
+  return (node) => {
+    if (!node.childForFieldName('body')) return null;
+    const typedef = node.parent?.type === 'type_definition' ? node.parent.childForFieldName('declarator') : null;
+    const name = node.childForFieldName('name') ?? typedef;
+    return { kind, name: name ? clean(name.text) : '(anonymous)' };
+  };
+}
+
+const cpp = defineRules({
+  grammar: 'cpp',
+  kinds: {
+    namespace_definition: 'namespace', class_specifier: 'class', struct_specifier: 'struct',
+    union_specifier: 'union', enum_specifier: 'enum', function_definition: 'function',
+  },
+  namers: {
+    class_specifier: nameCRecord('class'),
+    struct_specifier: nameCRecord('struct'),
+    union_specifier: nameCRecord('union'),
+    enum_specifier: nameCRecord('enum'),
+    function_definition: nameCFunction,
+  },
+  wrappers: ['template_declaration', 'type_definition'],
+  leading: ['comment'],
+});
+
+// --- Ruby, PHP, Bash -----------------------------------------------------------------------
+
+const ruby = defineRules({
+  grammar: 'ruby',
+  kinds: { class: 'class', module: 'module', method: 'method', singleton_method: 'method' },
+  namers: {
+    singleton_method: (node) => ({ kind: 'method', name: `${nameOf(node, 'object')}.${nameOf(node)}` }),
+  },
+  leading: ['comment'],
+});
+
+const php = defineRules({
+  grammar: 'php',
+  kinds: {
+    class_declaration: 'class', interface_declaration: 'interface', trait_declaration: 'trait',
+    enum_declaration: 'enum', function_definition: 'function', method_declaration: 'method',
+    namespace_definition: 'namespace',
+  },
+  namers: { namespace_definition: withBody('namespace') },
+  leading: ['comment'],
+});
+
+const bash = defineRules({
+  grammar: 'bash',
+  kinds: { function_definition: 'function' },
+  leading: ['comment'],
+});
+
+const typescript = typescriptRules('typescript');
+const tsx = typescriptRules('tsx');
+
+const RULES_BY_LANGUAGE: Record<string, SyntaxRules> = {
+  typescript, tsx, javascript, python, go, rust, java, c_sharp: csharp,
+  cpp, c: cpp, ruby, php, bash,
+};
+
+/** Syntax rules for a language name from detectLanguage, or undefined for line windows only. */
+export function rulesFor(language: string): SyntaxRules | undefined {
+  return RULES_BY_LANGUAGE[language];
+}
+
+/** Kinds whose nested functions are called methods. */
+export const CLASS_LIKE_KINDS: ReadonlySet<string> = new Set([
+  'class', 'interface', 'struct', 'record', 'enum', 'union', 'trait', 'impl',
+]);
