@@ -1,0 +1,41 @@
+import { findOnnxFile } from './model-cache.js';
+import { onnxFacts } from './onnx-sidecar.js';
+import { createPipelineEmbedder } from './pipeline-embedder.js';
+import { modelPrompts } from './prompts.js';
+import { modelIdentity, requireModel } from './resolve-model.js';
+import { createStaticEmbedder } from './static-embedder.js';
+import type { Embedder } from './types.js';
+
+export interface LoadOptions {
+  /** One-line notices (first-use model build); defaults to stderr. */
+  onNotice?: (line: string) => void;
+  /**
+   * "auto" (default) takes the static fast path whenever the ONNX graph is a pure token lookup;
+   * "pipeline" forces Transformers.js (used to check the two agree); "static" fails otherwise.
+   */
+  backend?: 'auto' | 'static' | 'pipeline';
+  /** Worker threads of the static path (0/1 = none); default min(cores, 4) or $OCRAG_EMBED_THREADS. */
+  threads?: number;
+  /** Texts per onnxruntime call on the pipeline path. */
+  batchSize?: number;
+}
+
+/**
+ * Loads an embedding model: undefined/"default" builds (once) and loads ocrag's default model,
+ * a folder path loads that folder, anything else is a model id in the cache. Never downloads.
+ */
+export async function loadEmbedder(spec?: string, options: LoadOptions = {}): Promise<Embedder> {
+  const location = await requireModel(spec, options.onNotice);
+  const onnxPath = findOnnxFile(location.dir);
+  if (!onnxPath) throw new Error(`model folder ${location.dir} has no ONNX file`);
+  const facts = onnxFacts(onnxPath);
+  const modelId = modelIdentity(location, facts);
+  const prompts = modelPrompts(location.dir);
+  const backend = options.backend ?? 'auto';
+
+  if (backend !== 'pipeline' && facts.staticLookup) {
+    return createStaticEmbedder(location.dir, facts.staticLookup, { modelId, prompts, threads: options.threads });
+  }
+  if (backend === 'static') throw new Error(`model ${modelId} is not a static token-lookup model; it needs the pipeline backend`);
+  return createPipelineEmbedder(location.dir, { modelId, prompts, batchSize: options.batchSize });
+}

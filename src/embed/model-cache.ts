@@ -1,0 +1,229 @@
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { homedir, hostname } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+/** Root of ocrag's per-user cache: `$OCRAG_CACHE`, else `$XDG_CACHE_HOME/ocrag`, else `~/.cache/ocrag`. */
+export function modelCacheDir(): string {
+  if (process.env.OCRAG_CACHE) return resolve(process.env.OCRAG_CACHE);
+  const xdg = process.env.XDG_CACHE_HOME;
+  return resolve(xdg && xdg.length > 0 ? xdg : join(homedir(), '.cache'), 'ocrag');
+}
+
+export function modelsRoot(): string {
+  return join(modelCacheDir(), 'models');
+}
+
+/** Folder of a cached model; names may contain one `/` (hub style `owner/name`). */
+export function cachedModelDir(name: string): string {
+  if (!isValidModelName(name)) throw new Error(`invalid model name "${name}"`);
+  return join(modelsRoot(), ...name.split('/'));
+}
+
+export function isValidModelName(name: string): boolean {
+  return /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/.test(name) && !name.includes('..');
+}
+
+export const MANIFEST_FILE = 'ocrag-model.json';
+
+/** Files a Transformers.js feature-extraction model folder needs; the ONNX file is the first that exists. */
+export const ONNX_CANDIDATES = ['onnx/model.onnx', 'onnx/model_quantized.onnx'] as const;
+
+export function findOnnxFile(dir: string): string | undefined {
+  for (const rel of ONNX_CANDIDATES) {
+    const file = join(dir, rel);
+    if (isNonEmptyFile(file)) return file;
+  }
+  return undefined;
+}
+
+/**
+ * A folder is usable when the Transformers.js files exist and, if ocrag wrote a manifest,
+ * every listed file still has its recorded size (catches truncated copies and half-built folders).
+ */
+export function isCompleteModelFolder(dir: string): boolean {
+  if (!isNonEmptyFile(join(dir, 'config.json')) || !isNonEmptyFile(join(dir, 'tokenizer.json'))) return false;
+  if (!findOnnxFile(dir)) return false;
+  const manifestPath = join(dir, MANIFEST_FILE);
+  if (!existsSync(manifestPath)) return true;
+  const manifest = readManifest(dir);
+  if (!manifest?.files) return false;
+  return Object.entries(manifest.files).every(([rel, info]) => fileSize(join(dir, rel)) === info.bytes);
+}
+
+export interface ManifestFileInfo {
+  bytes: number;
+  sha256?: string;
+}
+
+/** `ocrag-model.json`: written last into a model folder by the builder or by `pull`. */
+export interface ModelManifest {
+  name: string;
+  kind: 'static-distilled' | 'pulled';
+  createdAt: string;
+  files: Record<string, ManifestFileInfo>;
+  [extra: string]: unknown;
+}
+
+export function readManifest(dir: string): ModelManifest | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as ModelManifest;
+  } catch {
+    return undefined;
+  }
+}
+
+export function fileSize(file: string): number | undefined {
+  try {
+    return statSync(file).size;
+  } catch {
+    return undefined;
+  }
+}
+
+function isNonEmptyFile(file: string): boolean {
+  const size = fileSize(file);
+  return size !== undefined && size > 0;
+}
+
+export interface InstallOptions {
+  /** Rebuild even if a complete folder is already installed. */
+  replace?: boolean;
+  /** Called once if this process has to wait for another process holding the lock. */
+  onWait?: () => void;
+  /** What counts as an installed, usable folder; defaults to `isCompleteModelFolder`. */
+  isComplete?: (dir: string) => boolean;
+}
+
+/**
+ * Produces a model folder under `<cache>/models/<name>` atomically: `produce` writes into a temp
+ * folder on the same filesystem, which is renamed into place only when complete. A per-name lock
+ * makes a concurrent second process wait and then reuse the result.
+ */
+export async function installModel(
+  name: string,
+  produce: (tmpDir: string) => Promise<void>,
+  options: InstallOptions = {},
+): Promise<string> {
+  const finalDir = cachedModelDir(name);
+  const isComplete = options.isComplete ?? isCompleteModelFolder;
+  if (!options.replace && isComplete(finalDir)) return finalDir;
+
+  const lock = await acquireLock(name, () => !options.replace && isComplete(finalDir), options.onWait);
+  if (!lock) return finalDir;
+  let tmpDir: string | undefined;
+  try {
+    if (!options.replace && isComplete(finalDir)) return finalDir;
+    const tmpRoot = join(modelsRoot(), '.tmp');
+    const tmpPrefix = `${lockName(name)}-`;
+    await mkdir(tmpRoot, { recursive: true });
+    await removeLeftovers(tmpRoot, tmpPrefix);
+    tmpDir = await mkdtemp(join(tmpRoot, tmpPrefix));
+    await produce(tmpDir);
+    if (!isComplete(tmpDir)) throw new Error(`model "${name}" was produced incomplete`);
+    await chmod(tmpDir, 0o755); // mkdtemp makes it private; the cache is shared like any other
+    await moveIntoPlace(tmpDir, finalDir);
+    tmpDir = undefined;
+    return finalDir;
+  } finally {
+    if (tmpDir) await rm(tmpDir, { recursive: true, force: true });
+    await lock.release();
+  }
+}
+
+/** Temp folders of an earlier run that crashed; safe to remove while holding this name's lock. */
+async function removeLeftovers(tmpRoot: string, prefix: string): Promise<void> {
+  for (const entry of await readdir(tmpRoot)) {
+    if (entry.startsWith(prefix)) await rm(join(tmpRoot, entry), { recursive: true, force: true });
+  }
+}
+
+function lockName(modelName: string): string {
+  return modelName.replace(/\//g, '__');
+}
+
+async function moveIntoPlace(tmpDir: string, finalDir: string): Promise<void> {
+  await mkdir(dirname(finalDir), { recursive: true });
+  if (existsSync(finalDir)) {
+    // rename() cannot replace a non-empty directory: move the old one aside first.
+    const trash = `${tmpDir}.old`;
+    await rename(finalDir, trash);
+    await rename(tmpDir, finalDir);
+    await rm(trash, { recursive: true, force: true });
+  } else {
+    await rename(tmpDir, finalDir);
+  }
+}
+
+const LOCK_HEARTBEAT_MS = 2_000;
+const LOCK_STALE_MS = 20_000;
+const LOCK_POLL_MS = 150;
+const LOCK_WAIT_LIMIT_MS = 15 * 60_000;
+
+interface HeldLock {
+  release(): Promise<void>;
+}
+
+/**
+ * mkdir-based lock with a heartbeat (the holder touches it every 2 s), so a crashed holder's
+ * lock is taken over after 20 s, or at once when its pid is gone on this host.
+ * Returns undefined when `satisfied()` became true while waiting (someone else did the work).
+ */
+async function acquireLock(name: string, satisfied: () => boolean, onWait?: () => void): Promise<HeldLock | undefined> {
+  const lockDir = join(modelsRoot(), '.locks', `${lockName(name)}.lock`);
+  mkdirSync(dirname(lockDir), { recursive: true });
+  const deadline = Date.now() + LOCK_WAIT_LIMIT_MS;
+  let announcedWait = false;
+  for (;;) {
+    try {
+      await mkdir(lockDir);
+      await writeFile(join(lockDir, 'owner.json'), JSON.stringify({ pid: process.pid, host: hostname() }));
+      return holdLock(lockDir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (satisfied()) return undefined;
+    if (isStaleLock(lockDir)) {
+      await rm(lockDir, { recursive: true, force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for lock ${lockDir}; remove it if no ocrag process is running`);
+    if (!announcedWait) {
+      announcedWait = true;
+      onWait?.();
+    }
+    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+  }
+}
+
+function holdLock(lockDir: string): HeldLock {
+  const timer = setInterval(() => {
+    const now = new Date();
+    utimes(lockDir, now, now).catch(() => undefined);
+  }, LOCK_HEARTBEAT_MS);
+  timer.unref();
+  return {
+    async release() {
+      clearInterval(timer);
+      await rm(lockDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function isStaleLock(lockDir: string): boolean {
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(lockDir).mtimeMs;
+  } catch {
+    return false; // released meanwhile: the next mkdir attempt will tell
+  }
+  if (Date.now() - mtimeMs > LOCK_STALE_MS) return true;
+  try {
+    const owner = JSON.parse(readFileSync(join(lockDir, 'owner.json'), 'utf8')) as { pid: number; host: string };
+    if (owner.host !== hostname()) return false;
+    process.kill(owner.pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { cachedModelDir, installModel, isCompleteModelFolder, isValidModelName, MANIFEST_FILE, type ModelManifest } from './model-cache.js';
+
+export interface PullOptions {
+  onProgress?: (message: string) => void;
+  /** Hub revision (branch, tag or commit); default "main". */
+  revision?: string;
+  /** Re-download even if the model is already in the cache. */
+  force?: boolean;
+  /** How long to wait for the hub to answer (connection + response headers); default 10 s. */
+  timeoutMs?: number;
+}
+
+const REQUIRED_FILES = ['config.json', 'tokenizer.json'];
+const OPTIONAL_FILES = ['tokenizer_config.json', 'special_tokens_map.json', 'config_sentence_transformers.json'];
+const ONNX_CHOICES = ['onnx/model.onnx', 'onnx/model_quantized.onnx'];
+/** A download that delivers no bytes for this long is abandoned. */
+const STALL_MS = 60_000;
+
+class HubUnreachable extends Error {}
+
+/**
+ * Downloads a Transformers.js model (config, tokenizer, one ONNX file) from the Hugging Face hub
+ * into `<cache>/models/<hubId>/`: the only network access in ocrag. The hub is probed before
+ * anything is written, and files land in a temp folder renamed into place only when complete.
+ */
+export async function pullModel(hubId: string, options: PullOptions = {}): Promise<string> {
+  if (!isValidModelName(hubId) || !hubId.includes('/')) throw new Error(`"${hubId}" is not a hub model id (owner/name)`);
+  const finalDir = cachedModelDir(hubId);
+  if (!options.force && isCompleteModelFolder(finalDir)) return finalDir;
+  const hub = new HubClient(hubId, options);
+  try {
+    await hub.probe();
+    return await installModel(hubId, (tmpDir) => downloadInto(hub, tmpDir, options.onProgress), { replace: options.force });
+  } catch (err) {
+    if (err instanceof HubUnreachable) {
+      throw new Error(`could not reach the model hub (${hub.endpoint}: ${err.message}); copy a model folder and pass --model <folder>`);
+    }
+    throw err;
+  }
+}
+
+async function downloadInto(hub: HubClient, dir: string, onProgress?: (message: string) => void): Promise<void> {
+  const files: ModelManifest['files'] = {};
+  const fetchFile = async (rel: string, required: boolean): Promise<boolean> => {
+    onProgress?.(`downloading ${hub.hubId}/${rel}`);
+    const info = await hub.download(rel, join(dir, rel));
+    if (info) files[rel] = info;
+    else if (required) throw new Error(`model "${hub.hubId}" has no ${rel} on the hub; it is not a Transformers.js model`);
+    return info !== undefined;
+  };
+  for (const rel of REQUIRED_FILES) await fetchFile(rel, true);
+  for (const rel of OPTIONAL_FILES) await fetchFile(rel, false);
+  let haveOnnx = false;
+  for (const rel of ONNX_CHOICES) if (!haveOnnx) haveOnnx = await fetchFile(rel, false);
+  if (!haveOnnx) throw new Error(`model "${hub.hubId}" has no onnx/model.onnx or onnx/model_quantized.onnx; it is not a Transformers.js model`);
+  const manifest: ModelManifest = { name: hub.hubId, kind: 'pulled', createdAt: new Date().toISOString(), source: hub.baseUrl, files };
+  await writeFile(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
+}
+
+class HubClient {
+  readonly endpoint = (process.env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, '');
+  readonly baseUrl: string;
+  private readonly timeoutMs: number;
+
+  constructor(
+    readonly hubId: string,
+    options: PullOptions,
+  ) {
+    this.baseUrl = `${this.endpoint}/${hubId}/resolve/${encodeURIComponent(options.revision ?? 'main')}`;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+  }
+
+  /** Fails fast, before the cache is touched, when offline or when the model does not exist. */
+  async probe(): Promise<void> {
+    const response = await this.request('config.json', 'HEAD');
+    if (response.status === 404 || response.status === 401) throw new Error(`model "${this.hubId}" not found on the hub (${response.status})`);
+    if (!response.ok) throw new HubUnreachable(`HTTP ${response.status}`);
+  }
+
+  /** Streams one file to disk; undefined if the hub does not have it. */
+  async download(rel: string, target: string): Promise<{ bytes: number; sha256: string } | undefined> {
+    const response = await this.request(rel, 'GET');
+    if (response.status === 404) return undefined;
+    if (!response.ok || !response.body) throw new Error(`downloading ${rel} from ${this.baseUrl} failed: HTTP ${response.status}`);
+    await mkdir(dirname(target), { recursive: true });
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const out = createWriteStream(target);
+    const reader = response.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await withStallTimeout(reader.read(), rel);
+        if (done) break;
+        hash.update(value);
+        bytes += value.byteLength;
+        if (!out.write(value)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+      }
+    } finally {
+      await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    }
+    return { bytes, sha256: hash.digest('hex') };
+  }
+
+  private async request(rel: string, method: 'GET' | 'HEAD'): Promise<Response> {
+    const headers: Record<string, string> = {};
+    const token = process.env.HF_TOKEN;
+    if (token) headers.authorization = `Bearer ${token}`;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    try {
+      return await fetch(`${this.baseUrl}/${rel}`, { method, headers, signal: controller.signal, redirect: 'follow' });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const reason = controller.signal.aborted ? `no answer within ${this.timeoutMs / 1000} s` : (cause?.code ?? cause?.message ?? (err as Error).message);
+      throw new HubUnreachable(reason);
+    } finally {
+      clearTimeout(timer); // only the wait for headers is bounded; the body has its own stall timeout
+    }
+  }
+}
+
+function withStallTimeout<T>(read: Promise<T>, rel: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const stall = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`download of ${rel} stalled for ${STALL_MS / 1000} s`)), STALL_MS);
+  });
+  return Promise.race([read, stall]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,57 @@
+import { availableParallelism } from 'node:os';
+import { readTable } from './onnx-sidecar.js';
+import { withPrefix, type Prompts } from './prompts.js';
+import { StaticEncoder } from './static-encoder.js';
+import { StaticWorkerPool } from './static-pool.js';
+import type { Embedder } from './types.js';
+
+/** Batches below this stay on the calling thread: spawning workers (~100 ms) would not pay off. */
+export const POOL_MIN_BATCH = 64;
+
+export interface StaticEmbedderOptions {
+  modelId: string;
+  prompts: Prompts;
+  /** Worker threads for big batches; 0 or 1 = embed on the calling thread only. Default min(cores, 4). */
+  threads?: number;
+}
+
+export function defaultThreadCount(): number {
+  const fromEnv = Number(process.env.OCRAG_EMBED_THREADS);
+  if (Number.isInteger(fromEnv) && fromEnv >= 0) return fromEnv;
+  return Math.min(availableParallelism(), 4);
+}
+
+/** Fast path for pure token-lookup models: tokenizer + table, no onnxruntime, no Transformers.js. */
+export function createStaticEmbedder(
+  modelDir: string,
+  lookup: { tablePath: string; dim: number },
+  options: StaticEmbedderOptions,
+): Embedder {
+  const threads = options.threads ?? defaultThreadCount();
+  const source = { modelDir, dim: lookup.dim, table: readTable(lookup.tablePath, threads > 1) };
+  const encoder = new StaticEncoder(source);
+  let pool: StaticWorkerPool | undefined;
+
+  const split = (flat: Float32Array, count: number): Float32Array[] =>
+    Array.from({ length: count }, (_, i) => flat.slice(i * lookup.dim, (i + 1) * lookup.dim));
+
+  return {
+    modelId: options.modelId,
+    dim: lookup.dim,
+    async embed(texts) {
+      const prefixed = texts.map((text) => withPrefix(options.prompts.document, text));
+      if (threads > 1 && prefixed.length >= POOL_MIN_BATCH) {
+        pool ??= new StaticWorkerPool(source, threads);
+        return split(await pool.encode(prefixed, lookup.dim), prefixed.length);
+      }
+      return split(encoder.encodeBatch(prefixed), prefixed.length);
+    },
+    async embedQuery(text) {
+      return encoder.encodeBatch([withPrefix(options.prompts.query, text)]);
+    },
+    async close() {
+      await pool?.close();
+      pool = undefined;
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { clipText, isBlank, MAX_TOKENS } from './text-limits.js';
+
+/** What a worker needs to rebuild an identical encoder (the table is shared, not copied). */
+export interface StaticEncoderSource {
+  modelDir: string;
+  table: Float32Array;
+  dim: number;
+}
+
+/**
+ * Embeds texts with a token-lookup table exactly as the Transformers.js feature-extraction
+ * pipeline would (same tokenizer library and files, same special tokens and truncation, mean
+ * pooling over the attention mask, L2 normalisation), without loading onnxruntime.
+ */
+export class StaticEncoder {
+  private readonly tokenizer: Tokenizer;
+  private readonly maxTokens: number;
+  private readonly sum: Float64Array;
+  private readonly counts: Int32Array;
+  private readonly distinct: Int32Array;
+
+  constructor(private readonly source: StaticEncoderSource) {
+    const tokenizerJson = JSON.parse(readFileSync(join(source.modelDir, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
+    const tokenizerConfig = readJsonOr(join(source.modelDir, 'tokenizer_config.json'), {});
+    this.tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
+    memoiseUnigramWords(this.tokenizer, tokenizerJson);
+    const modelMax = Number(tokenizerConfig.model_max_length);
+    this.maxTokens = Number.isFinite(modelMax) && modelMax > 0 ? Math.min(modelMax, MAX_TOKENS) : MAX_TOKENS;
+    this.sum = new Float64Array(source.dim);
+    this.counts = new Int32Array(source.table.length / source.dim);
+    this.distinct = new Int32Array(this.maxTokens);
+  }
+
+  get dim(): number {
+    return this.source.dim;
+  }
+
+  tokenIds(text: string): number[] {
+    const ids = this.tokenizer.encode(clipText(text), { add_special_tokens: true }).ids;
+    return ids.length > this.maxTokens ? ids.slice(0, this.maxTokens) : ids;
+  }
+
+  /** Writes the unit vector of `text` into `out` at `offset` (zeros for blank text). */
+  encodeInto(text: string, out: Float32Array, offset: number): void {
+    const dim = this.source.dim;
+    const sum = this.sumTokenRows(isBlank(text) ? [] : this.tokenIds(text));
+    // Mean pooling divides by the token count; the direction, all that survives normalising, is the same.
+    let norm = 0;
+    for (let d = 0; d < dim; d++) norm += sum[d] * sum[d];
+    norm = Math.sqrt(norm);
+    if (norm === 0 || !Number.isFinite(norm)) {
+      out.fill(0, offset, offset + dim);
+      return;
+    }
+    for (let d = 0; d < dim; d++) out[offset + d] = sum[d] / norm;
+  }
+
+  /** Sums table rows, each distinct token once times its count: code repeats tokens ~3x per chunk. */
+  private sumTokenRows(ids: number[]): Float64Array {
+    const { table, dim } = this.source;
+    const { sum, counts, distinct } = this;
+    sum.fill(0);
+    let distinctCount = 0;
+    for (const id of ids) {
+      if (!(id >= 0 && id < counts.length)) throw new Error(`token id ${id} outside the embedding table (${counts.length} rows)`);
+      if (counts[id]++ === 0) distinct[distinctCount++] = id;
+    }
+    const unrolled = dim - (dim % 4);
+    for (let k = 0; k < distinctCount; k++) {
+      const id = distinct[k];
+      const count = counts[id];
+      counts[id] = 0;
+      const row = id * dim;
+      let d = 0;
+      for (; d < unrolled; d += 4) {
+        sum[d] += count * table[row + d];
+        sum[d + 1] += count * table[row + d + 1];
+        sum[d + 2] += count * table[row + d + 2];
+        sum[d + 3] += count * table[row + d + 3];
+      }
+      for (; d < dim; d++) sum[d] += count * table[row + d];
+    }
+    return sum;
+  }
+
+  encodeBatch(texts: string[]): Float32Array {
+    const out = new Float32Array(texts.length * this.dim);
+    texts.forEach((text, i) => this.encodeInto(text, out, i * this.dim));
+    return out;
+  }
+}
+
+const WORD_MEMO_LIMIT = 200_000;
+
+/**
+ * A Unigram model's lattice search dominates tokenization time, and it is a pure function of
+ * the pre-tokenized word, which repeats constantly in code. Memoising it keeps results identical
+ * while making the tokenizer several times faster. Other model types are left as they are.
+ */
+function memoiseUnigramWords(tokenizer: Tokenizer, tokenizerJson: Record<string, unknown>): void {
+  const modelType = (tokenizerJson.model as { type?: string } | undefined)?.type;
+  const model = tokenizer.model as unknown as { tokenize?: (word: string) => string[] } | null;
+  if (modelType !== 'Unigram' || typeof model?.tokenize !== 'function') return;
+  const tokenizeWord = model.tokenize.bind(model);
+  const memo = new Map<string, string[]>();
+  model.tokenize = (word: string): string[] => {
+    let pieces = memo.get(word);
+    if (pieces === undefined) {
+      if (memo.size >= WORD_MEMO_LIMIT) memo.clear();
+      pieces = tokenizeWord(word);
+      memo.set(word, pieces);
+    }
+    return pieces.slice();
+  };
+}
+
+function readJsonOr(file: string, fallback: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return fallback;
+  }
+}
