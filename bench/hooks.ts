@@ -1,0 +1,109 @@
+// Hook and branch numbers on a real repository with history (issue 3). Prints numbers; asserts nothing.
+// usage: node --import tsx bench/hooks.ts <clone with history>   (it works on a fresh local clone of it)
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+const ENV = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'b@x.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'b@x.invalid', NO_COLOR: '1' };
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' }).trim();
+const ocrag = (cwd: string, ...args: string[]) => execFileSync(process.execPath, [CLI, ...args], { cwd, env: ENV, encoding: 'utf8' });
+const ms = (t: number) => Math.round(performance.now() - t);
+const du = (dir: string) => Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
+const logOf = (repo: string) => (fs.existsSync(path.join(repo, '.ocrag/log')) ? fs.readFileSync(path.join(repo, '.ocrag/log'), 'utf8') : '');
+
+async function waitForLogLine(repo: string, offset: number, pattern: RegExp): Promise<string> {
+  for (;;) {
+    const line = logOf(repo).slice(offset).split('\n').find((l) => pattern.test(l));
+    if (line && !fs.existsSync(path.join(repo, '.ocrag/index.lock'))) return line;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export async function benchHooks(source: string): Promise<Record<string, unknown>> {
+  const repo = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-bench-hooks-')), path.basename(source));
+  git(os.tmpdir(), 'clone', '-q', source, repo);
+  const files = git(repo, 'ls-files').split('\n').length;
+  ocrag(repo, 'index');
+  ocrag(repo, 'hooks', 'install');
+  const hook = path.join(repo, '.git/hooks/post-commit');
+  // 1. The hook itself: what git waits for.
+  const hookTimes: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const t = performance.now();
+    spawnSync('sh', [hook], { cwd: repo, env: ENV });
+    hookTimes.push(ms(t));
+  }
+  await waitForLogLine(repo, 0, /post-commit/);
+  // 2. A typical commit touching 3 files: commit → background run done (process start included).
+  const touched = git(repo, 'ls-files', '*.rs').split('\n').slice(100, 103);
+  for (const f of touched) fs.appendFileSync(path.join(repo, f), `\n// bench edit ${Date.now()}\n`);
+  git(repo, 'add', '-A');
+  let offset = logOf(repo).length;
+  let t = performance.now();
+  git(repo, 'commit', '-q', '-m', 'bench: touch 3 files');
+  const commitReturnMs = ms(t);
+  const commitLine = await waitForLogLine(repo, offset, /post-commit: indexed/);
+  const commitIndexedMs = ms(t);
+  // 3. Branch switch between two indexed branches 150 commits apart.
+  const sizeOneBranch = du(path.join(repo, '.ocrag'));
+  git(repo, 'branch', 'old', 'HEAD~150');
+  const changedFiles = git(repo, 'diff', '--name-only', 'HEAD~150', 'HEAD').split('\n').length;
+  offset = logOf(repo).length;
+  t = performance.now();
+  git(repo, 'checkout', '-q', 'old');
+  const firstSwitch = await waitForLogLine(repo, offset, /post-checkout/);
+  const firstSwitchMs = ms(t);
+  const sizeTwoBranches = du(path.join(repo, '.ocrag'));
+  offset = logOf(repo).length;
+  t = performance.now();
+  git(repo, 'checkout', '-q', '-');
+  const backSwitch = await waitForLogLine(repo, offset, /post-checkout/);
+  const backSwitchMs = ms(t);
+  offset = logOf(repo).length;
+  t = performance.now();
+  git(repo, 'checkout', '-q', 'old');
+  const againSwitch = await waitForLogLine(repo, offset, /post-checkout/);
+  const againSwitchMs = ms(t);
+  // 4. Disk: two branches that differ in under 5% of files.
+  git(repo, 'checkout', '-q', '-');
+  const near = path.join(path.dirname(repo), 'near');
+  git(os.tmpdir(), 'clone', '-q', source, near);
+  ocrag(near, 'index');
+  const nearOne = du(path.join(near, '.ocrag'));
+  const base = git(near, 'rev-parse', '--abbrev-ref', 'HEAD');
+  git(near, 'checkout', '-q', '-b', 'near', 'HEAD~15');
+  const nearDiff = git(near, 'diff', '--name-only', 'HEAD', base).split('\n').length;
+  ocrag(near, 'index');
+  ocrag(near, 'gc');
+  const nearTwo = du(path.join(near, '.ocrag'));
+  return {
+    repo: path.basename(source),
+    files,
+    hookReturnMsP50: hookTimes.sort((a, b) => a - b)[5],
+    commitReturnMs,
+    commit3FilesIndexedMs: commitIndexedMs,
+    commitLog: commitLine.replace(/^\S+ \[\d+\] /, ''),
+    branchesApart: `150 commits, ${changedFiles} files differ`,
+    firstSwitchMs,
+    firstSwitchLog: firstSwitch.replace(/^\S+ \[\d+\] /, ''),
+    switchBackMs: backSwitchMs,
+    switchBackLog: backSwitch.replace(/^\S+ \[\d+\] /, ''),
+    switchAgainMs: againSwitchMs,
+    switchAgainLog: againSwitch.replace(/^\S+ \[\d+\] /, ''),
+    storeBytesOneBranch: sizeOneBranch,
+    storeBytesTwoBranches150Apart: sizeTwoBranches,
+    nearBranchesFilesDiffer: nearDiff,
+    nearStoreRatio: +(nearTwo / nearOne).toFixed(3),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const source = process.argv[2];
+  if (!source) throw new Error('usage: bench/hooks.ts <clone with history>');
+  console.log(JSON.stringify(await benchHooks(path.resolve(source)), null, 2));
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Called from the git hooks that `ocrag hooks install` writes. It hands the work to a detached
+# `ocrag hook` process and returns at once: it never fails and never slows a git command.
+# What the background run did is logged in .ocrag/log.
+hook=$1
+[ $# -gt 0 ] && shift
+case "$hook" in
+  post-checkout) [ "$3" = 1 ] || exit 0 ;;            # a file checkout switches no branch
+  post-rewrite) cat >/dev/null 2>&1 ;;                # git passes the rewritten commits on stdin
+  post-commit|post-merge) ;;
+  *) exit 0 ;;
+esac
+[ -n "$OCRAG_HOOKS_DISABLE" ] && exit 0
+here=$(cd "$(dirname "$0")" 2>/dev/null && pwd) || exit 0
+cli="$here/../dist/cli/main.js"
+node=${OCRAG_NODE:-node}
+[ -f "$cli" ] || exit 0
+command -v "$node" >/dev/null 2>&1 || exit 0
+# Git exports these for the hook; the background run finds the repository from its folder instead.
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
+( nohup "$node" "$cli" hook "$hook" "$@" </dev/null >/dev/null 2>&1 & ) >/dev/null 2>&1
+exit 0

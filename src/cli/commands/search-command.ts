@@ -1,0 +1,73 @@
+import { Option, type Command } from 'commander';
+import { UsageError } from '../../git/repo.js';
+import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../format/index.js';
+import { openIndex, positiveInt } from '../options.js';
+import { paint } from '../output.js';
+
+interface SearchFlags {
+  topK: number;
+  path?: string;
+  minScore?: number;
+  update: boolean;
+  committedOnly?: boolean;
+  json?: boolean;
+  format?: OutputFormat;
+  maxTokens?: number;
+}
+
+export function registerSearch(program: Command): void {
+  program
+    .command('search')
+    .description('find the code that matches a question or an identifier, in the checked-out tree')
+    .argument('<query...>', 'what you are looking for, e.g. "parse command line arguments" or parseArgs')
+    .option('-k, --top-k <n>', 'how many results', positiveInt('-k/--top-k', 1000), 10)
+    .option('--path <glob>', "only results whose path matches, e.g. 'src/**' or '**/*.py'")
+    .option('--min-score <x>', 'drop results scoring below x (cosine similarity, -1..1)', parseScore)
+    .option('--no-update', 'answer from the index as it is, even if HEAD moved since it was built')
+    .option('--committed-only', 'ignore uncommitted edits and untracked files; answer for HEAD as committed')
+    .addOption(new Option('--format <format>', 'text for people; json, xml or markdown for programs and LLM prompts').choices(OUTPUT_FORMATS))
+    .option('--json', 'the same as --format json: [{path, startLine, endLine, language, symbol, score, text}]')
+    .option('--max-tokens <n>', 'keep only the best results that fit in about n tokens (chars/4); never cuts a result', positiveInt('--max-tokens'))
+    .addHelpText(
+      'after',
+      '\nAnswers for the checked-out tree plus uncommitted edits and untracked files. If HEAD moved since the\nlast index run, the index is brought up to date first (said on stderr).\n\nxml: <results query latencyMs count> with one <result path startLine endLine score language symbol> per\nchunk, the code in CDATA. markdown: a `path:start-end` heading and a fenced block per result.',
+    )
+    .action(async (words: string[], opts: SearchFlags, cmd: Command) => {
+      const query = words.join(' ').trim();
+      if (!query) throw new UsageError('empty query: say what code you are looking for');
+      const format = outputFormat(opts);
+      const index = await openIndex(cmd);
+      try {
+        const started = performance.now();
+        const results = await index.search(query, { k: opts.topK, pathGlob: opts.path, minScore: opts.minScore, update: opts.update, committedOnly: opts.committedOnly });
+        printReport({ query, latencyMs: performance.now() - started, results }, format, opts.maxTokens);
+      } finally {
+        await index.close();
+      }
+    });
+}
+
+function outputFormat(opts: SearchFlags): OutputFormat {
+  if (opts.json && opts.format && opts.format !== 'json') throw new UsageError(`--json asks for JSON but --format says ${opts.format}: use one of them`);
+  return opts.json ? 'json' : (opts.format ?? 'text');
+}
+
+function printReport(report: SearchReport, format: OutputFormat, maxTokens: number | undefined): void {
+  const render = renderer(format, paint(process.stdout));
+  if (maxTokens !== undefined) {
+    const trimmed = trimToTokenBudget(report, maxTokens, renderer(format));
+    if (trimmed.dropped > 0) process.stderr.write(`ocrag: kept ${trimmed.report.results.length} of ${report.results.length} results to fit --max-tokens ${maxTokens} (~${trimmed.tokens} tokens)\n`);
+    report = trimmed.report;
+  }
+  if (format === 'text' && report.results.length === 0) {
+    process.stderr.write('no results\n');
+    return;
+  }
+  process.stdout.write(render(report));
+}
+
+function parseScore(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < -1 || n > 1) throw new UsageError(`--min-score must be a number from -1 to 1, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import { indexStatus } from '../../service/status.js';
+import { openIndex } from '../options.js';
+import { formatBytes, paint, printJson } from '../output.js';
+
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description('show what is indexed for the checked-out commit, what was skipped and why')
+    .option('--json', 'print the status as JSON')
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const index = await openIndex(cmd);
+      const s = await indexStatus(index.ctx);
+      if (opts.json) return printJson(s);
+      const p = paint(process.stdout);
+      const lines = [
+        `${p.bold('repository')}  ${s.root}`,
+        `${p.bold('checked out')} ${s.branch ?? 'detached HEAD'} @ ${s.head?.slice(0, 8) ?? '(no commits)'}`,
+        `${p.bold('indexed')}     ${s.indexed ? `${s.indexed.commit.slice(0, 8)} at ${s.indexed.indexedAt}` : 'never'}  ${s.upToDate ? p.green('up to date') : p.yellow('behind: run ocrag index (search does it too)')}`,
+        `${p.bold('model')}       ${s.model ? `${s.model.id} (${s.model.dim}-d)` : `${s.configuredModel} (no index yet)`}`,
+        `${p.bold('contents')}    ${s.files} files, ${s.blobs} blobs, ${s.chunks} chunks (${s.chunksStored} stored across all branches)`,
+        `${p.bold('on disk')}     ${formatBytes(s.sizeOnDisk)}${s.chunksReclaimable ? `, ${s.chunksReclaimable} chunks reclaimable by ocrag gc` : ''}`,
+        `${p.bold('manifests')}   ${s.manifests.map((m) => `${m.branch ?? 'detached'}@${m.commit.slice(0, 8)}`).join(', ') || 'none'}`,
+      ];
+      const reasons = Object.entries(s.skipped).sort((a, b) => b[1].count - a[1].count);
+      if (reasons.length) {
+        lines.push(p.bold('skipped'));
+        for (const [reason, { count, examples }] of reasons) lines.push(`  ${reason}: ${count}  ${p.dim(examples.join(', ') + (count > examples.length ? ', …' : ''))}`);
+      }
+      console.log(lines.join('\n'));
+    });
+}

@@ -1,0 +1,22 @@
+import type { Paint } from '../output.js';
+import type { SearchReport } from './report.js';
+
+const SNIPPET_LINES = 8;
+
+const same = (s: string) => s;
+/** No colour: for measuring and for output that is not a terminal. */
+export const PLAIN: Paint = { bold: same, dim: same, cyan: same, green: same, yellow: same, red: same };
+
+/** For a person at a terminal: `path:start-end  symbol  score`, then the first lines with line numbers. */
+export function formatText(report: SearchReport, p: Paint): string {
+  const out: string[] = [];
+  for (const r of report.results) {
+    out.push(`${p.cyan(`${r.path}:${r.startLine}-${r.endLine}`)}  ${r.symbol ? p.bold(r.symbol) + '  ' : ''}${p.dim(r.score.toFixed(3))}`);
+    const lines = r.text.split('\n');
+    const width = String(r.startLine + Math.min(lines.length, SNIPPET_LINES)).length;
+    lines.slice(0, SNIPPET_LINES).forEach((line, i) => out.push(`${p.dim(String(r.startLine + i).padStart(width) + ' │')} ${line}`));
+    if (lines.length > SNIPPET_LINES) out.push(p.dim(`${' '.repeat(width)} │ … ${lines.length - SNIPPET_LINES} more lines`));
+    out.push('');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import type { Config } from '../config/config.js';
+import { UsageError } from '../git/repo.js';
+import { CodeIndex, type CodeIndexHooks } from '../service/code-index.js';
+import { notice } from './output.js';
+
+interface GlobalOptions {
+  cwd?: string;
+  model?: string;
+  include?: string[];
+  exclude?: string[];
+  maxFileBytes?: number;
+}
+
+/** Config overrides given as global flags. */
+export function configFlags(cmd: Command): Partial<Config> {
+  const o = cmd.optsWithGlobals() as GlobalOptions;
+  return { model: o.model, include: o.include, exclude: o.exclude, maxFileBytes: o.maxFileBytes };
+}
+
+export function workDir(cmd: Command): string {
+  return (cmd.optsWithGlobals() as GlobalOptions).cwd ?? process.cwd();
+}
+
+export function openIndex(cmd: Command, hooks: CodeIndexHooks = {}): Promise<CodeIndex> {
+  return CodeIndex.open(workDir(cmd), configFlags(cmd), { onNotice: notice, ...hooks });
+}
+
+export function splitList(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Parser for flags that take a count; a bad value is a one-line usage error. */
+export function positiveInt(flag: string, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || n < 1 || n > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got "${value}"`);
+    return n;
+  };
+}

@@ -1,0 +1,40 @@
+/** Colours only for a person at a terminal, and never when NO_COLOR is set (https://no-color.org). */
+export function useColor(stream: NodeJS.WriteStream): boolean {
+  return !!stream.isTTY && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '') && process.env.TERM !== 'dumb';
+}
+
+export interface Paint {
+  bold(s: string): string;
+  dim(s: string): string;
+  cyan(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  red(s: string): string;
+}
+
+export function paint(stream: NodeJS.WriteStream): Paint {
+  const on = useColor(stream);
+  const wrap = (open: number, close: number) => (s: string) => (on ? `\x1b[${open}m${s}\x1b[${close}m` : s);
+  return { bold: wrap(1, 22), dim: wrap(2, 22), cyan: wrap(36, 39), green: wrap(32, 39), yellow: wrap(33, 39), red: wrap(31, 39) };
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+/** Writes a notice line to stderr (never stdout, which belongs to the command's data). */
+export function notice(message: string): void {
+  process.stderr.write(message + '\n');
+}

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../git/repo.js';
+
+/** Everything a user can set. Precedence: defaults < .ocrag/config.json < OCRAG_* environment < flags. */
+export interface Config {
+  /** Globs of paths to index; empty = everything that is text. */
+  include: string[];
+  /** Globs of paths never to index (added to the built-in exclusions). */
+  exclude: string[];
+  /** Files larger than this are skipped. */
+  maxFileBytes: number;
+  /** Lines longer than this are cut when chunked; files whose lines are mostly longer are skipped as minified. */
+  maxLineChars: number;
+  /** Embedding model: "default", a model folder, or a model id in the cache. */
+  model: string;
+  /** Skip files that look like secrets (.env, keys, certificates) even when committed. */
+  skipSecrets: boolean;
+  /** `ocrag gc` keeps the manifests of checked-out branches plus this many most recently indexed others. */
+  keepManifests: number;
+}
+
+export const DEFAULT_CONFIG: Config = {
+  include: [],
+  exclude: [],
+  maxFileBytes: 1024 * 1024,
+  maxLineChars: 1000,
+  model: 'default',
+  skipSecrets: true,
+  keepManifests: 10,
+};
+
+const ENV_KEYS: Record<string, keyof Config> = {
+  OCRAG_INCLUDE: 'include',
+  OCRAG_EXCLUDE: 'exclude',
+  OCRAG_MAX_FILE_BYTES: 'maxFileBytes',
+  OCRAG_MAX_LINE_CHARS: 'maxLineChars',
+  OCRAG_MODEL: 'model',
+  OCRAG_SKIP_SECRETS: 'skipSecrets',
+  OCRAG_KEEP_MANIFESTS: 'keepManifests',
+};
+
+/** Merges the layers in precedence order; each layer is checked and a bad value names its source. */
+export function loadConfig(indexDir: string, flags: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const file = path.join(indexDir, 'config.json');
+  return { ...DEFAULT_CONFIG, ...readConfigFile(file), ...fromEnv(env), ...definedOnly(flags) };
+}
+
+export function readConfigFile(file: string): Partial<Config> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`invalid config ${file}: ${(e as Error).message} (fix or delete it)`);
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError(`invalid config ${file}: expected a JSON object`);
+  const out: Partial<Config> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!(key in DEFAULT_CONFIG)) throw new UsageError(`invalid config ${file}: unknown key "${key}" (known: ${Object.keys(DEFAULT_CONFIG).join(', ')})`);
+    Object.assign(out, { [key]: checkValue(key as keyof Config, value, file) });
+  }
+  return out;
+}
+
+function fromEnv(env: NodeJS.ProcessEnv): Partial<Config> {
+  const out: Partial<Config> = {};
+  for (const [name, key] of Object.entries(ENV_KEYS)) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    Object.assign(out, { [key]: parseText(key, value, name) });
+  }
+  return out;
+}
+
+/** Turns a string (environment or flag) into the typed value of a key. */
+export function parseText(key: keyof Config, value: string, source: string): Config[keyof Config] {
+  const kind = typeof DEFAULT_CONFIG[key];
+  if (Array.isArray(DEFAULT_CONFIG[key])) return value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (kind === 'number') return checkValue(key, Number(value), source);
+  if (kind === 'boolean') {
+    if (!/^(1|0|true|false|yes|no)$/i.test(value)) throw new UsageError(`invalid ${source}: expected true or false, got "${value}"`);
+    return /^(1|true|yes)$/i.test(value);
+  }
+  return value;
+}
+
+function checkValue(key: keyof Config, value: unknown, source: string): Config[keyof Config] {
+  const expected = DEFAULT_CONFIG[key];
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new UsageError(`invalid ${source}: "${key}" must be a list of glob strings`);
+    return value as string[];
+  }
+  if (typeof expected === 'number') {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || !Number.isInteger(value)) {
+      throw new UsageError(`invalid ${source}: "${key}" must be a positive whole number`);
+    }
+    return value;
+  }
+  if (typeof value !== typeof expected) throw new UsageError(`invalid ${source}: "${key}" must be a ${typeof expected}`);
+  return value as Config[keyof Config];
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

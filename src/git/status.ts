@@ -1,0 +1,25 @@
+import { gitBuffer } from './run.js';
+
+/** A path whose working-tree content differs from HEAD: edited, staged, untracked (not ignored) or deleted. */
+export interface WorkingChange {
+  path: string;
+  deleted: boolean;
+}
+
+/** Uncommitted changes of the work tree, staged or not, including untracked files that are not ignored. */
+export async function workingChanges(root: string): Promise<WorkingChange[]> {
+  const { stdout } = await gitBuffer(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], { cwd: root });
+  return parseStatus(stdout.toString('utf8'));
+}
+
+/** Parses `git status --porcelain=v1 -z --no-renames`: "XY path\0" records. Pure. */
+export function parseStatus(out: string): WorkingChange[] {
+  const changes: WorkingChange[] = [];
+  for (const record of out.split('\0')) {
+    if (record.length < 4) continue;
+    const [x, y] = [record[0], record[1]];
+    // The work tree decides what the user sees: deleted there (or staged deletion with no file) means gone.
+    changes.push({ path: record.slice(3), deleted: y === 'D' || (x === 'D' && y === ' ') });
+  }
+  return changes;
+}

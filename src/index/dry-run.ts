@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import { BlobReader } from '../git/blobs.js';
+import { listTree } from '../git/tree.js';
+import { ChunkStore } from '../store/chunk-store.js';
+import { readMeta } from '../store/meta.js';
+import { requireHead, type IndexContext } from './context.js';
+import { classifyContent, selectFiles } from './select.js';
+
+export interface IndexPlan {
+  commit: string;
+  files: number;
+  newBlobs: number;
+  knownBlobs: number;
+  /** Reason → paths. */
+  skipped: Record<string, string[]>;
+}
+
+/** What `ocrag index` would do, read-only: the selection, and the content checks of blobs it would read. */
+export async function dryRun(ctx: IndexContext): Promise<IndexPlan> {
+  const { commit, tree } = requireHead(ctx.repo);
+  const selection = selectFiles(await listTree(ctx.repo.root, tree), ctx.config);
+  const meta = readMeta(ctx.layout.meta);
+  // Blob → "stored" when it has chunks, or the reason it was marked as yielding none.
+  let storedState = (_blob: string): string | undefined => undefined;
+  if (meta && fs.existsSync(ctx.layout.lance)) {
+    const store = await ChunkStore.open(ctx.layout.lance, meta.dim);
+    const state = await store.blobState();
+    store.close();
+    storedState = (blob) => (state.get(blob) === 'chunks' ? 'stored' : state.get(blob));
+  }
+  const skipped: Record<string, string[]> = {};
+  const skip = (reason: string, path: string) => (skipped[reason] ??= []).push(path);
+  for (const s of selection.skipped) skip(s.reason, s.path);
+  const reader = new BlobReader(ctx.repo.root);
+  const newBlobs = new Set<string>();
+  let known = 0;
+  let files = 0;
+  try {
+    for (const f of selection.files) {
+      const state = storedState(f.blob);
+      if (state && state !== 'empty' && state !== 'stored') skip(state, f.path);
+      if (state) {
+        known++;
+        if (state === 'empty' || state === 'stored') files++;
+        continue;
+      }
+      const bytes = await reader.read(f.blob);
+      const content = bytes ? classifyContent(bytes, ctx.config.maxLineChars) : { reason: 'binary' as const };
+      if ('reason' in content) skip(content.reason, f.path);
+      else {
+        files++;
+        newBlobs.add(f.blob);
+      }
+    }
+  } finally {
+    await reader.close();
+  }
+  return { commit, files, newBlobs: newBlobs.size, knownBlobs: known, skipped };
+}

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { checkedOut } from '../git/worktrees.js';
+import { ChunkStore, dirSize } from '../store/chunk-store.js';
+import { knownBlobs, listManifests, manifestKey, readManifest, type Manifest } from '../store/manifest.js';
+import { readMeta } from '../store/meta.js';
+import type { IndexContext } from './context.js';
+
+export interface GcResult {
+  manifestsKept: string[];
+  manifestsRemoved: string[];
+  blobsRemoved: number;
+  chunksRemoved: number;
+  bytesBefore: number;
+  bytesAfter: number;
+}
+
+/**
+ * Keeps the manifests of every checked-out branch or commit (all worktrees) and the `keep` most recently
+ * indexed others; deletes the rest, then the chunks no kept manifest references, then compacts. Manifests go
+ * first, so a crash in between never leaves a manifest that names deleted chunks.
+ */
+export async function collectGarbage(ctx: IndexContext, keep: number): Promise<GcResult> {
+  const bytesBefore = fs.existsSync(ctx.layout.dir) ? dirSize(ctx.layout.dir) : 0;
+  const { kept, removed } = await chooseManifests(ctx, keep);
+  for (const key of removed) fs.rmSync(path.join(ctx.layout.manifests, `${key}.json`), { force: true });
+  const meta = readMeta(ctx.layout.meta);
+  let blobsRemoved = 0;
+  let chunksRemoved = 0;
+  if (meta && fs.existsSync(ctx.layout.lance)) {
+    const referenced = new Map<string, string>();
+    for (const m of kept.values()) knownBlobs(m, referenced);
+    const store = await ChunkStore.open(ctx.layout.lance, meta.dim);
+    try {
+      const unreferenced = [...(await store.blobState()).keys()].filter((b) => !referenced.has(b));
+      blobsRemoved = unreferenced.length;
+      chunksRemoved = await store.deleteBlobs(unreferenced);
+      await store.compact();
+    } finally {
+      store.close();
+    }
+  }
+  return { manifestsKept: [...kept.keys()], manifestsRemoved: removed, blobsRemoved, chunksRemoved, bytesBefore, bytesAfter: dirSize(ctx.layout.dir) };
+}
+
+async function chooseManifests(ctx: IndexContext, keep: number): Promise<{ kept: Map<string, Manifest>; removed: string[] }> {
+  const { branches, detached } = await checkedOut(ctx.repo.root);
+  const pinned = new Set([...[...branches].map((b) => manifestKey(b, '')), ...[...detached].map((c) => manifestKey(null, c))]);
+  const all = listManifests(ctx.layout.manifests)
+    .map((key) => ({ key, manifest: readManifest(ctx.layout.manifests, key) }))
+    .sort((a, b) => (b.manifest?.indexedAt ?? '').localeCompare(a.manifest?.indexedAt ?? ''));
+  const kept = new Map<string, Manifest>();
+  const removed: string[] = [];
+  let others = 0;
+  for (const { key, manifest } of all) {
+    if (manifest && (pinned.has(key) || others++ < keep)) kept.set(key, manifest);
+    else removed.push(key);
+  }
+  return { kept, removed };
+}
+
+/** Chunks no manifest references (what gc would delete with nothing else removed). */
+export async function reclaimableChunks(ctx: IndexContext, counts: Map<string, number>): Promise<number> {
+  const referenced = new Map<string, string>();
+  for (const key of listManifests(ctx.layout.manifests)) {
+    const m = readManifest(ctx.layout.manifests, key);
+    if (m) knownBlobs(m, referenced);
+  }
+  let n = 0;
+  for (const [blob, count] of counts) if (!referenced.has(blob)) n += count;
+  return n;
+}

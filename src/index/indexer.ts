@@ -1,0 +1,183 @@
+import fs from 'node:fs';
+import { CHUNKER_VERSION } from '../chunk/index.js';
+import type { Embedder } from '../embed/types.js';
+import { BlobReader } from '../git/blobs.js';
+import { listTree } from '../git/tree.js';
+import { ChunkStore } from '../store/chunk-store.js';
+import { ensureGitExclude } from '../store/layout.js';
+import { knownBlobs, listManifests, manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
+import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
+import { currentManifest, isUpToDate, requireHead, selectionKey, type IndexContext } from './context.js';
+import { embedBlobs, type BlobProgress, type BlobToIndex } from './embed-blobs.js';
+import { selectFiles, type Selection, type SkipReason } from './select.js';
+
+export type IndexProgress = BlobProgress;
+
+export interface IndexOptions {
+  /** Drop the whole store and embed everything again. */
+  rebuild?: boolean;
+  /** Manifests (keys) of commits close to this one, e.g. the branch checked out before: their blobs are known stored. */
+  baseKeys?: string[];
+  onProgress?: (p: IndexProgress) => void;
+  /** Tells the user about slow one-time work (model build, chunker upgrade) on stderr. */
+  onNotice?: (message: string) => void;
+  /** Loads the embedder only when there is something to embed. */
+  loadEmbedder: () => Promise<Embedder>;
+}
+
+export interface IndexSummary {
+  branch: string | null;
+  commit: string;
+  tree: string;
+  upToDate: boolean;
+  files: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  newBlobs: number;
+  chunksEmbedded: number;
+  chunksTotal: number | null;
+  seconds: number;
+}
+
+/** Beyond this many blobs unknown to the base manifests, one scan of the store beats per-blob look-ups. */
+const LOOKUP_LIMIT = 5000;
+
+/**
+ * Brings the index of the checked-out commit up to date: only blobs never seen before are read and embedded.
+ * Chunks are durable before the manifest that names them is switched, so a reader never sees a manifest
+ * whose blobs are missing, and a killed run leaves the previous state searchable.
+ */
+export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<IndexSummary> {
+  const started = performance.now();
+  const { commit, tree } = requireHead(ctx.repo);
+  const previous = currentManifest(ctx);
+  if (!opts.rebuild && isUpToDate(ctx, previous)) {
+    return summarize(previous!, { upToDate: true, newBlobs: 0, chunksEmbedded: 0, chunksTotal: null, started });
+  }
+  ensureGitExclude(ctx.repo);
+  fs.mkdirSync(ctx.layout.dir, { recursive: true });
+  if (opts.rebuild) clearIndex(ctx);
+
+  const selection = selectFiles(await listTree(ctx.repo.root, tree), ctx.config);
+  const embedder = await opts.loadEmbedder();
+  const store = await openStoreFor(ctx, embedder, opts);
+  try {
+    const known = await knownState(ctx, store, selection, embedder.modelId, opts.baseKeys ?? []);
+    const pending = uniqueUnknown(selection.files, known);
+    const reader = new BlobReader(ctx.repo.root);
+    let result;
+    try {
+      result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress });
+    } finally {
+      await reader.close();
+    }
+    for (const m of result.marks) known.set(m.blob, m.reason);
+    if (result.writes > 0) {
+      await store.compactIfFragmented();
+      await store.ensureTextIndex();
+    }
+    const manifest = buildManifest(ctx, commit, tree, embedder.modelId, selection, known);
+    writeManifest(ctx.layout.manifests, manifestKey(ctx.repo.branch, commit), manifest);
+    return summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.chunks, chunksTotal: await store.countChunks(), started });
+  } finally {
+    store.close();
+  }
+}
+
+/** Opens the store, creating it for this model, refusing another model's store, and upgrading an old chunker's. */
+export async function openStoreFor(ctx: IndexContext, embedder: Embedder, opts: Pick<IndexOptions, 'onNotice'>): Promise<ChunkStore> {
+  const meta = readMeta(ctx.layout.meta);
+  if (meta) {
+    assertSameModel(meta, embedder.modelId, embedder.dim);
+    if (meta.chunkerVersion !== CHUNKER_VERSION) {
+      opts.onNotice?.(`ocrag: the chunker changed (${meta.chunkerVersion} → ${CHUNKER_VERSION}); re-indexing everything once`);
+      clearIndex(ctx);
+    }
+  } else if (fs.existsSync(ctx.layout.lance)) {
+    // Chunks without a record of their model can't be trusted to match it.
+    clearIndex(ctx);
+  }
+  if (!fs.existsSync(ctx.layout.meta)) {
+    writeMeta(ctx.layout.meta, { format: 1, modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: CHUNKER_VERSION, createdAt: new Date().toISOString() });
+  }
+  return ChunkStore.open(ctx.layout.lance, embedder.dim);
+}
+
+/** Removes vectors, manifests and store identity; keeps the user's config. */
+export function clearIndex(ctx: IndexContext): void {
+  for (const p of [ctx.layout.lance, ctx.layout.manifests, ctx.layout.meta]) fs.rmSync(p, { recursive: true, force: true });
+}
+
+/**
+ * Blob → "chunks" or skip reason for every selected blob the index already has. Manifests answer for free
+ * (their blobs are stored by construction); the store is asked only about the rest.
+ */
+async function knownState(ctx: IndexContext, store: ChunkStore, selection: Selection, modelId: string, baseKeys: string[]): Promise<Map<string, string>> {
+  const known = new Map<string, string>();
+  const keys = new Set([manifestKey(ctx.repo.branch, ctx.repo.head!), ...baseKeys]);
+  if (keys.size === 1) for (const key of listManifests(ctx.layout.manifests).slice(0, 3)) keys.add(key);
+  for (const key of keys) {
+    const m = readManifest(ctx.layout.manifests, key);
+    if (m && m.modelId === modelId && m.chunkerVersion === CHUNKER_VERSION) knownBlobs(m, known);
+  }
+  const unknown = new Set(selection.files.map((f) => f.blob).filter((b) => !known.has(b)));
+  if (unknown.size === 0) return known;
+  const state = await store.blobState(unknown.size <= LOOKUP_LIMIT ? unknown : undefined);
+  for (const [blob, s] of state) known.set(blob, s);
+  return known;
+}
+
+/** One entry per blob the index lacks (a blob at many paths is read once), first path in tree order. */
+function uniqueUnknown(files: BlobToIndex[], known: Map<string, string>): BlobToIndex[] {
+  const seen = new Set<string>();
+  const out: BlobToIndex[] = [];
+  for (const f of files) {
+    if (known.has(f.blob) || seen.has(f.blob)) continue;
+    seen.add(f.blob);
+    out.push({ path: f.path, blob: f.blob });
+  }
+  return out;
+}
+
+function buildManifest(ctx: IndexContext, commit: string, tree: string, modelId: string, selection: Selection, known: Map<string, string>): Manifest {
+  const files: Record<string, string> = {};
+  const skipped: Record<string, SkipReason> = {};
+  const skippedBlobs: Record<string, string> = {};
+  for (const s of selection.skipped) skipped[s.path] = s.reason;
+  for (const f of selection.files) {
+    const state = known.get(f.blob);
+    if (state && state !== 'chunks' && state !== 'empty') {
+      skipped[f.path] = state as SkipReason;
+      skippedBlobs[f.path] = f.blob;
+    } else files[f.path] = f.blob;
+  }
+  return {
+    version: 1,
+    branch: ctx.repo.branch,
+    commit,
+    tree,
+    modelId,
+    chunkerVersion: CHUNKER_VERSION,
+    selectionKey: selectionKey(ctx.config),
+    indexedAt: new Date().toISOString(),
+    files,
+    skipped,
+    skippedBlobs,
+  };
+}
+
+function summarize(manifest: Manifest, extra: { upToDate: boolean; newBlobs: number; chunksEmbedded: number; chunksTotal: number | null; started: number }): IndexSummary {
+  const skipped: Partial<Record<SkipReason, number>> = {};
+  for (const reason of Object.values(manifest.skipped)) skipped[reason] = (skipped[reason] ?? 0) + 1;
+  return {
+    branch: manifest.branch,
+    commit: manifest.commit,
+    tree: manifest.tree,
+    upToDate: extra.upToDate,
+    files: Object.keys(manifest.files).length,
+    skipped,
+    newBlobs: extra.newBlobs,
+    chunksEmbedded: extra.chunksEmbedded,
+    chunksTotal: extra.chunksTotal,
+    seconds: (performance.now() - extra.started) / 1000,
+  };
+}

@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Embedder } from '../embed/types.js';
+import { workingChanges } from '../git/status.js';
+import type { TreeEntry } from '../git/tree.js';
+import type { ChunkStore } from '../store/chunk-store.js';
+import { knownBlobs, type Manifest } from '../store/manifest.js';
+import type { IndexContext } from './context.js';
+import { embedBlobs } from './embed-blobs.js';
+import { selectFiles, type SkipReason } from './select.js';
+
+/** A working-tree file read once: its content is hashed as git would hash it, and embedded from these bytes. */
+interface WorkingFile {
+  entry: TreeEntry;
+  bytes: Buffer;
+}
+
+/**
+ * The manifest of what the user sees: HEAD's manifest with uncommitted edits, staged changes and untracked
+ * (not ignored) files laid over it, deleted files removed. New content is embedded into the shared store by
+ * blob, so committing it later embeds nothing. Returns the manifest unchanged when the tree is clean.
+ */
+export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, store: ChunkStore, embedder: Embedder): Promise<Manifest> {
+  const changes = await workingChanges(ctx.repo.root);
+  if (changes.length === 0) return manifest;
+  const files = { ...manifest.files };
+  const skipped = { ...manifest.skipped };
+  const skippedBlobs = { ...manifest.skippedBlobs };
+  const present: WorkingFile[] = [];
+  for (const change of changes) {
+    delete files[change.path];
+    delete skipped[change.path];
+    delete skippedBlobs[change.path];
+    if (change.deleted) continue;
+    const file = readWorkingFile(ctx.repo.root, change.path, ctx.config.maxFileBytes);
+    if (file) present.push(file);
+  }
+  const selection = selectFiles(present.map((f) => f.entry), ctx.config);
+  for (const s of selection.skipped) skipped[s.path] = s.reason;
+  const known = knownBlobs(manifest);
+  const unknown = selection.files.filter((f) => !known.has(f.blob));
+  if (unknown.length) for (const [blob, state] of await store.blobState(unknown.map((f) => f.blob))) known.set(blob, state);
+  const bytesByBlob = new Map(present.map((f) => [f.entry.blob, f.bytes]));
+  const toEmbed = [...new Map(selection.files.filter((f) => !known.has(f.blob)).map((f) => [f.blob, { path: f.path, blob: f.blob }])).values()];
+  const result = await embedBlobs(store, embedder, toEmbed, async (b) => bytesByBlob.get(b.blob) ?? null, { maxLineChars: ctx.config.maxLineChars });
+  for (const m of result.marks) known.set(m.blob, m.reason);
+  for (const f of selection.files) {
+    const state = known.get(f.blob);
+    if (state && state !== 'chunks' && state !== 'empty') {
+      skipped[f.path] = state as SkipReason;
+      skippedBlobs[f.path] = f.blob;
+    } else files[f.path] = f.blob;
+  }
+  return { ...manifest, files, skipped, skippedBlobs };
+}
+
+/** Reads a working-tree file as a tree entry would describe it; symlinks and folders are not followed. */
+function readWorkingFile(root: string, rel: string, maxBytes: number): WorkingFile | null {
+  const full = path.join(root, rel);
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(full);
+  } catch {
+    return null;
+  }
+  if (stat.isSymbolicLink()) return { entry: { path: rel, blob: gitBlobId(Buffer.from(fs.readlinkSync(full))), kind: 'symlink', size: 0 }, bytes: Buffer.alloc(0) };
+  if (!stat.isFile()) return null;
+  const bytes = stat.size > maxBytes ? Buffer.alloc(0) : fs.readFileSync(full);
+  return { entry: { path: rel, blob: gitBlobId(bytes), kind: stat.mode & 0o111 ? 'executable' : 'file', size: stat.size }, bytes };
+}
+
+/** The id git gives these bytes as a blob (sha1 of "blob <size>\0" + bytes). */
+export function gitBlobId(bytes: Buffer): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}

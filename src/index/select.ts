@@ -1,0 +1,102 @@
+import picomatch from 'picomatch';
+import type { Config } from '../config/config.js';
+import type { TreeEntry } from '../git/tree.js';
+
+/** Why a path is not indexed; shown by `status` and `index --dry-run`. */
+export type SkipReason =
+  | 'symlink'
+  | 'submodule'
+  | 'excluded'
+  | 'not included'
+  | 'too large'
+  | 'binary'
+  | 'lock file'
+  | 'generated'
+  | 'secret'
+  | 'lfs pointer'
+  | 'minified';
+
+export interface Selection {
+  files: TreeEntry[];
+  skipped: { path: string; reason: SkipReason }[];
+}
+
+const BINARY_EXTENSIONS = new Set(
+  ('png jpg jpeg gif bmp ico icns webp tiff psd ai sketch pdf zip gz tgz bz2 xz zst 7z rar jar war ear class so dylib dll exe bin o a lib obj ' +
+    'wasm woff woff2 ttf otf eot mp3 mp4 m4a mov avi mkv webm wav ogg flac db sqlite sqlite3 pyc pyo npy npz pkl onnx pt pth safetensors ' +
+    'parquet arrow lance gguf dat iso dmg deb rpm apk ipa')
+    .split(' '),
+);
+const LOCK_FILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'Cargo.lock', 'poetry.lock', 'Pipfile.lock', 'go.sum', 'composer.lock', 'Gemfile.lock', 'uv.lock', 'flake.lock']);
+const GENERATED = picomatch(['*.min.js', '*.min.css', '*.map', '*.min.mjs', '*.bundle.js'], { basename: true, dot: true });
+/** Files that very likely hold credentials: never embedded, even when committed. */
+const SECRETS = picomatch(
+  ['.env', '.env.*', '*.env', '*.pem', '*.key', '*.p12', '*.pfx', '*.jks', '*.keystore', 'id_rsa*', 'id_dsa*', 'id_ecdsa*', 'id_ed25519*', '.npmrc', '.pypirc', '.netrc', '.pgpass', '.htpasswd', 'credentials', 'credentials.*', '*.kdbx', 'secrets.y*ml', '*.secret', '*.secrets'],
+  { basename: true, dot: true },
+);
+
+function globMatcher(globs: string[]): (path: string) => boolean {
+  if (globs.length === 0) return () => false;
+  // A glob without "/" names a file anywhere (like .gitignore); with "/" it is matched against the whole path.
+  const byName = globs.filter((g) => !g.includes('/'));
+  const byPath = globs.filter((g) => g.includes('/'));
+  const name = byName.length ? picomatch(byName, { basename: true, dot: true }) : () => false;
+  const full = byPath.length ? picomatch(byPath.map((g) => g.replace(/^\//, '')), { dot: true }) : () => false;
+  return (p) => name(p) || full(p);
+}
+
+/** Decides from path, mode and size alone which entries are worth reading. Pure. */
+export function selectFiles(entries: TreeEntry[], config: Config): Selection {
+  const excluded = globMatcher(config.exclude);
+  const included = config.include.length ? globMatcher(config.include) : () => true;
+  const files: TreeEntry[] = [];
+  const skipped: Selection['skipped'] = [];
+  for (const entry of entries) {
+    const reason = pathSkipReason(entry, config, excluded, included);
+    if (reason) skipped.push({ path: entry.path, reason });
+    else files.push(entry);
+  }
+  return { files, skipped };
+}
+
+function pathSkipReason(entry: TreeEntry, config: Config, excluded: (p: string) => boolean, included: (p: string) => boolean): SkipReason | null {
+  if (entry.kind === 'symlink') return 'symlink';
+  if (entry.kind === 'submodule') return 'submodule';
+  if (entry.kind === 'other') return 'binary';
+  if (excluded(entry.path)) return 'excluded';
+  if (!included(entry.path)) return 'not included';
+  const base = entry.path.slice(entry.path.lastIndexOf('/') + 1);
+  if (config.skipSecrets && SECRETS(base)) return 'secret';
+  if (LOCK_FILES.has(base)) return 'lock file';
+  if (GENERATED(base)) return 'generated';
+  const dot = base.lastIndexOf('.');
+  if (dot > 0 && BINARY_EXTENSIONS.has(base.slice(dot + 1).toLowerCase())) return 'binary';
+  if (entry.size > config.maxFileBytes) return 'too large';
+  return null;
+}
+
+const LFS_POINTER = Buffer.from('version https://git-lfs.github.com/spec/');
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+/** Decides from a blob's bytes whether it is indexable text; returns the text or why not. Pure. */
+export function classifyContent(bytes: Buffer, maxLineChars: number): { text: string } | { reason: SkipReason } {
+  if (bytes.includes(0)) return { reason: 'binary' };
+  if (bytes.length < 1024 && bytes.subarray(0, LFS_POINTER.length).equals(LFS_POINTER)) return { reason: 'lfs pointer' };
+  const text = decoder.decode(bytes);
+  if (isMinified(text, maxLineChars)) return { reason: 'minified' };
+  return { text };
+}
+
+/** Most of the bytes sit on lines far longer than a person writes: bundled or generated output. */
+function isMinified(text: string, maxLineChars: number): boolean {
+  if (text.length < maxLineChars * 4) return false;
+  let longChars = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    if (end - start > maxLineChars) longChars += end - start;
+    start = end + 1;
+  }
+  return longChars > text.length / 2;
+}

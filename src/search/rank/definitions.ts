@@ -1,0 +1,65 @@
+/**
+ * Does a chunk define a name? Two views of the same question: the chunker's breadcrumb (`class Router >
+ * method handle`, from the syntax tree) and definition lines in the text (for chunks the grammar could not
+ * name: line windows, small definitions merged into one chunk, `macro_rules!`, Go `type (` groups).
+ */
+
+export type DefinitionStrength = 'none' | 'member' | 'defines';
+
+/** Breadcrumb kinds that introduce a type or callable a query may name. */
+const MODIFIERS = String.raw`(?:(?:export|default|declare|public|private|protected|internal|static|final|abstract|sealed|open|data|inline|async|unsafe|extern|const|pub(?:\([^)]*\))?|partial|readonly|override|virtual)\s+)*`;
+const KEYWORDS = String.raw`(?:class|interface|struct|enum|trait|type|union|func|function\*?|fn|def|module|namespace|protocol|record|object|macro_rules!|mod|const|let|var|val|typedef|@interface)`;
+
+const cache = new Map<string, { line: RegExp; goMethod: RegExp; assigned: RegExp }>();
+
+function patterns(name: string): { line: RegExp; goMethod: RegExp; assigned: RegExp } {
+  let p = cache.get(name);
+  if (!p) {
+    const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    p = {
+      // `pub struct Router<S>`, `export const ZodType: ...`, `class Flask(App):`, `def render_template(`, `type Context struct`
+      line: new RegExp(String.raw`^[ \t]*${MODIFIERS}${KEYWORDS}[ \t]+(?:[\w$]+(?:\.|::))*${n}(?![\w$])`, 'm'),
+      // `func (c *Context) Next()`
+      goMethod: new RegExp(String.raw`^func[ \t]*\([^)]*\)[ \t]*${n}[ \t]*[(\[]`, 'm'),
+      // `exports.render = function`, `app.listen = function listen(`, `Foo.prototype.bar = `
+      assigned: new RegExp(String.raw`^[ \t]*(?:module\.)?(?:exports|[\w$]+(?:\.prototype)?)\.${n}[ \t]*=[^=]`, 'm'),
+    };
+    if (cache.size > 512) cache.clear();
+    cache.set(name, p);
+  }
+  return p;
+}
+
+/** The name in one breadcrumb element: `func (m *Mux) ServeHTTP` → ServeHTTP, `impl Serialize for Foo` → null. */
+export function breadcrumbName(element: string): string | null {
+  const m = /^(\S+)\s+(.*)$/.exec(element.trim());
+  if (!m) return null;
+  const [, kind, rest] = m;
+  if (kind === 'impl') return null;
+  const name = rest.replace(/^\([^)]*\)\s*/, '').replace(/[<(\[:{].*$/, '').trim();
+  const last = name.split(/\.|::/).pop()!;
+  return last || null;
+}
+
+/**
+ * `defines` when the chunk's own symbol or a definition line in its text is the name; `member` when the chunk
+ * sits inside that definition (a method of the queried class): part of the answer, but not its head.
+ */
+export function definitionStrength(symbol: string, text: string, name: string): DefinitionStrength {
+  const elements = symbol ? symbol.split(' > ') : [];
+  const names = elements.map(breadcrumbName);
+  if (names.length && names[names.length - 1] === name) return 'defines';
+  const p = patterns(name);
+  if (text.includes(name) && (p.line.test(text) || p.goMethod.test(text) || p.assigned.test(text))) return 'defines';
+  if (names.includes(name)) return 'member';
+  if (elements.some((e) => implTarget(e) === name)) return 'member';
+  return 'none';
+}
+
+/** The type an `impl` block belongs to: `impl<S> Router<S>` → Router, `impl Serialize for Foo` → Foo. */
+function implTarget(element: string): string | null {
+  const m = /^impl(?:<.*?>)?\s+(.*)$/.exec(element);
+  if (!m) return null;
+  const target = m[1].includes(' for ') ? m[1].slice(m[1].lastIndexOf(' for ') + 5) : m[1];
+  return target.trim().replace(/^&?(?:mut\s+)?/, '').replace(/[<\s].*$/, '').split('::').pop() || null;
+}

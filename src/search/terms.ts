@@ -1,0 +1,27 @@
+/**
+ * Identifier-aware words for lexical search: `parseHTTPRequest_v2` gives the whole identifier and its parts
+ * (parsehttprequest_v2, parse, http, request, v2), so a query can match either. Pure.
+ */
+export function codeTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*|[0-9]+/g)) {
+    const word = match[0];
+    const whole = word.toLowerCase().replace(/^_+|_+$/g, '');
+    if (whole.length < 2) continue;
+    const parts = splitIdentifier(word);
+    if (parts.length !== 1 || parts[0] !== whole) out.push(whole);
+    for (const part of parts) if (part.length >= 2) out.push(part);
+  }
+  return out;
+}
+
+/** camelCase, PascalCase, ACRONYMWords, snake_case and digits → lower-case parts. */
+export function splitIdentifier(word: string): string[] {
+  return word
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Za-z])([0-9])/g, '$1 $2')
+    .split(/[\s_]+/)
+    .filter(Boolean)
+    .map((p) => p.toLowerCase());
+}

@@ -1,0 +1,65 @@
+import picomatch from 'picomatch';
+import type { Manifest } from '../store/manifest.js';
+import { splitIdentifier } from './terms.js';
+
+/** One searchable file of the view, with the words of its path (paths live only in the manifest). */
+export interface ViewFile {
+  path: string;
+  blob: string;
+  /** Words of the file name without extension (`routerGroup.go` → routergroup, router, group). */
+  stemWords: string[];
+  /** Words of the directory holding it, then of the directories above (nearest first). */
+  dirWords: string[][];
+}
+
+/** The files a search may answer from: the manifest's, restricted to a path glob. */
+export interface SearchView {
+  files: ViewFile[];
+  /** Blob → the view's files holding it (a blob may live at several paths). */
+  byBlob: Map<string, ViewFile[]>;
+  /** How many files of the view have each path word (for weighting rare path words over common ones). */
+  pathWordFiles: Map<string, number>;
+}
+
+const cache = new WeakMap<Manifest, Map<string, SearchView>>();
+
+/** The view of a manifest under a glob; cached per manifest object, as a long-lived server reuses its view. */
+export function searchView(manifest: Manifest, pathGlob?: string): SearchView {
+  const key = pathGlob ?? '';
+  let byGlob = cache.get(manifest);
+  if (!byGlob) cache.set(manifest, (byGlob = new Map()));
+  let view = byGlob.get(key);
+  if (!view) byGlob.set(key, (view = buildView(manifest, pathGlob)));
+  return view;
+}
+
+function buildView(manifest: Manifest, pathGlob?: string): SearchView {
+  const pathOk = pathGlob ? picomatch(pathGlob.replace(/^\.?\//, ''), { dot: true }) : () => true;
+  const files: ViewFile[] = [];
+  const byBlob = new Map<string, ViewFile[]>();
+  const pathWordFiles = new Map<string, number>();
+  for (const [path, blob] of Object.entries(manifest.files)) {
+    if (!pathOk(path)) continue;
+    const file = describePath(path, blob);
+    files.push(file);
+    const list = byBlob.get(blob);
+    if (list) list.push(file);
+    else byBlob.set(blob, [file]);
+    for (const word of new Set([...file.stemWords, ...file.dirWords.flat()])) pathWordFiles.set(word, (pathWordFiles.get(word) ?? 0) + 1);
+  }
+  return { files, byBlob, pathWordFiles };
+}
+
+export function describePath(path: string, blob = ''): ViewFile {
+  const segments = path.split('/');
+  const name = segments.pop()!;
+  const stem = name.replace(/\.d\.ts$/, '').replace(/(\.[A-Za-z0-9]+)+$/, '') || name;
+  return { path, blob, stemWords: wordsOf(stem), dirWords: segments.reverse().map(wordsOf) };
+}
+
+/** A path segment's words: the whole segment (lower-case, no separators) and its identifier parts. */
+export function wordsOf(segment: string): string[] {
+  const whole = segment.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const parts = segment.split(/[^A-Za-z0-9]+/).flatMap(splitIdentifier).filter((p) => p.length > 1);
+  return [...new Set([whole, ...parts].filter(Boolean))];
+}

@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import type { Config } from '../config/config.js';
+import type { Embedder } from '../embed/types.js';
+import { loadEmbedder } from '../embed/index.js';
+import { readHead, UsageError } from '../git/repo.js';
+import { currentManifest, isUpToDate, openContext, requireHead, type IndexContext } from '../index/context.js';
+import { collectGarbage, type GcResult } from '../index/gc.js';
+import { waitLock } from '../index/lock.js';
+import { withWorkingTree } from '../index/overlay.js';
+import { indexHead, type IndexOptions, type IndexSummary } from '../index/indexer.js';
+import { ChunkStore } from '../store/chunk-store.js';
+import type { Manifest } from '../store/manifest.js';
+import { assertSameModel, readMeta } from '../store/meta.js';
+import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
+
+/** How long a command waits for a background run before giving up with a clear message. */
+const LOCK_WAIT_MS = 10 * 60_000;
+
+export interface CodeIndexHooks {
+  /** One-line messages about work done on the user's behalf (auto-index, model build), for stderr. */
+  onNotice?: (message: string) => void;
+  onProgress?: IndexOptions['onProgress'];
+  /** Wraps the model once loaded; a long-lived server uses it to cache query vectors. */
+  wrapModel?: (model: Embedder) => Embedder;
+}
+
+/**
+ * The index of one repository as every surface (CLI, MCP server) uses it: keeps the model and the store open
+ * across calls, and brings the index up to date for the checked-out commit before answering.
+ */
+export class CodeIndex {
+  private embedder: Promise<Embedder> | null = null;
+  /** HEAD was read by open(); the first refresh can skip git. Later calls (a long-lived server) re-read it. */
+  private headJustRead = true;
+
+  private constructor(public ctx: IndexContext, private readonly hooks: CodeIndexHooks) {}
+
+  static async open(cwd: string, flags: Partial<Config> = {}, hooks: CodeIndexHooks = {}): Promise<CodeIndex> {
+    return new CodeIndex(await openContext(cwd, flags), hooks);
+  }
+
+  /** The model, loaded (and on first use built) once per CodeIndex. */
+  model(): Promise<Embedder> {
+    if (!this.embedder) {
+      const loading = loadEmbedder(this.ctx.config.model, { onNotice: this.hooks.onNotice }).then((m) => this.hooks.wrapModel?.(m) ?? m);
+      // A failed load (say, a missing model folder) is not cached: the next call tries again.
+      loading.catch(() => {
+        if (this.embedder === loading) this.embedder = null;
+      });
+      this.embedder = loading;
+    }
+    return this.embedder;
+  }
+
+  /** Indexes HEAD. Waits for a run in another process (a hook's) unless the caller holds the lock already. */
+  async index(opts: { rebuild?: boolean; holdingLock?: boolean } = {}): Promise<IndexSummary> {
+    await this.refreshHead();
+    return this.runIndex(opts.rebuild, opts.holdingLock);
+  }
+
+  /** Drops manifests beyond `keep` (checked-out ones always stay) and the chunks only they referenced. */
+  gc(keep = this.ctx.config.keepManifests): Promise<GcResult> {
+    return this.locked(() => collectGarbage(this.ctx, keep));
+  }
+
+  private runIndex(rebuild = false, holdingLock = false): Promise<IndexSummary> {
+    const run = () => indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress: this.hooks.onProgress, onNotice: this.hooks.onNotice });
+    return holdingLock ? run() : this.locked(run);
+  }
+
+  /** Runs a writer under the index lock, waiting for a run in another process (a hook's) to finish first. */
+  private async locked<T>(run: () => Promise<T>): Promise<T> {
+    fs.mkdirSync(this.ctx.layout.dir, { recursive: true });
+    let waited = false;
+    const lock = await waitLock(this.ctx.layout.lock, LOCK_WAIT_MS, () => {
+      waited = true;
+      this.hooks.onNotice?.('ocrag: waiting for another ocrag run (a git hook?) to finish');
+    });
+    try {
+      // HEAD may have moved while we waited; the other run may even have done our work.
+      if (waited) await this.refreshHead();
+      return await run();
+    } finally {
+      lock.release();
+    }
+  }
+
+  /** Re-reads HEAD (cheap) so a long-lived server follows checkouts and commits. */
+  async refreshHead(): Promise<void> {
+    if (this.headJustRead) {
+      this.headJustRead = false;
+      return;
+    }
+    Object.assign(this.ctx.repo, await readHead(this.ctx.repo.root));
+  }
+
+  /** Indexes first when the checked-out commit was never indexed with these settings, and says so. */
+  async ensureFresh(): Promise<IndexSummary | null> {
+    await this.refreshHead();
+    requireHead(this.ctx.repo);
+    if (isUpToDate(this.ctx, currentManifest(this.ctx))) return null;
+    this.hooks.onNotice?.(`ocrag: index is behind ${this.ctx.repo.branch ?? 'HEAD'} (${this.ctx.repo.head!.slice(0, 8)}); updating it first`);
+    return this.runIndex();
+  }
+
+  /**
+   * Answers for the tree the user sees: HEAD's index plus uncommitted edits and untracked files (unless
+   * `committedOnly`), brought up to date first unless `update` is false.
+   */
+  async search(query: string, opts: SearchOptions & { update?: boolean; committedOnly?: boolean }): Promise<SearchResult[]> {
+    if (!query.trim()) throw new UsageError('empty query: say what code you are looking for');
+    return this.withView(opts, async (view, store, embedder) => searchManifest(view, storeRetriever(store, embedder), query, opts));
+  }
+
+  /** Embeds uncommitted edits now (for `watch`), so the next search has nothing to do; returns the view's file count. */
+  async refreshWorkingTree(): Promise<number> {
+    return this.withView({}, async (view) => Object.keys(view.files).length);
+  }
+
+  /**
+   * The manifest of what the user sees (as `search` answers for it). A long-lived server keeps it and searches
+   * it with `searchView` while nothing changed, sparing git on every query.
+   */
+  currentView(opts: { update?: boolean; committedOnly?: boolean } = {}): Promise<Manifest> {
+    return this.withView(opts, async (view) => view);
+  }
+
+  /** Searches a view from `currentView` as it is, without asking git. */
+  async searchView(view: Manifest, query: string, opts: SearchOptions): Promise<SearchResult[]> {
+    if (!query.trim()) throw new UsageError('empty query: say what code you are looking for');
+    return this.withStore(async (store, embedder) => searchManifest(view, storeRetriever(store, embedder), query, opts));
+  }
+
+  /** The manifest of what the user sees, with the store and model open for the duration of `use`. */
+  private async withView<T>(opts: { update?: boolean; committedOnly?: boolean }, use: (view: Manifest, store: ChunkStore, embedder: Embedder) => Promise<T>): Promise<T> {
+    if (opts.update !== false) await this.ensureFresh();
+    const manifest = currentManifest(this.ctx);
+    if (!manifest) throw new UsageError('no index for this commit yet: run "ocrag index"', 4);
+    return this.withStore(async (store, embedder) => {
+      const view = opts.committedOnly ? manifest : await withWorkingTree(this.ctx, manifest, store, embedder);
+      return use(view, store, embedder);
+    });
+  }
+
+  /** The store and the model, checked to belong together, open for the duration of `use`. */
+  private async withStore<T>(use: (store: ChunkStore, embedder: Embedder) => Promise<T>): Promise<T> {
+    const embedder = await this.model();
+    const meta = readMeta(this.ctx.layout.meta);
+    if (!meta || !fs.existsSync(this.ctx.layout.lance)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
+    assertSameModel(meta, embedder.modelId, embedder.dim);
+    const store = await ChunkStore.open(this.ctx.layout.lance, meta.dim);
+    try {
+      return await use(store, embedder);
+    } finally {
+      store.close();
+    }
+  }
+
+
+  async close(): Promise<void> {
+    if (this.embedder) await (await this.embedder.catch(() => null))?.close();
+  }
+}

@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import { loadConfig } from '../config/config.js';
+import { HOOK_NAMES, hooksInstalled } from '../hooks/install.js';
+import { describeModel } from '../embed/index.js';
+import { openRepo, type RepoInfo } from '../git/repo.js';
+import { git } from '../git/run.js';
+import { currentManifest, isUpToDate, type IndexContext } from '../index/context.js';
+import { ChunkStore } from '../store/chunk-store.js';
+import { indexLayout } from '../store/layout.js';
+import { readMeta } from '../store/meta.js';
+import type { Config } from '../config/config.js';
+
+export interface Check {
+  name: string;
+  status: 'ok' | 'warn' | 'fail';
+  detail: string;
+  /** What to do about a warn or fail. */
+  fix?: string;
+}
+
+/** Runs every health check it can; a failing one never stops the others. */
+export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Check[]> {
+  const checks: Check[] = [];
+  const attempt = async (name: string, body: () => Promise<Omit<Check, 'name'>>) => {
+    try {
+      checks.push({ name, ...(await body()) });
+    } catch (e) {
+      checks.push({ name, status: 'fail', detail: (e as Error).message });
+    }
+  };
+  await attempt('git', async () => ({ status: 'ok', detail: await git(['--version'], { cwd }) }));
+  let repo: RepoInfo | null = null;
+  await attempt('repository', async () => {
+    repo = await openRepo(cwd);
+    if (!repo.head) return { status: 'fail', detail: `${repo.root}: no commits yet`, fix: 'commit something first' };
+    return { status: 'ok', detail: `${repo.root} on ${repo.branch ?? 'detached HEAD'} @ ${repo.head.slice(0, 8)}` };
+  });
+  if (!repo) return checks;
+  const ctx = { repo: repo as RepoInfo, layout: indexLayout(repo as RepoInfo), config: null as unknown as Config };
+  await attempt('config', async () => {
+    ctx.config = loadConfig(ctx.layout.dir, flags);
+    const file = fs.existsSync(ctx.layout.config) ? ctx.layout.config : 'defaults (no .ocrag/config.json)';
+    return { status: 'ok', detail: file };
+  });
+  if (!ctx.config) return checks;
+  await attempt('model', async () => {
+    const info = await describeModel(ctx.config.model);
+    if (!info.built) return { status: 'warn', detail: `${info.id} is not built yet`, fix: 'run "ocrag model build" (or let the first index run build it, ~10 s)' };
+    return { status: 'ok', detail: `${info.id} (${info.dim}-d) in ${info.path}` };
+  });
+  await attempt('index', async () => indexCheck(ctx as IndexContext));
+  await attempt('hooks', async () => {
+    const installed = await hooksInstalled(ctx.repo);
+    return installed.length === HOOK_NAMES.length
+      ? { status: 'ok', detail: `${installed.join(', ')} keep the index current` }
+      : { status: 'warn', detail: 'no git hooks: the index is updated when you search', fix: 'run "ocrag hooks install" to index in the background after each commit' };
+  });
+  return checks;
+}
+
+async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
+  const meta = readMeta(ctx.layout.meta);
+  if (!meta) return { status: 'warn', detail: 'no index yet', fix: 'run "ocrag index"' };
+  if (!fs.existsSync(ctx.layout.lance)) return { status: 'fail', detail: 'store folder is missing', fix: 'run "ocrag index --rebuild"' };
+  const store = await ChunkStore.open(ctx.layout.lance, meta.dim);
+  let chunks: number;
+  try {
+    chunks = await store.countChunks();
+  } finally {
+    store.close();
+  }
+  const manifest = currentManifest(ctx);
+  if (!manifest) return { status: 'warn', detail: `${chunks} chunks stored, but this branch was never indexed`, fix: 'run "ocrag index"' };
+  if (!isUpToDate(ctx, manifest)) return { status: 'warn', detail: `indexed at ${manifest.commit.slice(0, 8)}, HEAD is ${ctx.repo.head?.slice(0, 8)}`, fix: 'run "ocrag index" (search also does it)' };
+  return { status: 'ok', detail: `${Object.keys(manifest.files).length} files, ${chunks} chunks, model ${meta.modelId}` };
+}

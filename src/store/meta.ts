@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import { UsageError } from '../git/repo.js';
+import { writeFileAtomic } from './layout.js';
+
+/** Identity of a store: every vector in it comes from this model and this chunker. */
+export interface StoreMeta {
+  format: 1;
+  modelId: string;
+  dim: number;
+  chunkerVersion: string;
+  createdAt: string;
+}
+
+export function readMeta(file: string): StoreMeta | null {
+  if (!fs.existsSync(file)) return null;
+  try {
+    const meta = JSON.parse(fs.readFileSync(file, 'utf8')) as StoreMeta;
+    if (meta.format !== 1 || typeof meta.modelId !== 'string' || !(meta.dim > 0)) throw new Error('bad fields');
+    return meta;
+  } catch {
+    throw new UsageError(`the index is damaged (${file} is unreadable): run "ocrag index --rebuild"`, 4);
+  }
+}
+
+export function writeMeta(file: string, meta: StoreMeta): void {
+  writeFileAtomic(file, JSON.stringify(meta, null, 2) + '\n');
+}
+
+/** Vectors of two models never mix: a different model needs a rebuild the user asks for. */
+export function assertSameModel(meta: StoreMeta, modelId: string, dim: number): void {
+  if (meta.modelId !== modelId || meta.dim !== dim) {
+    throw new UsageError(
+      `the index was built with model "${meta.modelId}" (${meta.dim}-d) but the configured model is "${modelId}" (${dim}-d): run "ocrag index --rebuild" to re-embed with the new model, or select the old one with --model`,
+      4,
+    );
+  }
+}

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DEFAULT_CONFIG } from '../../src/config/config.js';
+import type { TreeEntry } from '../../src/git/tree.js';
+import { classifyContent, selectFiles } from '../../src/index/select.js';
+
+const entry = (path: string, size = 100, kind: TreeEntry['kind'] = 'file'): TreeEntry => ({ path, size, kind, blob: 'a'.repeat(40) });
+
+test('path rules: kinds, secrets, lock files, binaries, size, globs', () => {
+  const config = { ...DEFAULT_CONFIG, exclude: ['docs/**', '*.snap'], maxFileBytes: 1000 };
+  const { files, skipped } = selectFiles(
+    [entry('src/a.ts'), entry('link', 10, 'symlink'), entry('sub', 0, 'submodule'), entry('config/.env.production'), entry('keys/server.pem'), entry('package-lock.json'), entry('img/x.PNG'), entry('big.ts', 5000), entry('docs/a.md'), entry('ui/__snapshots__/a.snap'), entry('dist/app.min.js')],
+    config,
+  );
+  assert.deepEqual(files.map((f) => f.path), ['src/a.ts']);
+  assert.deepEqual(Object.fromEntries(skipped.map((s) => [s.path, s.reason])), {
+    link: 'symlink',
+    sub: 'submodule',
+    'config/.env.production': 'secret',
+    'keys/server.pem': 'secret',
+    'package-lock.json': 'lock file',
+    'img/x.PNG': 'binary',
+    'big.ts': 'too large',
+    'docs/a.md': 'excluded',
+    'ui/__snapshots__/a.snap': 'excluded',
+    'dist/app.min.js': 'generated',
+  });
+});
+
+test('include globs narrow the selection; secrets can be allowed', () => {
+  const { files } = selectFiles([entry('src/a.ts'), entry('lib/b.py'), entry('.env')], { ...DEFAULT_CONFIG, include: ['src/**', '.env'], skipSecrets: false });
+  assert.deepEqual(files.map((f) => f.path), ['src/a.ts', '.env']);
+});
+
+test('content rules: NUL anywhere, LFS pointers, minified text, invalid UTF-8 kept', () => {
+  assert.deepEqual(classifyContent(Buffer.from('abc\0def'), 1000), { reason: 'binary' });
+  assert.deepEqual(classifyContent(Buffer.concat([Buffer.alloc(20000, 'a'), Buffer.from([0])]), 1000), { reason: 'binary' });
+  assert.deepEqual(classifyContent(Buffer.from('version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 3\n'), 1000), { reason: 'lfs pointer' });
+  assert.deepEqual(classifyContent(Buffer.from('x'.repeat(50000) + '\nshort\n'), 1000), { reason: 'minified' });
+  const latin1 = classifyContent(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]), 1000);
+  assert.ok('text' in latin1 && latin1.text === 'caf\uFFFD\n');
+});
