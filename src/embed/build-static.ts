@@ -1,5 +1,5 @@
 import { cachedModelDir, installModel, isCompleteModelFolder, readManifest } from './model-cache.js';
-import { RECIPE_FINGERPRINT, writeDistilledModel } from './recipe/distil.js';
+import { recipeFingerprint, writeDistilledModel } from './recipe/distil.js';
 
 /** Bump the suffix whenever the recipe changes the vectors: indexes record this id. */
 export const DEFAULT_MODEL_ID = 'ocrag/use-static-v1';
@@ -21,7 +21,7 @@ export function buildDefaultModel(options: BuildOptions = {}): Promise<string> {
 /** Complete and built by the current recipe; anything else in its place gets rebuilt. */
 export function isDefaultModelFolder(dir: string): boolean {
   const manifest = readManifest(dir);
-  return manifest?.name === DEFAULT_MODEL_ID && manifest.recipeFingerprint === RECIPE_FINGERPRINT && isCompleteModelFolder(dir);
+  return manifest?.name === DEFAULT_MODEL_ID && manifest.recipeFingerprint === recipeFingerprint() && isCompleteModelFolder(dir);
 }
 
 export interface EnsureOptions {

@@ -33,6 +33,9 @@ const METASPACE = { type: 'Metaspace', replacement: WORD_BOUNDARY, prepend_schem
  */
 const PRE_TOKENIZER = { type: 'Sequence', pretokenizers: [{ type: 'Whitespace' }, METASPACE] };
 
+/** Everything in tokenizer.json except the vocabulary (part of the recipe's fingerprint). */
+export const TOKENIZER_PIPELINE = { normalizer: CODE_NORMALIZER, pre_tokenizer: PRE_TOKENIZER };
+
 /** tokenizer.json for a Unigram model over `pieces`; piece `unkId` stands for anything unknown. */
 export function unigramTokenizerJson(pieces: ScoredPiece[], unkId: number): object {
   return {

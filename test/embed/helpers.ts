@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildDefaultModel, DEFAULT_MODEL_ID } from '../../src/embed/index.js';
-import { RECIPE_FINGERPRINT } from '../../src/embed/recipe/distil.js';
+import { recipeFingerprint } from '../../src/embed/recipe/distil.js';
 
 const createdDirs: string[] = [];
 process.on('exit', () => {
@@ -29,7 +29,7 @@ export function useFreshCache(): string {
  * first one, then reuse its atomically installed result).
  */
 export async function sharedDefaultModel(): Promise<string> {
-  const sharedCache = path.join(os.tmpdir(), `ocrag-embed-test-model-${RECIPE_FINGERPRINT}`);
+  const sharedCache = path.join(os.tmpdir(), `ocrag-embed-test-model-${recipeFingerprint()}`);
   const previous = process.env.OCRAG_CACHE;
   process.env.OCRAG_CACHE = sharedCache;
   try {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { CODE_NORMALIZER_RULES, tokenizerConfigJson, unigramTokenizerJson, type ScoredPiece } from '../code-tokenizer.js';
+import { TOKENIZER_PIPELINE, tokenizerConfigJson, unigramTokenizerJson, type ScoredPiece } from '../code-tokenizer.js';
 import { MANIFEST_FILE, type ModelManifest } from '../model-cache.js';
 import { writeSidecars } from '../onnx-sidecar.js';
 import { encodeStaticLookupModel } from '../static-onnx.js';
@@ -24,11 +24,28 @@ const SIF_A = 2e-4;
 const REMOVED_DIRECTIONS = 16;
 const TEACHER_BATCH = 256;
 
-/** Changes whenever anything that shapes the vectors changes; stored in the manifest. */
-export const RECIPE_FINGERPRINT = createHash('sha256')
-  .update(JSON.stringify({ SIF_A, REMOVED_DIRECTIONS, ABBREVIATIONS, statistics: CODE_STATISTICS.piecesFingerprint, rules: CODE_NORMALIZER_RULES, dim: TEACHER_DIM }))
-  .digest('hex')
-  .slice(0, 16);
+let fingerprint: string | undefined;
+
+/**
+ * Changes whenever anything that shapes the vectors changes (stored in the manifest, so a cache
+ * built by another recipe is rebuilt). Indexes record the model name: bump that too.
+ */
+export function recipeFingerprint(): string {
+  fingerprint ??= createHash('sha256')
+    .update(
+      JSON.stringify({
+        SIF_A,
+        REMOVED_DIRECTIONS,
+        ABBREVIATIONS,
+        statistics: CODE_STATISTICS.piecesFingerprint,
+        tokenizer: TOKENIZER_PIPELINE,
+        teacher: [TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE].map(packageVersion),
+      }),
+    )
+    .digest('hex')
+    .slice(0, 16);
+  return fingerprint;
+}
 
 interface Recipe {
   pieces: ScoredPiece[];
@@ -160,7 +177,7 @@ export async function writeDistilledModel(dir: string, name: string, onProgress?
     name,
     kind: 'static-distilled',
     createdAt: new Date().toISOString(),
-    recipeFingerprint: RECIPE_FINGERPRINT,
+    recipeFingerprint: recipeFingerprint(),
     dim: TEACHER_DIM,
     vocabSize: lookup.vocabSize,
     maxTokens: MAX_TOKENS,

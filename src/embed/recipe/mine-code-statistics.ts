@@ -5,7 +5,7 @@
  * Re-run it whenever the tokenizer or the teacher vocabulary changes, then bump the model name.
  */
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { CODE_NORMALIZER_RULES, unigramTokenizerJson, WORD_BOUNDARY } from '../code-tokenizer.js';
@@ -100,5 +100,7 @@ function main(roots: string[]): void {
   process.stderr.write(`wrote ${target}: ${corpus}\n`);
 }
 
-const defaultRoots = [fileURLToPath(new URL('../../../node_modules', import.meta.url)), '/usr/lib/python3.11'];
-main(process.argv.length > 2 ? process.argv.slice(2) : defaultRoots);
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const defaultRoots = [fileURLToPath(new URL('../../../node_modules', import.meta.url)), '/usr/lib/python3.11'];
+  main(process.argv.length > 2 ? process.argv.slice(2) : defaultRoots);
+}
