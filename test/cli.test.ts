@@ -195,6 +195,23 @@ describe('misuse gets one clear line and a documented exit code', () => {
     fs.rmSync(path.join(repo, '.ocrag', 'config.json'));
   });
 
+  test('another model folder works through the same path, and the index refuses to mix models', async () => {
+    await runJson(['index'], repo);
+    const other = path.join(tempDir('model'), 'my-model');
+    const { path: defaultFolder } = await runJson<{ path: string }>(['model', 'info'], repo);
+    fs.cpSync(defaultFolder, other, { recursive: true });
+    fs.rmSync(path.join(other, 'ocrag-model.json'), { force: true });
+    const refused = await runCli(['search', 'parse arguments', '--model', other], repo);
+    assert.equal(refused.code, 4, refused.stderr);
+    assert.match(refused.stderr, /built with model "ocrag\/use-static-v1".*ocrag index --rebuild/);
+    const rebuilt = await runJson<{ chunksEmbedded: number }>(['index', '--rebuild', '--model', other], repo);
+    assert.ok(rebuilt.chunksEmbedded > 0);
+    const status = await runJson<{ model: { id: string } }>(['status', '--model', other], repo);
+    assert.match(status.model.id, /^my-model@[0-9a-f]{12}$/);
+    const results = await runJson<Result[]>(['search', 'parse command line arguments', '-k', '1', '--model', other], repo);
+    assert.equal(results[0].path, 'src/cli/args.ts');
+  });
+
   test('--help teaches with examples and exit codes', async () => {
     const r = await runCli(['--help'], repo);
     assert.equal(r.code, 0);
