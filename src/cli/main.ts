@@ -2,23 +2,49 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../git/repo.js';
 import { GitError } from '../git/run.js';
-import { registerIndex } from './commands/index-command.js';
-import { registerSearch } from './commands/search-command.js';
-import { registerStatus } from './commands/status-command.js';
-import { registerList } from './commands/list-command.js';
-import { registerDoctor } from './commands/doctor-command.js';
-import { registerClear } from './commands/clear-command.js';
-import { registerModel } from './commands/model-command.js';
-import { registerHooks } from './commands/hooks-command.js';
-import { registerGc } from './commands/gc-command.js';
-import { registerWatch } from './commands/watch-command.js';
 import { VERSION } from './version.js';
 import { positiveInt, splitList } from './options.js';
+
+type Register = (program: Command) => void;
+
+/**
+ * Each command's module, loaded on demand: a run loads only the command it runs (commander needs all of
+ * them only for top-level help and "did you mean"), which keeps LanceDB, the MCP SDK, tar… out of the
+ * start-up of commands that don't use them.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  index: async () => (await import('./commands/index-command.js')).registerIndex,
+  search: async () => (await import('./commands/search-command.js')).registerSearch,
+  status: async () => (await import('./commands/status-command.js')).registerStatus,
+  list: async () => (await import('./commands/list-command.js')).registerList,
+  doctor: async () => (await import('./commands/doctor-command.js')).registerDoctor,
+  clear: async () => (await import('./commands/clear-command.js')).registerClear,
+  model: async () => (await import('./commands/model-command.js')).registerModel,
+  hooks: async () => (await import('./commands/hooks-command.js')).registerHooks,
+  gc: async () => (await import('./commands/gc-command.js')).registerGc,
+  watch: async () => (await import('./commands/watch-command.js')).registerWatch,
+  export: async () => (await import('./commands/export-command.js')).registerExport,
+  import: async () => (await import('./commands/import-command.js')).registerImport,
+  mcp: async () => (await import('./commands/mcp-command.js')).registerMcp,
+  setup: async () => (await import('./commands/setup-command.js')).registerSetup,
+};
+/** Internal commands registered by another command's module. */
+const ALIASES: Record<string, string> = { hook: 'hooks' };
+
+/** The command an argv names (the first word that is one), or null: then all are loaded. */
+function commandOf(args: string[]): string | null {
+  for (const arg of args) {
+    const name = ALIASES[arg] ?? arg;
+    if (name in COMMANDS) return name;
+    if (!arg.startsWith('-') && !['-C', '--cwd', '--model', '--include', '--exclude', '--max-file-bytes'].some((o) => o === args[args.indexOf(arg) - 1])) return null;
+  }
+  return null;
+}
 
 /** Exit codes, documented in the README and in `ocrag --help`. */
 export const EXIT = { ok: 0, error: 1, usage: 2, noRepo: 3, index: 4, model: 5 } as const;
 
-export function buildProgram(): Command {
+export async function buildProgram(argv: string[] = process.argv): Promise<Command> {
   const program = new Command('ocrag')
     .description('Semantic code search over the git repository you are in: local, offline, branch-aware.')
     .version(VERSION, '-V, --version')
@@ -43,13 +69,17 @@ Exit codes: 0 ok, 1 unexpected error, 2 bad usage, 3 not a git repository / no c
     );
   program.exitOverride();
   program.configureOutput({ outputError: () => undefined });
-  for (const register of [registerIndex, registerSearch, registerStatus, registerList, registerDoctor, registerClear, registerModel, registerHooks, registerGc, registerWatch]) register(program);
+  const args = argv.slice(2);
+  const only = commandOf(args);
+  const versionOnly = !only && (args.includes('-V') || args.includes('--version'));
+  const names = only ? [only] : versionOnly ? [] : Object.keys(COMMANDS);
+  for (const register of await Promise.all(names.map((n) => COMMANDS[n]()))) register(program);
   for (const cmd of program.commands) cmd.exitOverride().configureOutput({ outputError: () => undefined });
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv);
     return process.exitCode === undefined ? EXIT.ok : Number(process.exitCode);

@@ -15,6 +15,10 @@ export class BlobReader {
   private child: ChildProcessWithoutNullStreams;
   private queue: Pending[] = [];
   private buffer: Buffer = Buffer.alloc(0);
+  /** Data received but not yet joined to `buffer`, and how many bytes `buffer` must hold before parsing can go on. */
+  private arrived: Buffer[] = [];
+  private arrivedBytes = 0;
+  private wanted = 0;
   private failed: Error | null = null;
 
   constructor(root: string) {
@@ -43,7 +47,14 @@ export class BlobReader {
   }
 
   private onData(chunk: Buffer): void {
-    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+    // Joining every 64 KiB piece as it comes would copy a big blob over and over (minutes for 50 MB).
+    this.arrived.push(chunk);
+    this.arrivedBytes += chunk.length;
+    if (this.buffer.length + this.arrivedBytes < this.wanted) return;
+    this.buffer = Buffer.concat([this.buffer, ...this.arrived]);
+    this.arrived = [];
+    this.arrivedBytes = 0;
+    this.wanted = 0;
     while (this.queue.length) {
       const eol = this.buffer.indexOf(10);
       if (eol < 0) return;
@@ -54,7 +65,10 @@ export class BlobReader {
         continue;
       }
       const size = Number(header.split(' ')[2]);
-      if (this.buffer.length < eol + 1 + size + 1) return;
+      if (this.buffer.length < eol + 1 + size + 1) {
+        this.wanted = eol + 1 + size + 1;
+        return;
+      }
       const body = Buffer.from(this.buffer.subarray(eol + 1, eol + 1 + size));
       this.buffer = this.buffer.subarray(eol + 1 + size + 1);
       this.queue.shift()!.resolve(body);

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { openRepo } from '../git/repo.js';
 import { tryLock } from '../index/lock.js';
 import { CodeIndex } from '../service/code-index.js';
+import { indexLayout } from '../store/layout.js';
 import { appendLog } from './log.js';
 
 /**
@@ -41,6 +43,8 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
       if (!fs.existsSync(pending)) return;
     }
   } catch (e) {
+    // Opening fails on a bad config, say: the log is still where the user will look.
+    logFile ??= await openRepo(cwd).then((repo) => indexLayout(repo).log, () => null);
     if (logFile) appendLog(logFile, `${hook}: failed: ${(e as Error).message}`);
   } finally {
     await index?.close().catch(() => undefined);

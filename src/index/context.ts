@@ -39,5 +39,5 @@ export function currentManifest(ctx: IndexContext): Manifest | null {
 
 /** True when the checked-out tree was indexed with the current settings: nothing to do. */
 export function isUpToDate(ctx: IndexContext, manifest: Manifest | null): boolean {
-  return !!manifest && manifest.tree === ctx.repo.tree && manifest.selectionKey === selectionKey(ctx.config) && fs.existsSync(ctx.layout.meta);
+  return !!manifest && manifest.tree === ctx.repo.tree && manifest.selectionKey === selectionKey(ctx.config) && fs.existsSync(ctx.layout.meta) && fs.existsSync(ctx.layout.lance);
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
 import { ChunkStore } from '../store/chunk-store.js';
+import { asStoreDamage } from '../store/damage.js';
 import { readMeta } from '../store/meta.js';
 import { requireHead, type IndexContext } from './context.js';
 import { classifyContent, selectFiles } from './select.js';
@@ -23,9 +24,15 @@ export async function dryRun(ctx: IndexContext): Promise<IndexPlan> {
   // Blob → "stored" when it has chunks, or the reason it was marked as yielding none.
   let storedState = (_blob: string): string | undefined => undefined;
   if (meta && fs.existsSync(ctx.layout.lance)) {
-    const store = await ChunkStore.open(ctx.layout.lance, meta.dim);
-    const state = await store.blobState();
-    store.close();
+    const state = await ChunkStore.open(ctx.layout.lance, meta.dim, { create: false })
+      .then(async (store) => {
+        try {
+          return await store.blobState();
+        } finally {
+          store.close();
+        }
+      })
+      .catch((e) => Promise.reject(asStoreDamage(e, ctx.layout.lance)));
     storedState = (blob) => (state.get(blob) === 'chunks' ? 'stored' : state.get(blob));
   }
   const skipped: Record<string, string[]> = {};

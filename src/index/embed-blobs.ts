@@ -4,6 +4,7 @@ import type { Embedder } from '../embed/types.js';
 import { codeTerms } from '../search/terms.js';
 import type { BlobMark, ChunkRow, ChunkStore } from '../store/chunk-store.js';
 import { chunkId } from './chunk-id.js';
+import { crashPoint } from './crash-point.js';
 import { classifyContent } from './select.js';
 
 /** A blob to store, named by one path it lives at (its extension picks the chunker's language). */
@@ -50,11 +51,15 @@ export async function embedBlobs(
     settings.onProgress?.({ blobsDone: done, blobsTotal: blobs.length, chunks: result.chunks, chunksPerSecond: result.chunks / ((performance.now() - started) / 1000 || 1) });
   // A store that already has rows may hold part of this work (a crashed run): merge by id, never append twice.
   const maybeStored = (await store.countChunks()) > 0;
+  // Crash tests make groups tiny, to have many commits to kill a run between.
+  const chunksPerWrite = Number(process.env.OCRAG_TEST_CHUNKS_PER_WRITE) || CHUNKS_PER_WRITE;
   let group: { blob: string; chunks: Chunk[] }[] = [];
   let groupChunks = 0;
   const flush = async (done: number) => {
     const rows = await embedGroup(group, embedder);
+    crashPoint('embed.write');
     await store.addChunks(rows, maybeStored);
+    crashPoint('embed.written');
     if (rows.length) result.writes++;
     result.chunks += rows.length;
     group = [];
@@ -79,9 +84,10 @@ export async function embedBlobs(
     }
     group.push({ blob: entry.blob, chunks });
     groupChunks += chunks.length;
-    if (groupChunks >= CHUNKS_PER_WRITE) await flush(i + 1);
+    if (groupChunks >= chunksPerWrite) await flush(i + 1);
   }
   if (group.length) await flush(blobs.length);
+  crashPoint('embed.marks');
   await store.addMarks(result.marks);
   return result;
 }

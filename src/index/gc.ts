@@ -30,7 +30,7 @@ export async function collectGarbage(ctx: IndexContext, keep: number): Promise<G
   if (meta && fs.existsSync(ctx.layout.lance)) {
     const referenced = new Map<string, string>();
     for (const m of kept.values()) knownBlobs(m, referenced);
-    const store = await ChunkStore.open(ctx.layout.lance, meta.dim);
+    const store = await ChunkStore.open(ctx.layout.lance, meta.dim, { create: false });
     try {
       const unreferenced = [...(await store.blobState()).keys()].filter((b) => !referenced.has(b));
       blobsRemoved = unreferenced.length;

@@ -8,6 +8,7 @@ import { ensureGitExclude } from '../store/layout.js';
 import { knownBlobs, listManifests, manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
 import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
 import { currentManifest, isUpToDate, requireHead, selectionKey, type IndexContext } from './context.js';
+import { crashPoint } from './crash-point.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex } from './embed-blobs.js';
 import { selectFiles, type Selection, type SkipReason } from './select.js';
 
@@ -49,19 +50,23 @@ const LOOKUP_LIMIT = 5000;
 export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
   const { commit, tree } = requireHead(ctx.repo);
+  // A long-lived caller may re-read HEAD while this runs: the manifest is filed under the HEAD it was built for.
+  const { branch } = ctx.repo;
   const previous = currentManifest(ctx);
   if (!opts.rebuild && isUpToDate(ctx, previous)) {
     return summarize(previous!, { upToDate: true, newBlobs: 0, chunksEmbedded: 0, chunksTotal: null, started });
   }
+  crashPoint('index.start');
   ensureGitExclude(ctx.repo);
   fs.mkdirSync(ctx.layout.dir, { recursive: true });
   if (opts.rebuild) clearIndex(ctx);
 
   const selection = selectFiles(await listTree(ctx.repo.root, tree), ctx.config);
   const embedder = await opts.loadEmbedder();
+  crashPoint('index.listed');
   const store = await openStoreFor(ctx, embedder, opts);
   try {
-    const known = await knownState(ctx, store, selection, embedder.modelId, opts.baseKeys ?? []);
+    const known = await knownState(ctx, store, selection, embedder.modelId, [manifestKey(branch, commit), ...(opts.baseKeys ?? [])]);
     const pending = uniqueUnknown(selection.files, known);
     const reader = new BlobReader(ctx.repo.root);
     let result;
@@ -72,11 +77,15 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     }
     for (const m of result.marks) known.set(m.blob, m.reason);
     if (result.writes > 0) {
+      crashPoint('index.compact');
       await store.compactIfFragmented();
+      crashPoint('index.text-index');
       await store.ensureTextIndex();
     }
-    const manifest = buildManifest(ctx, commit, tree, embedder.modelId, selection, known);
-    writeManifest(ctx.layout.manifests, manifestKey(ctx.repo.branch, commit), manifest);
+    const manifest = buildManifest(ctx, branch, commit, tree, embedder.modelId, selection, known);
+    crashPoint('index.manifest');
+    writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
+    crashPoint('index.done');
     return summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.chunks, chunksTotal: await store.countChunks(), started });
   } finally {
     store.close();
@@ -96,6 +105,8 @@ export async function openStoreFor(ctx: IndexContext, embedder: Embedder, opts: 
     // Chunks without a record of their model can't be trusted to match it.
     clearIndex(ctx);
   }
+  // Manifests vouch for chunks in the store: without its tables they would name chunks that are gone.
+  if (meta && !(await ChunkStore.hasTables(ctx.layout.lance))) clearIndex(ctx);
   if (!fs.existsSync(ctx.layout.meta)) {
     writeMeta(ctx.layout.meta, { format: 1, modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: CHUNKER_VERSION, createdAt: new Date().toISOString() });
   }
@@ -113,7 +124,7 @@ export function clearIndex(ctx: IndexContext): void {
  */
 async function knownState(ctx: IndexContext, store: ChunkStore, selection: Selection, modelId: string, baseKeys: string[]): Promise<Map<string, string>> {
   const known = new Map<string, string>();
-  const keys = new Set([manifestKey(ctx.repo.branch, ctx.repo.head!), ...baseKeys]);
+  const keys = new Set(baseKeys);
   if (keys.size === 1) for (const key of listManifests(ctx.layout.manifests).slice(0, 3)) keys.add(key);
   for (const key of keys) {
     const m = readManifest(ctx.layout.manifests, key);
@@ -138,7 +149,7 @@ function uniqueUnknown(files: BlobToIndex[], known: Map<string, string>): BlobTo
   return out;
 }
 
-function buildManifest(ctx: IndexContext, commit: string, tree: string, modelId: string, selection: Selection, known: Map<string, string>): Manifest {
+function buildManifest(ctx: IndexContext, branch: string | null, commit: string, tree: string, modelId: string, selection: Selection, known: Map<string, string>): Manifest {
   const files: Record<string, string> = {};
   const skipped: Record<string, SkipReason> = {};
   const skippedBlobs: Record<string, string> = {};
@@ -152,7 +163,7 @@ function buildManifest(ctx: IndexContext, commit: string, tree: string, modelId:
   }
   return {
     version: 1,
-    branch: ctx.repo.branch,
+    branch,
     commit,
     tree,
     modelId,

@@ -80,11 +80,24 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 
 /** Decides from a blob's bytes whether it is indexable text; returns the text or why not. Pure. */
 export function classifyContent(bytes: Buffer, maxLineChars: number): { text: string } | { reason: SkipReason } {
+  const utf16 = utf16Encoding(bytes);
+  if (utf16) {
+    // Windows tools write UTF-16 with a byte order mark; its ASCII half is all NUL bytes, yet it is text.
+    const text = new TextDecoder(utf16).decode(bytes);
+    return text.includes('\0') ? { reason: 'binary' } : isMinified(text, maxLineChars) ? { reason: 'minified' } : { text };
+  }
   if (bytes.includes(0)) return { reason: 'binary' };
   if (bytes.length < 1024 && bytes.subarray(0, LFS_POINTER.length).equals(LFS_POINTER)) return { reason: 'lfs pointer' };
   const text = decoder.decode(bytes);
   if (isMinified(text, maxLineChars)) return { reason: 'minified' };
   return { text };
+}
+
+function utf16Encoding(bytes: Buffer): 'utf-16le' | 'utf-16be' | null {
+  if (bytes.length < 2 || bytes.length % 2 !== 0) return null;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  return null;
 }
 
 /** Most of the bytes sit on lines far longer than a person writes: bundled or generated output. */

@@ -1,95 +1,124 @@
 import type { Embedder } from '../embed/types.js';
-import type { ChunkInfo, ChunkStore, ScoredChunk } from '../store/chunk-store.js';
+import type { ChunkInfo, ChunkStore } from '../store/chunk-store.js';
+import { bm25, topEntries, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
+import { definitionKey, residentFor, type ResidentChunks } from './resident.js';
 import type { SearchView, ViewFile } from './view.js';
 
-/** What ranking needs from the store. The store holds every branch's chunks; the view decides what is visible. */
+/** What search needs from an index: the query's vector, the view's chunks in memory, and (to compare) the store's FTS. */
 export interface Retriever {
   embed(query: string): Promise<Float32Array>;
-  nearest(vector: Float32Array, limit: number): Promise<ScoredChunk[]>;
-  lexical(words: string, vector: Float32Array, limit: number): Promise<(ScoredChunk & { cosine: number })[]>;
-  chunksOf(blobs: string[], vector: Float32Array): Promise<(ChunkInfo & { cosine: number })[]>;
-  totalChunks(): Promise<number>;
+  load(view: SearchView): Promise<{ resident: ResidentChunks; visible: VisibleChunks }>;
+  /** LanceDB's own full-text search over `terms`, kept to measure against the resident BM25. */
+  fts?(words: string, limit: number): Promise<{ id: string; score: number }[]>;
 }
 
 export function storeRetriever(store: ChunkStore, embedder: Embedder): Retriever {
   const vectors = new Map<string, Promise<Float32Array>>();
-  let total: Promise<number> | null = null;
+  const resident = residentFor(`${store.dir}\n${embedder.modelId}`, store.dim);
   return {
     embed(query) {
       if (!vectors.has(query)) vectors.set(query, embedder.embedQuery(query));
       return vectors.get(query)!;
     },
-    nearest: (vector, limit) => store.nearest(vector, limit),
-    lexical: (words, vector, limit) => store.lexical(words, vector, limit),
-    chunksOf: (blobs, vector) => store.chunksOf(blobs, vector),
-    totalChunks: () => (total ??= store.countChunks()),
+    async load(view) {
+      await resident.ensure(store, view.byBlob.keys());
+      return { resident, visible: visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys())) };
+    },
+    async fts(words, limit) {
+      const rows = await store.lexical(words, new Float32Array(store.dim), limit);
+      return rows.map((r) => ({ id: r.id, score: r.score }));
+    },
   };
 }
 
 /** A visible chunk with the evidence the retrievers gave for it. */
 export interface Candidate {
+  index: number;
   chunk: ChunkInfo;
   /** Cosine between query and chunk vectors; known for every candidate. */
   cosine: number;
-  /** Raw BM25 of the chunk, 0 when the lexical index did not return it. */
+  /** BM25 of the chunk, 0 when it matched no query word. */
   bm25: number;
-  /** Rank in each list (0-based), or -1 when absent. */
+  /** Rank in each retriever's list (0-based), or -1 when absent. */
   denseRank: number;
   lexicalRank: number;
   files: ViewFile[];
 }
 
 export interface CandidateSettings {
-  /** Visible candidates wanted from each retriever before the window stops growing. */
+  /** Candidates taken from each retriever. */
   perSource: number;
   dense: boolean;
   lexical: boolean;
+  lexicalEngine: 'bm25' | 'fts';
+  bm25K1: number;
+  bm25B: number;
+  symbols: boolean;
 }
 
-/**
- * Visible candidates from both retrievers. The store is shared by all branches and the view may be a small
- * part of it (a path glob), so each retriever's window grows until it yields enough visible chunks.
- */
-export async function gatherCandidates(retriever: Retriever, view: SearchView, q: QueryInfo, settings: CandidateSettings): Promise<{ vector: Float32Array; pool: Map<string, Candidate> }> {
-  const vector = await retriever.embed(q.text);
-  const total = await retriever.totalChunks();
-  const pool = new Map<string, Candidate>();
-  const words = q.terms.join(' ');
-  const [dense, lexical] = await Promise.all([
-    settings.dense ? visibleWindow(view, total, settings.perSource, (limit) => retriever.nearest(vector, limit)) : [],
-    settings.lexical && words ? visibleWindow(view, total, settings.perSource, (limit) => retriever.lexical(words, vector, limit)) : [],
-  ]);
-  dense.forEach((c, rank) => pool.set(c.id, { chunk: infoOf(c), cosine: c.score, bm25: 0, denseRank: rank, lexicalRank: -1, files: view.byBlob.get(c.blob)! }));
-  lexical.forEach((c, rank) => {
-    const seen = pool.get(c.id);
-    if (seen) {
-      seen.bm25 = c.score;
-      seen.lexicalRank = rank;
-    } else pool.set(c.id, { chunk: infoOf(c), cosine: c.cosine, bm25: c.score, denseRank: -1, lexicalRank: rank, files: view.byBlob.get(c.blob)! });
-  });
-  return { vector, pool };
+/** Everything ranking looks at: the candidates, and every visible chunk's cosine and BM25 for file-level evidence. */
+export interface CandidatePool {
+  pool: Map<number, Candidate>;
+  resident: ResidentChunks;
+  visible: VisibleChunks;
+  /** Cosine per resident chunk index (visible ones only are set). */
+  cosine: Float32Array;
+  lexical: Map<number, number>;
+  /** Names the query gives that have a visible definition (others may be answered by a re-export). */
+  defined: Set<string>;
 }
 
-/** Adds every chunk of these blobs that is not a candidate yet (no BM25: it was not among the lexical hits). */
-export async function addBlobs(retriever: Retriever, view: SearchView, vector: Float32Array, pool: Map<string, Candidate>, blobs: string[]): Promise<void> {
-  const missing = blobs.filter((b) => view.byBlob.has(b));
-  if (!missing.length) return;
-  for (const c of await retriever.chunksOf(missing, vector)) {
-    if (!pool.has(c.id)) pool.set(c.id, { chunk: infoOf(c), cosine: c.cosine, bm25: 0, denseRank: -1, lexicalRank: -1, files: view.byBlob.get(c.blob)! });
+/** The best chunks by meaning and by words among exactly the view's chunks, each carrying both scores. */
+export async function gatherCandidates(retriever: Retriever, view: SearchView, q: QueryInfo, settings: CandidateSettings): Promise<CandidatePool> {
+  const [vector, { resident, visible }] = await Promise.all([retriever.embed(q.text), retriever.load(view)]);
+  const cosines = resident.cosines(vector, visible.chunks);
+  const cosine = new Float32Array(resident.size);
+  visible.chunks.forEach((c, j) => (cosine[c] = cosines[j]));
+  const lexical = settings.lexical ? await lexicalScores(retriever, resident, visible, q, settings) : new Map<number, number>();
+  const pool = new Map<number, Candidate>();
+  const add = (index: number) => {
+    let c = pool.get(index);
+    if (!c) {
+      const chunk = resident.info[index];
+      pool.set(index, (c = { index, chunk, cosine: cosine[index], bm25: lexical.get(index) ?? 0, denseRank: -1, lexicalRank: -1, files: view.byBlob.get(chunk.blob)! }));
+    }
+    return c;
+  };
+  if (settings.dense) {
+    const order = topEntries(
+      (function* () {
+        for (let j = 0; j < cosines.length; j++) yield [visible.chunks[j], cosines[j]] as [number, number];
+      })(),
+      settings.perSource,
+    );
+    order.forEach(([index], rank) => (add(index).denseRank = rank));
   }
-}
-
-async function visibleWindow<T extends ScoredChunk>(view: SearchView, total: number, want: number, fetch: (limit: number) => Promise<T[]>): Promise<T[]> {
-  let limit = Math.min(total, Math.max(want * 2, 64));
-  for (;;) {
-    const rows = await fetch(limit);
-    const visible = rows.filter((r) => view.byBlob.has(r.blob));
-    if (visible.length >= want || rows.length < limit || limit >= total) return visible.slice(0, want);
-    limit = Math.min(total, limit * 4);
+  topEntries(lexical, settings.perSource).forEach(([index], rank) => (add(index).lexicalRank = rank));
+  // The symbol table: every visible definition of a name the query gives, however the retrievers ranked it.
+  const defined = new Set<string>();
+  for (const name of q.symbols) {
+    for (const index of resident.definitions.get(definitionKey(name)) ?? []) {
+      if (!visible.mask[index]) continue;
+      defined.add(name);
+      if (settings.symbols) add(index);
+    }
   }
+  return { pool, resident, visible, cosine, lexical, defined };
 }
 
-function infoOf(c: ChunkInfo & Record<string, unknown>): ChunkInfo {
-  return { id: c.id, blob: c.blob, startLine: c.startLine, endLine: c.endLine, language: c.language, symbol: c.symbol, text: c.text };
+async function lexicalScores(retriever: Retriever, resident: ResidentChunks, visible: VisibleChunks, q: QueryInfo, settings: CandidateSettings): Promise<Map<number, number>> {
+  if (settings.lexicalEngine === 'bm25' || !retriever.fts) return bm25(resident, visible, q.terms, { k1: settings.bm25K1, b: settings.bm25B });
+  // The store's index ranks over every branch's chunks: widen the window until enough visible ones come back.
+  const ids = resident.idIndex();
+  const out = new Map<number, number>();
+  for (let limit = settings.perSource * 2; ; limit *= 4) {
+    const rows = await retriever.fts(q.terms.join(' '), limit);
+    out.clear();
+    for (const r of rows) {
+      const index = ids.get(r.id);
+      if (index !== undefined && visible.mask[index]) out.set(index, r.score);
+    }
+    if (out.size >= settings.perSource || rows.length < limit) return out;
+  }
 }

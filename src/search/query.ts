@@ -14,6 +14,11 @@ export interface QueryInfo {
   /** The query is about tests, examples or benchmarks: don't push those down. */
   wantsTests: boolean;
   wantsExamples: boolean;
+  /** Asks for prose (readme, docs, changelog) or for configuration files. */
+  wantsDocs: boolean;
+  wantsConfig: boolean;
+  /** Names an old version or compatibility layer (`v3`, `legacy`, `compat`, `deprecated`). */
+  wantsLegacy: boolean;
 }
 
 const STOP_WORDS = new Set(
@@ -27,11 +32,13 @@ const STOP_WORDS = new Set(
 const NAME_QUERY = /^[A-Za-z_$][\w$]*(?:(?:::|\.|#|->|\\)[A-Za-z_$][\w$]*)*$/;
 /** Code-shaped words in a sentence: camelCase, PascalCase with an inner capital, snake_case, qualified names. */
 const EMBEDDED_SYMBOL = /\b(?:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Z]{2,}[a-z][A-Za-z0-9]*)\b/g;
+/** Member references in a sentence: `app.set`, `z.record`, `.refine()` (prose never puts a letter right after a dot). */
+const MEMBER_REFERENCE = /(?:\b[A-Za-z_$][\w$]*)?\.[A-Za-z_$][\w$]+(?:\(\))?/g;
 
 export function analyzeQuery(query: string): QueryInfo {
   const text = query.trim();
   const isName = NAME_QUERY.test(text);
-  const symbols = isName ? namesOf(text) : [...new Set([...text.matchAll(EMBEDDED_SYMBOL)].map((m) => m[0]))];
+  const symbols = isName ? namesOf(text) : embeddedNames(text);
   const words = [...text.matchAll(/[A-Za-z][A-Za-z0-9]*/g)].map((m) => m[0]);
   const keywords = new Set<string>();
   for (const word of words) {
@@ -47,8 +54,21 @@ export function analyzeQuery(query: string): QueryInfo {
     keywords: [...keywords],
     terms: codeTerms(text).filter((t) => !STOP_WORDS.has(t)),
     wantsTests: /\b(tests?|testing|spec|specs|fixtures?|mocks?|assert\w*)\b/.test(lower),
-    wantsExamples: /\b(examples?|samples?|demos?|tutorials?|benchmarks?|docs?)\b/.test(lower),
+    wantsExamples: /\b(examples?|samples?|demos?|tutorials?|benchmarks?)\b/.test(lower),
+    wantsDocs: /\b(readme|changelog|docs|guide|markdown files?|release notes)\b/.test(lower),
+    wantsLegacy: /\b(v\d+|legacy|compat\w*|deprecated|old(er)? versions?)\b/.test(lower),
+    wantsConfig: /\b(config(uration)? files?|yaml|toml|json files?|dockerfile|makefile|ci|workflow|package\.json|cargo\.toml|dependencies list)\b/.test(lower),
   };
+}
+
+function embeddedNames(text: string): string[] {
+  const names = [...text.matchAll(EMBEDDED_SYMBOL)].map((m) => m[0]);
+  for (const m of text.matchAll(MEMBER_REFERENCE)) {
+    const ref = m[0].replace(/\(\)$/, '');
+    if (/^\w\.\w$/.test(ref) || /^(?:e\.g|i\.e|etc)\b/i.test(ref)) continue;
+    names.push(...namesOf(ref.replace(/^\./, '')));
+  }
+  return [...new Set(names.filter((n) => n.length > 1))];
 }
 
 /** `Sinatra::Base` names both itself and `Base`; the last segment is what a definition line shows. */

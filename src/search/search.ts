@@ -1,12 +1,14 @@
 import type { Manifest } from '../store/manifest.js';
-import { addBlobs, gatherCandidates, type Retriever } from './candidates.js';
+import { gatherCandidates, type Retriever } from './candidates.js';
 import { fuse } from './fusion.js';
-import { analyzeQuery, type QueryInfo } from './query.js';
+import { analyzeQuery } from './query.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank/config.js';
-import { pathMatch, stemNamesSymbol } from './rank/path-words.js';
-import { scoreHits } from './rank/rank.js';
+import { centrality } from './rank/centrality.js';
+import { fileEvidence } from './rank/file-evidence.js';
+import { PathScorer } from './rank/path-words.js';
+import { scoreHits, type Hit } from './rank/rank.js';
 import { boostCoherentFiles, selectTop } from './rank/select.js';
-import { searchView, type SearchView } from './view.js';
+import { searchView } from './view.js';
 
 export { storeRetriever, type Retriever } from './candidates.js';
 
@@ -31,24 +33,13 @@ export interface SearchOptions {
   ranking?: Partial<RankingConfig>;
 }
 
-/** Files pulled in by their path words alone, at most this many per query. */
-const PULL_IN_FILES = 3;
-
 /**
  * Answers a query for exactly the tree a manifest describes: candidates from the shared store are kept only
  * when their blob is in the manifest (and its path matches the glob), and are shown at the manifest's paths.
  */
 export async function searchManifest(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<SearchResult[]> {
-  const cfg: RankingConfig = { ...DEFAULT_RANKING, ...opts.ranking };
-  const view = searchView(manifest, opts.pathGlob);
-  if (!view.files.length) return [];
-  const q = analyzeQuery(query);
-  const { vector, pool } = await gatherCandidates(retriever, view, q, cfg);
-  if (cfg.pullIn) await addBlobs(retriever, view, vector, pool, pullInBlobs(view, q, cfg));
-  const hits = scoreHits(fuse(pool.values(), q, cfg), q, cfg);
-  if (cfg.coherence) boostCoherentFiles(hits, cfg);
   const minScore = opts.minScore ?? -Infinity;
-  return selectTop(hits, opts.k, cfg)
+  return (await rankHits(manifest, retriever, query, opts))
     .map((h) => ({
       path: h.file.path,
       startLine: h.candidate.chunk.startLine,
@@ -61,12 +52,18 @@ export async function searchManifest(manifest: Manifest, retriever: Retriever, q
     .filter((r) => r.score >= minScore);
 }
 
-/** Files singled out by the query itself: named after a queried name, or matching most of its words by path. */
-function pullInBlobs(view: SearchView, q: QueryInfo, cfg: RankingConfig): string[] {
-  if (q.isName) return cfg.definitions ? view.files.filter((f) => q.symbols.some((s) => stemNamesSymbol(f, s))).map((f) => f.blob) : [];
-  if (!cfg.pathWords) return [];
-  const scored = view.files.map((f) => ({ f, m: pathMatch(q.keywords, f) })).filter((x) => x.m >= 0.5);
-  return scored.sort((a, b) => b.m - a.m).slice(0, PULL_IN_FILES).map((x) => x.f.blob);
+/** The k best hits with what each ranking component contributed (search results are made from these). */
+export async function rankHits(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<Hit[]> {
+  const cfg: RankingConfig = { ...DEFAULT_RANKING, ...opts.ranking };
+  const view = searchView(manifest, opts.pathGlob);
+  if (!view.files.length) return [];
+  const q = analyzeQuery(query);
+  const paths = new PathScorer(q.keywords, view.pathWordFiles, view.files.length, { dirWeight: cfg.pathDirWeight, idf: cfg.pathIdf, informativeOnly: cfg.pathInformativeOnly });
+  const candidates = await gatherCandidates(retriever, view, q, cfg);
+  const files = cfg.fileEvidence ? fileEvidence(candidates, q, cfg) : new Map<string, number>();
+  const hits = scoreHits(fuse(candidates.pool.values(), q, cfg), { q, cfg, paths, defined: candidates.defined, files, hubs: cfg.centrality ? centrality(candidates.resident, candidates.visible) : new Map() });
+  if (cfg.coherence) boostCoherentFiles(hits, cfg);
+  return selectTop(hits, opts.k, cfg);
 }
 
 /**

@@ -10,6 +10,8 @@ export interface ViewFile {
   stemWords: string[];
   /** Words of the directory holding it, then of the directories above (nearest first). */
   dirWords: string[][];
+  /** Under an older version directory (`v3/`) while a newer sibling (`v4/`) exists: kept for compatibility. */
+  legacy: boolean;
 }
 
 /** The files a search may answer from: the manifest's, restricted to a path glob. */
@@ -47,14 +49,24 @@ function buildView(manifest: Manifest, pathGlob?: string): SearchView {
     else byBlob.set(blob, [file]);
     for (const word of new Set([...file.stemWords, ...file.dirWords.flat()])) pathWordFiles.set(word, (pathWordFiles.get(word) ?? 0) + 1);
   }
+  markLegacyVersions(files);
   return { files, byBlob, pathWordFiles };
+}
+
+/** Marks files under `…/v<N>/` when the same directory also holds a higher `v<M>/`. */
+function markLegacyVersions(files: ViewFile[]): void {
+  const newest = new Map<string, number>();
+  const versionDirs = (path: string) => [...path.matchAll(/(?:^|\/)v(\d+)\//g)].map((m) => ({ parent: path.slice(0, m.index! + (m[0].startsWith('/') ? 1 : 0)), version: Number(m[1]) }));
+  for (const f of files) for (const { parent, version } of versionDirs(f.path)) newest.set(parent, Math.max(newest.get(parent) ?? 0, version));
+  if (!newest.size) return;
+  for (const f of files) f.legacy = versionDirs(f.path).some(({ parent, version }) => version < newest.get(parent)!);
 }
 
 export function describePath(path: string, blob = ''): ViewFile {
   const segments = path.split('/');
   const name = segments.pop()!;
   const stem = name.replace(/\.d\.ts$/, '').replace(/(\.[A-Za-z0-9]+)+$/, '') || name;
-  return { path, blob, stemWords: wordsOf(stem), dirWords: segments.reverse().map(wordsOf) };
+  return { path, blob, stemWords: wordsOf(stem), dirWords: segments.reverse().map(wordsOf), legacy: false };
 }
 
 /** A path segment's words: the whole segment (lower-case, no separators) and its identifier parts. */

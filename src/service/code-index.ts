@@ -9,6 +9,7 @@ import { waitLock } from '../index/lock.js';
 import { withWorkingTree } from '../index/overlay.js';
 import { indexHead, type IndexOptions, type IndexSummary } from '../index/indexer.js';
 import { ChunkStore } from '../store/chunk-store.js';
+import { asStoreDamage, isStoreDamage } from '../store/damage.js';
 import type { Manifest } from '../store/manifest.js';
 import { assertSameModel, readMeta } from '../store/meta.js';
 import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
@@ -24,6 +25,15 @@ export interface CodeIndexHooks {
   wrapModel?: (model: Embedder) => Embedder;
 }
 
+export interface CodeIndexOptions {
+  /**
+   * Keep the LanceDB store open between calls (warm caches: a long-lived server's searches run ~20% faster).
+   * The holder must call `releaseStore` when another process may have written the index; runs of this
+   * CodeIndex release it themselves.
+   */
+  keepStoreOpen?: boolean;
+}
+
 /**
  * The index of one repository as every surface (CLI, MCP server) uses it: keeps the model and the store open
  * across calls, and brings the index up to date for the checked-out commit before answering.
@@ -33,10 +43,13 @@ export class CodeIndex {
   /** HEAD was read by open(); the first refresh can skip git. Later calls (a long-lived server) re-read it. */
   private headJustRead = true;
 
-  private constructor(public ctx: IndexContext, private readonly hooks: CodeIndexHooks) {}
+  /** The store kept open between calls when `keepStoreOpen`, and how many calls are using it now. */
+  private kept: { store: Promise<ChunkStore>; dim: number; users: number; released: boolean } | null = null;
 
-  static async open(cwd: string, flags: Partial<Config> = {}, hooks: CodeIndexHooks = {}): Promise<CodeIndex> {
-    return new CodeIndex(await openContext(cwd, flags), hooks);
+  private constructor(public ctx: IndexContext, private readonly hooks: CodeIndexHooks, private readonly options: CodeIndexOptions = {}) {}
+
+  static async open(cwd: string, flags: Partial<Config> = {}, hooks: CodeIndexHooks = {}, options: CodeIndexOptions = {}): Promise<CodeIndex> {
+    return new CodeIndex(await openContext(cwd, flags), hooks, options);
   }
 
   /** The model, loaded (and on first use built) once per CodeIndex. */
@@ -60,12 +73,15 @@ export class CodeIndex {
 
   /** Drops manifests beyond `keep` (checked-out ones always stay) and the chunks only they referenced. */
   gc(keep = this.ctx.config.keepManifests): Promise<GcResult> {
-    return this.locked(() => collectGarbage(this.ctx, keep));
+    return this.locked(() => collectGarbage(this.ctx, keep)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.lance)));
   }
 
   private runIndex(rebuild = false, holdingLock = false): Promise<IndexSummary> {
     const run = () => indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress: this.hooks.onProgress, onNotice: this.hooks.onNotice });
-    return holdingLock ? run() : this.locked(run);
+    // The run wrote (and maybe compacted) through its own handle: a kept one would not see it.
+    return (holdingLock ? run() : this.locked(run))
+      .catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.lance)))
+      .finally(() => this.releaseStore());
   }
 
   /** Runs a writer under the index lock, waiting for a run in another process (a hook's) to finish first. */
@@ -148,7 +164,22 @@ export class CodeIndex {
     const meta = readMeta(this.ctx.layout.meta);
     if (!meta || !fs.existsSync(this.ctx.layout.lance)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
     assertSameModel(meta, embedder.modelId, embedder.dim);
-    const store = await ChunkStore.open(this.ctx.layout.lance, meta.dim);
+    try {
+      if (this.options.keepStoreOpen) return await this.withKeptStore(meta.dim, embedder, use);
+      try {
+        return await this.withFreshStore(meta.dim, embedder, use);
+      } catch (e) {
+        // A compaction by another process may delete the files of the version we opened: once more on the new one.
+        if (!isStoreDamage(e)) throw e;
+        return await this.withFreshStore(meta.dim, embedder, use);
+      }
+    } catch (e) {
+      throw asStoreDamage(e, this.ctx.layout.lance);
+    }
+  }
+
+  private async withFreshStore<T>(dim: number, embedder: Embedder, use: (store: ChunkStore, embedder: Embedder) => Promise<T>): Promise<T> {
+    const store = await ChunkStore.open(this.ctx.layout.lance, dim, { create: false });
     try {
       return await use(store, embedder);
     } finally {
@@ -156,8 +187,39 @@ export class CodeIndex {
     }
   }
 
+  private async withKeptStore<T>(dim: number, embedder: Embedder, use: (store: ChunkStore, embedder: Embedder) => Promise<T>, retried = false): Promise<T> {
+    const reused = this.kept !== null && this.kept.dim === dim;
+    if (!reused) {
+      this.releaseStore();
+      this.kept = { store: ChunkStore.open(this.ctx.layout.lance, dim, { create: false }), dim, users: 0, released: false };
+    }
+    const kept = this.kept!;
+    kept.users++;
+    try {
+      return await use(await kept.store, embedder);
+    } catch (e) {
+      // A kept handle may predate a compaction by another process (its files are gone): once more on a fresh one.
+      if (!reused || retried) throw e;
+      this.releaseStore();
+      return await this.withKeptStore(dim, embedder, use, true);
+    } finally {
+      kept.users--;
+      if (kept.released && kept.users === 0) void kept.store.then((store) => store.close(), () => undefined);
+    }
+  }
+
+  /** Lets go of the store kept open (see `keepStoreOpen`): the next call opens it afresh and sees every write. */
+  releaseStore(): void {
+    const kept = this.kept;
+    if (!kept) return;
+    this.kept = null;
+    kept.released = true;
+    if (kept.users === 0) void kept.store.then((store) => store.close(), () => undefined);
+  }
+
 
   async close(): Promise<void> {
+    this.releaseStore();
     if (this.embedder) await (await this.embedder.catch(() => null))?.close();
   }
 }

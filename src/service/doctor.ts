@@ -6,6 +6,7 @@ import { openRepo, type RepoInfo } from '../git/repo.js';
 import { git } from '../git/run.js';
 import { currentManifest, isUpToDate, type IndexContext } from '../index/context.js';
 import { ChunkStore } from '../store/chunk-store.js';
+import { asStoreDamage, StoreDamageError } from '../store/damage.js';
 import { indexLayout } from '../store/layout.js';
 import { readMeta } from '../store/meta.js';
 import type { Config } from '../config/config.js';
@@ -62,12 +63,19 @@ async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
   const meta = readMeta(ctx.layout.meta);
   if (!meta) return { status: 'warn', detail: 'no index yet', fix: 'run "ocrag index"' };
   if (!fs.existsSync(ctx.layout.lance)) return { status: 'fail', detail: 'store folder is missing', fix: 'run "ocrag index --rebuild"' };
-  const store = await ChunkStore.open(ctx.layout.lance, meta.dim);
-  let chunks: number;
+  let chunks = 0;
   try {
-    chunks = await store.countChunks();
-  } finally {
-    store.close();
+    const store = await ChunkStore.open(ctx.layout.lance, meta.dim, { create: false });
+    try {
+      // Reads a column of every data file: a missing or short one shows up here, not just in the row count.
+      for (const n of (await store.chunkCounts()).values()) chunks += n;
+    } finally {
+      store.close();
+    }
+  } catch (e) {
+    const damage = asStoreDamage(e, ctx.layout.lance);
+    if (!(damage instanceof StoreDamageError)) throw e;
+    return { status: 'fail', detail: `the store is damaged: ${damage.detail}`, fix: 'run "ocrag index --rebuild"' };
   }
   const manifest = currentManifest(ctx);
   if (!manifest) return { status: 'warn', detail: `${chunks} chunks stored, but this branch was never indexed`, fix: 'run "ocrag index"' };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { currentManifest, isUpToDate, type IndexContext } from '../index/context.js';
 import { reclaimableChunks } from '../index/gc.js';
 import { ChunkStore, dirSize } from '../store/chunk-store.js';
+import { asStoreDamage } from '../store/damage.js';
 import { listManifests, readManifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 
@@ -33,16 +34,20 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
   let chunksReclaimable = 0;
   const blobs = new Set(Object.values(manifest?.files ?? {}));
   if (meta && fs.existsSync(ctx.layout.lance)) {
-    const store = await ChunkStore.open(ctx.layout.lance, meta.dim);
     try {
-      const counts = await store.chunkCounts();
-      for (const [blob, n] of counts) {
-        chunksStored += n;
-        if (blobs.has(blob)) chunks += n;
+      const store = await ChunkStore.open(ctx.layout.lance, meta.dim, { create: false });
+      try {
+        const counts = await store.chunkCounts();
+        for (const [blob, n] of counts) {
+          chunksStored += n;
+          if (blobs.has(blob)) chunks += n;
+        }
+        chunksReclaimable = await reclaimableChunks(ctx, counts);
+      } finally {
+        store.close();
       }
-      chunksReclaimable = await reclaimableChunks(ctx, counts);
-    } finally {
-      store.close();
+    } catch (e) {
+      throw asStoreDamage(e, ctx.layout.lance);
     }
   }
   const skipped: IndexStatus['skipped'] = {};

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import type { Float32 as Float32Type, FixedSizeList as FixedSizeListType, RecordBatch as RecordBatchType, Schema as SchemaType, Table as TableType } from 'apache-arrow';
+import type { Data as DataType, Float32 as Float32Type, FixedSizeList as FixedSizeListType, RecordBatch as RecordBatchType, Schema as SchemaType, Table as TableType } from 'apache-arrow';
 import arrow from './arrow.js';
+import { waitLock } from '../index/lock.js';
+import { StoreDamageError } from './damage.js';
 
 const { Field, FixedSizeList, Float32, Int32, Schema, Utf8, makeData, Table: ArrowTable, RecordBatch, Struct, vectorFromArray } = arrow;
 
@@ -31,6 +33,8 @@ export interface BlobMark {
 }
 
 const CHUNKS = 'chunks';
+/** A write holds the write lock for a LanceDB commit (well under a second); waiting longer means something is stuck. */
+const WRITE_LOCK_WAIT_MS = 120_000;
 const MARKS = 'blob_marks';
 const INFO_COLUMNS = ['id', 'blob', 'start_line', 'end_line', 'language', 'symbol', 'text'];
 /** Every stored column of a chunk, in schema order. */
@@ -62,13 +66,33 @@ export class ChunkStore {
     readonly dir: string,
   ) {}
 
-  static async open(dir: string, dim: number): Promise<ChunkStore> {
+  /** Opens the tables, creating missing ones; with `create: false` (readers) a missing table is damage, not an empty index. */
+  static async open(dir: string, dim: number, opts: { create?: boolean } = {}): Promise<ChunkStore> {
     fs.mkdirSync(dir, { recursive: true });
     const db = await lancedb.connect(dir);
     const names = new Set(await db.tableNames());
+    const missing = [CHUNKS, MARKS].find((t) => !names.has(t));
+    if (opts.create === false && missing) {
+      db.close();
+      throw new StoreDamageError(dir, `table "${missing}" is missing`);
+    }
     const chunks = names.has(CHUNKS) ? await db.openTable(CHUNKS) : await db.createEmptyTable(CHUNKS, chunkSchema(dim), { existOk: true });
     const marks = names.has(MARKS) ? await db.openTable(MARKS) : await db.createEmptyTable(MARKS, markSchema, { existOk: true });
-    return new ChunkStore(db, chunks, marks, dim, dir);
+    const store = new ChunkStore(db, chunks, marks, dim, dir);
+    store.rowsSeen = await chunks.countRows();
+    return store;
+  }
+
+  /** Whether both tables exist (an index run that finds them gone must not trust the manifests that name their chunks). */
+  static async hasTables(dir: string): Promise<boolean> {
+    if (!fs.existsSync(dir)) return false;
+    const db = await lancedb.connect(dir);
+    try {
+      const names = await db.tableNames();
+      return names.includes(CHUNKS) && names.includes(MARKS);
+    } finally {
+      db.close();
+    }
   }
 
   /**
@@ -116,13 +140,34 @@ export class ChunkStore {
 
   /**
    * Adds chunks in one atomic LanceDB commit. Rows whose id is already stored are left untouched, so a
-   * run resumed after a crash never duplicates a chunk.
+   * run resumed after a crash never duplicates a chunk, nor do two processes embedding the same blob at once
+   * (an index run and a search's working-tree overlay, or two servers' overlays): writes take turns, each on
+   * the latest version, and a plain append is used only while no other process has written since.
    */
   async addChunks(rows: ChunkRow[], maybeStored: boolean): Promise<void> {
     if (rows.length === 0) return;
     const data = this.toArrow(rows);
-    if (maybeStored) await this.chunks.mergeInsert('id').whenNotMatchedInsertAll().execute(data);
-    else await this.chunks.add(data);
+    await this.exclusive(async (foreignWrites) => {
+      if (maybeStored || foreignWrites) await this.chunks.mergeInsert('id').whenNotMatchedInsertAll().execute(data);
+      else await this.chunks.add(data);
+    });
+  }
+
+  /** Rows of the chunks table as this handle last left them; more at the next write means another process wrote. */
+  private rowsSeen = -1;
+
+  /** Runs a write alone among processes (a short lock file beside the store), on the table's latest version. */
+  private async exclusive<T>(write: (foreignWrites: boolean) => Promise<T>): Promise<T> {
+    const lock = process.env.NOLOCK ? { release() {} } : await waitLock(path.join(path.dirname(this.dir), "write.lock"), WRITE_LOCK_WAIT_MS);
+    try {
+      await this.chunks.checkoutLatest();
+      const before = await this.chunks.countRows();
+      const result = await write(this.rowsSeen >= 0 && before !== this.rowsSeen);
+      this.rowsSeen = await this.chunks.countRows();
+      return result;
+    } finally {
+      lock.release();
+    }
   }
 
   /**
@@ -137,26 +182,69 @@ export class ChunkStore {
   }
 
   /**
-   * Adds, in one commit, the rows whose id is not stored yet (nor earlier in `rows`); returns how many were
-   * added. Stored rows are never rewritten, so adding the same rows twice is a no-op that writes nothing.
+   * Chosen columns of the chunks of these blobs (null: of every chunk), streamed in LanceDB's batches. Search
+   * loads the chunks a view needs into memory with it; a long list is served by one scan, not many look-ups.
    */
-  async addChunksNotStored(rows: ChunkRow[]): Promise<number> {
-    const seen = new Set<string>();
-    for (const batch of batchesOf([...new Set(rows.map((r) => r.blob))].filter((b) => /^[0-9a-f]{40,64}$/.test(b)), 500)) {
-      const stored = this.chunks.query().where(`blob IN (${batch.map((b) => `'${b}'`).join(',')})`).select(['id']);
-      for await (const found of stored) {
-        const ids = found.getChild('id')!;
-        for (let i = 0; i < found.numRows; i++) seen.add(ids.get(i) as string);
+  async *chunkColumns(blobs: string[] | null, columns: string[]): AsyncGenerator<RecordBatchType> {
+    const wanted = blobs && new Set(blobs.filter((b) => /^[0-9a-f]{40,64}$/.test(b)));
+    if (wanted && wanted.size === 0) return;
+    const filters = !wanted || wanted.size > 2000 ? [null] : batchesOf([...wanted], 500).map((batch) => `blob IN (${batch.map((b) => `'${b}'`).join(',')})`);
+    for (const filter of filters) {
+      const query = this.chunks.query().select(columns);
+      for await (const rows of filter ? query.where(filter) : query) yield rows as unknown as RecordBatchType;
+    }
+  }
+
+  /**
+   * Adds, in one commit, the rows of these batches (chunks columns, e.g. decoded from Arrow IPC) whose id is not
+   * stored yet, nor earlier in the batches; returns how many were added. Stored rows are never rewritten, so
+   * adding the same rows twice writes nothing. Plain batches of new rows go to LanceDB as they are.
+   */
+  async addChunkBatchesNotStored(batches: RecordBatchType[]): Promise<number> {
+    return this.exclusive(() => this.addBatchesNotStored(batches));
+  }
+
+  private async addBatchesNotStored(batches: RecordBatchType[]): Promise<number> {
+    const seen = await this.storedIds(batches.flatMap((b) => [...b.getChild('blob')!]) as string[]);
+    const keep: [RecordBatchType, number][] = [];
+    for (const batch of batches) {
+      const ids = batch.getChild('id')!;
+      for (let i = 0; i < batch.numRows; i++) {
+        const id = ids.get(i) as string;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        keep.push([batch, i]);
       }
     }
-    const missing: ChunkRow[] = [];
-    for (const row of rows) {
-      if (seen.has(row.id)) continue;
-      seen.add(row.id);
-      missing.push(row);
+    if (keep.length === 0) return 0;
+    const total = batches.reduce((n, b) => n + b.numRows, 0);
+    const plain = keep.length === total && batches.every((b) => CHUNK_COLUMNS.every((c) => b.getChild(c)?.data.length === 1 && b.getChild(c)!.data[0].offset === 0));
+    await this.chunks.add(plain ? this.asStored(batches) : this.toArrow(keep.map(([b, i]) => rowOf(b, i))));
+    return keep.length;
+  }
+
+  private async storedIds(blobs: string[]): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for (const batch of batchesOf([...new Set(blobs)].filter((b) => /^[0-9a-f]{40,64}$/.test(b)), 500)) {
+      for await (const found of this.chunks.query().where(`blob IN (${batch.map((b) => `'${b}'`).join(',')})`).select(['id'])) {
+        const col = found.getChild('id')!;
+        for (let i = 0; i < found.numRows; i++) ids.add(col.get(i) as string);
+      }
     }
-    if (missing.length) await this.chunks.add(this.toArrow(missing));
-    return missing.length;
+    return ids;
+  }
+
+  /** The same column data under the store's own schema (names, nullability, vector child field) so LanceDB takes it. */
+  private asStored(batches: RecordBatchType[]): TableType {
+    const schema = chunkSchema(this.dim);
+    const vectorType = schema.fields[8].type as FixedSizeListType<Float32Type>;
+    return new ArrowTable(
+      batches.map((b) => {
+        const children = schema.fields.map((f) => b.getChild(f.name)!.data[0]);
+        children[8] = makeData({ type: vectorType, length: b.numRows, nullCount: 0, child: children[8].children[0] as DataType<Float32Type> });
+        return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: b.numRows, nullCount: 0, children }));
+      }),
+    );
   }
 
   async addMarks(marks: BlobMark[]): Promise<void> {
@@ -188,19 +276,6 @@ export class ChunkStore {
       .select([...INFO_COLUMNS, 'vector', '_score'])
       .toArray();
     return rows.map((r) => ({ ...rowToInfo(r), score: r._score as number, cosine: dot(r.vector as { toArray(): ArrayLike<number> }, vector) }));
-  }
-
-  /**
-   * Every chunk of these blobs with its cosine to `vector`: search pulls in files that its own signals (path
-   * words, names) single out even when neither index ranked them high.
-   */
-  async chunksOf(blobs: string[], vector: Float32Array): Promise<(ChunkInfo & { cosine: number })[]> {
-    const out: (ChunkInfo & { cosine: number })[] = [];
-    for (const batch of batchesOf([...new Set(blobs)].filter((b) => /^[0-9a-f]{40,64}$/.test(b)), 500)) {
-      const rows = await this.chunks.query().where(`blob IN (${batch.map((b) => `'${b}'`).join(',')})`).select([...INFO_COLUMNS, 'vector']).toArray();
-      for (const r of rows) out.push({ ...rowToInfo(r), cosine: dot(r.vector as { toArray(): ArrayLike<number> }, vector) });
-    }
-    return out;
   }
 
   /** The full-text index over `terms`; created once, then kept current by compact(). */
@@ -286,6 +361,21 @@ function dot(value: ArrayLike<number> | { toArray(): ArrayLike<number> }, b: Flo
   let sum = 0;
   for (let i = 0; i < b.length; i++) sum += a[i] * b[i];
   return sum;
+}
+
+function rowOf(batch: RecordBatchType, i: number): ChunkRow {
+  const get = (column: string) => batch.getChild(column)!.get(i);
+  return {
+    id: get('id') as string,
+    blob: get('blob') as string,
+    startLine: get('start_line') as number,
+    endLine: get('end_line') as number,
+    language: get('language') as string,
+    symbol: get('symbol') as string,
+    text: get('text') as string,
+    terms: get('terms') as string,
+    vector: Float32Array.from((get('vector') as { toArray(): Float32Array }).toArray()),
+  };
 }
 
 function rowToInfo(r: Record<string, unknown>): ChunkInfo {

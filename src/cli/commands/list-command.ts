@@ -3,6 +3,7 @@ import picomatch from 'picomatch';
 import fs from 'node:fs';
 import { currentManifest } from '../../index/context.js';
 import { ChunkStore } from '../../store/chunk-store.js';
+import { asStoreDamage } from '../../store/damage.js';
 import { readMeta } from '../../store/meta.js';
 import { UsageError } from '../../git/repo.js';
 import { openIndex } from '../options.js';
@@ -19,9 +20,15 @@ export function registerList(program: Command): void {
       const manifest = currentManifest(index.ctx);
       const meta = readMeta(index.ctx.layout.meta);
       if (!manifest || !meta || !fs.existsSync(index.ctx.layout.lance)) throw new UsageError('nothing indexed for this commit yet: run "ocrag index"', 4);
-      const store = await ChunkStore.open(index.ctx.layout.lance, meta.dim);
-      const counts = await store.chunkCounts();
-      store.close();
+      const counts = await ChunkStore.open(index.ctx.layout.lance, meta.dim, { create: false })
+        .then(async (store) => {
+          try {
+            return await store.chunkCounts();
+          } finally {
+            store.close();
+          }
+        })
+        .catch((e) => Promise.reject(asStoreDamage(e, index.ctx.layout.lance)));
       const match = glob ? picomatch(glob, { dot: true }) : () => true;
       const rows = Object.entries(manifest.files)
         .filter(([path]) => match(path))

@@ -22,15 +22,23 @@ const REEXPORT_LINE = new RegExp(
   ].join('|'),
 );
 
-/** Share of a chunk's code lines (comments and blanks aside) that only import or re-export. */
-export function reexportShare(text: string): number {
+/**
+ * A chunk that only imports and re-exports: nearly all its code lines do, and it carries no documentation of its
+ * own (a Rust `mod.rs` or Python `__init__.py` that documents its module is an answer, not a barrel).
+ */
+export function isBarrel(text: string): boolean {
   let code = 0;
   let reexports = 0;
+  let comments = 0;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
-    if (!line || line.startsWith('//') || line.startsWith('#') && !line.startsWith('#[') || line.startsWith('/*') || line.startsWith('*') || line.startsWith('"""')) continue;
+    if (!line) continue;
+    if (line.startsWith('//') || (line.startsWith('#') && !line.startsWith('#[')) || line.startsWith('/*') || line.startsWith('*') || line.startsWith('"""')) {
+      comments++;
+      continue;
+    }
     code++;
     if (REEXPORT_LINE.test(line)) reexports++;
   }
-  return code === 0 ? 0 : reexports / code;
+  return code > 0 && reexports / code >= 0.8 && comments < 3;
 }

@@ -6,6 +6,10 @@ export interface RankingConfig {
   /** Retrievers. */
   dense: boolean;
   lexical: boolean;
+  /** Resident BM25 over the view's chunks, or the store's LanceDB full-text index. */
+  lexicalEngine: 'bm25' | 'fts';
+  bm25K1: number;
+  bm25B: number;
   /** Visible candidates taken from each retriever. */
   perSource: number;
   /** How lexical and semantic evidence are combined: normalised score blend or reciprocal ranks. */
@@ -13,20 +17,30 @@ export interface RankingConfig {
   /** Semantic share of the blend for bare-name queries and for sentences. */
   semanticShareName: number;
   semanticShareText: number;
+  /** Candidates from the symbol table: every definition of a name the query gives. */
+  symbols: boolean;
   /** Chunks defining a name the query gives (`Router`, or `ZodType` inside a sentence). */
   definitions: boolean;
   definitionBoost: number;
   /** Files whose path words match the query's words. */
   pathWords: boolean;
   pathBoost: number;
-  /** Pull in files singled out by name or path that neither retriever returned. */
-  pullIn: boolean;
+  /** A match in the file's directory, relative to one in its name; and weighing query words by path rarity. */
+  pathDirWeight: number;
+  pathIdf: boolean;
+  pathInformativeOnly: boolean;
   /** Tests, examples, vendored copies, declaration stubs, package markers, re-export barrels. */
   penalties: boolean;
   barrels: boolean;
   /** Promote a file's best chunk by the evidence of its other chunks. */
   coherence: boolean;
   coherenceBoost: number;
+  /** Whole-file evidence (file-as-document BM25, best chunk cosine) added to each of the file's chunks. */
+  fileEvidence: boolean;
+  fileBoost: number;
+  /** Files whose top-level names many other files mention (hubs) gain up to this share of the best score. */
+  centrality: boolean;
+  centralityBoost: number;
   /** Decay per extra chunk of a file already selected, so one file can't take every slot. */
   saturation: boolean;
   saturationDecay: number;
@@ -36,19 +50,29 @@ export interface RankingConfig {
 export const DEFAULT_RANKING: Readonly<RankingConfig> = Object.freeze({
   dense: true,
   lexical: true,
+  lexicalEngine: 'bm25',
+  bm25K1: 1.2,
+  bm25B: 0.75,
   perSource: 150,
   fusion: 'blend',
   semanticShareName: 0.3,
   semanticShareText: 0.5,
+  symbols: true,
   definitions: true,
   definitionBoost: 3,
   pathWords: true,
   pathBoost: 1,
-  pullIn: true,
+  pathDirWeight: 1,
+  pathIdf: false,
+  pathInformativeOnly: false,
   penalties: true,
-  barrels: true,
+  barrels: false,
   coherence: true,
   coherenceBoost: 0.2,
+  fileEvidence: false,
+  fileBoost: 0.5,
+  centrality: false,
+  centralityBoost: 0.3,
   saturation: true,
   saturationDecay: 0.5,
   saturationFree: 1,
@@ -56,11 +80,13 @@ export const DEFAULT_RANKING: Readonly<RankingConfig> = Object.freeze({
 
 /** Every ranking component off: retrieval and fusion alone. */
 export const FUSION_ONLY: Partial<RankingConfig> = {
+  symbols: false,
   definitions: false,
   pathWords: false,
-  pullIn: false,
   penalties: false,
   barrels: false,
   coherence: false,
+  fileEvidence: false,
+  centrality: false,
   saturation: false,
 };

@@ -4,25 +4,37 @@
  * name: line windows, small definitions merged into one chunk, `macro_rules!`, Go `type (` groups).
  */
 
-export type DefinitionStrength = 'none' | 'member' | 'defines';
+export type DefinitionStrength = 'none' | 'reexport' | 'member' | 'text' | 'defines';
 
 /** Breadcrumb kinds that introduce a type or callable a query may name. */
 const MODIFIERS = String.raw`(?:(?:export|default|declare|public|private|protected|internal|static|final|abstract|sealed|open|data|inline|async|unsafe|extern|const|pub(?:\([^)]*\))?|partial|readonly|override|virtual)\s+)*`;
 const KEYWORDS = String.raw`(?:class|interface|struct|enum|trait|type|union|func|function\*?|fn|def|module|namespace|protocol|record|object|macro_rules!|mod|const|let|var|val|typedef|@interface)`;
 
-const cache = new Map<string, { line: RegExp; goMethod: RegExp; assigned: RegExp }>();
+interface Patterns {
+  line: RegExp;
+  goMethod: RegExp;
+  assigned: RegExp;
+  reexport: RegExp;
+}
 
-function patterns(name: string): { line: RegExp; goMethod: RegExp; assigned: RegExp } {
+const cache = new Map<string, Patterns>();
+
+function patterns(name: string): Patterns {
   let p = cache.get(name);
   if (!p) {
     const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     p = {
       // `pub struct Router<S>`, `export const ZodType: ...`, `class Flask(App):`, `def render_template(`, `type Context struct`
-      line: new RegExp(String.raw`^[ \t]*${MODIFIERS}${KEYWORDS}[ \t]+(?:[\w$]+(?:\.|::))*${n}(?![\w$])`, 'm'),
+      line: new RegExp(String.raw`^[ \t]*${MODIFIERS}${KEYWORDS}[ \t]+(?:[\w$]+(?:\.|::))*[$_]?${n}(?![\w$])`, 'm'),
       // `func (c *Context) Next()`
       goMethod: new RegExp(String.raw`^func[ \t]*\([^)]*\)[ \t]*${n}[ \t]*[(\[]`, 'm'),
-      // `exports.render = function`, `app.listen = function listen(`, `Foo.prototype.bar = `
-      assigned: new RegExp(String.raw`^[ \t]*(?:module\.)?(?:exports|[\w$]+(?:\.prototype)?)\.${n}[ \t]*=[^=]`, 'm'),
+      // `exports.render = function`, `Foo.prototype.bar = ` (not any `obj.name = value`)
+      assigned: new RegExp(String.raw`^[ \t]*(?:(?:module\.)?exports|[\w$]+\.prototype)\.${n}[ \t]*=[^=]`, 'm'),
+      // `pub use axum_core::extract::{FromRequest, ...}`, `export { ZodType } from`, `from .app import Flask`
+      reexport: new RegExp(
+        String.raw`^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+use[ \t][^;]*\b${n}\b|export[ \t]+(?:type[ \t]+)?\{[^}]*\b${n}\b[^}]*\}[ \t]*from|from[ \t]+\S+[ \t]+import[ \t][^\n]*\b${n}\b)`,
+        'm',
+      ),
     };
     if (cache.size > 512) cache.clear();
     cache.set(name, p);
@@ -42,17 +54,21 @@ export function breadcrumbName(element: string): string | null {
 }
 
 /**
- * `defines` when the chunk's own symbol or a definition line in its text is the name; `member` when the chunk
- * sits inside that definition (a method of the queried class): part of the answer, but not its head.
+ * `defines` when the chunk's own symbol is the name; `text` when a line of its text looks like its definition;
+ * `member` when the chunk sits inside that definition (a method of the queried class): part of the answer, not its head.
  */
 export function definitionStrength(symbol: string, text: string, name: string): DefinitionStrength {
   const elements = symbol ? symbol.split(' > ') : [];
   const names = elements.map(breadcrumbName);
-  if (names.length && names[names.length - 1] === name) return 'defines';
+  const bare = (n: string | null) => n?.replace(/^[$_]+/, '');
+  // `$ZodType` or `_record` define ZodType / record too: the prefix only marks an internal or a variant.
+  if (names.length && bare(names[names.length - 1]) === bare(name)) return 'defines';
   const p = patterns(name);
-  if (text.includes(name) && (p.line.test(text) || p.goMethod.test(text) || p.assigned.test(text))) return 'defines';
-  if (names.includes(name)) return 'member';
+  // A definition line the breadcrumb does not name: merged small definitions, line windows, macros, or quoted code.
+  if (text.includes(name) && (p.line.test(text) || p.goMethod.test(text) || p.assigned.test(text))) return 'text';
+  if (names.some((n) => bare(n) === bare(name))) return 'member';
   if (elements.some((e) => implTarget(e) === name)) return 'member';
+  if (text.includes(name) && p.reexport.test(text)) return 'reexport';
   return 'none';
 }
 

@@ -11,29 +11,104 @@ export function stem(word: string): string {
   return stripped.length >= 3 ? stripped : w;
 }
 
-function wordsMatch(keyword: string, word: string): boolean {
+/** Short forms in paths and names; other prefixes of five letters or more match by rule (`serial`, `middle`). */
+const ABBREVIATIONS = new Map<string, string>(Object.entries({
+  ctx: 'context', cfg: 'config', conf: 'config', fmt: 'format', msg: 'message', req: 'request', res: 'response', resp: 'response',
+  err: 'error', db: 'database', str: 'string', num: 'number', ws: 'websocket', buf: 'buffer', val: 'value', fs: 'file',
+  ptr: 'pointer', mw: 'middleware', cb: 'callback', fn: 'function', func: 'function', pkg: 'package', sched: 'scheduler',
+  rt: 'runtime', repo: 'repository', impl: 'implementation', util: 'utility', auth: 'authentication', attr: 'attribute',
+  init: 'initialize', addr: 'address', alloc: 'allocate', env: 'environment', param: 'parameter', arg: 'argument',
+  gen: 'generate', lib: 'library', doc: 'documentation', info: 'information', spec: 'specification', exec: 'execute',
+  proc: 'process', tmpl: 'template', dir: 'directory', sig: 'signal', conn: 'connection', cmd: 'command', ext: 'extension',
+  de: 'deserialize', ser: 'serialize', sse: 'event', ident: 'identifier', expr: 'expression', stmt: 'statement',
+}));
+
+const normals = new Map<string, string>();
+
+function normal(word: string): string {
+  let n = normals.get(word);
+  if (n === undefined) {
+    const w = word.toLowerCase();
+    n = stem(ABBREVIATIONS.get(w) ?? ABBREVIATIONS.get(stem(w)) ?? w);
+    if (normals.size > 100_000) normals.clear();
+    normals.set(word, n);
+  }
+  return n;
+}
+
+export function wordsMatch(keyword: string, word: string): boolean {
   if (keyword === word) return true;
-  if (keyword.length < 3 || word.length < 3) return false;
-  if (stem(keyword) === stem(word)) return true;
-  const [shorter, longer] = keyword.length <= word.length ? [keyword, word] : [word, keyword];
-  return shorter.length >= 4 && longer.startsWith(shorter) && longer.length - shorter.length <= 4;
+  if (keyword.length < 2 || word.length < 2) return false;
+  const [a, b] = [normal(keyword), normal(word)];
+  if (a === b) return true;
+  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
+  return shorter.length >= 5 && longer.startsWith(shorter);
+}
+
+/** Files that stand for their directory: a query naming the directory names them. */
+const MODULE_ROOTS = new Set(['mod', 'index', 'init', 'lib', 'main', 'package', 'packageinfo']);
+
+export interface PathScoring {
+  /** Weight of a match in the directory holding the file (a match in the file name weighs 1). */
+  dirWeight: number;
+  /** Weigh each query word by how few of the view's paths it matches. */
+  idf: boolean;
+  /** Leave out of the share the query words that match no path of the view: they say nothing about paths. */
+  informativeOnly: boolean;
 }
 
 /**
- * How well a file's name and directory answer the query's words, 0..1: the share of keywords found in the file
- * name or the directory holding it (a deeper ancestor counts less).
+ * How well paths answer one query's words, 0..1 per file: each keyword found in the file name counts 1, in the
+ * directory holding it `dirWeight` (1 for module roots like `mod.rs`, which stand for their directory), two
+ * levels up 0.3. With `idf`, keywords matching few of the view's paths weigh more. Memoised per query.
  */
-export function pathMatch(keywords: string[], file: ViewFile): number {
-  if (!keywords.length) return 0;
-  let matched = 0;
-  for (const keyword of keywords) {
-    let best = 0;
-    if (file.stemWords.some((w) => wordsMatch(keyword, w))) best = 1;
-    else if (file.dirWords[0]?.some((w) => wordsMatch(keyword, w))) best = 1;
-    else if (file.dirWords.slice(1, 3).some((ws) => ws.some((w) => wordsMatch(keyword, w)))) best = 0.3;
-    matched += best;
+export class PathScorer {
+  private readonly byPath = new Map<string, number>();
+  /** Per keyword, the view's path words it matches (each path word is compared once per query). */
+  private readonly matching: Set<string>[];
+  private readonly weights: number[];
+
+  constructor(private readonly keywords: string[], pathWordFiles: Map<string, number>, fileCount: number, private readonly opts: PathScoring) {
+    this.matching = keywords.map(() => new Set<string>());
+    const df = keywords.map(() => 0);
+    for (const [word, files] of pathWordFiles) {
+      keywords.forEach((k, i) => {
+        if (!wordsMatch(k, word)) return;
+        this.matching[i].add(word);
+        df[i] += files;
+      });
+    }
+    this.weights = keywords.map((_, i) => {
+      if (opts.informativeOnly && df[i] === 0) return 0;
+      return opts.idf ? Math.log(1 + fileCount / Math.max(1, Math.min(df[i], fileCount))) : 1;
+    });
   }
-  return matched / keywords.length;
+
+  score(file: ViewFile): number {
+    let s = this.byPath.get(file.path);
+    if (s === undefined) this.byPath.set(file.path, (s = this.compute(file)));
+    return s;
+  }
+
+  private compute(file: ViewFile): number {
+    if (!this.keywords.length) return 0;
+    const root = MODULE_ROOTS.has(file.stemWords[0] ?? '');
+    const name = root ? (file.dirWords[0] ?? []) : file.stemWords;
+    const dir = root ? (file.dirWords[1] ?? []) : (file.dirWords[0] ?? []);
+    const above = file.dirWords.slice(root ? 2 : 1, root ? 4 : 3);
+    let matched = 0;
+    let total = 0;
+    this.keywords.forEach((_, i) => {
+      const w = this.weights[i];
+      const m = this.matching[i];
+      total += w;
+      if (!m.size) return;
+      if (name.some((x) => m.has(x))) matched += w;
+      else if (dir.some((x) => m.has(x))) matched += w * this.opts.dirWeight;
+      else if (above.some((ws) => ws.some((x) => m.has(x)))) matched += w * 0.3;
+    });
+    return total ? matched / total : 0;
+  }
 }
 
 /** A file named after the name (`routergroup.go` for `RouterGroup`, `sessions.py` for `Session`). */

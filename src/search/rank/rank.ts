@@ -1,11 +1,11 @@
 import type { Candidate } from '../candidates.js';
 import type { QueryInfo } from '../query.js';
 import type { ViewFile } from '../view.js';
-import { reexportShare } from './barrels.js';
+import { isBarrel } from './barrels.js';
 import type { RankingConfig } from './config.js';
 import { definitionStrength } from './definitions.js';
 import { pathRole } from './path-roles.js';
-import { pathMatch, stemNamesSymbol } from './path-words.js';
+import { stemNamesSymbol, type PathScorer } from './path-words.js';
 
 /** A candidate chunk at one of its paths, with its ranking score. */
 export interface Hit {
@@ -14,6 +14,8 @@ export interface Hit {
   /** Fused relevance before boosts (0..1). */
   base: number;
   score: number;
+  /** What each component added or multiplied, for `npm run eval -- --explain`. */
+  parts: { definition: number; path: number; file: number; hub: number; penalty: number; coherence: number };
 }
 
 /**
@@ -21,34 +23,51 @@ export interface Hit {
  * matching the query, times penalties for files that are not the implementation. Boosts are scaled by the
  * best fused score so they mean the same for every query.
  */
-export function scoreHits(fused: Map<Candidate, number>, q: QueryInfo, cfg: RankingConfig): Hit[] {
+/** What scoring needs to know about the query beyond the candidates. */
+export interface RankContext {
+  q: QueryInfo;
+  cfg: RankingConfig;
+  paths: PathScorer;
+  /** Names with a visible definition; a name without one may be answered by the module that re-exports it. */
+  defined: Set<string>;
+  /** Blob → whole-file evidence 0..1 (empty when that component is off). */
+  files: Map<string, number>;
+  /** Blob → centrality 0..1 (empty when that component is off). */
+  hubs: Map<string, number>;
+}
+
+export function scoreHits(fused: Map<Candidate, number>, ctx: RankContext): Hit[] {
+  const { q, cfg, paths } = ctx;
   let best = 0;
   for (const v of fused.values()) best = Math.max(best, v);
   const unit = best || 1;
   const hits: Hit[] = [];
   for (const [candidate, base] of fused) {
     for (const file of candidate.files) {
-      let score = base;
-      if (cfg.definitions) score += unit * cfg.definitionBoost * definitionTier(candidate, file, q);
-      if (cfg.pathWords && !q.isName) {
-        const match = pathMatch(q.keywords, file);
-        if (match >= 0.1) score += unit * cfg.pathBoost * match;
+      const parts = { definition: 0, path: 0, file: unit * cfg.fileBoost * (ctx.files.get(file.blob) ?? 0), hub: unit * cfg.centralityBoost * (ctx.hubs.get(file.blob) ?? 0), penalty: 1, coherence: 0 };
+      if (cfg.definitions) parts.definition = unit * cfg.definitionBoost * definitionTier(candidate, file, ctx);
+      if (cfg.pathWords) {
+        const match = paths.score(file);
+        if (match >= 0.1) parts.path = unit * cfg.pathBoost * match;
       }
-      if (cfg.penalties) score *= pathPenalty(file.path, q);
-      if (cfg.barrels && reexportShare(candidate.chunk.text) >= 0.8) score *= 0.5;
-      hits.push({ candidate, file, base, score });
+      if (cfg.penalties) parts.penalty *= pathPenalty(file.path, q) * languagePenalty(candidate.chunk.language, q) * (file.legacy && !q.wantsLegacy ? 0.5 : 1);
+      // For a name, the module re-exporting it may be the answer (its definition can live in another package).
+      if (cfg.barrels && !q.isName && isBarrel(candidate.chunk.text)) parts.penalty *= 0.5;
+      hits.push({ candidate, file, base, score: (base + parts.definition + parts.path + parts.file + parts.hub) * parts.penalty, parts });
     }
   }
   return hits;
 }
 
 /** 1 for the definition of a queried name (1.5 in a file named after it), less for its members; halved in sentences. */
-function definitionTier(c: Candidate, file: ViewFile, q: QueryInfo): number {
+function definitionTier(c: Candidate, file: ViewFile, { q, defined }: RankContext): number {
   let tier = 0;
   for (const name of q.symbols) {
     const strength = definitionStrength(c.chunk.symbol, c.chunk.text, name);
-    if (strength === 'none') continue;
-    let t = strength === 'defines' ? 1 : 0.3;
+    if (strength === 'none' || (strength === 'reexport' && defined.has(name))) continue;
+    let t = strength === 'defines' ? 1 : strength === 'text' || strength === 'reexport' ? 0.6 : 0.3;
+    // `app.set` asked and `function app.set` found: the qualified name pins the definition down.
+    if (strength === 'defines' && name.includes('.') === false && q.symbols.some((s) => s !== name && s.endsWith(`.${name}`) && c.chunk.symbol.endsWith(` ${s}`))) t *= 1.3;
     if (stemNamesSymbol(file, name)) t *= 1.5;
     tier = Math.max(tier, t);
   }
@@ -72,4 +91,14 @@ export function pathPenalty(path: string, q: QueryInfo): number {
     cachedPenalty.set(key, p);
   }
   return p;
+}
+
+const PROSE = new Set(['markdown', 'rst', 'asciidoc', 'text', 'latex', 'html']);
+const CONFIG = new Set(['json', 'yaml', 'toml', 'ini', 'properties', 'xml', 'go_mod', 'make', 'dockerfile', 'cmake', 'starlark', 'hcl', 'nix']);
+
+/** Prose and configuration answer "how do I" questions about a project, rarely "where is the code that". */
+export function languagePenalty(language: string, q: QueryInfo): number {
+  if (PROSE.has(language)) return q.wantsDocs ? 1 : 0.5;
+  if (CONFIG.has(language)) return q.wantsConfig ? 1 : 0.5;
+  return 1;
 }

@@ -18,7 +18,10 @@ export function boostCoherentFiles(hits: Hit[], cfg: RankingConfig): void {
   }
   const maxSum = Math.max(...sums.values());
   if (maxSum <= 0) return;
-  for (const [path, hit] of top) hit.score += best * cfg.coherenceBoost * (sums.get(path)! / maxSum);
+  for (const [path, hit] of top) {
+    hit.parts.coherence = best * cfg.coherenceBoost * (sums.get(path)! / maxSum);
+    hit.score += hit.parts.coherence;
+  }
 }
 
 /**
@@ -29,16 +32,15 @@ export function selectTop(hits: Hit[], k: number, cfg: RankingConfig): Hit[] {
   const ranked = [...hits].sort(byScore);
   if (!cfg.saturation) return ranked.slice(0, k);
   const perFile = new Map<string, number>();
-  const chosen: Hit[] = [];
-  let floor = -Infinity;
+  let chosen: Hit[] = [];
   for (const hit of ranked) {
-    if (chosen.length >= k && hit.score <= floor) break;
+    // Decay only lowers scores, so once k picks beat the next raw score nothing later can enter.
+    if (chosen.length >= k && hit.score <= chosen[k - 1].score) break;
     const taken = perFile.get(hit.file.path) ?? 0;
     const excess = taken - cfg.saturationFree + 1;
-    const score = excess > 0 ? hit.score * cfg.saturationDecay ** excess : hit.score;
-    chosen.push({ ...hit, score });
+    chosen.push(excess > 0 ? { ...hit, score: hit.score * cfg.saturationDecay ** excess } : hit);
     perFile.set(hit.file.path, taken + 1);
-    if (chosen.length >= k) floor = Math.min(...chosen.map((h) => h.score));
+    if (chosen.length >= k) chosen = chosen.sort(byScore).slice(0, k);
   }
   return chosen.sort(byScore).slice(0, k);
 }

@@ -1,0 +1,156 @@
+// npm run eval [-- options]: the semble benchmark, in-process through CodeIndex, scored by the harness's own code.
+//
+//   --repos a,b        subset (default: all 16 covered repositories)
+//   --ablate           one row per ranking component: fusion alone, then each added, then the full stack minus each
+//   --set key=value    override a ranking setting (repeatable), e.g. --set semanticShareText=0.6
+//   --sweep key=a,b,c  one row per value of a ranking setting (repeatable: each key swept on its own)
+//   --explain QUERY    the top 15 for QUERY in each selected repo, with each ranking component's part
+//   --misses-below X  with --misses: only queries below X
+//   --misses           print every query below NDCG@10 1 with its top results and targets
+//   --cached           memoise retrieval (same results, faster; latency then is not what users see)
+//   --rebuild          re-index each checkout from scratch
+//   --out FILE         write per-query rows as JSON
+//
+// Checkouts: $SEMBLE_BENCH/<name> (default /tmp/semble-bench), made by the harness's checkout.mjs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_RANKING, FUSION_ONLY, type RankingConfig } from '../src/search/rank/config.js';
+import { loadHarness } from './eval/harness.js';
+import { printAblation, printMisses, printTable, score, type Scored } from './eval/report.js';
+import { RepoSession } from './eval/repo-session.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const log = (line: string) => process.stdout.write(line + '\n');
+const note = (line: string) => process.stderr.write(line + '\n');
+
+interface Options {
+  repos: string[];
+  ablate: boolean;
+  misses: boolean;
+  missesBelow: number;
+  cached: boolean;
+  rebuild: boolean;
+  out: string | null;
+  set: Partial<RankingConfig>;
+  sweep: Partial<RankingConfig>[][];
+  explain: string | null;
+}
+
+function parseArgs(argv: string[]): Options {
+  const o: Options = { repos: [], ablate: false, misses: false, missesBelow: 1, cached: false, rebuild: false, out: null, set: {}, sweep: [], explain: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--repos') o.repos = value().split(',').map((s) => s.trim()).filter(Boolean);
+    else if (a === '--ablate') o.ablate = true;
+    else if (a === '--explain') o.explain = value();
+    else if (a === '--misses') o.misses = true;
+    else if (a === '--misses-below') o.missesBelow = Number(value());
+    else if (a === '--cached') o.cached = true;
+    else if (a === '--rebuild') o.rebuild = true;
+    else if (a === '--out') o.out = value();
+    else if (a === '--set') Object.assign(o.set, parseSetting(value()));
+    else if (a === '--sweep') {
+      const [key, values] = value().split('=');
+      o.sweep.push(values.split(',').map((v) => parseSetting(`${key}=${v}`)));
+    }
+    else throw new Error(`unknown argument: ${a}`);
+  }
+  return o;
+}
+
+function parseSetting(text: string): Partial<RankingConfig> {
+  const [key, raw] = text.split('=');
+  if (!(key in DEFAULT_RANKING)) throw new Error(`unknown ranking setting "${key}" (known: ${Object.keys(DEFAULT_RANKING).join(', ')})`);
+  const current = DEFAULT_RANKING[key as keyof RankingConfig];
+  const value = typeof current === 'boolean' ? raw === 'true' : typeof current === 'number' ? Number(raw) : raw;
+  return { [key]: value } as Partial<RankingConfig>;
+}
+
+/**
+ * Cumulative rows (fusion alone, then each component of the default stack added in turn), leave-one-out rows of
+ * the full stack, and rows adding the components that are off by default.
+ */
+function ablations(base: Partial<RankingConfig>): { label: string; ranking: Partial<RankingConfig> }[] {
+  const full = { ...DEFAULT_RANKING, ...base };
+  const components = Object.keys(FUSION_ONLY) as (keyof RankingConfig)[];
+  const on = components.filter((c) => full[c] === true);
+  const off = components.filter((c) => full[c] === false);
+  const rows: { label: string; ranking: Partial<RankingConfig> }[] = [
+    { label: 'BM25 only, no ranking', ranking: { ...base, ...FUSION_ONLY, dense: false } },
+    { label: 'vectors only, no ranking', ranking: { ...base, ...FUSION_ONLY, lexical: false } },
+    { label: 'fusion alone', ranking: { ...base, ...FUSION_ONLY } },
+  ];
+  let acc: Partial<RankingConfig> = { ...base, ...FUSION_ONLY };
+  for (const step of on) {
+    acc = { ...acc, [step]: true };
+    rows.push({ label: `+ ${step}`, ranking: acc });
+  }
+  for (const step of [...on, 'lexical', 'dense'] as (keyof RankingConfig)[]) rows.push({ label: `full - ${step}`, ranking: { ...base, [step]: false } });
+  for (const step of off) rows.push({ label: `full + ${step}`, ranking: { ...base, [step]: true } });
+  rows.push({ label: `full, ${full.fusion === 'rrf' ? 'blend' : 'rrf'} fusion`, ranking: { ...base, fusion: full.fusion === 'rrf' ? 'blend' : 'rrf' } });
+  rows.push({ label: `full, ${full.lexicalEngine === 'fts' ? 'resident bm25' : 'LanceDB FTS'}`, ranking: { ...base, lexicalEngine: full.lexicalEngine === 'fts' ? 'bm25' : 'fts' } });
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2));
+  const h = await loadHarness(ROOT);
+  const repos = h.selectRepos(h.loadRepos(), o.repos);
+  const sessions: RepoSession[] = [];
+  for (const repo of repos) {
+    note(`${repo.name}: opening ${h.checkoutDir(repo)}`);
+    sessions.push(await RepoSession.open(h, repo, { rebuild: o.rebuild, log: note }));
+  }
+  try {
+    const runAll = async (ranking: Partial<RankingConfig>, mode: 'user' | 'cached'): Promise<Scored> => {
+      const runs = [];
+      for (const s of sessions) runs.push(await s.run(h, 10, mode, ranking));
+      return score(h, runs);
+    };
+    if (o.explain) {
+      for (const s of sessions) {
+        log(`${s.repo.name}: ${JSON.stringify(o.explain)}  want ${s.tasks.find((t) => t.query === o.explain)?.targets.map((t) => t.path).join(' ') ?? '?'}`);
+        for (const h of await s.explain(o.explain, 15, o.set)) {
+          const p = h.parts;
+          log(`  ${h.score.toFixed(3)} base ${h.base.toFixed(3)} cos ${h.candidate.cosine.toFixed(3)} bm25 ${h.candidate.bm25.toFixed(1)} def ${p.definition.toFixed(2)} path ${p.path.toFixed(2)} file ${p.file.toFixed(2)} hub ${p.hub.toFixed(2)} pen ${p.penalty.toFixed(2)} coh ${p.coherence.toFixed(2)}  ${h.file.path}:${h.candidate.chunk.startLine}-${h.candidate.chunk.endLine} ${h.candidate.chunk.symbol}`);
+        }
+      }
+      return;
+    }
+    // Warm-up: the model, LanceDB's caches and the FTS index load once; not part of any latency.
+    for (const s of sessions) await s.searchAsUser(s.tasks[0]?.query ?? 'warm up', 10);
+    const main = await runAll(o.set, o.cached ? 'cached' : 'user');
+    log(`ocrag on the semble benchmark (${sessions.length} repos), ranking ${JSON.stringify({ ...DEFAULT_RANKING, ...o.set })}`);
+    printTable(h, main, log);
+    if (o.misses) {
+      log('');
+      printMisses(main, log, o.missesBelow);
+    }
+    if (o.out) fs.writeFileSync(o.out, JSON.stringify({ overall: main.overall, perRepo: main.perRepo, runs: main.runs }, null, 2) + '\n');
+    for (const values of o.sweep) {
+      log('');
+      const rows = [];
+      for (const v of values) rows.push({ label: JSON.stringify(v).slice(1, -1), s: await runAll({ ...o.set, ...v }, 'cached') });
+      printAblation(rows, log);
+    }
+    if (o.ablate) {
+      log('');
+      log('ablation (retrieval memoised; each row the whole benchmark):');
+      const rows = [];
+      for (const row of ablations(o.set)) rows.push({ label: row.label, s: await runAll(row.ranking, 'cached') });
+      printAblation(rows, log);
+    }
+  } finally {
+    for (const s of sessions) await s.close();
+  }
+}
+
+main().catch((e) => {
+  note(e instanceof Error ? (e.stack ?? e.message) : String(e));
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+// The semble benchmark harness's own modules (scoring, task loading), so our numbers are scored exactly as its
+// run.mjs scores them. Found at $OCRAG_BENCH_HARNESS, else ../shared/bench beside the project root.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export interface Target {
+  path: string;
+  start: number | null;
+  end: number | null;
+}
+
+export interface Task {
+  query: string;
+  category: string;
+  targets: Target[];
+}
+
+export interface BenchRepo {
+  name: string;
+  language: string;
+  benchmark_root?: string;
+}
+
+export interface RepoSummary {
+  queries: number;
+  ndcg10: number;
+  ndcg5: number;
+  by_category: Record<string, number>;
+}
+
+export interface Harness {
+  dir: string;
+  published: { repos: Record<string, Record<string, unknown>>; sources: Record<string, unknown> };
+  loadRepos(): BenchRepo[];
+  selectRepos(repos: BenchRepo[], names: string[]): BenchRepo[];
+  loadTasks(repo: BenchRepo): Task[];
+  checkoutDir(repo: BenchRepo): string;
+  rootOf(repo: BenchRepo): string;
+  scoreQuery(results: { path: string; start: number | null; end: number | null }[], task: Task): { ndcg10: number; ndcg5: number; ranks: number[] };
+  summarizeRepo(rows: { category: string; ndcg10: number; ndcg5: number }[]): RepoSummary;
+  summarizeAll(summaries: RepoSummary[]): { repos: number; ndcg10: number; by_category: Record<string, number> };
+  percentile(values: number[], p: number): number | null;
+}
+
+export async function loadHarness(projectRoot: string): Promise<Harness> {
+  const dir = path.resolve(process.env.OCRAG_BENCH_HARNESS ?? path.join(projectRoot, '..', 'shared', 'bench'));
+  if (!fs.existsSync(path.join(dir, 'lib', 'score.mjs'))) throw new Error(`benchmark harness not found at ${dir} (set OCRAG_BENCH_HARNESS)`);
+  const common = await import(pathToFileURL(path.join(dir, 'lib', 'common.mjs')).href);
+  const score = await import(pathToFileURL(path.join(dir, 'lib', 'score.mjs')).href);
+  return {
+    dir,
+    published: JSON.parse(fs.readFileSync(path.join(dir, 'published.json'), 'utf8')),
+    loadRepos: () => common.loadRepos(),
+    selectRepos: common.selectRepos,
+    loadTasks: (repo) => common.loadTasks(repo),
+    checkoutDir: common.checkoutDir,
+    rootOf: common.rootOf,
+    scoreQuery: score.scoreQuery,
+    summarizeRepo: score.summarizeRepo,
+    summarizeAll: score.summarizeAll,
+    percentile: common.percentile,
+  };
+}

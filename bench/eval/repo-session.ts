@@ -1,0 +1,115 @@
+// One benchmark checkout, indexed once through CodeIndex, then searched in-process as many times as needed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describeModel } from '../../src/embed/describe.js';
+import { readManifest as readModelManifest } from '../../src/embed/model-cache.js';
+import { CodeIndex } from '../../src/service/code-index.js';
+import { rankHits, searchManifest, storeRetriever, type Retriever, type SearchResult } from '../../src/search/search.js';
+import type { Hit } from '../../src/search/rank/rank.js';
+import type { RankingConfig } from '../../src/search/rank/config.js';
+import { ChunkStore } from '../../src/store/chunk-store.js';
+import { readMeta } from '../../src/store/meta.js';
+import type { Manifest } from '../../src/store/manifest.js';
+import type { BenchRepo, Harness, Task } from './harness.js';
+
+export interface QueryRow {
+  query: string;
+  category: string;
+  ndcg10: number;
+  ndcg5: number;
+  ranks: number[];
+  nTargets: number;
+  ms: number;
+  top: string[];
+  targets: string[];
+}
+
+export interface RepoRun {
+  repo: string;
+  language: string;
+  indexMs: number;
+  chunks: number;
+  rows: QueryRow[];
+}
+
+export class RepoSession {
+  private retriever: Retriever | null = null;
+  private store: ChunkStore | null = null;
+
+  private constructor(
+    readonly repo: BenchRepo,
+    readonly tasks: Task[],
+    readonly glob: string | undefined,
+    readonly index: CodeIndex,
+    readonly view: Manifest,
+    readonly indexMs: number,
+    readonly chunks: number,
+  ) {}
+
+  static async open(h: Harness, repo: BenchRepo, opts: { rebuild?: boolean; log: (m: string) => void }): Promise<RepoSession> {
+    const dir = h.checkoutDir(repo);
+    if (!fs.existsSync(dir)) throw new Error(`${repo.name}: no checkout at ${dir} (run the harness's checkout.mjs)`);
+    const index = await CodeIndex.open(dir, {}, { onNotice: (m) => opts.log(`  ${m}`) });
+    await index.model();
+    // The default model keeps its id while its recipe is tuned: vectors of an older build must not be mixed in.
+    const model = await modelStamp();
+    const stampFile = path.join(index.ctx.layout.dir, 'eval-model.json');
+    const stale = fs.existsSync(index.ctx.layout.meta) && (!fs.existsSync(stampFile) || fs.readFileSync(stampFile, 'utf8') !== model);
+    if (stale && !opts.rebuild) opts.log(`  ${repo.name}: the model was rebuilt since this index was made; re-indexing`);
+    const t0 = performance.now();
+    const summary = await index.index({ rebuild: opts.rebuild || stale });
+    fs.writeFileSync(stampFile, model);
+    const indexMs = performance.now() - t0;
+    if (!summary.upToDate) opts.log(`  ${repo.name}: indexed ${summary.files} files, ${summary.chunksEmbedded} chunks in ${(indexMs / 1000).toFixed(1)} s`);
+    const view = await index.currentView({ update: false, committedOnly: true });
+    const root = h.rootOf(repo);
+    const store = await ChunkStore.open(index.ctx.layout.lance, readMeta(index.ctx.layout.meta)!.dim);
+    const chunks = await store.countChunks();
+    store.close();
+    return new RepoSession(repo, h.loadTasks(repo), root === '.' ? undefined : `${root}/**`, index, view, indexMs, chunks);
+  }
+
+  /** Through CodeIndex.searchView exactly as a surface calls it (opens the store per call): the latency users see. */
+  searchAsUser(query: string, k: number, ranking?: Partial<RankingConfig>): Promise<SearchResult[]> {
+    return this.index.searchView(this.view, query, { k, pathGlob: this.glob, ranking });
+  }
+
+  /** The same ranking over a store kept open with retrieval memoised: identical results, fast ablations. */
+  async searchCached(query: string, k: number, ranking?: Partial<RankingConfig>): Promise<SearchResult[]> {
+    if (!this.retriever) {
+      const meta = readMeta(this.index.ctx.layout.meta)!;
+      this.store = await ChunkStore.open(this.index.ctx.layout.lance, meta.dim);
+      this.retriever = storeRetriever(this.store, await this.index.model());
+    }
+    return searchManifest(this.view, this.retriever, query, { k, pathGlob: this.glob, ranking });
+  }
+
+  /** The top hits with each ranking component's part, for reading why a query ranks as it does. */
+  async explain(query: string, k: number, ranking?: Partial<RankingConfig>): Promise<Hit[]> {
+    await this.searchCached(query, 1, ranking);
+    return rankHits(this.view, this.retriever!, query, { k, pathGlob: this.glob, ranking });
+  }
+
+  async run(h: Harness, k: number, mode: 'user' | 'cached', ranking?: Partial<RankingConfig>): Promise<RepoRun> {
+    const rows: QueryRow[] = [];
+    for (const task of this.tasks) {
+      const t0 = performance.now();
+      const results = mode === 'user' ? await this.searchAsUser(task.query, k, ranking) : await this.searchCached(task.query, k, ranking);
+      const ms = performance.now() - t0;
+      const scored = h.scoreQuery(results.map((r) => ({ path: r.path, start: r.startLine, end: r.endLine })), task);
+      rows.push({ query: task.query, category: task.category, ndcg10: scored.ndcg10, ndcg5: scored.ndcg5, ranks: scored.ranks, nTargets: task.targets.length, ms, top: results.map((r) => `${r.path}:${r.startLine}-${r.endLine}`), targets: task.targets.map((t) => (t.start != null ? `${t.path}:${t.start}-${t.end}` : t.path)) });
+    }
+    return { repo: this.repo.name, language: this.repo.language, indexMs: this.indexMs, chunks: this.chunks, rows };
+  }
+
+  async close(): Promise<void> {
+    this.store?.close();
+    await this.index.close();
+  }
+}
+
+async function modelStamp(): Promise<string> {
+  const m = await describeModel();
+  const manifest = readModelManifest(m.path) as Record<string, unknown> | undefined;
+  return JSON.stringify({ id: m.id, fingerprint: manifest?.recipeFingerprint ?? null, createdAt: manifest?.createdAt ?? null });
+}

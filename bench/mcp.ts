@@ -1,0 +1,99 @@
+// node --import tsx bench/mcp.ts [repo] [--queries N]: latency of `ocrag mcp` as an agent sees it, over stdio
+// with the SDK client. Prints numbers; asserts nothing. Default repo: /tmp/bench-repos/tokio (indexed first if needed).
+//   start → first answer: spawn the server, initialize, one search_code (model and index on disk, page cache warm)
+//   search p50/p90/p99: round trips of search_code after warm-up, cycling through QUERIES (nothing changes)
+//   after an edit: the first search after an uncommitted file change (git status + re-embedding that file)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+const QUERIES = [
+  'spawn a blocking task on a thread pool', 'accept incoming TCP connections', 'send a value on an mpsc channel', 'timer wheel', 'JoinHandle::abort',
+  'read a file to the end asynchronously', 'acquire a semaphore permit', 'configure the number of worker threads', 'graceful shutdown on ctrl-c', 'broadcast channel lagging receiver',
+  'AsyncRead', 'cooperative scheduling budget', 'parse command line arguments', 'watch channel changed notification', 'unix domain socket',
+  'oneshot channel sender dropped', 'task local storage', 'interval tick missed behavior', 'signal handler registration', 'LocalSet spawn_local',
+  'buffered writer flush', 'io driver readiness', 'mutex lock owned guard', 'sleep until deadline', 'Notify notify_waiters',
+];
+
+const args = process.argv.slice(2);
+const queriesAt = args.indexOf('--queries');
+const rounds = queriesAt >= 0 ? Number(args.splice(queriesAt, 2)[1]) : 200;
+const repo = path.resolve(args[0] ?? '/tmp/bench-repos/tokio');
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function ocrag(cliArgs: string[]): string {
+  const r = spawnSync(process.execPath, [CLI, ...cliArgs], { cwd: repo, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`ocrag ${cliArgs.join(' ')}: ${r.error?.message ?? r.stderr}`);
+  return r.stdout;
+}
+
+async function start(): Promise<Client> {
+  const client = new Client({ name: 'ocrag-bench', version: '0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: repo, stderr: 'ignore' }));
+  return client;
+}
+
+async function search(client: Client, query: string): Promise<{ ms: number; serverMs: number; results: number }> {
+  const t = performance.now();
+  const r = (await client.callTool({ name: 'search_code', arguments: { query, k: 10 } })) as CallToolResult;
+  const ms = performance.now() - t;
+  if (r.isError) throw new Error(`search_code "${query}": ${JSON.stringify(r.content)}`);
+  const s = r.structuredContent as { latencyMs: number; results: unknown[] };
+  return { ms, serverMs: s.latencyMs, results: s.results.length };
+}
+
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const status = JSON.parse(ocrag(['index', '--json'])) as { chunksTotal: number | null; files: number };
+  const chunks = (JSON.parse(ocrag(['status', '--json'])) as { chunks: number }).chunks;
+  console.log(`repository   ${repo}: ${status.files} files, ${chunks} chunks`);
+  console.log(`machine      ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+
+  const starts: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const client = await start();
+    await search(client, QUERIES[i]);
+    starts.push(performance.now() - t);
+    await client.close();
+  }
+  console.log(`start → first answer   median ${fmt(percentile(starts, 50))}  (runs: ${starts.map((s) => s.toFixed(0)).join(', ')} ms)`);
+
+  const client = await start();
+  for (const q of QUERIES) await search(client, q);
+  const trips: number[] = [];
+  const inServer: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const r = await search(client, QUERIES[i % QUERIES.length]);
+    trips.push(r.ms);
+    inServer.push(r.serverMs);
+  }
+  console.log(`search_code (${rounds} after warm-up)   p50 ${fmt(percentile(trips, 50))}  p90 ${fmt(percentile(trips, 90))}  p99 ${fmt(percentile(trips, 99))}  (in server: p50 ${fmt(percentile(inServer, 50))}, p90 ${fmt(percentile(inServer, 90))})`);
+
+  const scratch = path.join(repo, 'ocrag-bench-scratch.rs');
+  const afterEdit: number[] = [];
+  try {
+    for (let i = 0; i < 5; i++) {
+      fs.writeFileSync(scratch, `// bench edit ${i}\npub fn bench_scratch_${i}() -> u32 { ${i} }\n`);
+      afterEdit.push((await search(client, QUERIES[i])).ms);
+    }
+  } finally {
+    fs.rmSync(scratch, { force: true });
+  }
+  console.log(`first search after an edit   median ${fmt(percentile(afterEdit, 50))}  (runs: ${afterEdit.map((s) => s.toFixed(0)).join(', ')} ms)`);
+  await client.close();
+}
+
+await main();

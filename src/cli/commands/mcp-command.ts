@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { configFlags, workDir } from '../options.js';
+
+export function registerMcp(program: Command): void {
+  program
+    .command('mcp')
+    .description('serve the index to an AI agent over MCP (stdio): search_code, find_symbol, related, index_status, reindex, index_cancel')
+    .option('--repo <dir>', 'answer for the repository containing <dir> (default: the working directory)')
+    .addHelpText(
+      'after',
+      '\nStarted by the agent, not by you: see `ocrag setup claude|opencode|cursor|codex`. The model loads once per\nserver; before each search the index is brought up to date with HEAD, as the CLI does. Logs go to stderr.',
+    )
+    .action(async (opts: { repo?: string }, cmd: Command) => {
+      // Loaded on demand: the SDK and zod would otherwise slow down every other command's start.
+      const { serveStdio } = await import('../../mcp/server.js');
+      await serveStdio({ cwd: repoDir(opts.repo, workDir(cmd)), flags: configFlags(cmd) });
+    });
+}
+
+/** An agent that does not expand `${workspaceFolder}` passes it literally: then the working directory is the best guess. */
+function repoDir(repo: string | undefined, cwd: string): string {
+  if (!repo) return cwd;
+  const dir = path.resolve(cwd, repo);
+  if (repo.includes('${') && !fs.existsSync(dir)) {
+    process.stderr.write(`ocrag mcp: --repo ${repo} was not expanded by the client; serving ${cwd}\n`);
+    return cwd;
+  }
+  return dir;
+}

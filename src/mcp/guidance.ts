@@ -1,0 +1,12 @@
+/**
+ * When and how an agent should use the tools. The server sends it as its MCP instructions, and `ocrag setup`
+ * writes it into each agent's skill or rules file, so both say the same thing.
+ */
+export const AGENT_GUIDANCE = `ocrag indexes the code of this git repository (the checked-out branch plus uncommitted edits) for search by meaning and by name, through the \`ocrag\` MCP server.
+
+- Before opening files you don't know yet, call \`search_code\` with what you are looking for ("where are retries configured", "parse command line arguments"). It returns the matching functions and classes with path, lines and code, often enough to answer without opening anything.
+- When you have an exact identifier, search with it, or call \`find_symbol\` for its definition: exact names rank first. Use plain words when you only know the behaviour.
+- To find code similar to what you are looking at (sibling implementations, duplicated logic, the matching tests), call \`related\` with its path and line.
+- Narrow with \`path_glob\` ("src/**") or \`language\`, and save context with a small \`k\` or \`max_tokens\`.
+- The index follows commits and branch switches by itself; \`reindex\` is rarely needed. If results look stale or empty, check \`index_status\`.
+- To list every literal occurrence of a string (all call sites), grep is still the right tool.`;

@@ -1,0 +1,52 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Config } from '../config/config.js';
+import { VERSION } from '../cli/version.js';
+import { AGENT_GUIDANCE } from './guidance.js';
+import { RepoSession } from './session.js';
+import { registerFindSymbol } from './tools/find-symbol.js';
+import { registerIndexStatus } from './tools/index-status.js';
+import { registerReindex } from './tools/reindex.js';
+import { registerRelated } from './tools/related.js';
+import { registerSearchCode } from './tools/search-code.js';
+
+/** How long shutdown waits for a background reindex to stop at its next batch; killing it mid-way is safe too. */
+const SHUTDOWN_GRACE_MS = 5000;
+
+export function createServer(session: RepoSession, log: (message: string) => void): McpServer {
+  const server = new McpServer({ name: 'ocrag', title: 'ocrag code search', version: VERSION }, { instructions: AGENT_GUIDANCE });
+  registerSearchCode(server, session, log);
+  registerFindSymbol(server, session, log);
+  registerRelated(server, session, log);
+  registerIndexStatus(server, session, log);
+  registerReindex(server, session, log);
+  return server;
+}
+
+export interface ServeOptions {
+  /** The repository served is the one containing this folder. */
+  cwd: string;
+  flags?: Partial<Config>;
+}
+
+/** Serves MCP on stdin/stdout until the client closes the pipe or a signal arrives. */
+export async function serveStdio(opts: ServeOptions): Promise<void> {
+  const log = (message: string) => process.stderr.write(`${message}\n`);
+  // stdout carries the protocol: a stray console.log from any library would corrupt it.
+  console.log = console.info = console.debug = console.warn = console.error;
+  // One tool's bug must not take the server (and every later question) down with it.
+  process.on('unhandledRejection', (e) => log(`ocrag mcp: unhandled rejection: ${(e as Error)?.stack ?? String(e)}`));
+  process.on('uncaughtException', (e) => log(`ocrag mcp: uncaught exception: ${e.stack ?? String(e)}`));
+
+  const session = new RepoSession({ cwd: opts.cwd, flags: opts.flags, log });
+  const server = createServer(session, log);
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = resolve;
+    process.stdin.once('end', () => void server.close());
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void server.close());
+  });
+  await server.connect(new StdioServerTransport());
+  session.preload();
+  await closed;
+  await Promise.race([session.close(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+}

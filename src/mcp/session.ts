@@ -1,0 +1,226 @@
+import type { Config } from '../config/config.js';
+import { readHead, UsageError } from '../git/repo.js';
+import { workingChanges } from '../git/status.js';
+import { currentManifest, isUpToDate, type IndexContext } from '../index/context.js';
+import type { IndexProgress } from '../index/indexer.js';
+import type { SearchOptions, SearchResult } from '../search/search.js';
+import { CodeIndex } from '../service/code-index.js';
+import { indexStatus, type IndexStatus } from '../service/status.js';
+import type { Manifest } from '../store/manifest.js';
+import { LiveView } from './live-view.js';
+import { stateSignature } from './state-signature.js';
+import { QueryCache } from './query-cache.js';
+import { ReindexJob, type ReindexKind, type ReindexSnapshot } from './reindex-job.js';
+
+/**
+ * How long a search waits for the index to catch up with HEAD before answering "ask again in a moment": well
+ * within the tool-call timeouts of common clients (Codex: 60 s). OCRAG_MCP_WAIT_MS overrides it.
+ */
+const FOREGROUND_BUDGET_MS = waitBudget(process.env.OCRAG_MCP_WAIT_MS);
+
+function waitBudget(value: string | undefined): number {
+  const ms = Number(value);
+  return value !== undefined && value.trim() !== '' && Number.isFinite(ms) && ms >= 0 ? ms : 20_000;
+}
+
+export interface SessionOptions {
+  /** The repository is the one containing this folder. */
+  cwd: string;
+  flags?: Partial<Config>;
+  /** One-line messages for the server's stderr. */
+  log?: (message: string) => void;
+}
+
+export interface SessionStatus {
+  status: IndexStatus | null;
+  /** Why the index could not be read (a full rebuild is replacing it, say). */
+  statusError: string | null;
+  head: { branch: string | null; commit: string | null };
+  uncommittedChanges: number | null;
+  reindex: ReindexSnapshot;
+  queryCache: { entries: number; hits: number; misses: number };
+}
+
+/**
+ * The repository a server answers for: one CodeIndex (model loaded once), the live view searches run against,
+ * and at most one background reindex. Opening is lazy and retried, so a server started in the wrong folder
+ * still answers every call, with an error that says what to do.
+ */
+export class RepoSession {
+  private opening: Promise<{ index: CodeIndex; live: LiveView }> | null = null;
+  private queryCache: QueryCache | null = null;
+  private readonly job = new ReindexJob();
+  private jobProgress: ((p: IndexProgress) => void) | null = null;
+  /** HEAD, config and index files as they were when the index was last found up to date. */
+  private checkedState: string | null = null;
+  private searching: Promise<unknown> = Promise.resolve();
+  private foregroundProgress: ((p: IndexProgress) => void) | null = null;
+
+  constructor(private readonly options: SessionOptions) {}
+
+  /**
+   * Opens the index, loads the model and runs one search now, so the agent's first question finds everything
+   * warm. Starts no indexing of its own (the first search does, if needed); failures wait for a real call.
+   */
+  preload(): void {
+    this.open()
+      .then(async ({ index }) => {
+        await index.model();
+        if (await this.behindHead(index)) return;
+        await this.searchView(await this.view(), 'warm up', { k: 1 });
+      })
+      .catch(() => undefined);
+  }
+
+  /** Searches what the user sees now. While our own reindex runs, answers from the index as it was before it. */
+  async search(query: string, opts: SearchOptions, onProgress?: (p: IndexProgress) => void): Promise<{ results: SearchResult[]; notice: string | null }> {
+    const view = await this.view(onProgress);
+    const results = await this.searchView(view, query, opts);
+    return { results, notice: this.job.active ? `a reindex is running (${this.job.snapshot().percent}%): results come from the index as it was before it started` : null };
+  }
+
+  /**
+   * The view a search would use now (see LiveView). When HEAD moved to a commit the index lacks, the update runs
+   * as the background job and is waited for up to FOREGROUND_BUDGET_MS: a big one (a first index, a far branch)
+   * then answers with an error saying to ask again, rather than outliving the client's tool-call timeout.
+   */
+  async view(onProgress?: (p: IndexProgress) => void): Promise<Manifest> {
+    const { index, live } = await this.open();
+    this.foregroundProgress = onProgress ?? null;
+    try {
+      if (!this.job.active && (await this.behindHead(index))) await this.catchUp(index, live);
+      return await this.explainWhileIndexing(() => live.get({ update: !this.job.active }));
+    } finally {
+      this.foregroundProgress = null;
+    }
+  }
+
+  async searchView(view: Manifest, query: string, opts: SearchOptions): Promise<SearchResult[]> {
+    const { index } = await this.open();
+    return this.oneAtATime(() => this.explainWhileIndexing(() => index.searchView(view, query, opts)));
+  }
+
+  /** Where the session answers: the repository and its settings. */
+  async context(): Promise<IndexContext> {
+    return (await this.open()).index.ctx;
+  }
+
+  /** Starts a background run; returns false when one is already running. */
+  async startReindex(kind: ReindexKind): Promise<boolean> {
+    const { index, live } = await this.open();
+    return this.startJob(index, live, kind);
+  }
+
+  private startJob(index: CodeIndex, live: LiveView, kind: ReindexKind): boolean {
+    return this.job.start(kind, (onProgress) => {
+      this.jobProgress = onProgress;
+      return index.index({ rebuild: kind === 'full' }).finally(() => {
+        this.jobProgress = null;
+        live.invalidate();
+      });
+    });
+  }
+
+  /** Whether HEAD's commit still has to be indexed; asks git only when HEAD, the config or the index files changed. */
+  private async behindHead(index: CodeIndex): Promise<boolean> {
+    const signature = stateSignature(index.ctx);
+    const state = signature && `${signature.source}\n${signature.index}`;
+    if (state !== null && state === this.checkedState) return false;
+    await index.refreshHead();
+    const behind = !isUpToDate(index.ctx, currentManifest(index.ctx));
+    this.checkedState = behind ? null : state;
+    return behind;
+  }
+
+  private async catchUp(index: CodeIndex, live: LiveView): Promise<void> {
+    this.startJob(index, live, 'incremental');
+    const finished = await Promise.race([this.job.settled().then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), FOREGROUND_BUDGET_MS).unref())]);
+    const job = this.job.snapshot();
+    if (finished && job.state === 'failed') throw new UsageError(job.errors[0] ?? 'updating the index failed', 4);
+  }
+
+  cancelReindex(): boolean {
+    return this.job.cancel();
+  }
+
+  reindexSnapshot(): ReindexSnapshot {
+    return this.job.snapshot();
+  }
+
+  /** A read-only report; never waits for a running reindex, never moves the index's idea of HEAD under it. */
+  async status(): Promise<SessionStatus> {
+    const { index } = await this.open();
+    const root = index.ctx.repo.root;
+    const head = await readHead(root);
+    let status: IndexStatus | null = null;
+    let statusError: string | null = null;
+    try {
+      status = await indexStatus({ ...index.ctx, repo: { ...index.ctx.repo, ...head } });
+    } catch (e) {
+      statusError = (e as Error).message;
+    }
+    const uncommittedChanges = await workingChanges(root).then(
+      (changes) => changes.length,
+      () => null,
+    );
+    const cache = this.queryCache;
+    return {
+      status,
+      statusError,
+      head: { branch: head.branch, commit: head.head },
+      uncommittedChanges,
+      reindex: this.job.snapshot(),
+      queryCache: { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.job.cancel();
+    await this.job.settled();
+    const opened = await this.opening?.catch(() => null);
+    opened?.live.close();
+    await opened?.index.close();
+  }
+
+  private open(): Promise<{ index: CodeIndex; live: LiveView }> {
+    if (!this.opening) {
+      const opening = CodeIndex.open(this.options.cwd, this.options.flags ?? {}, {
+        onNotice: this.options.log,
+        onProgress: (p) => {
+          this.foregroundProgress?.(p);
+          // Last: it throws to cancel the job.
+          if (this.job.active) this.jobProgress?.(p);
+        },
+        wrapModel: (model) => (this.queryCache = new QueryCache(model)),
+      }, { keepStoreOpen: true }).then((index) => ({ index, live: new LiveView(index) }));
+      // Not inside a repository yet, say: the next call tries again rather than repeating a stale failure.
+      opening.catch(() => {
+        if (this.opening === opening) this.opening = null;
+      });
+      this.opening = opening;
+    }
+    return this.opening;
+  }
+
+  /**
+   * Searches run one after another: the search engine's in-memory chunk cache fills itself on demand and is not
+   * built for two fills at once, and on two cores parallel searches would not finish sooner anyway.
+   */
+  private oneAtATime<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.searching.then(run, run);
+    this.searching = result.catch(() => undefined);
+    return result;
+  }
+
+  /** While our job builds the index this commit needs (or a full rebuild refills it), say so instead of "run ocrag index". */
+  private async explainWhileIndexing<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (e) {
+      if (!this.job.active || !(e instanceof UsageError) || e.exitCode !== 4) throw e;
+      const job = this.job.snapshot();
+      const what = job.kind === 'full' ? 'being rebuilt' : 'catching up with HEAD';
+      throw new UsageError(`the index is ${what} (${job.percent}%: ${job.files.done}/${job.files.total} files): search again in a moment; index_status shows progress`, 4);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { UsageError } from '../../git/repo.js';
+import { GitError } from '../../git/run.js';
+
+/** The CLI's advice, translated into what an agent can do through this server. */
+const HINTS: [RegExp, string][] = [
+  [/run "ocrag index --rebuild"/, ' (through this server: call reindex with full=true)'],
+  [/run "ocrag index"/, ' (through this server: call reindex)'],
+];
+
+/** A one-line message an agent can act on; unexpected errors are also logged with their stack. */
+export function describeError(e: unknown, log: (message: string) => void): string {
+  if (e instanceof UsageError) {
+    const hint = HINTS.find(([pattern]) => pattern.test(e.message))?.[1] ?? '';
+    const where = e.exitCode === 3 ? ' Start the MCP server inside a git work tree, or pass --repo <dir>.' : '';
+    return `${e.message}${hint}${where}`;
+  }
+  if (e instanceof GitError) return `git: ${e.message}`;
+  const err = e as Error;
+  log(`ocrag mcp: unexpected error: ${err?.stack ?? String(e)}`);
+  return `unexpected error: ${err?.message ?? String(e)}`;
+}
+
+/** Runs a tool body; any failure becomes an MCP tool error (isError) instead of a protocol error or a crash. */
+export async function guarded(log: (message: string) => void, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (e) {
+    return { isError: true, content: [{ type: 'text', text: describeError(e, log) }] };
+  }
+}

@@ -1,0 +1,34 @@
+/** What agents call a language → the names the chunker records (see src/chunk/languages.ts). */
+const ALIASES: Record<string, string[]> = {
+  typescript: ['typescript', 'tsx'],
+  ts: ['typescript', 'tsx'],
+  tsx: ['tsx'],
+  javascript: ['javascript'],
+  js: ['javascript'],
+  jsx: ['javascript'],
+  python: ['python'],
+  py: ['python'],
+  rust: ['rust'],
+  rs: ['rust'],
+  go: ['go'],
+  golang: ['go'],
+  'c#': ['c_sharp'],
+  csharp: ['c_sharp'],
+  cs: ['c_sharp'],
+  'c++': ['cpp'],
+  cxx: ['cpp'],
+  ruby: ['ruby'],
+  rb: ['ruby'],
+  kotlin: ['kotlin'],
+  kt: ['kotlin'],
+  shell: ['bash'],
+  sh: ['bash'],
+  md: ['markdown'],
+  yml: ['yaml'],
+};
+
+/** The recorded language names a filter accepts; unknown names are taken as recorded names. */
+export function languagesFor(filter: string): Set<string> {
+  const key = filter.trim().toLowerCase();
+  return new Set(ALIASES[key] ?? [key.replace(/[\s-]+/g, '_')]);
+}

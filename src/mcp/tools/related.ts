@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { chunkFile } from '../../chunk/index.js';
+import { UsageError } from '../../git/repo.js';
+import { embeddingText } from '../../index/embed-blobs.js';
+import type { RepoSession } from '../session.js';
+import { guarded } from './errors.js';
+import { answer, codeResultShape, resultsAsText, toCodeResult } from './shared.js';
+
+const DESCRIPTION = `Find code similar to a location: give the path (and a line) of a function or block you are looking at, get other chunks that do similar things — sibling implementations, duplicated logic, the matching tests or handlers.
+The chunk at that location (the function, class or window containing the line; the file's first chunk without a line) is the query and is left out of the results.`;
+
+export function registerRelated(server: McpServer, session: RepoSession, log: (message: string) => void): void {
+  server.registerTool(
+    'related',
+    {
+      title: 'Related code',
+      description: DESCRIPTION,
+      inputSchema: {
+        path: z.string().trim().min(1).max(1000).describe('file path from the repository root, as search_code returns it'),
+        startLine: z.number().int().min(1).optional().describe('a line inside the code of interest (1-based); default: the start of the file'),
+        k: z.number().int().min(1).max(50).default(10).describe('how many results (default 10)'),
+      },
+      outputSchema: {
+        anchor: z.object({ path: z.string(), startLine: z.number(), endLine: z.number(), symbol: z.string() }),
+        latencyMs: z.number(),
+        results: z.array(z.object(codeResultShape)),
+      },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    (args) =>
+      guarded(log, async () => {
+        const started = performance.now();
+        const view = await session.view();
+        const rel = args.path.replace(/\\/g, '/').replace(/^\.\//, '');
+        if (!(rel in view.files)) throw new UsageError(view.skipped[rel] ? `${rel} is not indexed (skipped: ${view.skipped[rel]})` : `${rel} is not in the index: give a path from the repository root, as search_code returns it`);
+        const ctx = await session.context();
+        const anchor = await chunkAt(ctx.repo.root, rel, args.startLine, ctx.config.maxLineChars);
+        const candidates = await session.searchView(view, embeddingText(anchor), { k: args.k + 10 });
+        const results = candidates.filter((r) => r.path !== rel || r.endLine < anchor.startLine || r.startLine > anchor.endLine).slice(0, args.k);
+        const latencyMs = Math.round(performance.now() - started);
+        const anchorInfo = { path: rel, startLine: anchor.startLine, endLine: anchor.endLine, symbol: anchor.symbols.join(' > ') };
+        const codeResults = results.map(toCodeResult);
+        return answer({ anchor: anchorInfo, latencyMs, results: codeResults }, resultsAsText(`related to ${rel}:${anchor.startLine}-${anchor.endLine}`, latencyMs, codeResults));
+      }),
+  );
+}
+
+/** The chunk of the file (as it is on disk) that holds the line: the innermost, that is the shortest, of those that do. */
+async function chunkAt(root: string, rel: string, line: number | undefined, maxLineChars: number) {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(root, rel), 'utf8');
+  } catch {
+    throw new UsageError(`${rel} is in the index but not on disk (deleted?)`);
+  }
+  const chunks = await chunkFile(rel, text, { maxLineChars });
+  if (chunks.length === 0) throw new UsageError(`${rel} has no code to compare (empty?)`);
+  if (line === undefined) return chunks[0];
+  const holding = chunks.filter((c) => c.startLine <= line && line <= c.endLine).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine));
+  if (holding.length === 0) throw new UsageError(`${rel} has no chunk at line ${line} (it has ${text.split('\n').length} lines)`);
+  return holding[0];
+}

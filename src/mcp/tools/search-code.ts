@@ -1,0 +1,61 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { trimToTokenBudget } from '../../cli/format/budget.js';
+import { formatMarkdown } from '../../cli/format/markdown.js';
+import type { SearchResult } from '../../search/search.js';
+import type { RepoSession } from '../session.js';
+import { guarded } from './errors.js';
+import { languagesFor } from './language.js';
+import { answer, codeResultSchema, progressNotifier, resultsAsText, toCodeResult } from './shared.js';
+
+/** With a language filter, this many times k candidates are ranked before filtering (the index has no language column filter). */
+const LANGUAGE_OVERFETCH = 5;
+
+const DESCRIPTION = `Search the code of this git repository (the checked-out branch, including uncommitted edits) by meaning and by name.
+Use it before opening files you don't know yet: to find where something is implemented, configured, tested or used.
+Ask in plain words ("where are HTTP retries configured", "parse command line arguments") or with identifiers ("parseArgs", "Router.handle"); prefer exact identifiers when you have them, they rank exact matches first.
+Returns the best chunks (whole functions, classes, methods, or ~60-line windows of other files), best first, each with path, startLine-endLine, enclosing symbol, score and the code, so you can often answer without opening the file.
+The index follows HEAD by itself: after a commit or a branch switch the next search updates it first.`;
+
+export function registerSearchCode(server: McpServer, session: RepoSession, log: (message: string) => void): void {
+  server.registerTool(
+    'search_code',
+    {
+      title: 'Search code',
+      description: DESCRIPTION,
+      inputSchema: {
+        query: z.string().trim().min(1).max(2000).describe('what you are looking for: a question, a description of behaviour, or an identifier'),
+        k: z.number().int().min(1).max(50).default(10).describe('how many results (1-50, default 10)'),
+        path_glob: z.string().min(1).max(500).optional().describe('only paths matching this glob from the repository root, e.g. "src/**" or "**/*.py"'),
+        language: z.string().min(1).max(40).optional().describe('only this language, e.g. "typescript", "python", "rust", "go"'),
+        max_tokens: z.number().int().min(100).max(200_000).optional().describe('keep only the best results that fit in about this many tokens; results are never cut in the middle'),
+      },
+      outputSchema: {
+        query: z.string(),
+        latencyMs: z.number(),
+        results: z.array(codeResultSchema),
+        notice: z.string().optional().describe('something the agent should know about these results'),
+      },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    (args, extra) =>
+      guarded(log, async () => {
+        const started = performance.now();
+        const languages = args.language ? languagesFor(args.language) : null;
+        const fetch = languages ? Math.min(args.k * LANGUAGE_OVERFETCH, 250) : args.k;
+        const { results: found, notice } = await session.search(args.query, { k: fetch, pathGlob: args.path_glob }, progressNotifier(extra));
+        let results: SearchResult[] = (languages ? found.filter((r) => languages.has(r.language)) : found).slice(0, args.k);
+        const notes: string[] = notice ? [notice] : [];
+        if (args.max_tokens !== undefined) {
+          const trimmed = trimToTokenBudget({ query: args.query, latencyMs: 0, results }, args.max_tokens, formatMarkdown);
+          if (trimmed.dropped > 0) notes.push(`${trimmed.dropped} lower-ranked result(s) left out to fit max_tokens=${args.max_tokens}`);
+          results = trimmed.report.results;
+        }
+        if (results.length === 0 && languages) notes.push(`no ${args.language} results among the ${found.length} best matches; try without language or with path_glob`);
+        const latencyMs = Math.round(performance.now() - started);
+        const codeResults = results.map(toCodeResult);
+        const structured = { query: args.query, latencyMs, results: codeResults, ...(notes.length ? { notice: notes.join('; ') } : {}) };
+        return answer(structured, resultsAsText(args.query, latencyMs, codeResults, notes));
+      }),
+  );
+}

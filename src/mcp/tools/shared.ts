@@ -1,0 +1,50 @@
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { formatMarkdown } from '../../cli/format/markdown.js';
+import type { IndexProgress } from '../../index/indexer.js';
+import type { SearchResult } from '../../search/search.js';
+
+export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** One chunk as every tool returns it. */
+export const codeResultShape = {
+  path: z.string().describe('file path from the repository root'),
+  startLine: z.number().int().describe('first line of the chunk, 1-based'),
+  endLine: z.number().int().describe('last line of the chunk, inclusive'),
+  language: z.string(),
+  symbol: z.string().describe('enclosing definitions, outermost first, e.g. "class Router > method handle"; empty for plain text'),
+  score: z.number().describe('relevance, higher is better (about 0.2 weak to 0.9 very strong)'),
+  code: z.string().describe('the exact lines startLine..endLine'),
+};
+export const codeResultSchema = z.object(codeResultShape);
+export type CodeResult = z.infer<typeof codeResultSchema>;
+
+export function toCodeResult(r: SearchResult): CodeResult {
+  return { path: r.path, startLine: r.startLine, endLine: r.endLine, language: r.language, symbol: r.symbol, score: Math.round(r.score * 10_000) / 10_000, code: r.text };
+}
+
+/** Compact text for clients that show the model only `content`: a heading and a fenced block per result. */
+export function resultsAsText(query: string, latencyMs: number, results: CodeResult[], notes: (string | null | undefined)[] = []): string {
+  const body = formatMarkdown({ query, latencyMs, results: results.map((r) => ({ ...r, text: r.code })) });
+  return [...notes.filter((n): n is string => !!n).map((n) => `Note: ${n}`), body].join('\n');
+}
+
+/** A tool answer with both forms: structured for clients that read it, text for those that don't. */
+export function answer<T extends Record<string, unknown>>(structured: T, text: string): CallToolResult {
+  return { structuredContent: structured, content: [{ type: 'text', text }] };
+}
+
+/** MCP progress notifications for the request, when the client asked for them (it sent a progress token). */
+export function progressNotifier(extra: ToolExtra): ((p: IndexProgress) => void) | undefined {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  return (p) => {
+    void extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken, progress: p.blobsDone, total: p.blobsTotal, message: `updating the index: ${p.blobsDone}/${p.blobsTotal} files, ${p.chunks} chunks` },
+      })
+      .catch(() => undefined);
+  };
+}

@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { git } from '../git/run.js';
+
+/** Folders watched in one go before yielding to the event loop, so a large repository never stalls the server. */
+const WATCH_BATCH = 500;
+/** A new folder tree larger than this is not worth watching folder by folder: the watcher gives up (see `dirty`). */
+const ADOPT_LIMIT = 2000;
+const NEVER_IN_VIEW = new Set(['.git', '.ocrag']);
+
+/**
+ * Tells whether anything in the work tree may have changed since `markClean`, from file-system events on the
+ * folders that hold the files of the index (one non-recursive watch each, portable and cheap), so a search can
+ * skip `git status` while nothing moved. Folders created later are watched as they appear, unless git ignores
+ * them. Whenever it can't be sure (still setting up, a watch failed, too many folders) it reports a change:
+ * the caller then asks git, which is always right.
+ */
+export class TreeWatcher {
+  /** Folder → its watch, and the inode it was set on (a folder deleted and made again is a new folder). */
+  private readonly watchers = new Map<string, { watcher: fs.FSWatcher; ino: number }>();
+  private changed = true;
+  private settingUp = 0;
+  private gaveUp = false;
+
+  constructor(private readonly root: string) {}
+
+  get dirty(): boolean {
+    return this.changed || this.settingUp > 0 || this.gaveUp;
+  }
+
+  markClean(): void {
+    this.changed = false;
+  }
+
+  /** Watches the folders of these repository paths and all their parents up to the root. */
+  async watchFoldersOf(paths: Iterable<string>): Promise<void> {
+    const folders = new Set<string>(['']);
+    for (const p of paths) {
+      for (let dir = path.posix.dirname(p); dir !== '.' && !folders.has(dir); dir = path.posix.dirname(dir)) folders.add(dir);
+    }
+    await this.watchAll([...folders].filter((f) => !this.watchers.has(f)));
+  }
+
+  close(): void {
+    for (const { watcher } of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+  }
+
+  private async watchAll(folders: string[]): Promise<void> {
+    this.settingUp++;
+    try {
+      for (let i = 0; i < folders.length; i++) {
+        this.watch(folders[i]);
+        if (i % WATCH_BATCH === WATCH_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.settingUp--;
+    }
+  }
+
+  private watch(folder: string): void {
+    if (this.watchers.has(folder) || this.gaveUp) return;
+    try {
+      const full = path.join(this.root, folder);
+      const watcher = fs.watch(full, { persistent: false }, (_event, name) => this.onEvent(folder, name));
+      watcher.on('error', () => this.unwatch(folder));
+      this.watchers.set(folder, { watcher, ino: fs.statSync(full).ino });
+    } catch (e) {
+      // A folder deleted meanwhile needs no watch (its parent saw it go); anything else (out of inotify watches) does.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.gaveUp = true;
+    }
+  }
+
+  private onEvent(folder: string, name: string | Buffer | null): void {
+    const entry = name === null ? null : String(name);
+    if (folder === '' && entry !== null && NEVER_IN_VIEW.has(entry)) return;
+    this.changed = true;
+    if (entry === null) return;
+    const rel = folder ? `${folder}/${entry}` : entry;
+    const stat = fs.statSync(path.join(this.root, rel), { throwIfNoEntry: false });
+    const watched = this.watchers.get(rel);
+    if (watched && stat?.isDirectory() && stat.ino === watched.ino) return;
+    // Gone, or replaced by a new folder of the same name: the old watch sees nothing any more.
+    if (watched) this.unwatchTree(rel);
+    if (stat?.isDirectory()) void this.adopt(rel);
+  }
+
+  private unwatch(folder: string): void {
+    this.watchers.get(folder)?.watcher.close();
+    this.watchers.delete(folder);
+    this.changed = true;
+  }
+
+  private unwatchTree(folder: string): void {
+    for (const f of [...this.watchers.keys()]) if (f === folder || f.startsWith(`${folder}/`)) this.unwatch(f);
+  }
+
+  /** A folder that appeared (mkdir, checkout, move): watched with its subfolders unless git ignores it. */
+  private async adopt(folder: string): Promise<void> {
+    this.settingUp++;
+    try {
+      if (await this.ignored(folder)) return;
+      const found = this.subfolders(folder);
+      if (found === null) this.gaveUp = true;
+      else await this.watchAll(found);
+    } finally {
+      this.settingUp--;
+      // Files may have landed in the folder before its watch existed.
+      this.changed = true;
+    }
+  }
+
+  private async ignored(folder: string): Promise<boolean> {
+    try {
+      const out = await git(['check-ignore', '--', `${folder}/`], { cwd: this.root, okCodes: [1] });
+      return out.trim() !== '';
+    } catch {
+      return false;
+    }
+  }
+
+  /** The folder and every folder below it, or null beyond ADOPT_LIMIT. */
+  private subfolders(folder: string): string[] | null {
+    const out = [folder];
+    for (let i = 0; i < out.length; i++) {
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(path.join(this.root, out[i]), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        if (!e.isDirectory() || NEVER_IN_VIEW.has(e.name)) continue;
+        out.push(`${out[i]}/${e.name}`);
+        if (out.length > ADOPT_LIMIT) return null;
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,120 @@
+import { stem } from './rank/path-words.js';
+import type { ResidentChunks } from './resident.js';
+
+/** BM25 term-frequency saturation and length normalisation. */
+export interface Bm25Params {
+  k1: number;
+  b: number;
+}
+
+const STANDARD: Bm25Params = { k1: 1.2, b: 0.75 };
+
+/** The chunks one search may see, as resident indices plus a membership mask, and their mean length. */
+export interface VisibleChunks {
+  chunks: Int32Array;
+  mask: Uint8Array;
+  meanLength: number;
+  /** Blob → summed length of its chunks, and the mean over blobs: files as documents. */
+  fileLength: Map<string, number>;
+  meanFileLength: number;
+}
+
+const cache = new WeakMap<Int32Array, VisibleChunks>();
+
+export function visibleChunks(resident: ResidentChunks, chunks: Int32Array): VisibleChunks {
+  let v = cache.get(chunks);
+  if (!v) {
+    const mask = new Uint8Array(resident.size);
+    const fileLength = new Map<string, number>();
+    let total = 0;
+    for (const i of chunks) {
+      mask[i] = 1;
+      total += resident.lengths[i];
+      const blob = resident.info[i].blob;
+      fileLength.set(blob, (fileLength.get(blob) ?? 0) + resident.lengths[i]);
+    }
+    const meanLength = chunks.length ? total / chunks.length : 1;
+    v = { chunks, mask, meanLength, fileLength, meanFileLength: fileLength.size ? total / fileLength.size : 1 };
+    cache.set(chunks, v);
+  }
+  return v;
+}
+
+/**
+ * BM25 over exactly the visible chunks: document frequencies and lengths are those of the branch (and glob)
+ * being searched, not of everything the shared store holds. Returns chunk index → score, only for matches.
+ */
+export function bm25(resident: ResidentChunks, visible: VisibleChunks, words: string[], { k1, b }: Bm25Params = STANDARD): Map<number, number> {
+  const scores = new Map<number, number>();
+  const n = visible.chunks.length;
+  for (const word of new Set(words.map(stem))) {
+    const posting = resident.postings.get(word);
+    if (!posting) continue;
+    let df = 0;
+    for (const d of posting.docs) if (visible.mask[d]) df++;
+    if (!df) continue;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    for (let j = 0; j < posting.docs.length; j++) {
+      const d = posting.docs[j];
+      if (!visible.mask[d]) continue;
+      const tf = posting.tfs[j];
+      const norm = tf + k1 * (1 - b + (b * resident.lengths[d]) / visible.meanLength);
+      scores.set(d, (scores.get(d) ?? 0) + (idf * tf * (k1 + 1)) / norm);
+    }
+  }
+  return scores;
+}
+
+/** BM25 with whole files as documents (a file's words are those of all its chunks): blob → score. */
+export function fileBm25(resident: ResidentChunks, visible: VisibleChunks, words: string[], { k1, b }: Bm25Params = STANDARD): Map<string, number> {
+  const scores = new Map<string, number>();
+  const n = visible.fileLength.size;
+  for (const word of new Set(words.map(stem))) {
+    const posting = resident.postings.get(word);
+    if (!posting) continue;
+    const tfs = new Map<string, number>();
+    for (let j = 0; j < posting.docs.length; j++) {
+      const d = posting.docs[j];
+      if (!visible.mask[d]) continue;
+      const blob = resident.info[d].blob;
+      tfs.set(blob, (tfs.get(blob) ?? 0) + posting.tfs[j]);
+    }
+    if (!tfs.size) continue;
+    const idf = Math.log(1 + (n - tfs.size + 0.5) / (tfs.size + 0.5));
+    for (const [blob, tf] of tfs) {
+      const norm = tf + k1 * (1 - b + (b * visible.fileLength.get(blob)!) / visible.meanFileLength);
+      scores.set(blob, (scores.get(blob) ?? 0) + (idf * tf * (k1 + 1)) / norm);
+    }
+  }
+  return scores;
+}
+
+/** The `n` best entries of a score list, best first (a bounded selection: lists can be a whole branch long). */
+export function topEntries(scores: Iterable<[number, number]>, n: number): [number, number][] {
+  const heap: [number, number][] = [];
+  const worse = (a: [number, number], b: [number, number]) => a[1] < b[1] || (a[1] === b[1] && a[0] > b[0]);
+  for (const e of scores) {
+    if (heap.length < n) {
+      heap.push(e);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (!worse(heap[i], heap[parent])) break;
+        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        i = parent;
+      }
+    } else if (n > 0 && worse(heap[0], e)) {
+      heap[0] = e;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && worse(heap[l], heap[m])) m = l;
+        if (r < heap.length && worse(heap[r], heap[m])) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m], heap[i]];
+        i = m;
+      }
+    }
+  }
+  return heap.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+}

@@ -1,0 +1,40 @@
+import { UsageError } from '../git/repo.js';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Puts `value` at `keys` inside a JSON config file's text, keeping every other key (and their order) as it was.
+ * An unreadable file is never overwritten: the user gets the entry to add by hand instead.
+ */
+export function mergeJsonEntry(existing: string | null, file: string, keys: string[], value: unknown, seed: Json = {}): string {
+  let root: Json = { ...seed };
+  if (existing !== null && existing.trim() !== '') {
+    try {
+      root = JSON.parse(existing) as Json;
+    } catch (e) {
+      throw new UsageError(`${file} is not valid JSON (${(e as Error).message}); fix it, or add this by hand under ${keys.join(' → ')}:\n${JSON.stringify(value, null, 2)}`);
+    }
+    if (!isObject(root)) throw new UsageError(`${file} does not hold a JSON object; add this by hand under ${keys.join(' → ')}:\n${JSON.stringify(value, null, 2)}`);
+  }
+  let node = root;
+  for (const key of keys.slice(0, -1)) {
+    if (!isObject(node[key])) node[key] = {};
+    node = node[key] as Json;
+  }
+  node[keys[keys.length - 1]] = value;
+  return JSON.stringify(root, null, 2) + '\n';
+}
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function parseJsonObject(text: string | null): Json | null {
+  if (text === null) return null;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return isObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,13 @@
+const BEGIN = '<!-- ocrag:begin (written by `ocrag setup`; edits inside are replaced on the next run) -->';
+const END = '<!-- ocrag:end -->';
+
+/** Puts `block` between ocrag's markers in a shared Markdown file (AGENTS.md), replacing a previous one, keeping the rest. */
+export function upsertMarkdownBlock(existing: string | null, block: string): string {
+  const marked = `${BEGIN}\n${block.trim()}\n${END}`;
+  const text = existing ?? '';
+  const start = text.indexOf('<!-- ocrag:begin');
+  const stop = text.indexOf(END);
+  if (start >= 0 && stop > start) return text.slice(0, start) + marked + text.slice(stop + END.length);
+  if (text.trim() === '') return `${marked}\n`;
+  return `${text.replace(/\n*$/, '\n\n')}${marked}\n`;
+}

@@ -1,0 +1,155 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { CHUNKER_VERSION } from '../chunk/index.js';
+import { VERSION } from '../cli/version.js';
+import { resolveRevision, UsageError } from '../git/repo.js';
+import { currentManifest, isUpToDate, requireHead, type IndexContext } from '../index/context.js';
+import { waitLock } from '../index/lock.js';
+import type { CodeIndex } from '../service/code-index.js';
+import { ChunkStore, type BlobMark } from '../store/chunk-store.js';
+import { listManifests, readManifest, type Manifest } from '../store/manifest.js';
+import { readMeta } from '../store/meta.js';
+import { digestOf, totalDigest } from './checksum.js';
+import { encodeChunkBatch } from './chunk-rows.js';
+import { ARTIFACT_FORMAT, chunkEntryName, ENTRY, FORMAT_VERSION, type ArtifactHeader, type ArtifactTrailer, type EntryDigest } from './format.js';
+import { writeTarGz, type ArtifactEntry } from './tar-write.js';
+
+export interface ExportOptions {
+  /** Revision to export (default HEAD). */
+  rev?: string;
+  /** Artifact path (default ocrag-index-<commit>.tar.gz in the current folder). */
+  out?: string;
+  onNotice?: (message: string) => void;
+}
+
+export interface ExportSummary {
+  file: string;
+  bytes: number;
+  commit: string;
+  tree: string;
+  branch: string | null;
+  counts: ArtifactTrailer['counts'];
+  sha256: string;
+  seconds: number;
+}
+
+const LOCK_WAIT_MS = 10 * 60_000;
+
+/**
+ * Writes the index of one commit (its manifest, marks and every chunk of its blobs, vectors included) to one
+ * artifact, streaming chunk rows from the store batch by batch. HEAD is indexed first when it is behind.
+ */
+export async function exportIndex(index: CodeIndex, opts: ExportOptions = {}): Promise<ExportSummary> {
+  const started = performance.now();
+  const ctx = index.ctx;
+  const manifest = await manifestToExport(index, opts.rev);
+  const meta = readMeta(ctx.layout.meta);
+  if (!meta || !fs.existsSync(ctx.layout.lance)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
+  if (manifest.modelId !== meta.modelId || manifest.chunkerVersion !== CHUNKER_VERSION || meta.chunkerVersion !== CHUNKER_VERSION) {
+    throw new UsageError(`commit ${manifest.commit.slice(0, 8)} was indexed with another model or chunker than the store's: check it out and run "ocrag index"`, 4);
+  }
+  const file = path.resolve(opts.out ?? `ocrag-index-${manifest.commit.slice(0, 12)}.tar.gz`);
+  const createdAt = new Date();
+  const header: ArtifactHeader = {
+    format: ARTIFACT_FORMAT,
+    formatVersion: FORMAT_VERSION,
+    ocragVersion: VERSION,
+    modelId: meta.modelId,
+    dim: meta.dim,
+    chunkerVersion: CHUNKER_VERSION,
+    commit: manifest.commit,
+    tree: manifest.tree,
+    branch: manifest.branch,
+    createdAt: createdAt.toISOString(),
+  };
+  // Chunks are read while no other run compacts the store under us (compaction deletes old files).
+  const lock = await waitLock(ctx.layout.lock, LOCK_WAIT_MS, () => opts.onNotice?.('ocrag: waiting for another ocrag run (a git hook?) to finish'));
+  try {
+    const store = await ChunkStore.open(ctx.layout.lance, meta.dim);
+    try {
+      const { chunkBlobs, marks } = await partitionBlobs(store, manifest);
+      const trailer = emptyTrailer(manifest, chunkBlobs.length, marks.length);
+      const bytes = await writeTarGz(file, withTrailer(artifactEntries(store, header, manifest, chunkBlobs, marks, trailer), trailer), createdAt);
+      return { file, bytes, commit: manifest.commit, tree: manifest.tree, branch: manifest.branch, counts: trailer.counts, sha256: trailer.sha256, seconds: (performance.now() - started) / 1000 };
+    } finally {
+      store.close();
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+/** The manifest of the revision; HEAD is brought up to date first, any other commit must have been indexed. */
+async function manifestToExport(index: CodeIndex, rev: string | undefined): Promise<Manifest> {
+  const ctx = index.ctx;
+  const head = requireHead(ctx.repo);
+  const target = rev ? await resolveRevision(ctx.repo.root, rev) : head;
+  if (target.commit === head.commit) {
+    if (!isUpToDate(ctx, currentManifest(ctx))) await index.index();
+    const manifest = currentManifest(ctx);
+    if (manifest) return manifest;
+  }
+  const manifest = newestManifestOf(ctx, target.commit);
+  if (!manifest) throw new UsageError(`${rev ?? 'HEAD'} (${target.commit.slice(0, 8)}) was never indexed: check it out and run "ocrag index", then export`, 4);
+  return manifest;
+}
+
+function newestManifestOf(ctx: IndexContext, commit: string): Manifest | null {
+  let best: Manifest | null = null;
+  for (const key of listManifests(ctx.layout.manifests)) {
+    const m = readManifest(ctx.layout.manifests, key);
+    if (m?.commit === commit && (!best || m.indexedAt > best.indexedAt)) best = m;
+  }
+  return best;
+}
+
+/** Splits the manifest's blobs into those with chunks and those with a mark; a blob with neither means a damaged index. */
+async function partitionBlobs(store: ChunkStore, manifest: Manifest): Promise<{ chunkBlobs: string[]; marks: BlobMark[] }> {
+  const fileBlobs = [...new Set(Object.values(manifest.files))];
+  const state = await store.blobState([...fileBlobs, ...Object.values(manifest.skippedBlobs)]);
+  const chunkBlobs: string[] = [];
+  const marks = new Map<string, string>();
+  for (const blob of fileBlobs) {
+    const s = state.get(blob);
+    if (!s) throw new UsageError(`the index lacks blob ${blob} of commit ${manifest.commit.slice(0, 8)}: run "ocrag index --rebuild"`, 4);
+    if (s === 'chunks') chunkBlobs.push(blob);
+    else marks.set(blob, s);
+  }
+  for (const [p, blob] of Object.entries(manifest.skippedBlobs)) {
+    const s = state.get(blob);
+    if (!marks.has(blob)) marks.set(blob, s && s !== 'chunks' ? s : manifest.skipped[p] ?? 'binary');
+  }
+  return { chunkBlobs, marks: [...marks].map(([blob, reason]) => ({ blob, reason })) };
+}
+
+async function* artifactEntries(store: ChunkStore, header: ArtifactHeader, manifest: Manifest, chunkBlobs: string[], marks: BlobMark[], trailer: ArtifactTrailer): AsyncGenerator<ArtifactEntry> {
+  yield jsonEntry(ENTRY.header, header);
+  yield jsonEntry(ENTRY.manifest, manifest);
+  yield { name: ENTRY.marks, body: Buffer.from(marks.map((m) => JSON.stringify(m) + '\n').join('')) };
+  let n = 0;
+  for await (const batch of store.chunkBatchesOf(chunkBlobs)) {
+    for (const body of encodeChunkBatch(batch)) yield { name: chunkEntryName(++n), body };
+    trailer.counts.chunks += batch.numRows;
+  }
+}
+
+/** Digests every entry as it passes, then appends the trailer listing them (filled in place for the summary). */
+async function* withTrailer(entries: AsyncIterable<ArtifactEntry>, trailer: ArtifactTrailer): AsyncGenerator<ArtifactEntry> {
+  const digests: EntryDigest[] = trailer.entries;
+  for await (const entry of entries) {
+    digests.push(digestOf(entry.name, entry.body));
+    trailer.counts.bytes += entry.body.length;
+    yield entry;
+  }
+  trailer.counts.entries = digests.length;
+  trailer.sha256 = totalDigest(digests);
+  yield jsonEntry(ENTRY.trailer, trailer);
+}
+
+function emptyTrailer(manifest: Manifest, blobs: number, marks: number): ArtifactTrailer {
+  return { counts: { files: Object.keys(manifest.files).length, blobs, chunks: 0, marks, entries: 0, bytes: 0 }, entries: [], sha256: '' };
+}
+
+function jsonEntry(name: string, value: unknown): ArtifactEntry {
+  return { name, body: Buffer.from(JSON.stringify(value)) };
+}

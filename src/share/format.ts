@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import { UsageError } from '../git/repo.js';
+
+/**
+ * An index artifact is a gzipped tar of plain files under `ocrag-index/`, in this order:
+ *
+ *   header.json         identity: format, ocrag version, model, chunker, commit, tree, creation time
+ *   manifest.json       the manifest of the commit (paths → blobs, skipped paths)
+ *   marks.jsonl         blobs that yield no chunks, one {"blob","reason"} per line
+ *   chunks/NNNNNN.arrow chunk rows (text, lines, symbol, terms, vector) as one Arrow IPC stream each
+ *   trailer.json        counts, sha256 of every entry above and one over all of them
+ *
+ * A tar entry's size precedes its bytes, so a writer that streams cannot know the digests up front: they come
+ * last, as in a zip's central directory. The identity comes first, so a reader refuses the wrong model before
+ * reading anything else.
+ */
+export const ARTIFACT_FORMAT = 'ocrag-index';
+export const FORMAT_VERSION = 1;
+export const ENTRY_DIR = 'ocrag-index';
+
+export const ENTRY = {
+  header: `${ENTRY_DIR}/header.json`,
+  manifest: `${ENTRY_DIR}/manifest.json`,
+  marks: `${ENTRY_DIR}/marks.jsonl`,
+  trailer: `${ENTRY_DIR}/trailer.json`,
+} as const;
+
+const CHUNK_ENTRY = new RegExp(`^${ENTRY_DIR}/chunks/(\\d{6})\\.arrow$`);
+
+export function chunkEntryName(n: number): string {
+  return `${ENTRY_DIR}/chunks/${String(n).padStart(6, '0')}.arrow`;
+}
+
+export function isChunkEntry(name: string): boolean {
+  return CHUNK_ENTRY.test(name);
+}
+
+const MiB = 1024 * 1024;
+
+/** Upper bounds checked on an entry's declared size, before any of its bytes are read. */
+export const LIMITS = {
+  header: 64 * 1024,
+  trailer: 32 * MiB,
+  manifest: 256 * MiB,
+  marks: 256 * MiB,
+  chunkEntry: 256 * MiB,
+  entries: 200_000,
+  totalBytes: 64 * 1024 * MiB,
+};
+
+/** The byte limit of an entry by name; unknown names are refused. */
+export function sizeLimit(name: string): number | null {
+  if (name === ENTRY.header) return LIMITS.header;
+  if (name === ENTRY.manifest) return LIMITS.manifest;
+  if (name === ENTRY.marks) return LIMITS.marks;
+  if (name === ENTRY.trailer) return LIMITS.trailer;
+  if (isChunkEntry(name)) return LIMITS.chunkEntry;
+  return null;
+}
+
+/** Rows per chunk entry: a few MiB each, so reader and writer hold little. */
+export const ROWS_PER_ENTRY = 1024;
+
+export interface ArtifactHeader {
+  format: typeof ARTIFACT_FORMAT;
+  formatVersion: number;
+  ocragVersion: string;
+  modelId: string;
+  dim: number;
+  chunkerVersion: string;
+  commit: string;
+  tree: string;
+  /** Branch the index was built on (informative: the importer registers it for its own checkout). */
+  branch: string | null;
+  createdAt: string;
+}
+
+export interface EntryDigest {
+  name: string;
+  bytes: number;
+  sha256: string;
+}
+
+export interface ArtifactTrailer {
+  counts: { files: number; blobs: number; chunks: number; marks: number; entries: number; bytes: number };
+  entries: EntryDigest[];
+  /** sha256 over the lines "<sha256>  <name>\n" of every entry before the trailer, in order (sha256sum style). */
+  sha256: string;
+}
+
+/** What the importing side runs with; an artifact must match it exactly. */
+export interface LocalIdentity {
+  modelId: string;
+  dim: number;
+  chunkerVersion: string;
+}
+
+/** An artifact that cannot be used: exit code 4 (the index needs attention), one line saying why. */
+export class ArtifactError extends UsageError {
+  constructor(message: string) {
+    super(message, 4);
+  }
+}
+
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+export function isObjectId(value: unknown): value is string {
+  return typeof value === 'string' && SHA.test(value);
+}
+
+/** A missing artifact is a usage error (exit 2); a bad one is an ArtifactError (exit 4). */
+export function requireArtifactFile(file: string): void {
+  if (!fs.existsSync(file)) throw new UsageError(`no such artifact file: ${file}`);
+  if (!fs.statSync(file).isFile()) throw new UsageError(`not a file: ${file} (give the .tar.gz that ocrag export wrote)`);
+}
+
+/** Parses and checks header.json; the format version is checked first, as every other field depends on it. */
+export function parseHeader(body: Buffer): ArtifactHeader {
+  const h = parseJson(body, ENTRY.header) as Partial<ArtifactHeader>;
+  if (h.format !== ARTIFACT_FORMAT) throw new ArtifactError('not an ocrag index artifact (its header does not say "ocrag-index")');
+  if (h.formatVersion !== FORMAT_VERSION) {
+    throw new ArtifactError(`artifact format version ${typeof h.formatVersion === 'number' ? h.formatVersion : shown(String(h.formatVersion))} is not supported (this ocrag reads version ${FORMAT_VERSION}): export it again with this ocrag version`);
+  }
+  const ok =
+    printable(h.ocragVersion, 64) &&
+    printable(h.modelId, 256) &&
+    Number.isInteger(h.dim) &&
+    h.dim! > 0 &&
+    h.dim! <= 65536 &&
+    printable(h.chunkerVersion, 64) &&
+    isObjectId(h.commit) &&
+    isObjectId(h.tree) &&
+    (h.branch === null || printable(h.branch, 256)) &&
+    printable(h.createdAt, 64) &&
+    !Number.isNaN(Date.parse(h.createdAt));
+  if (!ok) throw new ArtifactError('artifact header is malformed (missing or invalid fields)');
+  return h as ArtifactHeader;
+}
+
+/** Refuses an artifact built with another model, dimension or chunker, naming which one differs. */
+export function assertCompatible(header: ArtifactHeader, local: LocalIdentity): void {
+  if (header.modelId !== local.modelId) {
+    throw new ArtifactError(`artifact was built with model ${shown(header.modelId)} but the configured model is ${shown(local.modelId)}: configure that model (--model) or index locally`);
+  }
+  if (header.dim !== local.dim) throw new ArtifactError(`artifact vectors have ${header.dim} dimensions but the configured model ${shown(local.modelId)} has ${local.dim}`);
+  if (header.chunkerVersion !== local.chunkerVersion) {
+    throw new ArtifactError(`artifact was chunked by chunker version ${shown(header.chunkerVersion)} but this ocrag uses version ${local.chunkerVersion}: export it again with the same ocrag version`);
+  }
+}
+
+export function parseTrailer(body: Buffer): ArtifactTrailer {
+  const t = parseJson(body, ENTRY.trailer) as Partial<ArtifactTrailer>;
+  const counts = t.counts as Record<string, unknown> | undefined;
+  const ok =
+    !!counts &&
+    ['files', 'blobs', 'chunks', 'marks', 'entries', 'bytes'].every((k) => Number.isSafeInteger(counts[k]) && (counts[k] as number) >= 0) &&
+    Array.isArray(t.entries) &&
+    t.entries.every((e) => e && typeof e.name === 'string' && Number.isSafeInteger(e.bytes) && typeof e.sha256 === 'string') &&
+    typeof t.sha256 === 'string';
+  if (!ok) throw new ArtifactError('artifact trailer is malformed (missing or invalid fields)');
+  return t as ArtifactTrailer;
+}
+
+/** A short string without control characters: safe to print on a terminal. */
+function printable(value: unknown, max: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= max && !/[\u0000-\u001f\u007f-\u009f]/.test(value);
+}
+
+/** Untrusted text for an error message: quoted, escaped (no terminal control codes), and cut short. */
+export function shown(value: string): string {
+  const quoted = JSON.stringify(value.length > 160 ? `${value.slice(0, 160)}…` : value);
+  // JSON escapes C0 controls only; DEL and C1 (U+009B starts a terminal escape too) are escaped here.
+  return quoted.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export function parseJson(body: Buffer, name: string): unknown {
+  try {
+    const value: unknown = JSON.parse(body.toString('utf8'));
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value;
+  } catch {
+    // Reported below with the entry's name.
+  }
+  throw new ArtifactError(`artifact entry ${name} is not a JSON object`);
+}

@@ -1,0 +1,105 @@
+import type { BlobMark } from '../store/chunk-store.js';
+import type { Manifest } from '../store/manifest.js';
+import { listTree } from '../git/tree.js';
+import { git } from '../git/run.js';
+import { ArtifactError, ENTRY, isObjectId, parseJson, shown, type ArtifactHeader } from './format.js';
+
+/** Skip reasons and mark reasons are short lowercase words ("binary", "lfs pointer"); anything else is refused. */
+const REASON = /^[a-z][a-z -]{0,31}$/;
+
+/**
+ * Checks the artifact's manifest: its shape, that it describes the header's commit, model and chunker, and
+ * that every path is a plain relative path. Paths matter beyond display: the working-tree overlay reads files
+ * at manifest paths, so a "../" path could make ocrag read and index a file outside the repository.
+ */
+export function parseArtifactManifest(body: Buffer, header: ArtifactHeader): Manifest {
+  const m = parseJson(body, ENTRY.manifest) as Partial<Manifest>;
+  const bad = (what: string): never => {
+    throw new ArtifactError(`artifact manifest is invalid: ${what}`);
+  };
+  if (m.version !== 1) bad(`unsupported manifest version ${shown(String(m.version))}`);
+  if (m.commit !== header.commit || m.tree !== header.tree) bad('its commit or tree differs from the header');
+  if (m.modelId !== header.modelId || m.chunkerVersion !== header.chunkerVersion) bad('its model or chunker differs from the header');
+  if (!(m.branch === null || typeof m.branch === 'string') || typeof m.selectionKey !== 'string' || typeof m.indexedAt !== 'string') bad('missing fields');
+  for (const field of ['files', 'skipped', 'skippedBlobs'] as const) {
+    const value = m[field];
+    if (!value || typeof value !== 'object' || Array.isArray(value)) bad(`"${field}" is not an object`);
+  }
+  for (const [p, blob] of Object.entries(m.files!)) {
+    if (!isPlainPath(p)) bad(`unsafe path ${shown(p)}`);
+    if (!isObjectId(blob)) bad(`path ${shown(p)} maps to an invalid blob id`);
+  }
+  for (const [p, reason] of Object.entries(m.skipped!)) {
+    if (!isPlainPath(p)) bad(`unsafe path ${shown(p)}`);
+    if (typeof reason !== 'string' || !REASON.test(reason)) bad(`path ${shown(p)} has an invalid skip reason`);
+  }
+  for (const [p, blob] of Object.entries(m.skippedBlobs!)) {
+    if (!(p in m.skipped!)) bad(`skipped blob of ${shown(p)} without a skip reason`);
+    if (!isObjectId(blob)) bad(`path ${shown(p)} maps to an invalid blob id`);
+  }
+  return m as Manifest;
+}
+
+/** A repository-relative path as git stores it: no leading "/", no empty, "." or ".." segments. */
+export function isPlainPath(p: string): boolean {
+  if (!p || p.length > 4096 || p.includes('\0') || p.startsWith('/')) return false;
+  // A backslash is an ordinary name character for git, but a separator on Windows: no ".." either way.
+  if (p.split(/[\\/]/).includes('..')) return false;
+  return p.split('/').every((segment) => segment !== '' && segment !== '.');
+}
+
+/** Every blob of the manifest: indexed files and files skipped for their content. */
+export function manifestBlobs(m: Manifest): Set<string> {
+  return new Set([...Object.values(m.files), ...Object.values(m.skippedBlobs)]);
+}
+
+/** Parses marks.jsonl: one {"blob","reason"} per line, each for a blob of the manifest. */
+export function parseMarks(body: Buffer, blobs: Set<string>): BlobMark[] {
+  const marks: BlobMark[] = [];
+  const lines = body.toString('utf8').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]) continue;
+    let mark: Partial<BlobMark>;
+    try {
+      mark = JSON.parse(lines[i]) as Partial<BlobMark>;
+    } catch {
+      throw new ArtifactError(`artifact entry ${ENTRY.marks}, line ${i + 1}: not JSON`);
+    }
+    if (!isObjectId(mark.blob) || !blobs.has(mark.blob) || typeof mark.reason !== 'string' || !REASON.test(mark.reason)) {
+      throw new ArtifactError(`artifact entry ${ENTRY.marks}, line ${i + 1}: not a mark of a blob in the manifest`);
+    }
+    marks.push({ blob: mark.blob, reason: mark.reason });
+  }
+  return marks;
+}
+
+/** A commit's tree as this repository has it: path → blob. */
+export interface CommitTree {
+  tree: string;
+  blobAt: Map<string, string>;
+}
+
+/** The tree of `commit` here, or null when the commit is not in this repository (not fetched yet). */
+export async function commitTree(root: string, commit: string): Promise<CommitTree | null> {
+  const tree = await git(['rev-parse', '--verify', '--quiet', `${commit}^{tree}`], { cwd: root, okCodes: [1, 128] });
+  if (!tree) return null;
+  return { tree, blobAt: new Map((await listTree(root, tree)).map((e) => [e.path, e.blob])) };
+}
+
+/**
+ * When the artifact's commit exists here, its manifest must agree with git: same tree, and every path at the
+ * blob the tree has. (A commit not fetched yet can't be checked; its manifest then only names blobs the
+ * artifact itself carries.)
+ */
+export function checkAgainstRepository(manifest: Manifest, here: CommitTree | null): 'checked' | 'commit not present' {
+  if (!here) return 'commit not present';
+  const commit = manifest.commit.slice(0, 8);
+  if (here.tree !== manifest.tree) throw new ArtifactError(`artifact says commit ${commit} has tree ${manifest.tree.slice(0, 8)}, but here it has ${here.tree.slice(0, 8)}`);
+  for (const [p, blob] of [...Object.entries(manifest.files), ...Object.entries(manifest.skippedBlobs)]) {
+    if (here.blobAt.get(p) !== blob) throw new ArtifactError(`artifact manifest maps ${shown(p)} to a blob that commit ${commit} does not have there`);
+  }
+  for (const p of Object.keys(manifest.skipped)) {
+    if (!here.blobAt.has(p)) throw new ArtifactError(`artifact manifest lists ${shown(p)}, which commit ${commit} does not have`);
+  }
+  return 'checked';
+}

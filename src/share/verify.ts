@@ -1,0 +1,139 @@
+import type { RecordBatch } from 'apache-arrow';
+import type { BlobMark } from '../store/chunk-store.js';
+import type { Manifest } from '../store/manifest.js';
+import { digestOf, totalDigest } from './checksum.js';
+import { decodeChunkEntry, type RowExpectations } from './chunk-rows.js';
+import { ArtifactError, assertCompatible, ENTRY, isChunkEntry, parseHeader, parseTrailer, type ArtifactHeader, type ArtifactTrailer, type EntryDigest, type LocalIdentity, shown } from './format.js';
+import { manifestBlobs, parseArtifactManifest, parseMarks } from './manifest-check.js';
+import { readTarGz } from './tar-read.js';
+
+/** An artifact read end to end and found whole, consistent and (if asked) compatible; nothing was written. */
+export interface VerifiedArtifact {
+  header: ArtifactHeader;
+  trailer: ArtifactTrailer;
+  manifest: Manifest;
+  marks: BlobMark[];
+  /** Digests of the entries as read, in order: a second read must see exactly these. */
+  digests: EntryDigest[];
+  expectations: RowExpectations;
+  /** The checked chunk batches, when they fit in `keepChunkBytes`; null when they must be read again. */
+  chunkBatches: RecordBatch[] | null;
+}
+
+/**
+ * The header alone (the first entry), to refuse the wrong model or start work on the commit before the full
+ * read; null when it does not parse, leaving the full verification to say what is wrong.
+ */
+export async function peekHeader(file: string): Promise<ArtifactHeader | null> {
+  for await (const { name, body } of readTarGz(file)) {
+    if (name !== ENTRY.header) return null;
+    try {
+      return parseHeader(body);
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * Reads the whole artifact once, in memory-bounded steps, and checks everything an import relies on: entry
+ * names, order and sizes (while streaming), header identity against `local` (at once, before reading on),
+ * manifest, marks, every chunk row, per-entry and overall sha256 against the trailer, the counts, and that every
+ * indexed blob of the manifest has chunks or a mark. A content problem is reported only once the checksums
+ * match, so a damaged file is called damaged rather than blamed on whatever the damage looks like.
+ */
+export async function verifyArtifact(file: string, local?: LocalIdentity, keepChunkBytes = 0): Promise<VerifiedArtifact> {
+  const digests: EntryDigest[] = [];
+  const names = new Set<string>();
+  const contents = new ArtifactContents(keepChunkBytes);
+  let trailer: ArtifactTrailer | undefined;
+  let contentError: ArtifactError | undefined;
+
+  for await (const { name, body } of readTarGz(file)) {
+    if (trailer) throw new ArtifactError(`artifact has an entry (${name}) after its trailer`);
+    if (names.has(name)) throw new ArtifactError(`artifact holds ${name} twice`);
+    if (names.size === 0 && name !== ENTRY.header) throw new ArtifactError(`artifact must start with ${ENTRY.header}, found ${name}`);
+    names.add(name);
+    if (name === ENTRY.trailer) {
+      trailer = parseTrailer(body);
+      continue;
+    }
+    digests.push(digestOf(name, body));
+    if (contentError) continue;
+    try {
+      contents.add(name, body);
+    } catch (e) {
+      if (!(e instanceof ArtifactError)) throw e;
+      contentError = e;
+      continue;
+    }
+    if (name === ENTRY.header && local) assertCompatible(contents.header!, local);
+  }
+
+  if (!trailer) throw new ArtifactError('artifact is truncated: its trailer (checksums) is missing');
+  checkDigests(digests, trailer);
+  if (contentError) throw contentError;
+  const { header, manifest, expectations, marks } = contents;
+  if (!header || !manifest || !expectations) throw new ArtifactError('artifact has no manifest');
+  const counts = trailer.counts;
+  if (counts.chunks !== contents.chunks || counts.marks !== marks.length || counts.entries !== digests.length || counts.files !== Object.keys(manifest.files).length) {
+    throw new ArtifactError('artifact counts in the trailer do not match its contents');
+  }
+  for (const blob of expectations.blobs) {
+    if (!contents.covered.has(blob)) throw new ArtifactError(`artifact is incomplete: blob ${blob} of its manifest has neither chunks nor a mark`);
+  }
+  return { header, trailer, manifest, marks, digests, expectations, chunkBatches: contents.kept };
+}
+
+/** The parsed, validated entries so far; chunk rows are counted and dropped, never kept. */
+class ArtifactContents {
+  header?: ArtifactHeader;
+  manifest?: Manifest;
+  expectations?: RowExpectations;
+  marks: BlobMark[] = [];
+  chunks = 0;
+  /** Blobs with chunks or a mark in the artifact. */
+  covered = new Set<string>();
+  /** Checked batches while they fit in the budget: small artifacts are then read once. */
+  kept: RecordBatch[] | null = [];
+  private keptBytes = 0;
+
+  constructor(private readonly keepBytes: number) {}
+
+  add(name: string, body: Buffer): void {
+    if (name === ENTRY.header) {
+      this.header = parseHeader(body);
+      return;
+    }
+    const header = this.header!;
+    if (name === ENTRY.manifest) {
+      this.manifest = parseArtifactManifest(body, header);
+      this.expectations = { modelId: header.modelId, dim: header.dim, chunkerVersion: header.chunkerVersion, blobs: new Set(Object.values(this.manifest.files)) };
+      return;
+    }
+    if (!this.manifest || !this.expectations) throw new ArtifactError(`artifact entry ${name} comes before the manifest`);
+    if (name === ENTRY.marks) {
+      this.marks = parseMarks(body, manifestBlobs(this.manifest));
+      for (const m of this.marks) this.covered.add(m.blob);
+    } else if (isChunkEntry(name)) {
+      const checked = decodeChunkEntry(name, body, this.expectations);
+      this.chunks += checked.batch.numRows;
+      for (const blob of checked.blobs) this.covered.add(blob);
+      this.keptBytes += body.length;
+      if (this.keptBytes > this.keepBytes) this.kept = null;
+      this.kept?.push(checked.batch);
+    }
+  }
+}
+
+function checkDigests(actual: EntryDigest[], trailer: ArtifactTrailer): void {
+  const listed = trailer.entries;
+  for (let i = 0; i < Math.max(actual.length, listed.length); i++) {
+    const a = actual[i];
+    const l = listed[i];
+    if (!a || !l || a.name !== l.name) throw new ArtifactError(`artifact entries do not match its trailer's list at ${shown(a?.name ?? l?.name ?? '')} (entries missing, added or reordered)`);
+    if (a.bytes !== l.bytes || a.sha256 !== l.sha256) throw new ArtifactError(`checksum mismatch for ${a.name}: the artifact is corrupt or was altered`);
+  }
+  if (totalDigest(listed) !== trailer.sha256) throw new ArtifactError('overall checksum mismatch: the artifact trailer was altered');
+}

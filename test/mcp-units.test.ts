@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Embedder } from '../src/embed/types.js';
+import { QueryCache } from '../src/mcp/query-cache.js';
+import { definedName, editDistance, matchSymbol } from '../src/mcp/symbol-match.js';
+import { languagesFor } from '../src/mcp/tools/language.js';
+
+describe('symbol matching', () => {
+  test('the defined name of a breadcrumb segment, across languages', () => {
+    assert.equal(definedName('fn push_back'), 'push_back');
+    assert.equal(definedName('func (c *Cache) Get'), 'Get');
+    assert.equal(definedName('impl AsRef<JoinHandle<T>> for AbortOnDropHandle<T>'), 'AbortOnDropHandle');
+    assert.equal(definedName('class Router'), 'Router');
+    assert.equal(definedName('function Foo::run'), 'run');
+  });
+
+  test('exact, case-insensitive, partial and fuzzy matches; qualifiers must appear in the breadcrumb', () => {
+    assert.equal(matchSymbol('class Router > method handle', 'handle'), 'exact');
+    assert.equal(matchSymbol('class Router > method handle', 'Router.handle'), 'exact');
+    assert.equal(matchSymbol('class Router > method handle', 'Router::handle'), 'exact');
+    assert.equal(matchSymbol('class Router > method handle', 'Server.handle'), 'none');
+    assert.equal(matchSymbol('func (c *Cache) Get', 'Cache.Get'), 'exact');
+    assert.equal(matchSymbol('function parseArgs', 'parseargs'), 'case-insensitive');
+    assert.equal(matchSymbol('function parseArgsStrict', 'parseArgs'), 'partial');
+    assert.equal(matchSymbol('function parseArgs', 'parseArsg'), 'fuzzy');
+    assert.equal(matchSymbol('function render', 'parse'), 'none');
+    assert.equal(matchSymbol('', 'parse'), 'none');
+    assert.equal(editDistance('kitten', 'sitting', 5), 3);
+    assert.equal(editDistance('a', 'abcdef', 2), 3);
+  });
+});
+
+describe('query vector cache', () => {
+  test('repeated queries skip the model; the least recently used entry goes first', async () => {
+    const asked: string[] = [];
+    const model: Embedder = {
+      modelId: 'm',
+      dim: 1,
+      embed: async (texts) => texts.map(() => new Float32Array(1)),
+      embedQuery: async (text) => {
+        asked.push(text);
+        return new Float32Array([text.length]);
+      },
+      close: async () => undefined,
+    };
+    const cache = new QueryCache(model, 2);
+    await cache.embedQuery('a');
+    await cache.embedQuery('bb');
+    await cache.embedQuery('a');
+    await cache.embedQuery('ccc');
+    await cache.embedQuery('a');
+    await cache.embedQuery('bb');
+    assert.deepEqual(asked, ['a', 'bb', 'ccc', 'bb']);
+    assert.deepEqual([cache.hits, cache.misses, cache.size], [2, 4, 2]);
+  });
+
+  test('a failed embedding is not cached', async () => {
+    let calls = 0;
+    const model = { modelId: 'm', dim: 1, embed: async () => [], close: async () => undefined, embedQuery: async () => (calls++ === 0 ? Promise.reject(new Error('busy')) : new Float32Array(1)) } as Embedder;
+    const cache = new QueryCache(model);
+    await assert.rejects(cache.embedQuery('q'));
+    await new Promise((r) => setImmediate(r));
+    assert.equal((await cache.embedQuery('q')).length, 1);
+  });
+});
+
+test('language filters accept common names and extensions', () => {
+  assert.deepEqual([...languagesFor('TypeScript')], ['typescript', 'tsx']);
+  assert.deepEqual([...languagesFor('py')], ['python']);
+  assert.deepEqual([...languagesFor('c#')], ['c_sharp']);
+  assert.deepEqual([...languagesFor('elixir')], ['elixir']);
+});

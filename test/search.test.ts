@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { CodeIndex } from '../src/service/code-index.js';
+import type { SearchResult } from '../src/search/search.js';
+import { makeFixtureRepo, TEST_CACHE } from './helpers.js';
+
+process.env.OCRAG_CACHE ??= TEST_CACHE;
+
+describe('search ranking on the fixture repository', () => {
+  let index: CodeIndex;
+  const search = (query: string, k = 5): Promise<SearchResult[]> => index.search(query, { k, update: false, committedOnly: true });
+
+  before(async () => {
+    index = await CodeIndex.open(makeFixtureRepo());
+    await index.index();
+  });
+  after(() => index.close());
+
+  test('an identifier query returns its definition first', async () => {
+    for (const [name, path, definition] of [
+      ['parseArgs', 'src/cli/args.ts', /export function parseArgs\(/],
+      ['Database', 'server/db.py', /class Database/],
+      ['hash_password', 'server/auth.py', /def hash_password\(/],
+    ] as const) {
+      const [top] = await search(name);
+      assert.equal(top.path, path, `${name} → ${top.path}`);
+      assert.match(top.text, definition);
+    }
+  });
+
+  test('a test file that matches the words ranks below the implementation for a non-test query', async () => {
+    const results = await search('parse flags and positionals', 10);
+    const impl = results.findIndex((r) => r.path === 'src/cli/args.ts');
+    const spec = results.findIndex((r) => r.path === 'test/args.test.ts');
+    assert.ok(impl === 0, `implementation first: ${results.map((r) => r.path).join(', ')}`);
+    assert.ok(spec === -1 || spec > impl, `test file (#${spec}) below the implementation (#${impl})`);
+  });
+
+  test('a query about tests may rank the test first', async () => {
+    const results = await search('test that parses flags and positionals', 10);
+    assert.ok(results.some((r) => r.path === 'test/args.test.ts'), results.map((r) => r.path).join(', '));
+  });
+
+  test('one file cannot take every slot', async () => {
+    const results = await search('parse command line arguments', 5);
+    assert.ok(new Set(results.map((r) => r.path)).size >= 3, results.map((r) => r.path).join(', '));
+  });
+
+  test('scores are 0..1, best first, and --min-score drops weak matches', async () => {
+    const results = await search('evict least recently used cache entry', 10);
+    assert.ok(results.length > 1);
+    for (let i = 0; i < results.length; i++) {
+      assert.ok(results[i].score >= 0 && results[i].score <= 1, `score ${results[i].score} in 0..1`);
+      if (i) assert.ok(results[i].score <= results[i - 1].score, 'ordered by score');
+    }
+    const cut = results[Math.floor(results.length / 2)].score;
+    const strong = await index.search('evict least recently used cache entry', { k: 10, minScore: cut, update: false, committedOnly: true });
+    assert.ok(strong.length > 0 && strong.length < results.length && strong.every((r) => r.score >= cut));
+  });
+});

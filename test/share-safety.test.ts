@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import * as tar from 'tar';
+import { digestOf, totalDigest } from '../src/share/checksum.js';
+import { ENTRY } from '../src/share/format.js';
+import { readTarGz } from '../src/share/tar-read.js';
+import { writeTarGz, type ArtifactEntry } from '../src/share/tar-write.js';
+import arrow from '../src/store/arrow.js';
+import { ChunkStore } from '../src/store/chunk-store.js';
+import { git, makeFixtureRepo, runCli, runJson, tempDir } from './helpers.js';
+
+/** Everything an import could change: manifests (byte for byte), chunk count, and files outside .ocrag/. */
+interface State {
+  manifests: Record<string, string>;
+  chunks: number;
+  outside: string[];
+}
+
+function filesUnder(dir: string, skip: (rel: string) => boolean): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((rel) => !skip(rel)).sort();
+}
+
+async function snapshot(repo: string, sandbox: string): Promise<State> {
+  const dir = path.join(repo, '.ocrag', 'manifests');
+  const manifests: Record<string, string> = {};
+  for (const f of fs.readdirSync(dir)) manifests[f] = fs.readFileSync(path.join(dir, f), 'utf8');
+  const meta = JSON.parse(fs.readFileSync(path.join(repo, '.ocrag', 'store.json'), 'utf8')) as { dim: number };
+  const store = await ChunkStore.open(path.join(repo, '.ocrag', 'lance'), meta.dim);
+  const chunks = await store.countChunks();
+  store.close();
+  const inRepo = (rel: string) => rel.startsWith(`${path.basename(repo)}/.ocrag`) || rel.startsWith(`${path.basename(repo)}/.git`);
+  return { manifests, chunks, outside: filesUnder(sandbox, inRepo) };
+}
+
+async function readEntries(file: string): Promise<ArtifactEntry[]> {
+  const entries: ArtifactEntry[] = [];
+  for await (const e of readTarGz(file)) entries.push(e);
+  return entries;
+}
+
+/** Rewrites an artifact with `edit` applied; with `rehash`, the trailer is recomputed so only the edit is wrong. */
+async function repack(src: string, dst: string, edit: (entries: ArtifactEntry[]) => void, rehash: boolean): Promise<string> {
+  const entries = await readEntries(src);
+  edit(entries);
+  if (rehash) {
+    const trailerAt = entries.findIndex((e) => e.name === ENTRY.trailer);
+    const trailer = JSON.parse(entries[trailerAt].body.toString('utf8'));
+    trailer.entries = entries.filter((e) => e.name !== ENTRY.trailer).map((e) => digestOf(e.name, e.body));
+    trailer.sha256 = totalDigest(trailer.entries);
+    entries[trailerAt] = { name: ENTRY.trailer, body: Buffer.from(JSON.stringify(trailer)) };
+  }
+  await writeTarGz(
+    dst,
+    (async function* () {
+      yield* entries;
+    })(),
+    new Date(),
+  );
+  return dst;
+}
+
+function editJson(entries: ArtifactEntry[], name: string, change: (value: Record<string, unknown>) => void): void {
+  const entry = entries.find((e) => e.name === name)!;
+  const value = JSON.parse(entry.body.toString('utf8'));
+  change(value);
+  entry.body = Buffer.from(JSON.stringify(value));
+}
+
+/** A raw tar header block made by the tar library, for entry kinds its packer would not take from disk. */
+function rawEntry(name: string, type: 'CharacterDevice' | 'File', size: number, body = Buffer.alloc(0)): Buffer {
+  const block = Buffer.alloc(512);
+  new tar.Header({ path: name, type, size, mode: 0o644, mtime: new Date(), uid: 0, gid: 0, devmaj: 1, devmin: 3 }).encode(block, 0);
+  const pad = Buffer.alloc((512 - (body.length % 512)) % 512);
+  return Buffer.concat([block, body, pad]);
+}
+
+describe('import refuses hostile or damaged artifacts and leaves the index as it was', () => {
+  let sandbox: string;
+  let target: string;
+  let good: string;
+  let goodEntries: ArtifactEntry[];
+  let work: string;
+  let original: State;
+
+  before(async () => {
+    const origin = makeFixtureRepo();
+    await runJson(['index'], origin);
+    work = tempDir('hostile');
+    good = path.join(work, 'good.tar.gz');
+    await runJson(['export', '--out', good], origin);
+    goodEntries = await readEntries(good);
+    // The victim: a clone one commit ahead, with its own index, so an accepted artifact would add to it.
+    sandbox = tempDir('victim');
+    target = path.join(sandbox, 'victim');
+    git(sandbox, 'clone', '-q', origin, target);
+    fs.writeFileSync(path.join(target, 'local.ts'), 'export const local = 1;\n');
+    git(target, 'add', '-A');
+    git(target, 'commit', '-q', '-m', 'local work');
+    await runJson(['index'], target);
+    original = await snapshot(target, sandbox);
+  });
+
+  async function refused(file: string, message: RegExp): Promise<void> {
+    const r = await runCli(['import', file], target);
+    assert.equal(r.code, 4, `exit code for ${path.basename(file)}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
+    assert.deepEqual(await snapshot(target, sandbox), original, 'index and files unchanged');
+    for (const evil of [path.join(sandbox, 'evil'), path.join(path.dirname(sandbox), 'evil'), path.join(target, '.ocrag', 'evil')]) assert.ok(!fs.existsSync(evil), `${evil} not written`);
+  }
+
+  test('a tampered checksum, tampered content or tampered total digest', async () => {
+    const chunkEntry = goodEntries.find((e) => e.name.includes('/chunks/'))!.name;
+    await refused(
+      await repack(good, path.join(work, 'sum.tar.gz'), (es) => editJson(es, ENTRY.trailer, (t) => ((t.entries as { sha256: string }[])[3].sha256 = '0'.repeat(64))), false),
+      new RegExp(`checksum mismatch for ${chunkEntry}`),
+    );
+    await refused(
+      await repack(good, path.join(work, 'flip.tar.gz'), (es) => (es.find((e) => e.name === chunkEntry)!.body[100] ^= 1), false),
+      /checksum mismatch for .*chunks\/000001\.arrow: the artifact is corrupt or was altered/,
+    );
+    await refused(await repack(good, path.join(work, 'total.tar.gz'), (es) => editJson(es, ENTRY.trailer, (t) => (t.sha256 = 'f'.repeat(64))), false), /overall checksum mismatch/);
+  });
+
+  test('a truncated artifact, or one that is not gzip', async () => {
+    const bytes = fs.readFileSync(good);
+    const cut = path.join(work, 'cut.tar.gz');
+    fs.writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    await refused(cut, /artifact is truncated/);
+    const junk = path.join(work, 'junk.tar.gz');
+    fs.writeFileSync(junk, 'this is not an artifact\n');
+    await refused(junk, /corrupt or not gzip/);
+  });
+
+  test('an artifact of another model, dimension, chunker or format version', async () => {
+    const cases: [string, unknown, RegExp][] = [
+      ['modelId', 'other/model', /built with model "other\/model" but the configured model is "ocrag\/use-static-v1"/],
+      ['dim', 384, /vectors have 384 dimensions but the configured model .* has 512/],
+      ['chunkerVersion', '999', /chunker version "999" but this ocrag uses version/],
+      ['formatVersion', 2, /format version 2 is not supported/],
+    ];
+    for (const [field, value, message] of cases) {
+      const file = await repack(good, path.join(work, `${field}.tar.gz`), (es) => editJson(es, ENTRY.header, (h) => (h[field] = value)), true);
+      await refused(file, message);
+    }
+  });
+
+  test('path traversal, absolute paths, symlinks and devices in the archive (made with tar)', async () => {
+    const stage = path.join(work, 'stage');
+    const inner = path.join(stage, 'inner');
+    fs.mkdirSync(path.join(inner, 'ocrag-index'), { recursive: true });
+    fs.writeFileSync(path.join(inner, ENTRY.header), goodEntries[0].body);
+    fs.writeFileSync(path.join(stage, 'evil'), 'pwned\n');
+    fs.symlinkSync('/etc/passwd', path.join(inner, ENTRY.manifest));
+    const pack = async (name: string, members: string[]) => {
+      const file = path.join(work, name);
+      await tar.c({ gzip: true, file, cwd: inner, preservePaths: true, portable: true }, [ENTRY.header, ...members]);
+      return file;
+    };
+    await refused(await pack('dotdot.tar.gz', ['../evil']), /".." in its path "\.\.\/evil"; refused/);
+    await refused(await pack('absolute.tar.gz', [path.join(stage, 'evil')]), /absolute path "\/.*\/evil"; refused/);
+    await refused(await pack('symlink.tar.gz', [ENTRY.manifest]), /symlink "ocrag-index\/manifest.json"; refused/);
+
+    const crafted = (name: string, ...blocks: Buffer[]) => {
+      const file = path.join(work, name);
+      fs.writeFileSync(file, gzipSync(Buffer.concat([rawEntry(ENTRY.header, 'File', goodEntries[0].body.length, goodEntries[0].body), ...blocks, Buffer.alloc(1024)])));
+      return file;
+    };
+    await refused(crafted('device.tar.gz', rawEntry('ocrag-index/null', 'CharacterDevice', 0)), /device or special file "ocrag-index\/null"/);
+    await refused(crafted('huge.tar.gz', rawEntry('ocrag-index/chunks/000001.arrow', 'File', 300 * 1024 * 1024)), /declares 314572800 bytes, over the limit/);
+    await refused(crafted('unexpected.tar.gz', rawEntry('ocrag-index/run.sh', 'File', 3, Buffer.from('ls\n'))), /unexpected entry "ocrag-index\/run.sh"/);
+  });
+
+  test('consistent checksums over bad contents: an unsafe manifest path, a foreign blob, a forged chunk id', async () => {
+    const file = await repack(good, path.join(work, 'manifest.tar.gz'), (es) => editJson(es, ENTRY.manifest, (m) => ((m.files as Record<string, string>)['../../outside.ts'] = 'a'.repeat(40))), true);
+    await refused(file, /artifact manifest is invalid: unsafe path "\.\.\/\.\.\/outside\.ts"/);
+
+    const dropped = await repack(good, path.join(work, 'foreign.tar.gz'), (es) => editJson(es, ENTRY.manifest, (m) => delete (m.files as Record<string, string>)['src/cli/args.ts']), true);
+    await refused(dropped, /row \d+: blob [0-9a-f]{40} is not in the artifact's manifest/);
+
+    const forged = await repack(
+      good,
+      path.join(work, 'forged.tar.gz'),
+      (es) => {
+        const entry = es.find((e) => e.name.includes('/chunks/'))!;
+        const id = arrow.tableFromIPC(entry.body).getChild('id')!.get(0) as string;
+        const at = entry.body.indexOf(id);
+        entry.body[at] = entry.body[at] === 0x61 ? 0x62 : 0x61; // another hex digit: same length, still UTF-8
+      },
+      true,
+    );
+    await refused(forged, /row 1: chunk id "[0-9a-f]{40}" does not match its blob, span, model and chunker/);
+  });
+
+  test('the untouched artifact imports fine into the same index', async () => {
+    const r = await runJson<{ manifestKey: string; chunksAdded: number }>(['import', good], target);
+    assert.match(r.manifestKey, /^detached-/);
+    assert.equal((await runCli(['export', '--check', path.join(work, 'cut.tar.gz')], target)).code, 4);
+  });
+});

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { CodeIndex } from '../src/service/code-index.js';
+import { importArtifact } from '../src/share/import.js';
+import { git, makeFixtureRepo, runCli, runJson, tempDir, TEST_CACHE } from './helpers.js';
+
+// The in-process import below loads the model from the test cache, as the CLI runs do.
+process.env.OCRAG_CACHE ??= TEST_CACHE;
+
+interface Summary {
+  upToDate: boolean;
+  newBlobs: number;
+  chunksEmbedded: number;
+}
+interface ExportSummary {
+  file: string;
+  commit: string;
+  counts: { files: number; blobs: number; chunks: number; marks: number; entries: number };
+  sha256: string;
+}
+interface ImportSummary {
+  manifestKey: string;
+  manifestWritten: boolean;
+  repository: string;
+  chunks: number;
+  chunksAdded: number;
+  marksAdded: number;
+}
+interface Status {
+  chunksStored: number;
+  manifests: { key: string; commit: string }[];
+}
+
+const QUERIES = ['parse command line arguments', 'retry a database query when it is locked', 'evict least recently used cache entry', 'LRUCache'];
+
+async function searches(repo: string): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const q of QUERIES) out.push(await runJson(['search', q, '-k', '5', '--no-update'], repo));
+  return out;
+}
+
+function clone(origin: string, name: string): string {
+  const dir = path.join(tempDir(name), name);
+  git(path.dirname(dir), 'clone', '-q', origin, dir);
+  return dir;
+}
+
+describe('team index sharing: export in one clone, import in another', () => {
+  let origin: string;
+  let a: string;
+  let firstCommit: string;
+  let artifact: string;
+  let exported: ExportSummary;
+  let resultsA: unknown[];
+  const changed = ['src/cli/args.ts', 'server/db.py', 'src/added.ts'];
+
+  before(async () => {
+    origin = makeFixtureRepo();
+    firstCommit = git(origin, 'rev-parse', 'HEAD');
+    a = clone(origin, 'a');
+    await runJson(['index'], a);
+    resultsA = await searches(a);
+    artifact = path.join(tempDir('artifact'), 'index.tar.gz');
+    exported = await runJson<ExportSummary>(['export', '--out', artifact], a);
+    // Three files later, upstream.
+    fs.appendFileSync(path.join(origin, changed[0]), '\nexport function countFlags(argv: string[]): number {\n  return argv.filter((a) => a.startsWith("--")).length;\n}\n');
+    fs.appendFileSync(path.join(origin, changed[1]), '\n\ndef close_quietly(conn):\n    """Closes a connection and ignores errors."""\n    try:\n        conn.close()\n    except Exception:\n        pass\n');
+    fs.writeFileSync(path.join(origin, changed[2]), 'export function added(x: number): number {\n  return x * 2;\n}\n');
+    git(origin, 'add', '-A');
+    git(origin, 'commit', '-q', '-m', 'three files later');
+  });
+
+  test('export writes a verifiable artifact of the indexed commit', async () => {
+    assert.equal(exported.commit, firstCommit);
+    assert.ok(exported.counts.chunks > 10 && exported.counts.files > 10, JSON.stringify(exported.counts));
+    const check = await runJson<{ verified: boolean; header: { commit: string; modelId: string; dim: number; chunkerVersion: string }; counts: ExportSummary['counts']; sha256: string }>(['export', '--check', artifact], a);
+    assert.equal(check.verified, true);
+    assert.equal(check.header.commit, firstCommit);
+    assert.deepEqual(check.counts, exported.counts);
+    assert.equal(check.sha256, exported.sha256);
+    const human = await runCli(['export', '--check', artifact], a);
+    assert.equal(human.code, 0);
+    assert.match(human.stdout, /verified/);
+    assert.match(human.stdout, new RegExp(`commit +${firstCommit}`));
+  });
+
+  test('a fresh clone imports it: same results, nothing embedded, importing twice changes nothing', async () => {
+    const b = clone(origin, 'b');
+    git(b, 'reset', '-q', '--hard', firstCommit);
+    const imported = await runJson<ImportSummary>(['import', artifact], b);
+    assert.equal(imported.manifestKey, 'branch-main');
+    assert.equal(imported.repository, 'checked');
+    assert.equal(imported.chunksAdded, exported.counts.chunks);
+    const index = await runJson<Summary>(['index'], b);
+    assert.ok(index.upToDate || index.chunksEmbedded === 0, JSON.stringify(index));
+    assert.equal(index.chunksEmbedded, 0);
+    assert.deepEqual(await searches(b), resultsA);
+
+    const before = await runJson<Status>(['status'], b);
+    const again = await runJson<ImportSummary>(['import', artifact], b);
+    assert.deepEqual([again.chunksAdded, again.marksAdded, again.manifestWritten], [0, 0, false]);
+    assert.equal((await runJson<Status>(['status'], b)).chunksStored, before.chunksStored);
+
+    // Three files later only their blobs are embedded.
+    git(b, 'merge', '-q', '--ff-only', 'origin/main');
+    const later = await runJson<Summary>(['index'], b);
+    assert.equal(later.newBlobs, changed.length);
+    const listed = await runJson<{ path: string; chunks: number }[]>(['list'], b);
+    const chunksOfChanged = listed.filter((f) => changed.includes(f.path)).reduce((n, f) => n + f.chunks, 0);
+    assert.equal(later.chunksEmbedded, chunksOfChanged);
+
+    // The commit B indexed over is no longer indexed in B: exporting it says so.
+    const missing = await runCli(['export', '--rev', firstCommit, '--out', path.join(path.dirname(artifact), 'missing.tar.gz')], b);
+    assert.equal(missing.code, 4);
+    assert.match(missing.stderr, /was never indexed/);
+  });
+
+  test('an artifact of another commit still helps: only the differences are embedded', async () => {
+    const d = clone(origin, 'd');
+    const imported = await runJson<ImportSummary>(['import', artifact], d);
+    assert.equal(imported.manifestKey, `detached-${firstCommit}`);
+    const index = await runJson<Summary>(['index'], d);
+    assert.equal(index.newBlobs, changed.length);
+    // The imported commit can be passed on as it came.
+    const reexported = await runJson<ExportSummary>(['export', '--rev', firstCommit, '--out', path.join(path.dirname(artifact), 're.tar.gz')], d);
+    const { files, blobs, chunks, marks } = reexported.counts;
+    assert.deepEqual({ files, blobs, chunks, marks }, { files: exported.counts.files, blobs: exported.counts.blobs, chunks: exported.counts.chunks, marks: exported.counts.marks });
+  });
+
+  test('an artifact too big to keep in memory is read twice, with the same outcome', async () => {
+    const f = clone(origin, 'f');
+    git(f, 'reset', '-q', '--hard', firstCommit);
+    const index = await CodeIndex.open(f);
+    try {
+      const imported = await importArtifact(index, artifact, { keepChunkBytes: 0 });
+      assert.equal(imported.chunksAdded, exported.counts.chunks);
+    } finally {
+      await index.close();
+    }
+    assert.equal((await runJson<Summary>(['index'], f)).chunksEmbedded, 0);
+    assert.deepEqual(await searches(f), resultsA);
+  });
+
+  test('export indexes HEAD first when it is not indexed yet', async () => {
+    const e = clone(origin, 'e');
+    const r = await runJson<ExportSummary>(['export', '--out', path.join(path.dirname(artifact), 'head.tar.gz')], e);
+    assert.equal(r.commit, git(e, 'rev-parse', 'HEAD'));
+    assert.ok(r.counts.chunks > exported.counts.chunks);
+    const bad = await runCli(['export', '--check', artifact, '--rev', 'HEAD'], e);
+    assert.equal(bad.code, 2);
+  });
+});
