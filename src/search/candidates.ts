@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Embedder } from '../embed/types.js';
 import type { ChunkInfo, ChunkStore } from '../store/chunk-store.js';
 import { bm25, topEntries, visibleChunks, type VisibleChunks } from './lexical.js';
@@ -13,9 +14,10 @@ export interface Retriever {
   fts?(words: string, limit: number): Promise<{ id: string; score: number }[]>;
 }
 
-export function storeRetriever(store: ChunkStore, embedder: Embedder): Retriever {
+/** `generation` names the store's current incarnation (its creation time): chunks cached in memory belong to it. */
+export function storeRetriever(store: ChunkStore, embedder: Embedder, generation = ''): Retriever {
   const vectors = new Map<string, Promise<Float32Array>>();
-  const resident = residentFor(`${store.dir}\n${embedder.modelId}`, store.dim);
+  const resident = residentFor(`${store.dir}\n${embedder.modelId}\n${generation}`, store.dim, path.join(store.dir, '..', 'resident'));
   return {
     embed(query) {
       if (!vectors.has(query)) vectors.set(query, embedder.embedQuery(query));
