@@ -35,6 +35,8 @@ export async function collectGarbage(ctx: IndexContext, keep: number): Promise<G
       const unreferenced = [...(await store.blobState()).keys()].filter((b) => !referenced.has(b));
       blobsRemoved = unreferenced.length;
       chunksRemoved = await store.deleteBlobs(unreferenced);
+      // Search snapshots still hold the deleted rows; the next search rebuilds them from what is left.
+      if (chunksRemoved) fs.rmSync(path.join(ctx.layout.dir, 'resident'), { recursive: true, force: true });
       await store.compact();
     } finally {
       store.close();

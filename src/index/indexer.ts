@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { CHUNKER_VERSION } from '../chunk/index.js';
 import type { Embedder } from '../embed/types.js';
 import { BlobReader } from '../git/blobs.js';
@@ -115,7 +116,8 @@ export async function openStoreFor(ctx: IndexContext, embedder: Embedder, opts: 
 
 /** Removes vectors, manifests and store identity; keeps the user's config. */
 export function clearIndex(ctx: IndexContext): void {
-  for (const p of [ctx.layout.lance, ctx.layout.manifests, ctx.layout.meta]) fs.rmSync(p, { recursive: true, force: true });
+  // resident/ holds search-side snapshots of the store's rows: they go with the store.
+  for (const p of [ctx.layout.lance, ctx.layout.manifests, ctx.layout.meta, path.join(ctx.layout.dir, 'resident')]) fs.rmSync(p, { recursive: true, force: true });
 }
 
 /**
