@@ -7,8 +7,9 @@
 //   --explain QUERY    the top 15 for QUERY in each selected repo, with each ranking component's part
 //   --misses-below X  with --misses: only queries below X
 //   --misses           print every query below NDCG@10 1 with its top results and targets
-//   --cached           memoise retrieval (same results, faster; latency then is not what users see)
+//   --cached           search over one store kept open (same results; the latency is then not what users see)
 //   --rebuild          re-index each checkout from scratch
+//   --annotations DIR  another annotation folder (e.g. one holding the harness's zod label variant as zod.json)
 //   --out FILE         write per-query rows as JSON
 //
 // Checkouts: $SEMBLE_BENCH/<name> (default /tmp/semble-bench), made by the harness's checkout.mjs.
@@ -35,6 +36,7 @@ interface Options {
   set: Partial<RankingConfig>;
   sweep: Partial<RankingConfig>[][];
   explain: string | null;
+  annotations?: string;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -53,6 +55,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--cached') o.cached = true;
     else if (a === '--rebuild') o.rebuild = true;
     else if (a === '--out') o.out = value();
+    else if (a === '--annotations') o.annotations = path.resolve(value());
     else if (a === '--set') Object.assign(o.set, parseSetting(value()));
     else if (a === '--sweep') {
       const [key, values] = value().split('=');
@@ -104,7 +107,7 @@ async function main(): Promise<void> {
   const sessions: RepoSession[] = [];
   for (const repo of repos) {
     note(`${repo.name}: opening ${h.checkoutDir(repo)}`);
-    sessions.push(await RepoSession.open(h, repo, { rebuild: o.rebuild, log: note }));
+    sessions.push(await RepoSession.open(h, repo, { rebuild: o.rebuild, annotations: o.annotations, log: note }));
   }
   try {
     const runAll = async (ranking: Partial<RankingConfig>, mode: 'user' | 'cached'): Promise<Scored> => {
@@ -140,7 +143,7 @@ async function main(): Promise<void> {
     }
     if (o.ablate) {
       log('');
-      log('ablation (retrieval memoised; each row the whole benchmark):');
+      log('ablation (store kept open; each row is the whole benchmark):');
       const rows = [];
       for (const row of ablations(o.set)) rows.push({ label: row.label, s: await runAll(row.ranking, 'cached') });
       printAblation(rows, log);

@@ -74,15 +74,15 @@ describe('an index run killed at any moment', () => {
       const killed = await cli(['index'], repo, { ...GROUP, OCRAG_TEST_CRASH_AT: moment });
       assert.equal(killed.signal, 'SIGKILL', `the run reached ${moment} (exit ${killed.code}: ${killed.stderr})`);
 
-      // The lock of the dead run is still there, naming a process that is gone.
-      const owner = JSON.parse(fs.readFileSync(layout.lock, 'utf8')) as { pid: number };
-      assert.equal(isAlive(owner.pid), false);
+      // The lock of the dead run is still there, naming a process that is gone (a delayed kill may come after the release).
+      const timed = moment.includes('+');
+      if (!timed || fs.existsSync(layout.lock)) assert.equal(isAlive((JSON.parse(fs.readFileSync(layout.lock, 'utf8')) as { pid: number }).pid), false);
 
       // Readers see a whole state: the old manifest, or (killed after the switch) the new one.
       const afterKill = manifestsOf(repo);
       const switched = isDeepStrictEqual(afterKill, expected.manifests);
       assert.ok(switched || isDeepStrictEqual(afterKill, previous), 'the manifest on disk is the old one or the new one');
-      if (!moment.includes('+')) assert.equal(switched, moment === 'index.done', 'the manifest switches last');
+      if (!timed) assert.equal(switched, moment === 'index.done', 'the manifest switches last');
       await withIndex(repo, async (index) => {
         const old = await index.search(OLD_QUERY, { k: 3, update: false });
         const fresh = await index.search(NEW_QUERY, { k: 3, update: false });
@@ -92,10 +92,10 @@ describe('an index run killed at any moment', () => {
         for (const r of [...old, ...fresh]) assert.ok(r.path in current, `${r.path} is in the state searched`);
 
         // The next run takes the stale lock over and finishes the work: by CLI, by the hook, or in-process.
-        if (i % 4 === 0) {
+        if (i === 0 || i === 5) {
           const rerun = await cli(['index'], repo);
           assert.equal(rerun.code, 0, rerun.stderr);
-        } else if (i % 4 === 1) {
+        } else if (i === 1 || i === 6) {
           const hook = await cli(['hook', 'post-commit'], repo);
           assert.equal(hook.code, 0, hook.stderr);
           assert.match(fs.readFileSync(layout.log, 'utf8'), /post-commit: (indexed|up to date) main@/);

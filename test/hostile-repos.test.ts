@@ -74,6 +74,19 @@ describe('odd repositories', () => {
     assert.equal(await topPath(sparse, 'markerOutsideCone'), 'docs/outside.ts');
   });
 
+  test('partial clone (blob:none) with sparse checkout, offline: blobs never fetched are skipped as "not fetched", nothing is downloaded', async () => {
+    gitIn(origin, 'config', 'uploadpack.allowFilter', 'true');
+    const partial = clone(origin, '--filter=blob:none', '--sparse');
+    gitIn(partial, 'config', 'gc.auto', '0');
+    gitIn(partial, 'sparse-checkout', 'set', 'src');
+    const before = gitIn(partial, 'count-objects', '-v');
+    // The remote is gone: a lazy fetch would fail loudly.
+    gitIn(partial, 'remote', 'set-url', 'origin', `file://${origin}-gone`);
+    assert.equal(await topPath(partial, 'markerInsideCone'), 'src/inside.ts');
+    assert.equal(manifestsOf(partial)['branch-main'].skipped['docs/outside.ts'], 'not fetched');
+    assert.equal(gitIn(partial, 'count-objects', '-v'), before, 'no object was fetched');
+  });
+
   test('detached HEAD: indexed under its commit, searchable, and the branch manifest is left alone', async () => {
     const detached = clone(origin);
     await withIndex(detached, (index) => index.index());

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../src/config/config.js';
 import { CodeIndex } from '../src/service/code-index.js';
-import { ChunkStore } from '../src/store/chunk-store.js';
+import { ChunkStore, type ChunkRow } from '../src/store/chunk-store.js';
 import { indexLayout } from '../src/store/layout.js';
 import { listManifests, readManifest, type Manifest } from '../src/store/manifest.js';
 import { CLI, GIT_IDENTITY, TEST_CACHE, tempDir } from './helpers.js';
@@ -90,4 +90,9 @@ export function writeFiles(root: string, files: Record<string, string | Buffer>)
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
   }
+}
+
+/** The rows two processes race to write in the concurrency test (4-d vectors, one blob). */
+export function sharedRows(): ChunkRow[] {
+  return Array.from({ length: 100 }, (_, i) => ({ id: `chunk${i}`, blob: 'a'.repeat(40), startLine: i + 1, endLine: i + 1, language: 'text', symbol: '', text: `line ${i}`, terms: 'line', vector: new Float32Array([1, 0, 0, 0]) }));
 }

@@ -29,7 +29,8 @@ describe('search ranking on the fixture repository', () => {
   });
 
   test('a test file that matches the words ranks below the implementation for a non-test query', async () => {
-    const results = await search('parse flags and positionals', 10);
+    // Without the test-file penalty the test ranks first for these words (it spells out flags, out, input, positionals).
+    const results = await search('flags out input positionals', 10);
     const impl = results.findIndex((r) => r.path === 'src/cli/args.ts');
     const spec = results.findIndex((r) => r.path === 'test/args.test.ts');
     assert.ok(impl === 0, `implementation first: ${results.map((r) => r.path).join(', ')}`);

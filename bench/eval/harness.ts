@@ -34,7 +34,7 @@ export interface Harness {
   published: { repos: Record<string, Record<string, unknown>>; sources: Record<string, unknown> };
   loadRepos(): BenchRepo[];
   selectRepos(repos: BenchRepo[], names: string[]): BenchRepo[];
-  loadTasks(repo: BenchRepo): Task[];
+  loadTasks(repo: BenchRepo, annotations?: string): Task[];
   checkoutDir(repo: BenchRepo): string;
   rootOf(repo: BenchRepo): string;
   scoreQuery(results: { path: string; start: number | null; end: number | null }[], task: Task): { ndcg10: number; ndcg5: number; ranks: number[] };
@@ -53,7 +53,7 @@ export async function loadHarness(projectRoot: string): Promise<Harness> {
     published: JSON.parse(fs.readFileSync(path.join(dir, 'published.json'), 'utf8')),
     loadRepos: () => common.loadRepos(),
     selectRepos: common.selectRepos,
-    loadTasks: (repo) => common.loadTasks(repo),
+    loadTasks: (repo, annotations) => (annotations ? common.loadTasks(repo, annotations) : common.loadTasks(repo)),
     checkoutDir: common.checkoutDir,
     rootOf: common.rootOf,
     scoreQuery: score.scoreQuery,

@@ -1,6 +1,7 @@
 import { gitBuffer } from './run.js';
 
-export type EntryKind = 'file' | 'executable' | 'symlink' | 'submodule' | 'other';
+/** 'unfetched': a blob a partial clone has not downloaded (reading it would fetch it from the remote). */
+export type EntryKind = 'file' | 'executable' | 'symlink' | 'submodule' | 'unfetched' | 'other';
 
 /** One file of a git tree: where it is and which blob it holds. */
 export interface TreeEntry {
@@ -18,10 +19,39 @@ const KIND_BY_MODE: Record<string, EntryKind> = {
   '160000': 'submodule',
 };
 
-/** Lists every file of a tree recursively, in git's path order, in one git process. */
+/**
+ * Lists every file of a tree recursively, in git's path order, in one git process. In a partial clone
+ * (`--filter=blob:none`, the usual monorepo set-up with sparse checkout) blobs not downloaded yet are listed as
+ * 'unfetched' and never touched: their sizes, let alone their content, would be fetched one by one.
+ */
 export async function listTree(root: string, treeish: string): Promise<TreeEntry[]> {
-  const { stdout } = await gitBuffer(['ls-tree', '-r', '-l', '-z', '--full-tree', treeish], { cwd: root });
-  return parseLsTree(stdout.toString('utf8'));
+  if (!(await isPartialClone(root))) {
+    const { stdout } = await gitBuffer(['ls-tree', '-r', '-l', '-z', '--full-tree', treeish], { cwd: root });
+    return parseLsTree(stdout.toString('utf8'));
+  }
+  const [listed, objects] = await Promise.all([
+    gitBuffer(['ls-tree', '-r', '-z', '--full-tree', treeish], { cwd: root }),
+    // --missing=print names absent objects (prefixed "?") without fetching them.
+    gitBuffer(['rev-list', '--objects', '--no-object-names', '--missing=print', treeish], { cwd: root }),
+  ]);
+  const missing = new Set(objects.stdout.toString('utf8').split('\n').filter((l) => l.startsWith('?')).map((l) => l.slice(1)));
+  const entries = parseLsTree(listed.stdout.toString('utf8'));
+  const present = entries.filter((e) => e.kind !== 'submodule' && !missing.has(e.blob)).map((e) => e.blob);
+  const { stdout } = await gitBuffer(['cat-file', '--batch-check=%(objectname) %(objectsize)'], { cwd: root, input: present.join('\n') + '\n' });
+  const sizes = new Map(stdout.toString('utf8').split('\n').map((l) => l.split(' ') as [string, string]));
+  for (const e of entries) {
+    if (missing.has(e.blob) && e.kind !== 'submodule') e.kind = 'unfetched';
+    e.size = Number(sizes.get(e.blob) ?? 0);
+  }
+  return entries;
+}
+
+async function isPartialClone(root: string): Promise<boolean> {
+  const { stdout } = await gitBuffer(['config', '--get-regexp', '^(remote\\..*\\.promisor|extensions\\.partialclone)$'], { cwd: root, okCodes: [1] });
+  return stdout
+    .toString('utf8')
+    .split('\n')
+    .some((line) => /^extensions\.partialclone \S/.test(line) || /^remote\..*\.promisor true$/.test(line));
 }
 
 /** Parses `git ls-tree -r -l -z` output: "<mode> <type> <sha> <size>\t<path>\0". */
@@ -31,7 +61,7 @@ export function parseLsTree(out: string): TreeEntry[] {
     if (!record) continue;
     const tab = record.indexOf('\t');
     const [mode, , sha, size] = record.slice(0, tab).split(/ +/);
-    entries.push({ path: record.slice(tab + 1), blob: sha, kind: KIND_BY_MODE[mode] ?? 'other', size: size === '-' ? 0 : Number(size) });
+    entries.push({ path: record.slice(tab + 1), blob: sha, kind: KIND_BY_MODE[mode] ?? 'other', size: size === undefined || size === '-' ? 0 : Number(size) });
   }
   return entries;
 }

@@ -14,7 +14,8 @@ export type SkipReason =
   | 'generated'
   | 'secret'
   | 'lfs pointer'
-  | 'minified';
+  | 'minified'
+  | 'not fetched';
 
 export interface Selection {
   files: TreeEntry[];
@@ -62,6 +63,7 @@ export function selectFiles(entries: TreeEntry[], config: Config): Selection {
 function pathSkipReason(entry: TreeEntry, config: Config, excluded: (p: string) => boolean, included: (p: string) => boolean): SkipReason | null {
   if (entry.kind === 'symlink') return 'symlink';
   if (entry.kind === 'submodule') return 'submodule';
+  if (entry.kind === 'unfetched') return 'not fetched';
   if (entry.kind === 'other') return 'binary';
   if (excluded(entry.path)) return 'excluded';
   if (!included(entry.path)) return 'not included';

@@ -10,7 +10,7 @@ import { withWorkingTree } from '../index/overlay.js';
 import { indexHead, type IndexOptions, type IndexSummary } from '../index/indexer.js';
 import { ChunkStore } from '../store/chunk-store.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
-import type { Manifest } from '../store/manifest.js';
+import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { assertSameModel, readMeta } from '../store/meta.js';
 import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 
@@ -125,7 +125,7 @@ export class CodeIndex {
    */
   async search(query: string, opts: SearchOptions & { update?: boolean; committedOnly?: boolean }): Promise<SearchResult[]> {
     if (!query.trim()) throw new UsageError('empty query: say what code you are looking for');
-    return this.withView(opts, async (view, store, embedder) => searchManifest(view, storeRetriever(store, embedder), query, opts));
+    return this.withView(opts, async (view, store, embedder) => searchManifest(view, storeRetriever(store, embedder, this.storeGeneration()), query, opts));
   }
 
   /** Embeds uncommitted edits now (for `watch`), so the next search has nothing to do; returns the view's file count. */
@@ -144,18 +144,34 @@ export class CodeIndex {
   /** Searches a view from `currentView` as it is, without asking git. */
   async searchView(view: Manifest, query: string, opts: SearchOptions): Promise<SearchResult[]> {
     if (!query.trim()) throw new UsageError('empty query: say what code you are looking for');
-    return this.withStore(async (store, embedder) => searchManifest(view, storeRetriever(store, embedder), query, opts));
+    return this.withStore(async (store, embedder) => searchManifest(view, storeRetriever(store, embedder, this.storeGeneration()), query, opts));
   }
 
   /** The manifest of what the user sees, with the store and model open for the duration of `use`. */
   private async withView<T>(opts: { update?: boolean; committedOnly?: boolean }, use: (view: Manifest, store: ChunkStore, embedder: Embedder) => Promise<T>): Promise<T> {
     if (opts.update !== false) await this.ensureFresh();
-    const manifest = currentManifest(this.ctx);
+    const manifest = opts.update === false ? await this.manifestAtHead() : currentManifest(this.ctx);
     if (!manifest) throw new UsageError('no index for this commit yet: run "ocrag index"', 4);
     return this.withStore(async (store, embedder) => {
       const view = opts.committedOnly ? manifest : await withWorkingTree(this.ctx, manifest, store, embedder);
       return use(view, store, embedder);
     });
+  }
+
+  /**
+   * The manifest of the branch (or detached commit) checked out now, without moving this index's idea of HEAD
+   * (a run of ours may be using it): after a branch switch a long-lived caller must not lay the work tree over
+   * the old branch's manifest.
+   */
+  private async manifestAtHead(): Promise<Manifest | null> {
+    if (this.headJustRead) return currentManifest(this.ctx);
+    const head = await readHead(this.ctx.repo.root);
+    return head.head ? readManifest(this.ctx.layout.manifests, manifestKey(head.branch, head.head)) : null;
+  }
+
+  /** Changes whenever the store is created anew (rebuild, model or chunker change), so cached chunks are never reused across. */
+  private storeGeneration(): string {
+    return readMeta(this.ctx.layout.meta)?.createdAt ?? '';
   }
 
   /** The store and the model, checked to belong together, open for the duration of `use`. */

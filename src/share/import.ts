@@ -74,7 +74,8 @@ export async function importArtifact(index: CodeIndex, file: string, opts: Impor
     try {
       chunksAdded = verified.chunkBatches ? await addBatches(verified.chunkBatches, store) : await addChunks(file, verified, store);
       marksAdded = await addMarks(store, verified);
-      if (chunksAdded || marksAdded) await store.compact();
+      // As after an index run: fold fragments only once they pile up; new rows are searchable at once.
+      if (chunksAdded || marksAdded) await store.compactIfFragmented();
       await store.ensureTextIndex();
     } finally {
       store.close();

@@ -22,7 +22,7 @@ export function registerSearch(program: Command): void {
     .argument('<query...>', 'what you are looking for, e.g. "parse command line arguments" or parseArgs')
     .option('-k, --top-k <n>', 'how many results', positiveInt('-k/--top-k', 1000), 10)
     .option('--path <glob>', "only results whose path matches, e.g. 'src/**' or '**/*.py'")
-    .option('--min-score <x>', 'drop results scoring below x (cosine similarity, -1..1)', parseScore)
+    .option('--min-score <x>', 'drop results scoring below x (relevance 0..1: ~0.3-0.5 weak, 0.6-0.8 good, >0.9 a defining chunk or matching path)', parseScore)
     .option('--no-update', 'answer from the index as it is, even if HEAD moved since it was built')
     .option('--committed-only', 'ignore uncommitted edits and untracked files; answer for HEAD as committed')
     .addOption(new Option('--format <format>', 'text for people; json, xml or markdown for programs and LLM prompts').choices(OUTPUT_FORMATS))

@@ -1,6 +1,6 @@
 /**
- * Re-export barrels (`export * from './x'`, `pub use x::Y;`, `from .x import Y`) mention every public name of
- * a package without defining any: they match name and word queries well and answer none of them.
+ * Re-export barrels (`export * from './x'`, `pub use x::*;`, `from .x import *`) mention module paths and nothing
+ * else: they match path-like query words well and answer none of the questions.
  */
 const REEXPORT_LINE = new RegExp(
   [
@@ -22,23 +22,31 @@ const REEXPORT_LINE = new RegExp(
   ].join('|'),
 );
 
+const WILDCARD_LINE = /^(?:(?:export|import)\s+\*(?:\s+as\s+[\w$]+)?\s+from\b|import\s+[\w$]+\s+from\b|export\s+default\s+[\w$]+;?$|(?:pub(?:\([^)]*\))?\s+)?use\s+[^;]*::\*\s*;|from\s+\S+\s+import\s+\*|(?:module\.)?exports\s*=\s*require\()/;
+
 /**
- * A chunk that only imports and re-exports: nearly all its code lines do, and it carries no documentation of its
- * own (a Rust `mod.rs` or Python `__init__.py` that documents its module is an answer, not a barrel).
+ * A chunk that only forwards whole modules (`export * from './x'`, `import z from './x'; export default z`,
+ * `pub use a::*;`, `from .x import *`) and documents
+ * nothing. Named re-exports are kept out on purpose: a file listing `export { Reporter } from` or
+ * `from starlette.middleware.cors import CORSMiddleware` is often the public face of that name, and the answer.
  */
 export function isBarrel(text: string): boolean {
   let code = 0;
   let reexports = 0;
+  let wildcards = 0;
   let comments = 0;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (!line) continue;
-    if (line.startsWith('//') || (line.startsWith('#') && !line.startsWith('#[')) || line.startsWith('/*') || line.startsWith('*') || line.startsWith('"""')) {
+    if (COMMENT.test(line)) {
       comments++;
       continue;
     }
     code++;
     if (REEXPORT_LINE.test(line)) reexports++;
+    if (WILDCARD_LINE.test(line)) wildcards++;
   }
-  return code > 0 && reexports / code >= 0.8 && comments < 3;
+  return code > 0 && reexports / code >= 0.8 && wildcards / code >= 0.5 && comments < 3;
 }
+
+const COMMENT = /^(?:\/\/|#(?!\[)|\/\*|\*|"{3}|'{3})/;

@@ -1,6 +1,7 @@
 /**
  * The ranking stack's switches and weights. Every component can be turned off on its own, so the benchmark
- * can measure what each one is worth (`npm run eval -- --ablate`); the defaults are the measured best.
+ * can measure what each one is worth (`npm run eval -- --ablate`); the defaults are the measured best. Components
+ * off by default (whole-file evidence, centrality, path-word IDF) measured no gain and stay for the ablation.
  */
 export interface RankingConfig {
   /** Retrievers. */
@@ -29,8 +30,11 @@ export interface RankingConfig {
   pathDirWeight: number;
   pathIdf: boolean;
   pathInformativeOnly: boolean;
-  /** Tests, examples, vendored copies, declaration stubs, package markers, re-export barrels. */
+  /** Down-weighting: tests, examples, vendored copies, declaration stubs, package markers (by path); prose and config
+   * files (by language); files under an older `vN/` beside a newer one; chunks that only forward whole modules. */
   penalties: boolean;
+  prose: boolean;
+  legacy: boolean;
   barrels: boolean;
   /** Promote a file's best chunk by the evidence of its other chunks. */
   coherence: boolean;
@@ -66,13 +70,15 @@ export const DEFAULT_RANKING: Readonly<RankingConfig> = Object.freeze({
   pathIdf: false,
   pathInformativeOnly: false,
   penalties: true,
-  barrels: false,
+  prose: true,
+  legacy: true,
+  barrels: true,
   coherence: true,
   coherenceBoost: 0.2,
   fileEvidence: false,
-  fileBoost: 0.5,
+  fileBoost: 0.3,
   centrality: false,
-  centralityBoost: 0.3,
+  centralityBoost: 0.1,
   saturation: true,
   saturationDecay: 0.5,
   saturationFree: 1,
@@ -80,10 +86,12 @@ export const DEFAULT_RANKING: Readonly<RankingConfig> = Object.freeze({
 
 /** Every ranking component off: retrieval and fusion alone. */
 export const FUSION_ONLY: Partial<RankingConfig> = {
-  symbols: false,
   definitions: false,
+  symbols: false,
   pathWords: false,
   penalties: false,
+  prose: false,
+  legacy: false,
   barrels: false,
   coherence: false,
   fileEvidence: false,

@@ -50,9 +50,11 @@ export function scoreHits(fused: Map<Candidate, number>, ctx: RankContext): Hit[
         const match = paths.score(file);
         if (match >= 0.1) parts.path = unit * cfg.pathBoost * match;
       }
-      if (cfg.penalties) parts.penalty *= pathPenalty(file.path, q) * languagePenalty(candidate.chunk.language, q) * (file.legacy && !q.wantsLegacy ? 0.5 : 1);
-      // For a name, the module re-exporting it may be the answer (its definition can live in another package).
-      if (cfg.barrels && !q.isName && isBarrel(candidate.chunk.text)) parts.penalty *= 0.5;
+      if (cfg.penalties) parts.penalty *= pathPenalty(file.path, q);
+      if (cfg.prose) parts.penalty *= languagePenalty(candidate.chunk.language, q);
+      if (cfg.legacy && file.legacy && !q.wantsLegacy) parts.penalty *= 0.5;
+      // Unless it re-exports a name the query gives: then it may be the answer (the definition can live in another package).
+      if (cfg.barrels && parts.definition === 0 && isBarrel(candidate.chunk.text)) parts.penalty *= 0.5;
       hits.push({ candidate, file, base, score: (base + parts.definition + parts.path + parts.file + parts.hub) * parts.penalty, parts });
     }
   }

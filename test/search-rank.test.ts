@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Candidate } from '../src/search/candidates.js';
+import { topEntries } from '../src/search/lexical.js';
+import { analyzeQuery } from '../src/search/query.js';
+import { isBarrel } from '../src/search/rank/barrels.js';
+import { DEFAULT_RANKING } from '../src/search/rank/config.js';
+import { breadcrumbName, definitionStrength } from '../src/search/rank/definitions.js';
+import { pathRole } from '../src/search/rank/path-roles.js';
+import { PathScorer, wordsMatch } from '../src/search/rank/path-words.js';
+import type { Hit } from '../src/search/rank/rank.js';
+import { selectTop } from '../src/search/rank/select.js';
+import { relevance } from '../src/search/search.js';
+import { describePath } from '../src/search/view.js';
+
+describe('query analysis', () => {
+  test('a bare identifier is a name query; a sentence names its code-shaped words', () => {
+    assert.equal(analyzeQuery('parseArgs').isName, true);
+    assert.deepEqual(analyzeQuery('Sinatra::Base').symbols, ['Base', 'Sinatra::Base']);
+    assert.equal(analyzeQuery('how are retries configured').isName, false);
+    assert.deepEqual(analyzeQuery('how app.handle dispatches requests').symbols, ['handle', 'app.handle']);
+    assert.deepEqual(analyzeQuery('ZodType base class and .refine()').symbols, ['ZodType', 'refine']);
+    assert.deepEqual(analyzeQuery('e.g. a helper. Then more').symbols, []);
+  });
+
+  test('asking for tests, docs or old versions is noticed', () => {
+    assert.equal(analyzeQuery('test runner for CLI commands').wantsTests, true);
+    assert.equal(analyzeQuery('parse command line arguments').wantsTests, false);
+    assert.equal(analyzeQuery('v3 compatibility error types').wantsLegacy, true);
+  });
+});
+
+describe('definitions', () => {
+  test('the breadcrumb names the definition; members and impls are weaker', () => {
+    assert.equal(breadcrumbName('func (m *Mux) ServeHTTP'), 'ServeHTTP');
+    assert.equal(breadcrumbName('impl Serialize for Foo'), null);
+    assert.equal(definitionStrength('class Router', 'class Router {}', 'Router'), 'defines');
+    assert.equal(definitionStrength('interface $ZodType', 'export interface $ZodType {}', 'ZodType'), 'defines');
+    assert.equal(definitionStrength('class Router > method handle', 'handle() {}', 'Router'), 'member');
+    assert.equal(definitionStrength('impl<S> Router<S> > fn route', 'fn route() {}', 'Router'), 'member');
+    assert.equal(definitionStrength('impl Serializer for Foo', 'impl Serializer for Foo {}', 'Serializer'), 'none');
+    assert.equal(definitionStrength('', 'pub struct Router<S> {\n}', 'Router'), 'text');
+    assert.equal(definitionStrength('', 'app.response = Object.create(res)', 'response'), 'none');
+    assert.equal(definitionStrength('', 'pub use axum_core::extract::{FromRequest, FromRequestParts};', 'FromRequest'), 'reexport');
+  });
+
+  test('barrels re-export without documenting', () => {
+    assert.equal(isBarrel("export * from './a.js';\nexport * from './b.js';"), true);
+    assert.equal(isBarrel("export { Reporter } from '../node/reporters.js';"), false);
+    assert.equal(isBarrel('//! Async file I/O.\n//! Use File to open files.\n//! More docs.\npub use self::file::File;'), false);
+    assert.equal(isBarrel('export function f() {\n  return 1;\n}'), false);
+  });
+});
+
+describe('paths', () => {
+  test('roles: tests, examples, vendored code, declaration stubs', () => {
+    assert.equal(pathRole('pkg/cache/lru_test.go').test, true);
+    assert.equal(pathRole('src/__tests__/a.ts').test, true);
+    assert.equal(pathRole('src/runtime/runners/test.ts').test, false);
+    assert.equal(pathRole('docs_src/app/main.py').example, true);
+    assert.equal(pathRole('third_party/x/y.c').secondary, true);
+    assert.equal(pathRole('types/index.d.ts').declaration, true);
+  });
+
+  test('path words meet across inflections and common abbreviations', () => {
+    for (const [a, b] of [['routing', 'router'], ['implementations', 'impls'], ['context', 'ctx'], ['utility', 'utils'], ['dependencies', 'dependency']]) assert.ok(wordsMatch(a, b), `${a} ~ ${b}`);
+    for (const [a, b] of [['form', 'format'], ['json', 'jsonl']]) assert.ok(!wordsMatch(a, b), `${a} !~ ${b}`);
+  });
+
+  test('a module root stands for its directory', () => {
+    const scorer = new PathScorer(['middleware'], new Map([['middleware', 2]]), 10, { dirWeight: 0.5, idf: false, informativeOnly: false });
+    assert.equal(scorer.score(describePath('src/middleware/mod.rs')), 1);
+    assert.equal(scorer.score(describePath('src/middleware/from_fn.rs')), 0.5);
+    assert.equal(scorer.score(describePath('src/routing/mod.rs')), 0);
+  });
+});
+
+describe('selection', () => {
+  const hit = (path: string, score: number): Hit => ({
+    candidate: { chunk: { startLine: score * 10 } } as unknown as Candidate,
+    file: describePath(path),
+    base: score,
+    score,
+    parts: { definition: 0, path: 0, file: 0, hub: 0, penalty: 1, coherence: 0 },
+  });
+
+  test('one file cannot take every slot', () => {
+    const hits = [hit('a.ts', 1), hit('a.ts', 0.99), hit('a.ts', 0.98), hit('b.ts', 0.6), hit('c.ts', 0.5)];
+    assert.deepEqual(selectTop(hits, 3, DEFAULT_RANKING).map((h) => h.file.path), ['a.ts', 'b.ts', 'c.ts']);
+    assert.deepEqual(selectTop(hits, 3, { ...DEFAULT_RANKING, saturation: false }).map((h) => h.file.path), ['a.ts', 'a.ts', 'a.ts']);
+  });
+
+  test('top entries are the best n, best first', () => {
+    const entries: [number, number][] = [[1, 0.2], [2, 0.9], [3, 0.5], [4, 0.7]];
+    assert.deepEqual(topEntries(entries, 2), [[2, 0.9], [4, 0.7]]);
+  });
+
+  test('shown scores are 0..1 and keep the order', () => {
+    assert.equal(relevance(0), 0);
+    assert.ok(relevance(0.5) < relevance(1) && relevance(6) < 1);
+  });
+});
