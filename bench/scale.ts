@@ -108,12 +108,19 @@ async function main(): Promise<void> {
 
   const cli: number[] = [];
   let cliRss = 0;
+  const failures: string[] = [];
   for (const q of QUERIES.slice(0, Math.min(QUERIES.length, Math.max(3, Math.floor(QUERIES_N / 4))))) {
-    const r = timed(['search', '--no-update', q, '-k', '10'], repo);
-    cli.push(r.seconds * 1000);
-    cliRss = Math.max(cliRss, r.maxRss);
+    try {
+      const r = timed(['search', '--no-update', q, '-k', '10'], repo);
+      cli.push(r.seconds * 1000);
+      cliRss = Math.max(cliRss, r.maxRss);
+      console.log(`  cli search "${q}": ${(r.seconds * 1000).toFixed(0)} ms, RSS ${mb(r.maxRss)}`);
+    } catch (e) {
+      failures.push(`"${q}": ${(e as Error).message.split('\n')[0]}`);
+    }
   }
-  console.log(`search CLI   a new process per query (loads the view's chunks each time): ${summary(cli)}, peak RSS ${mb(cliRss)}`);
+  console.log(`search CLI   a new process per query: ${cli.length ? `${summary(cli)}, peak RSS ${mb(cliRss)}` : 'no query answered'}${failures.length ? `; ${failures.length} FAILED, first: ${failures[0]}` : ''}`);
+  if (failures.length) process.exitCode = 1;
 
   const resident = await CodeIndex.open(repo, {}, {}, { keepStoreOpen: true });
   try {
@@ -127,6 +134,9 @@ async function main(): Promise<void> {
       warm.push(performance.now() - t);
     }
     console.log(`search warm  long-lived CodeIndex (as ocrag mcp): first ${ms(first)}, then ${summary(warm)}, RSS ${mb(process.memoryUsage().rss)}`);
+  } catch (e) {
+    console.log(`search warm  FAILED: ${(e as Error).message}`);
+    process.exitCode = 1;
   } finally {
     await resident.close();
   }
