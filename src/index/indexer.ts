@@ -6,7 +6,7 @@ import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
 import { ChunkStore } from '../store/chunk-store.js';
 import { ensureGitExclude } from '../store/layout.js';
-import { knownBlobs, listManifests, manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
+import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
 import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
 import { currentManifest, isUpToDate, requireHead, selectionKey, type IndexContext } from './context.js';
 import { crashPoint } from './crash-point.js';
@@ -156,13 +156,7 @@ function buildManifest(ctx: IndexContext, branch: string | null, commit: string,
   const skipped: Record<string, SkipReason> = {};
   const skippedBlobs: Record<string, string> = {};
   for (const s of selection.skipped) skipped[s.path] = s.reason;
-  for (const f of selection.files) {
-    const state = known.get(f.blob);
-    if (state && state !== 'chunks' && state !== 'empty') {
-      skipped[f.path] = state as SkipReason;
-      skippedBlobs[f.path] = f.blob;
-    } else files[f.path] = f.blob;
-  }
+  placeFiles(selection.files, known, { files, skipped, skippedBlobs });
   return {
     version: 1,
     branch,

@@ -5,10 +5,10 @@ import type { Embedder } from '../embed/types.js';
 import { workingChanges } from '../git/status.js';
 import type { TreeEntry } from '../git/tree.js';
 import type { ChunkStore } from '../store/chunk-store.js';
-import { knownBlobs, type Manifest } from '../store/manifest.js';
+import { knownBlobs, placeFiles, type Manifest } from '../store/manifest.js';
 import type { IndexContext } from './context.js';
 import { embedBlobs } from './embed-blobs.js';
-import { selectFiles, type SkipReason } from './select.js';
+import { selectFiles } from './select.js';
 
 /** A working-tree file read once: its content is hashed as git would hash it, and embedded from these bytes. */
 interface WorkingFile {
@@ -45,13 +45,7 @@ export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, sto
   const toEmbed = [...new Map(selection.files.filter((f) => !known.has(f.blob)).map((f) => [f.blob, { path: f.path, blob: f.blob }])).values()];
   const result = await embedBlobs(store, embedder, toEmbed, async (b) => bytesByBlob.get(b.blob) ?? null, { maxLineChars: ctx.config.maxLineChars });
   for (const m of result.marks) known.set(m.blob, m.reason);
-  for (const f of selection.files) {
-    const state = known.get(f.blob);
-    if (state && state !== 'chunks' && state !== 'empty') {
-      skipped[f.path] = state as SkipReason;
-      skippedBlobs[f.path] = f.blob;
-    } else files[f.path] = f.blob;
-  }
+  placeFiles(selection.files, known, { files, skipped, skippedBlobs });
   return { ...manifest, files, skipped, skippedBlobs };
 }
 

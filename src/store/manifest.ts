@@ -75,3 +75,21 @@ export function knownBlobs(manifest: Manifest, into = new Map<string, string>())
   for (const [path, blob] of Object.entries(manifest.skippedBlobs)) into.set(blob, manifest.skipped[path] ?? 'binary');
   return into;
 }
+
+/**
+ * Files the selection kept, placed by what is known of their blob: with chunks (or blank) they are indexed;
+ * read and found binary, minified… they are skipped with that reason, and their blob is remembered.
+ */
+export function placeFiles(
+  files: { path: string; blob: string }[],
+  known: Map<string, string>,
+  into: Pick<Manifest, 'files' | 'skipped' | 'skippedBlobs'>,
+): void {
+  for (const f of files) {
+    const state = known.get(f.blob);
+    if (state && state !== 'chunks' && state !== 'empty') {
+      into.skipped[f.path] = state as SkipReason;
+      into.skippedBlobs[f.path] = f.blob;
+    } else into.files[f.path] = f.blob;
+  }
+}
