@@ -1,7 +1,7 @@
-// node --import tsx bench/load.ts [--clients 20] [--searches 1000] [--servers 1|N] [--files 3000] [--in-process] [--keep]
+// node --import tsx bench/load.ts [--clients 20] [--searches 1000] [--servers 1|N] [--files 3000] [--commit-files 400] [--in-process] [--keep]
 // Load on the MCP server (or, without src/mcp, on CodeIndex in this process): `clients` callers keep
 // `search_code` requests in flight until `searches` have been answered, while the repository changes under them:
-// at 20% a commit adds 400 files (a re-index runs), at 50% the work tree switches to another branch. Checks: no
+// at 20% a commit adds `commit-files` files (a re-index runs), at 50% the work tree switches to another branch. Checks: no
 // errors, and no answer to a request sent after the switch names a file that exists only on the old branch.
 // `--servers 1` (default): one server, all clients share its connection (many requests in flight on one pipe);
 // `--servers N`: clients spread over N server processes, each with its own model and index handle.
@@ -20,6 +20,7 @@ const CLIENTS = flag('--clients', 20);
 const SEARCHES = flag('--searches', 1000);
 const SERVERS = flag('--servers', 1);
 const FILES = flag('--files', 3000);
+const COMMIT_FILES = flag('--commit-files', 400);
 const MCP = fs.existsSync(path.join(ROOT, 'dist', 'mcp', 'server.js')) && !args.includes('--in-process');
 
 const STALE_QUERY = 'markerOnlyOnMain markerOnlyOnFeature which branch is this';
@@ -107,11 +108,11 @@ async function main(): Promise<void> {
   const onProgress = () => {
     if (answered === Math.floor(SEARCHES * 0.2)) {
       changing = changing.then(() => {
-        writeAll(repo, syntheticFiles(400, 13, 'added'));
+        writeAll(repo, syntheticFiles(COMMIT_FILES, 13, 'added'));
         git(repo, 'add', '-A');
-        git(repo, 'commit', '-q', '-m', '400 more files');
+        git(repo, 'commit', '-q', '-m', `${COMMIT_FILES} more files`);
         commitAt = performance.now();
-        console.log(`  at ${answered}: committed 400 files on main (the next searches start a re-index)`);
+        console.log(`  at ${answered}: committed ${COMMIT_FILES} files on main (the next searches start a re-index)`);
       });
     }
     if (answered === Math.floor(SEARCHES * 0.5)) {
