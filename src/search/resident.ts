@@ -97,8 +97,9 @@ export class ResidentChunks {
 
   private restore(snap: Snapshot | null): void {
     if (!snap) return;
-    this.info.push(...snap.info);
-    this.lengths.push(...snap.lengths);
+    // A spread push passes every element as an argument and overflows the stack past ~120k chunks.
+    for (const info of snap.info) this.info.push(info);
+    for (const length of snap.lengths) this.lengths.push(length);
     for (const [k, v] of snap.definitions) this.definitions.set(k, v);
     for (const [k, v] of snap.postings) this.postings.set(k, v);
     this.vectors = new Int8Array(Math.max(snap.vectors.length * 2, this.dim * 1024));
