@@ -133,3 +133,23 @@ function readLog(repo: string): string {
     return '';
   }
 }
+
+describe('a long-lived index after a branch switch', () => {
+  test('answering "as the index is" (no update) never lays the new branch over the old branch\'s manifest', async () => {
+    const repo = copyRepo(makeFixtureRepo(), 'switch');
+    git(repo, 'checkout', '-q', '-b', 'feature');
+    fs.writeFileSync(path.join(repo, 'src/feature-only.ts'), 'export function featureOnlyMarker(): string {\n  return "feature only";\n}\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'feature');
+    await withIndex(repo, async (index) => {
+      await index.index();
+      assert.equal((await index.search('featureOnlyMarker', { k: 1 }))[0]?.path, 'src/feature-only.ts');
+      git(repo, 'checkout', '-q', '-b', 'unindexed', 'main');
+      // A server whose own re-index is running answers without updating: main was never indexed, so there is
+      // nothing true to answer from, rather than feature's files on a work tree that no longer has them.
+      await assert.rejects(index.search('featureOnlyMarker', { k: 1, update: false }), (e: UsageError) => e.exitCode === 4 && /no index for this commit yet/.test(e.message));
+      git(repo, 'checkout', '-q', 'feature');
+      assert.equal((await index.search('featureOnlyMarker', { k: 1, update: false }))[0]?.path, 'src/feature-only.ts');
+    });
+  });
+});
