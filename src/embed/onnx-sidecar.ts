@@ -59,6 +59,28 @@ export function readTable(tablePath: string, shared: boolean): Float32Array {
   return new Float32Array(buffer);
 }
 
+/** Rows of a table file read on demand, for an encoder that embeds only a query or two. */
+export class TableFileRows {
+  readonly rowCount: number;
+  private fd: number | null = null;
+
+  constructor(private readonly tablePath: string, private readonly dim: number) {
+    this.rowCount = statSync(tablePath).size / (dim * 4);
+  }
+
+  read(id: number, out: Float32Array): void {
+    this.fd ??= openSync(this.tablePath, 'r');
+    const bytes = new Uint8Array(out.buffer, out.byteOffset, this.dim * 4);
+    let done = 0;
+    while (done < bytes.length) done += readSync(this.fd, bytes, done, bytes.length - done, id * this.dim * 4 + done);
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
 function analyseAndStore(onnxPath: string, stat: { size: number; mtimeMs: number }): OnnxFacts {
   const bytes = readFileSync(onnxPath);
   const sha256 = sha256Hex(bytes);

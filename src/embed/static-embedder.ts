@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { readTable } from './onnx-sidecar.js';
+import { readTable, TableFileRows } from './onnx-sidecar.js';
 import { withPrefix, type Prompts } from './prompts.js';
-import { StaticEncoder } from './static-encoder.js';
+import { StaticEncoder, type StaticEncoderSource } from './static-encoder.js';
 import { StaticWorkerPool } from './static-pool.js';
 import type { Embedder } from './types.js';
 
@@ -28,8 +28,24 @@ export function createStaticEmbedder(
   options: StaticEmbedderOptions,
 ): Embedder {
   const threads = options.threads ?? defaultThreadCount();
-  const source = { modelDir, dim: lookup.dim, table: readTable(lookup.tablePath, threads > 1) };
-  const encoder = new StaticEncoder(source);
+  // The table (16 MB for the default model) is read when documents are first embedded; until then queries read
+  // just their tokens' rows, which keeps it out of a one-shot search.
+  let full: { source: StaticEncoderSource & { table: Float32Array }; encoder: StaticEncoder } | null = null;
+  const loadFull = () => {
+    if (!full) {
+      const source = { modelDir, dim: lookup.dim, table: readTable(lookup.tablePath, threads > 1) };
+      full = { source, encoder: new StaticEncoder(source) };
+      rows?.close();
+    }
+    return full;
+  };
+  let rows: TableFileRows | null = null;
+  let queryEncoder: StaticEncoder | null = null;
+  const forQuery = () => {
+    if (full) return full.encoder;
+    if (!queryEncoder) queryEncoder = new StaticEncoder({ modelDir, dim: lookup.dim, table: (rows = new TableFileRows(lookup.tablePath, lookup.dim)) });
+    return queryEncoder;
+  };
   let pool: StaticWorkerPool | undefined;
 
   const split = (flat: Float32Array, count: number): Float32Array[] =>
@@ -40,6 +56,7 @@ export function createStaticEmbedder(
     dim: lookup.dim,
     async embed(texts) {
       const prefixed = texts.map((text) => withPrefix(options.prompts.document, text));
+      const { source, encoder } = loadFull();
       if (threads > 1 && prefixed.length >= POOL_MIN_BATCH) {
         pool ??= new StaticWorkerPool(source, threads);
         return split(await pool.encode(prefixed, lookup.dim), prefixed.length);
@@ -47,11 +64,12 @@ export function createStaticEmbedder(
       return split(encoder.encodeBatch(prefixed), prefixed.length);
     },
     async embedQuery(text) {
-      return encoder.encodeBatch([withPrefix(options.prompts.query, text)]);
+      return forQuery().encodeBatch([withPrefix(options.prompts.query, text)]);
     },
     async close() {
       await pool?.close();
       pool = undefined;
+      rows?.close();
     },
   };
 }

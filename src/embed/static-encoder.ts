@@ -6,8 +6,16 @@ import { clipText, isBlank, MAX_TOKENS } from './text-limits.js';
 /** What a worker needs to rebuild an identical encoder (the table is shared, not copied). */
 export interface StaticEncoderSource {
   modelDir: string;
-  table: Float32Array;
+  /** The whole table, or a reader of single rows (a one-shot query needs a few dozen of its many rows). */
+  table: Float32Array | TableRows;
   dim: number;
+}
+
+/** Rows of an embedding table read one at a time. */
+export interface TableRows {
+  readonly rowCount: number;
+  /** Copies row `id` into `out`. */
+  read(id: number, out: Float32Array): void;
 }
 
 /**
@@ -21,6 +29,7 @@ export class StaticEncoder {
   private readonly sum: Float64Array;
   private readonly counts: Int32Array;
   private readonly distinct: Int32Array;
+  private readonly row: Float32Array;
 
   constructor(private readonly source: StaticEncoderSource) {
     const tokenizerJson = JSON.parse(readFileSync(join(source.modelDir, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
@@ -30,7 +39,8 @@ export class StaticEncoder {
     const modelMax = Number(tokenizerConfig.model_max_length);
     this.maxTokens = Number.isFinite(modelMax) && modelMax > 0 ? Math.min(modelMax, MAX_TOKENS) : MAX_TOKENS;
     this.sum = new Float64Array(source.dim);
-    this.counts = new Int32Array(source.table.length / source.dim);
+    this.counts = new Int32Array(source.table instanceof Float32Array ? source.table.length / source.dim : source.table.rowCount);
+    this.row = new Float32Array(source.dim);
     this.distinct = new Int32Array(this.maxTokens);
   }
 
@@ -60,7 +70,8 @@ export class StaticEncoder {
 
   /** Sums table rows, each distinct token once times its count: code repeats tokens ~3x per chunk. */
   private sumTokenRows(ids: number[]): Float64Array {
-    const { table, dim } = this.source;
+    const { dim } = this.source;
+    const full = this.source.table instanceof Float32Array ? this.source.table : null;
     const { sum, counts, distinct } = this;
     sum.fill(0);
     let distinctCount = 0;
@@ -73,7 +84,13 @@ export class StaticEncoder {
       const id = distinct[k];
       const count = counts[id];
       counts[id] = 0;
-      const row = id * dim;
+      let table = full;
+      let row = id * dim;
+      if (!table) {
+        (this.source.table as TableRows).read(id, this.row);
+        table = this.row;
+        row = 0;
+      }
       let d = 0;
       for (; d < unrolled; d += 4) {
         sum[d] += count * table[row + d];

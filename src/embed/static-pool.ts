@@ -9,7 +9,7 @@ export class StaticWorkerPool {
   private readonly pool: WorkerPool<string[], Float32Array>;
 
   constructor(source: StaticEncoderSource, size: number) {
-    if (!(source.table.buffer instanceof SharedArrayBuffer)) throw new Error('the worker pool needs the table in shared memory');
+    if (!(source.table instanceof Float32Array) || !(source.table.buffer instanceof SharedArrayBuffer)) throw new Error('the worker pool needs the table in shared memory');
     this.pool = new WorkerPool(siblingModule(import.meta.url, 'static-worker'), source, size);
   }
 

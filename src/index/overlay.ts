@@ -4,10 +4,9 @@ import path from 'node:path';
 import type { Embedder } from '../embed/types.js';
 import { workingChanges } from '../git/status.js';
 import type { TreeEntry } from '../git/tree.js';
-import type { ChunkStore } from '../store/chunk-store.js';
 import { knownBlobs, placeFiles, type Manifest } from '../store/manifest.js';
+import type { StoreHandle } from '../store/store-handle.js';
 import type { IndexContext } from './context.js';
-import { embedBlobs } from './embed-blobs.js';
 import { selectFiles } from './select.js';
 
 /** A working-tree file read once: its content is hashed as git would hash it, and embedded from these bytes. */
@@ -21,7 +20,7 @@ interface WorkingFile {
  * (not ignored) files laid over it, deleted files removed. New content is embedded into the shared store by
  * blob, so committing it later embeds nothing. Returns the manifest unchanged when the tree is clean.
  */
-export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, store: ChunkStore, embedder: Embedder): Promise<Manifest> {
+export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, store: StoreHandle, embedder: Embedder): Promise<Manifest> {
   const changes = await workingChanges(ctx.repo.root);
   if (changes.length === 0) return manifest;
   const files = { ...manifest.files };
@@ -40,11 +39,15 @@ export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, sto
   for (const s of selection.skipped) skipped[s.path] = s.reason;
   const known = knownBlobs(manifest);
   const unknown = selection.files.filter((f) => !known.has(f.blob));
-  if (unknown.length) for (const [blob, state] of await store.blobState(unknown.map((f) => f.blob))) known.set(blob, state);
+  if (unknown.length) for (const [blob, state] of await (await store.get()).blobState(unknown.map((f) => f.blob))) known.set(blob, state);
   const bytesByBlob = new Map(present.map((f) => [f.entry.blob, f.bytes]));
   const toEmbed = [...new Map(selection.files.filter((f) => !known.has(f.blob)).map((f) => [f.blob, { path: f.path, blob: f.blob }])).values()];
-  const result = await embedBlobs(store, embedder, toEmbed, async (b) => bytesByBlob.get(b.blob) ?? null, { maxLineChars: ctx.config.maxLineChars });
-  for (const m of result.marks) known.set(m.blob, m.reason);
+  if (toEmbed.length) {
+    // Loaded only for new content: answering for a tree whose edits are all known never loads the chunker.
+    const { embedBlobs } = await import('./embed-blobs.js');
+    const result = await embedBlobs(await store.get(), embedder, toEmbed, async (b) => bytesByBlob.get(b.blob) ?? null, { maxLineChars: ctx.config.maxLineChars });
+    for (const m of result.marks) known.set(m.blob, m.reason);
+  }
   placeFiles(selection.files, known, { files, skipped, skippedBlobs });
   return { ...manifest, files, skipped, skippedBlobs };
 }

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { Embedder } from '../embed/types.js';
-import type { ChunkInfo, ChunkStore } from '../store/chunk-store.js';
+import type { ChunkInfo } from '../store/chunk-store.js';
+import type { StoreHandle } from '../store/store-handle.js';
 import { bm25, topEntries, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
-import { definitionKey, residentFor, type ResidentChunks } from './resident.js';
+import { residentFor, type ResidentChunks } from './resident.js';
 import type { SearchView, ViewFile } from './view.js';
 
 /** What search needs from an index: the query's vector, the view's chunks in memory, and (to compare) the store's FTS. */
@@ -15,7 +16,7 @@ export interface Retriever {
 }
 
 /** `generation` names the store's current incarnation (its creation time): chunks cached in memory belong to it. */
-export function storeRetriever(store: ChunkStore, embedder: Embedder, generation = ''): Retriever {
+export function storeRetriever(store: StoreHandle, embedder: Embedder, generation = ''): Retriever {
   const vectors = new Map<string, Promise<Float32Array>>();
   const resident = residentFor(`${store.dir}\n${embedder.modelId}\n${generation}`, store.dim, path.join(store.dir, '..', 'resident'));
   return {
@@ -28,7 +29,7 @@ export function storeRetriever(store: ChunkStore, embedder: Embedder, generation
       return { resident, visible: visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys())) };
     },
     async fts(words, limit) {
-      const rows = await store.lexical(words, new Float32Array(store.dim), limit);
+      const rows = await (await store.get()).lexical(words, new Float32Array(store.dim), limit);
       return rows.map((r) => ({ id: r.id, score: r.score }));
     },
   };
@@ -100,7 +101,7 @@ export async function gatherCandidates(retriever: Retriever, view: SearchView, q
   // The symbol table: every visible definition of a name the query gives, however the retrievers ranked it.
   const defined = new Set<string>();
   for (const name of q.symbols) {
-    for (const index of resident.definitions.get(definitionKey(name)) ?? []) {
+    for (const index of resident.definitionsOf(name)) {
       if (!visible.mask[index]) continue;
       defined.add(name);
       if (settings.symbols) add(index);

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import v8 from 'node:v8';
 import type { RecordBatch } from 'apache-arrow';
-import type { ChunkInfo, ChunkStore } from '../store/chunk-store.js';
+import type { ChunkInfo } from '../store/chunk-store.js';
+import type { StoreHandle } from '../store/store-handle.js';
 import { breadcrumbName } from './rank/definitions.js';
 import { stem } from './rank/path-words.js';
+import { ListTable, PostingTable, type NumberList } from './postings.js';
+import { readSnapshot, writeSnapshot, type ResidentState } from './resident-snapshot.js';
 import { codeTerms } from './terms.js';
 
 /**
@@ -27,11 +28,12 @@ export class ResidentChunks {
   /** Lexical length of each chunk (words, name words weighted), for BM25 length normalisation. */
   readonly lengths: number[] = [];
   /** Definition name (lower-case, without `$`/`_` prefixes) → chunks whose own breadcrumb defines it: the symbol table. */
-  readonly definitions = new Map<string, number[]>();
+  private definitions = new ListTable(['int32']);
   /** Word → chunk indices and term frequencies. */
-  readonly postings = new Map<string, Posting>();
-  private readonly byWord = new Map<string, Posting>();
-  private readonly scratch = new Map<Posting, number>();
+  postings = new PostingTable();
+  /** Word as it appears → its posting's [docs, tfs] lists, growable. */
+  private readonly byWord = new Map<string, number[][]>();
+  private readonly scratch = new Map<number[][], number>();
   private vectors: Int8Array;
   private scales: number[] = [];
   private readonly byBlob = new Map<string, number[]>();
@@ -50,12 +52,17 @@ export class ResidentChunks {
     return this.ids;
   }
 
+  /** The chunks defining a name (`$ZodType`, `_private` and `zodtype` all find `ZodType`). */
+  definitionsOf(name: string): NumberList {
+    return this.definitions.get(definitionKey(name))?.[0] ?? [];
+  }
+
   get size(): number {
     return this.info.length;
   }
 
   /** Loads the rows of blobs not seen yet. */
-  ensure(store: ChunkStore, blobs: Iterable<string>): Promise<void> {
+  ensure(store: StoreHandle, blobs: Iterable<string>): Promise<void> {
     const wanted = [...blobs];
     // One load at a time: concurrent searches of one view must not both add the same blobs.
     const run = this.loading.then(() => this.load(store, wanted));
@@ -63,7 +70,7 @@ export class ResidentChunks {
     return run;
   }
 
-  private async load(store: ChunkStore, blobs: string[]): Promise<void> {
+  private async load(store: StoreHandle, blobs: string[]): Promise<void> {
     if (this.snapshotFile && !this.restored) {
       this.restored = true;
       if (this.size === 0) this.restore(readSnapshot(this.snapshotFile, this.dim));
@@ -71,37 +78,27 @@ export class ResidentChunks {
     const missing = [...new Set(blobs)].filter((b) => !this.byBlob.has(b) && !this.empty.has(b));
     if (!missing.length) return;
     const wanted = new Set(missing);
-    for await (const batch of store.chunkColumns(missing, ['id', 'blob', 'start_line', 'end_line', 'language', 'symbol', 'text', 'terms', 'vector'])) this.add(batch, wanted);
+    for await (const batch of (await store.get()).chunkColumns(missing, ['id', 'blob', 'start_line', 'end_line', 'language', 'symbol', 'text', 'terms', 'vector'])) this.add(batch, wanted);
     for (const b of missing) if (!this.byBlob.has(b)) this.empty.add(b);
-    if (this.snapshotFile) writeSnapshot(this.snapshotFile, this.snapshot());
+    if (this.snapshotFile) writeSnapshot(this.snapshotFile, this.dim, this.state());
   }
 
   /** Where this set is kept between processes, so a one-shot CLI search does not rebuild it from the store. */
   snapshotFile: string | null = null;
   private restored = false;
 
-  private snapshot(): Snapshot {
-    return {
-      version: SNAPSHOT_VERSION,
-      dim: this.dim,
-      info: this.info,
-      lengths: this.lengths,
-      definitions: this.definitions,
-      postings: this.postings,
-      vectors: this.vectors.subarray(0, this.info.length * this.dim),
-      scales: this.scales,
-      byBlob: this.byBlob,
-      empty: [...this.empty],
-    };
+  private state(): ResidentState {
+    const { info, lengths, scales, definitions, postings, byBlob, empty } = this;
+    return { info, lengths, scales, definitions, postings, byBlob, empty, vectors: this.vectors.subarray(0, info.length * this.dim) };
   }
 
-  private restore(snap: Snapshot | null): void {
+  private restore(snap: ResidentState | null): void {
     if (!snap) return;
-    // A spread push passes every element as an argument and overflows the stack past ~120k chunks.
+    // Loops, not a spread push: that passes every element as an argument and overflows the stack on big sets.
     for (const info of snap.info) this.info.push(info);
     for (const length of snap.lengths) this.lengths.push(length);
-    for (const [k, v] of snap.definitions) this.definitions.set(k, v);
-    for (const [k, v] of snap.postings) this.postings.set(k, v);
+    this.definitions = snap.definitions;
+    this.postings = snap.postings;
     this.vectors = new Int8Array(Math.max(snap.vectors.length * 2, this.dim * 1024));
     this.vectors.set(snap.vectors);
     this.scales = snap.scales;
@@ -166,10 +163,7 @@ export class ResidentChunks {
       this.index(i, terms.get(r) as string, info.symbol, info.text);
       const name = info.symbol ? breadcrumbName(info.symbol.split(' > ').pop()!) : null;
       if (name) {
-        const key = definitionKey(name);
-        const defs = this.definitions.get(key);
-        if (defs) defs.push(i);
-        else this.definitions.set(key, [i]);
+        this.definitions.writable(definitionKey(name))[0].push(i);
       }
     }
   }
@@ -204,65 +198,22 @@ export class ResidentChunks {
       for (const word of line.toLowerCase().split(/[^a-z0-9_]+/)) if (word.length > 1) count(word, COMMENT_FIELD_WEIGHT);
     }
     this.lengths[i] = length;
-    for (const [posting, n] of tf) {
-      posting.docs.push(i);
-      posting.tfs.push(n);
+    for (const [[docs, tfs], n] of tf) {
+      docs.push(i);
+      tfs.push(n);
     }
   }
 
   /** The posting list of a word as it appears in rows (memoised: stemming every occurrence would dominate loading). */
-  private postingOf(word: string): Posting {
+  private postingOf(word: string): number[][] {
     let p = this.byWord.get(word);
     if (!p) {
-      const key = stem(word);
-      p = this.postings.get(key);
-      if (!p) this.postings.set(key, (p = { docs: [], tfs: [] }));
+      p = this.postings.lists.writable(stem(word));
       if (this.byWord.size > 500_000) this.byWord.clear();
       this.byWord.set(word, p);
     }
     return p;
   }
-}
-
-const SNAPSHOT_VERSION = 1;
-
-interface Snapshot {
-  version: number;
-  dim: number;
-  info: ChunkInfo[];
-  lengths: number[];
-  definitions: Map<string, number[]>;
-  postings: Map<string, Posting>;
-  vectors: Int8Array;
-  scales: number[];
-  byBlob: Map<string, number[]>;
-  empty: string[];
-}
-
-/** A snapshot that is missing, torn or of another layout is ignored: the set is rebuilt from the store. */
-function readSnapshot(file: string, dim: number): Snapshot | null {
-  try {
-    const snap = v8.deserialize(fs.readFileSync(file)) as Snapshot;
-    return snap.version === SNAPSHOT_VERSION && snap.dim === dim && snap.info.length * dim === snap.vectors.length ? snap : null;
-  } catch {
-    return null;
-  }
-}
-
-function writeSnapshot(file: string, snap: Snapshot): void {
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, v8.serialize(snap));
-    fs.renameSync(tmp, file);
-  } catch {
-    // A cache: failing to keep it costs time on the next process, never a wrong answer.
-  }
-}
-
-interface Posting {
-  docs: number[];
-  tfs: number[];
 }
 
 const residents = new Map<string, ResidentChunks>();

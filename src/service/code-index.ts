@@ -4,12 +4,12 @@ import type { Embedder } from '../embed/types.js';
 import { loadEmbedder } from '../embed/index.js';
 import { readHead, UsageError } from '../git/repo.js';
 import { currentManifest, isUpToDate, openContext, requireHead, type IndexContext } from '../index/context.js';
-import { collectGarbage, type GcResult } from '../index/gc.js';
+import type { GcResult } from '../index/gc.js';
 import { waitLock } from '../index/lock.js';
 import { withWorkingTree } from '../index/overlay.js';
-import { indexHead, type IndexOptions, type IndexSummary } from '../index/indexer.js';
-import { ChunkStore } from '../store/chunk-store.js';
+import type { IndexOptions, IndexSummary } from '../index/indexer.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
+import { StoreHandle } from '../store/store-handle.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { assertSameModel, readMeta } from '../store/meta.js';
 import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
@@ -44,7 +44,7 @@ export class CodeIndex {
   private headJustRead = true;
 
   /** The store kept open between calls when `keepStoreOpen`, and how many calls are using it now. */
-  private kept: { store: Promise<ChunkStore>; dim: number; users: number; released: boolean } | null = null;
+  private kept: { store: StoreHandle; users: number; released: boolean } | null = null;
 
   private constructor(public ctx: IndexContext, private readonly hooks: CodeIndexHooks, private readonly options: CodeIndexOptions = {}) {}
 
@@ -73,11 +73,12 @@ export class CodeIndex {
 
   /** Drops manifests beyond `keep` (checked-out ones always stay) and the chunks only they referenced. */
   gc(keep = this.ctx.config.keepManifests): Promise<GcResult> {
-    return this.locked(() => collectGarbage(this.ctx, keep)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.lance)));
+    // Writers load on demand: a search process never needs the indexer, the chunker or their parsers.
+    return this.locked(async () => (await import('../index/gc.js')).collectGarbage(this.ctx, keep)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.lance)));
   }
 
   private runIndex(rebuild = false, holdingLock = false): Promise<IndexSummary> {
-    const run = () => indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress: this.hooks.onProgress, onNotice: this.hooks.onNotice });
+    const run = async () => (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress: this.hooks.onProgress, onNotice: this.hooks.onNotice });
     // The run wrote (and maybe compacted) through its own handle: a kept one would not see it.
     return (holdingLock ? run() : this.locked(run))
       .catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.lance)))
@@ -148,7 +149,7 @@ export class CodeIndex {
   }
 
   /** The manifest of what the user sees, with the store and model open for the duration of `use`. */
-  private async withView<T>(opts: { update?: boolean; committedOnly?: boolean }, use: (view: Manifest, store: ChunkStore, embedder: Embedder) => Promise<T>): Promise<T> {
+  private async withView<T>(opts: { update?: boolean; committedOnly?: boolean }, use: (view: Manifest, store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
     if (opts.update !== false) await this.ensureFresh();
     const manifest = opts.update === false ? await this.manifestAtHead() : currentManifest(this.ctx);
     if (!manifest) throw new UsageError('no index for this commit yet: run "ocrag index"', 4);
@@ -175,7 +176,7 @@ export class CodeIndex {
   }
 
   /** The store and the model, checked to belong together, open for the duration of `use`. */
-  private async withStore<T>(use: (store: ChunkStore, embedder: Embedder) => Promise<T>): Promise<T> {
+  private async withStore<T>(use: (store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
     const embedder = await this.model();
     const meta = readMeta(this.ctx.layout.meta);
     if (!meta || !fs.existsSync(this.ctx.layout.lance)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
@@ -194,8 +195,8 @@ export class CodeIndex {
     }
   }
 
-  private async withFreshStore<T>(dim: number, embedder: Embedder, use: (store: ChunkStore, embedder: Embedder) => Promise<T>): Promise<T> {
-    const store = await ChunkStore.open(this.ctx.layout.lance, dim, { create: false });
+  private async withFreshStore<T>(dim: number, embedder: Embedder, use: (store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
+    const store = new StoreHandle(this.ctx.layout.lance, dim);
     try {
       return await use(store, embedder);
     } finally {
@@ -203,16 +204,16 @@ export class CodeIndex {
     }
   }
 
-  private async withKeptStore<T>(dim: number, embedder: Embedder, use: (store: ChunkStore, embedder: Embedder) => Promise<T>, retried = false): Promise<T> {
-    const reused = this.kept !== null && this.kept.dim === dim;
+  private async withKeptStore<T>(dim: number, embedder: Embedder, use: (store: StoreHandle, embedder: Embedder) => Promise<T>, retried = false): Promise<T> {
+    const reused = this.kept !== null && this.kept.store.dim === dim;
     if (!reused) {
       this.releaseStore();
-      this.kept = { store: ChunkStore.open(this.ctx.layout.lance, dim, { create: false }), dim, users: 0, released: false };
+      this.kept = { store: new StoreHandle(this.ctx.layout.lance, dim), users: 0, released: false };
     }
     const kept = this.kept!;
     kept.users++;
     try {
-      return await use(await kept.store, embedder);
+      return await use(kept.store, embedder);
     } catch (e) {
       // A kept handle may predate a compaction by another process (its files are gone): once more on a fresh one.
       if (!reused || retried) throw e;
@@ -220,7 +221,7 @@ export class CodeIndex {
       return await this.withKeptStore(dim, embedder, use, true);
     } finally {
       kept.users--;
-      if (kept.released && kept.users === 0) void kept.store.then((store) => store.close(), () => undefined);
+      if (kept.released && kept.users === 0) kept.store.close();
     }
   }
 
@@ -230,7 +231,7 @@ export class CodeIndex {
     if (!kept) return;
     this.kept = null;
     kept.released = true;
-    if (kept.users === 0) void kept.store.then((store) => store.close(), () => undefined);
+    if (kept.users === 0) kept.store.close();
   }
 
 

@@ -1,0 +1,25 @@
+/**
+ * Many strings as one UTF-8 buffer and where each ends (in UTF-16 units of the decoded text): a snapshot read
+ * back is then one buffer to decode and each item a slice of it, instead of an allocation per item while
+ * deserialising. UTF-8, because one non-Latin-1 character anywhere would double a JavaScript string's bytes.
+ */
+export interface PackedStrings {
+  utf8: Uint8Array;
+  ends: Uint32Array;
+}
+
+export function packStrings(items: readonly string[]): PackedStrings {
+  const ends = new Uint32Array(items.length);
+  let end = 0;
+  items.forEach((s, i) => (ends[i] = end += s.length));
+  return { utf8: Buffer.from(items.join(''), 'utf8'), ends };
+}
+
+export function unpackStrings({ utf8, ends }: PackedStrings): string[] {
+  // Decoding keeps every item's length: a lone surrogate (one unit) becomes U+FFFD (one unit).
+  const text = new TextDecoder().decode(utf8);
+  const out = new Array<string>(ends.length);
+  let start = 0;
+  for (let i = 0; i < ends.length; i++) out[i] = text.slice(start, (start = ends[i]));
+  return out;
+}

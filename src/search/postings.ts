@@ -1,0 +1,79 @@
+import { packStrings, unpackStrings, type PackedStrings } from './packed-strings.js';
+
+/** Numbers a reader may index and iterate: plain arrays while growing, typed views once restored. */
+export type NumberList = ArrayLike<number> & Iterable<number>;
+
+/** Parallel lists of numbers by key, flat: key k owns items `starts[k] .. starts[k+1]` of every column. */
+export interface PackedLists {
+  keys: PackedStrings;
+  starts: Uint32Array;
+  columns: (Int32Array | Float32Array)[];
+}
+
+/** Element type of each column: indices are whole numbers, weights may be halves. */
+export type ColumnKind = 'int32' | 'float32';
+
+/**
+ * Key → parallel lists of numbers (a word's chunks and frequencies; a name's defining chunks). Restored lists stay
+ * views into the flat columns they were read from until something is added to them: a one-shot search looks up
+ * a handful of keys, so building a list per key on start would be waste.
+ */
+export class ListTable {
+  private readonly live = new Map<string, NumberList[]>();
+  private packed: { index: Map<string, number>; lists: PackedLists } | null = null;
+
+  constructor(readonly kinds: ColumnKind[]) {}
+
+  static unpack(lists: PackedLists): ListTable {
+    const table = new ListTable(lists.columns.map((c) => (c instanceof Int32Array ? 'int32' : 'float32')));
+    const index = new Map<string, number>();
+    unpackStrings(lists.keys).forEach((key, k) => index.set(key, k));
+    table.packed = { index, lists };
+    return table;
+  }
+
+  get(key: string): NumberList[] | undefined {
+    let lists = this.live.get(key);
+    if (!lists && this.packed) {
+      const k = this.packed.index.get(key);
+      if (k === undefined) return undefined;
+      const { starts, columns } = this.packed.lists;
+      lists = columns.map((column) => column.subarray(starts[k], starts[k + 1]));
+      this.live.set(key, lists);
+    }
+    return lists;
+  }
+
+  /** The lists of a key to append to, created when missing; the same array `get` returns, now of growable lists. */
+  writable(key: string): number[][] {
+    let lists = this.get(key);
+    if (!lists) this.live.set(key, (lists = this.kinds.map(() => [])));
+    else if (!Array.isArray(lists[0])) lists.forEach((list, c) => (lists![c] = Array.from(list)));
+    return lists as number[][];
+  }
+
+  pack(): PackedLists {
+    const keys = [...new Set([...(this.packed?.index.keys() ?? []), ...this.live.keys()])];
+    const starts = new Uint32Array(keys.length + 1);
+    keys.forEach((key, k) => (starts[k + 1] = starts[k] + this.get(key)![0].length));
+    const columns = this.kinds.map((kind) => (kind === 'int32' ? new Int32Array(starts[keys.length]) : new Float32Array(starts[keys.length])));
+    keys.forEach((key, k) => this.get(key)!.forEach((list, c) => columns[c].set(list, starts[k])));
+    return { keys: packStrings(keys), starts, columns };
+  }
+}
+
+/** The chunks holding a word, with the word's (field-weighted) frequency in each. */
+export interface Posting {
+  docs: NumberList;
+  tfs: NumberList;
+}
+
+/** Word → posting, over a two-column list table. */
+export class PostingTable {
+  constructor(readonly lists = new ListTable(['int32', 'float32'])) {}
+
+  get(word: string): Posting | undefined {
+    const lists = this.lists.get(word);
+    return lists && { docs: lists[0], tfs: lists[1] };
+  }
+}

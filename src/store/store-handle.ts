@@ -1,0 +1,30 @@
+import type { ChunkStore } from './chunk-store.js';
+
+/**
+ * A store that is opened on first use. Most searches never need it (the resident set answers from its snapshot
+ * and a clean work tree adds nothing), and opening it means loading LanceDB, a third of a one-shot search.
+ */
+export class StoreHandle {
+  private opening: Promise<ChunkStore> | null = null;
+
+  constructor(readonly dir: string, readonly dim: number) {}
+
+  get(): Promise<ChunkStore> {
+    if (!this.opening) {
+      const opening = import('./chunk-store.js').then(({ ChunkStore }) => ChunkStore.open(this.dir, this.dim, { create: false }));
+      // A failed open is not kept: the next use tries again (the caller reports this one).
+      opening.catch(() => {
+        if (this.opening === opening) this.opening = null;
+      });
+      this.opening = opening;
+    }
+    return this.opening;
+  }
+
+  /** Closes the store if it was opened; the handle opens it afresh when used again. */
+  close(): void {
+    const opening = this.opening;
+    this.opening = null;
+    void opening?.then((store) => store.close(), () => undefined);
+  }
+}

@@ -1,0 +1,103 @@
+// The resident set a one-shot search restores from `.ocrag/resident/` must answer exactly as the set built from
+// the store, survive a torn file, and keep growing (new blobs) after a restore. Real repo, model and LanceDB.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { packStrings, unpackStrings } from '../../src/search/packed-strings.js';
+import { ListTable } from '../../src/search/postings.js';
+import { makeFixtureRepo, runCli, runJson } from '../helpers.js';
+
+interface Result {
+  path: string;
+  startLine: number;
+  endLine: number;
+  symbol: string;
+  score: number;
+  text: string;
+}
+
+const QUERIES = ['parse command line arguments', 'parseArgs', 'retry a request with backoff', 'connect to the database'];
+
+function residentFiles(repo: string): string[] {
+  const dir = path.join(repo, '.ocrag', 'resident');
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.v8')).map((f) => path.join(dir, f)) : [];
+}
+
+async function answers(repo: string): Promise<Result[][]> {
+  const out: Result[][] = [];
+  for (const q of QUERIES) out.push(await runJson<Result[]>(['search', q, '-k', '5'], repo));
+  return out;
+}
+
+describe('packed columns', () => {
+  test('strings round-trip whatever their characters, lengths kept item by item', () => {
+    const items = ['', 'plain', 'naïve café', '数据库', 'emoji 🎉 here', 'lone \ud800 surrogate', 'tab\tand\nnewline'];
+    const back = unpackStrings(packStrings(items));
+    assert.equal(back.length, items.length);
+    items.forEach((s, i) => assert.equal(back[i].length, s.length));
+    assert.deepEqual(back.slice(0, 5), items.slice(0, 5));
+    assert.equal(back[5], 'lone \ufffd surrogate');
+    assert.equal(back[6], items[6]);
+  });
+
+  test('a restored list table reads as it was written and grows like a fresh one', () => {
+    const table = new ListTable(['int32', 'float32']);
+    table.writable('alpha').forEach((list, c) => list.push(c === 0 ? 3 : 0.5));
+    table.writable('beta')[0].push(7);
+    table.writable('beta')[1].push(4);
+    const restored = ListTable.unpack(table.pack());
+    assert.deepEqual(restored.get('alpha')!.map((l) => [...l]), [[3], [0.5]]);
+    assert.equal(restored.get('gamma'), undefined);
+    const [docs, tfs] = restored.writable('alpha');
+    docs.push(9);
+    tfs.push(1);
+    restored.writable('gamma')[0].push(1);
+    restored.writable('gamma')[1].push(2);
+    const again = ListTable.unpack(restored.pack());
+    assert.deepEqual(again.get('alpha')!.map((l) => [...l]), [[3, 9], [0.5, 1]]);
+    assert.deepEqual(again.get('beta')!.map((l) => [...l]), [[7], [4]]);
+    assert.deepEqual(again.get('gamma')!.map((l) => [...l]), [[1], [2]]);
+  });
+});
+
+describe('the resident snapshot of a one-shot search', () => {
+  let repo: string;
+  let built: Result[][];
+
+  before(async () => {
+    repo = makeFixtureRepo();
+    const r = await runCli(['index'], repo);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(residentFiles(repo), [], 'indexing alone writes no snapshot');
+    built = await answers(repo);
+  });
+
+  test('a later process restores it and answers exactly as the set built from the store', async () => {
+    assert.equal(residentFiles(repo).length, 1);
+    assert.deepEqual(await answers(repo), built);
+    assert.equal(built[1][0].path, 'src/cli/args.ts', 'the symbol table survives the restore');
+  });
+
+  test('a torn or foreign snapshot is ignored, answers stay the same, and it is written anew', async () => {
+    const [file] = residentFiles(repo);
+    const good = fs.readFileSync(file);
+    fs.writeFileSync(file, good.subarray(0, good.length >> 1));
+    assert.deepEqual(await answers(repo), built);
+    fs.writeFileSync(file, 'not a snapshot');
+    assert.deepEqual(await answers(repo), built);
+    assert.ok(fs.statSync(file).size > 1000, 'rebuilt');
+  });
+
+  test('after a restore, an uncommitted new function is added to the set, and the next process restores it too', async () => {
+    const file = path.join(repo, 'src', 'util', 'zebra.ts');
+    fs.writeFileSync(file, '/** Counts the stripes of a zebra crossing before the lights change. */\nexport function countZebraStripes(width: number): number {\n  return Math.floor(width / 0.5);\n}\n');
+    const first = await runJson<Result[]>(['search', 'countZebraStripes', '-k', '1'], repo);
+    assert.equal(first[0]?.path, 'src/util/zebra.ts');
+    assert.equal(first[0]?.startLine, 1);
+    const second = await runJson<Result[]>(['search', 'how many stripes does a zebra crossing have', '-k', '1'], repo);
+    assert.equal(second[0]?.path, 'src/util/zebra.ts');
+    fs.rmSync(file);
+    assert.deepEqual(await answers(repo), built, 'reverting the edit restores the original answers');
+  });
+});
