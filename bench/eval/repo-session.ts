@@ -9,6 +9,7 @@ import type { Hit } from '../../src/search/rank/rank.js';
 import type { RankingConfig } from '../../src/search/rank/config.js';
 import { ChunkStore } from '../../src/store/chunk-store.js';
 import { readMeta } from '../../src/store/meta.js';
+import { StoreHandle } from '../../src/store/store-handle.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import type { BenchRepo, Harness, Task } from './harness.js';
 
@@ -34,7 +35,7 @@ export interface RepoRun {
 
 export class RepoSession {
   private retriever: Retriever | null = null;
-  private store: ChunkStore | null = null;
+  private store: StoreHandle | null = null;
 
   private constructor(
     readonly repo: BenchRepo,
@@ -82,7 +83,7 @@ export class RepoSession {
   async searchCached(query: string, k: number, ranking?: Partial<RankingConfig>): Promise<SearchResult[]> {
     if (!this.retriever) {
       const meta = readMeta(this.index.ctx.layout.meta)!;
-      this.store = await ChunkStore.open(this.index.ctx.layout.lance, meta.dim);
+      this.store = new StoreHandle(this.index.ctx.layout.lance, meta.dim);
       this.retriever = storeRetriever(this.store, await this.index.model(), meta.createdAt);
     }
     return searchManifest(this.view, this.retriever, query, { k, pathGlob: this.glob, ranking });

@@ -81,7 +81,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
       crashPoint('index.compact');
       await store.compactIfFragmented();
       crashPoint('index.text-index');
-      await store.ensureTextIndex();
+      await store.ensureSearchIndexes(opts.onNotice);
     }
     const manifest = buildManifest(ctx, branch, commit, tree, embedder.modelId, selection, known);
     crashPoint('index.manifest');
@@ -117,7 +117,7 @@ export async function openStoreFor(ctx: IndexContext, embedder: Embedder, opts: 
 /** Removes vectors, manifests and store identity; keeps the user's config. */
 export function clearIndex(ctx: IndexContext): void {
   // resident/ holds search-side snapshots of the store's rows: they go with the store.
-  for (const p of [ctx.layout.lance, ctx.layout.manifests, ctx.layout.meta, path.join(ctx.layout.dir, 'resident')]) fs.rmSync(p, { recursive: true, force: true });
+  for (const p of [ctx.layout.lance, ctx.layout.manifests, ctx.layout.meta, path.join(ctx.layout.dir, 'resident'), path.join(ctx.layout.dir, 'search-indexes.json')]) fs.rmSync(p, { recursive: true, force: true });
 }
 
 /**

@@ -1,39 +1,94 @@
 import path from 'node:path';
 import type { Embedder } from '../embed/types.js';
 import type { ChunkInfo } from '../store/chunk-store.js';
+import { isLargeStore } from '../store/large-store.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { bm25, topEntries, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
-import { residentFor, type ResidentChunks } from './resident.js';
+import { ResidentChunks, residentFor } from './resident.js';
 import type { SearchView, ViewFile } from './view.js';
 
-/** What search needs from an index: the query's vector, the view's chunks in memory, and (to compare) the store's FTS. */
-export interface Retriever {
-  embed(query: string): Promise<Float32Array>;
-  load(view: SearchView): Promise<{ resident: ResidentChunks; visible: VisibleChunks }>;
-  /** LanceDB's own full-text search over `terms`, kept to measure against the resident BM25. */
-  fts?(words: string, limit: number): Promise<{ id: string; score: number }[]>;
+/** What ranking may look at for one query: chunks in memory, which of them are visible, and their word scores. */
+export interface RetrievedChunks {
+  resident: ResidentChunks;
+  visible: VisibleChunks;
+  /** Lexical score per resident index, for the chunks that matched words. */
+  lexical: Map<number, number>;
 }
 
-/** `generation` names the store's current incarnation (its creation time): chunks cached in memory belong to it. */
+/** What search needs from an index: the query's vector, and the chunks to rank. */
+export interface Retriever {
+  embed(query: string): Promise<Float32Array>;
+  chunks(view: SearchView, q: QueryInfo, settings: CandidateSettings, vector: Promise<Float32Array>): Promise<RetrievedChunks>;
+}
+
+/**
+ * Searches a small store's views in memory (exact, every ranking signal) and a large store's through its indexes
+ * (see search-indexes.ts). `generation` names the store's current incarnation (its creation time): chunks
+ * cached in memory belong to it.
+ */
 export function storeRetriever(store: StoreHandle, embedder: Embedder, generation = ''): Retriever {
   const vectors = new Map<string, Promise<Float32Array>>();
+  const embed = (query: string) => {
+    if (!vectors.has(query)) vectors.set(query, embedder.embedQuery(query));
+    return vectors.get(query)!;
+  };
+  if (isLargeStore(store.dir)) return { embed, chunks: (view, q, settings, vector) => fromStoreIndexes(store, view, q, settings, vector) };
   const resident = residentFor(`${store.dir}\n${embedder.modelId}\n${generation}`, store.dim, path.join(store.dir, '..', 'resident'));
   return {
-    embed(query) {
-      if (!vectors.has(query)) vectors.set(query, embedder.embedQuery(query));
-      return vectors.get(query)!;
-    },
-    async load(view) {
+    embed,
+    async chunks(view, q, settings) {
       await resident.ensure(store, view.byBlob.keys());
-      return { resident, visible: visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys())) };
-    },
-    async fts(words, limit) {
-      const rows = await (await store.get()).lexical(words, new Float32Array(store.dim), limit);
-      return rows.map((r) => ({ id: r.id, score: r.score }));
+      const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys()));
+      if (!settings.lexical) return { resident, visible, lexical: new Map() };
+      if (settings.lexicalEngine === 'bm25') return { resident, visible, lexical: bm25(resident, visible, q.terms, { k1: settings.bm25K1, b: settings.bm25B }) };
+      return { resident, visible, lexical: await storeTextScores(store, resident, visible, q, settings) };
     },
   };
 }
+
+/** LanceDB's full-text search over the view's chunks, kept to measure against the resident BM25. */
+async function storeTextScores(store: StoreHandle, resident: ResidentChunks, visible: VisibleChunks, q: QueryInfo, settings: CandidateSettings): Promise<Map<number, number>> {
+  // The store's index ranks over every branch's chunks: widen the window until enough visible ones come back.
+  const ids = resident.idIndex();
+  const out = new Map<number, number>();
+  for (let limit = settings.perSource * 2; ; limit *= 4) {
+    const rows = await (await store.get()).lexical(q.terms.join(' '), new Float32Array(store.dim), limit);
+    out.clear();
+    for (const r of rows) {
+      const index = ids.get(r.id);
+      if (index !== undefined && visible.mask[index]) out.set(index, r.score);
+    }
+    if (out.size >= settings.perSource || rows.length < limit) return out;
+  }
+}
+
+/**
+ * A large store's best chunks for one query, from its vector and full-text indexes, held in a set of their own:
+ * ranking then sees only these candidates. The indexes cover every branch, so the window widens until enough
+ * of the view's chunks come back.
+ */
+async function fromStoreIndexes(store: StoreHandle, view: SearchView, q: QueryInfo, settings: CandidateSettings, vector: Promise<Float32Array>): Promise<RetrievedChunks> {
+  const chunks = await store.get();
+  const wanted = new Set(view.byBlob.keys());
+  const words = settings.lexical ? q.terms.join(' ') : '';
+  for (let limit = settings.perSource; ; limit *= 4) {
+    const hits = await chunks.queryIndexes(await vector, words, limit);
+    const resident = new ResidentChunks(store.dim);
+    const seen = new Set<string>();
+    for (const batch of hits.rows) resident.add(batch, wanted, seen);
+    const visibleIds = resident.idIndex();
+    // A list is done when it holds enough of the view's chunks, or when the store has no more to give.
+    const done = (ids: string[]) => ids.length < limit || ids.filter((id) => visibleIds.has(id)).length >= settings.perSource;
+    if (limit < MAX_STORE_WINDOW && !(done(hits.nearest) && (!words || done([...hits.textScores.keys()])))) continue;
+    const lexical = new Map<number, number>();
+    for (const [id, score] of hits.textScores) if (visibleIds.has(id)) lexical.set(visibleIds.get(id)!, score);
+    return { resident, visible: visibleChunks(resident, Int32Array.from(resident.info.keys())), lexical };
+  }
+}
+
+/** Beyond this many rows per index and query, a view is too small a part of the store to find this way. */
+const MAX_STORE_WINDOW = 10_000;
 
 /** A visible chunk with the evidence the retrievers gave for it. */
 export interface Candidate {
@@ -74,11 +129,11 @@ export interface CandidatePool {
 
 /** The best chunks by meaning and by words among exactly the view's chunks, each carrying both scores. */
 export async function gatherCandidates(retriever: Retriever, view: SearchView, q: QueryInfo, settings: CandidateSettings): Promise<CandidatePool> {
-  const [vector, { resident, visible }] = await Promise.all([retriever.embed(q.text), retriever.load(view)]);
+  const embedding = retriever.embed(q.text);
+  const [vector, { resident, visible, lexical }] = await Promise.all([embedding, retriever.chunks(view, q, settings, embedding)]);
   const cosines = resident.cosines(vector, visible.chunks);
   const cosine = new Float32Array(resident.size);
   visible.chunks.forEach((c, j) => (cosine[c] = cosines[j]));
-  const lexical = settings.lexical ? await lexicalScores(retriever, resident, visible, q, settings) : new Map<number, number>();
   const pool = new Map<number, Candidate>();
   const add = (index: number) => {
     let c = pool.get(index);
@@ -108,20 +163,4 @@ export async function gatherCandidates(retriever: Retriever, view: SearchView, q
     }
   }
   return { pool, resident, visible, cosine, lexical, defined };
-}
-
-async function lexicalScores(retriever: Retriever, resident: ResidentChunks, visible: VisibleChunks, q: QueryInfo, settings: CandidateSettings): Promise<Map<number, number>> {
-  if (settings.lexicalEngine === 'bm25' || !retriever.fts) return bm25(resident, visible, q.terms, { k1: settings.bm25K1, b: settings.bm25B });
-  // The store's index ranks over every branch's chunks: widen the window until enough visible ones come back.
-  const ids = resident.idIndex();
-  const out = new Map<number, number>();
-  for (let limit = settings.perSource * 2; ; limit *= 4) {
-    const rows = await retriever.fts(q.terms.join(' '), limit);
-    out.clear();
-    for (const r of rows) {
-      const index = ids.get(r.id);
-      if (index !== undefined && visible.mask[index]) out.set(index, r.score);
-    }
-    if (out.size >= settings.perSource || rows.length < limit) return out;
-  }
 }

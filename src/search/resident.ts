@@ -144,7 +144,11 @@ export class ResidentChunks {
     return out;
   }
 
-  private add(batch: RecordBatch, wanted: Set<string>): void {
+  /**
+   * Adds the rows of a batch whose blob is wanted (a set may hold only some of a blob's chunks: one query's
+   * candidates) and whose id is not in `seen`, which then records them.
+   */
+  add(batch: RecordBatch, wanted: Set<string>, seen?: Set<string>): void {
     const col = (name: string) => batch.getChild(name)!;
     const [ids, blobs, starts, ends, languages, symbols, texts, terms, vectors] = ['id', 'blob', 'start_line', 'end_line', 'language', 'symbol', 'text', 'terms', 'vector'].map(col);
     const list = vectors.data[0];
@@ -153,6 +157,10 @@ export class ResidentChunks {
     for (let r = 0; r < batch.numRows; r++) {
       const blob = blobs.get(r) as string;
       if (!wanted.has(blob)) continue;
+      if (seen) {
+        if (seen.has(ids.get(r))) continue;
+        seen.add(ids.get(r));
+      }
       const i = this.info.length;
       const info: ChunkInfo = { id: ids.get(r), blob, startLine: starts.get(r), endLine: ends.get(r), language: languages.get(r), symbol: symbols.get(r), text: texts.get(r) };
       this.info.push(info);

@@ -6,6 +6,7 @@ import type { Data as DataType, Float32 as Float32Type, FixedSizeList as FixedSi
 import arrow from './arrow.js';
 import { waitLock } from '../index/lock.js';
 import { StoreDamageError } from './damage.js';
+import { ensureSearchIndexes, ensureTextIndex, queryStore, type StoreHits } from './search-indexes.js';
 
 const { Field, FixedSizeList, Float32, Int32, Schema, Utf8, makeData, Table: ArrowTable, RecordBatch, Struct, vectorFromArray } = arrow;
 
@@ -254,23 +255,13 @@ export class ChunkStore {
     await this.marks.add(data);
   }
 
-  /** Nearest chunks by cosine distance; `score` = 1 − distance. */
-  async nearest(query: Float32Array, limit: number): Promise<ScoredChunk[]> {
-    const rows = await this.chunks
-      .vectorSearch(query)
-      .distanceType('cosine')
-      .limit(limit)
-      .select([...INFO_COLUMNS, '_distance'])
-      .toArray();
-    return rows.map((r) => ({ ...rowToInfo(r), score: 1 - (r._distance as number) }));
-  }
-
   /**
    * Best BM25 matches of space-separated query words over the `terms` column, with their cosine to `vector`
    * (so lexical and semantic evidence can be blended). Rows written since the last compaction are searched too.
    */
   async lexical(words: string, vector: Float32Array, limit: number): Promise<(ScoredChunk & { cosine: number })[]> {
     if (!words.trim()) return [];
+    await ensureTextIndex(this.chunks);
     const rows = await this.chunks
       .search(words, 'fts', 'terms')
       .limit(limit)
@@ -279,14 +270,14 @@ export class ChunkStore {
     return rows.map((r) => ({ ...rowToInfo(r), score: r._score as number, cosine: dot(r.vector as { toArray(): ArrayLike<number> }, vector) }));
   }
 
-  /** The full-text index over `terms`; created once, then kept current by compact(). */
-  async ensureTextIndex(): Promise<void> {
-    const indices = await this.chunks.listIndices();
-    if (indices.some((i) => i.columns.includes('terms'))) return;
-    if ((await this.chunks.countRows()) === 0) return;
-    await this.chunks.createIndex('terms', {
-      config: lancedb.Index.fts({ baseTokenizer: 'whitespace', lowercase: false, stem: true, language: 'English', removeStopWords: false, withPosition: false, asciiFolding: true }),
-    });
+  /** Builds the indexes search needs at this store's size (none while it is small enough to search in memory). */
+  async ensureSearchIndexes(onNotice?: (message: string) => void): Promise<void> {
+    await ensureSearchIndexes(this.chunks, this.dir, onNotice);
+  }
+
+  /** Best chunks for a query from the store's own indexes (large stores, see search-indexes.ts). */
+  queryIndexes(vector: Float32Array, words: string, limit: number): Promise<StoreHits> {
+    return queryStore(this.chunks, vector, words, limit);
   }
 
   /** Deletes every chunk and mark of these blobs; returns how many chunks went. */

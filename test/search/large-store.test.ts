@@ -1,0 +1,57 @@
+// A store past the large-store threshold is searched through LanceDB's indexes (vector + full text) instead of
+// in memory. The threshold is lowered for the fixture repository (OCRAG_LARGE_STORE_CHUNKS); the answers must
+// hold as in memory: right files, only the checked-out tree's chunks, uncommitted edits included.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { git, makeFixtureRepo, runCli, runJson } from '../helpers.js';
+
+interface Result {
+  path: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+const LARGE = { OCRAG_LARGE_STORE_CHUNKS: '1' };
+
+async function search(repo: string, query: string, k = 5): Promise<Result[]> {
+  return runJson<Result[]>(['search', query, '-k', String(k)], repo, LARGE);
+}
+
+describe('a large store, searched through its indexes', () => {
+  let repo: string;
+
+  before(async () => {
+    repo = makeFixtureRepo();
+    const r = await runCli(['index'], repo, LARGE);
+    assert.equal(r.code, 0, r.stderr);
+  });
+
+  test('indexing marks the store large and builds its full-text index', () => {
+    assert.ok(fs.existsSync(path.join(repo, '.ocrag', 'search-indexes.json')));
+  });
+
+  test('questions and names find the right code, with line ranges that hold the chunk', async () => {
+    const [top] = await search(repo, 'parse command line arguments');
+    assert.equal(top.path, 'src/cli/args.ts');
+    const lines = fs.readFileSync(path.join(repo, top.path), 'utf8').split('\n').slice(top.startLine - 1, top.endLine).join('\n');
+    assert.equal(lines.trimEnd(), top.text.trimEnd());
+    assert.equal((await search(repo, 'parseArgs'))[0].path, 'src/cli/args.ts');
+    assert.ok(!fs.existsSync(path.join(repo, '.ocrag', 'resident')), 'nothing held in memory between processes');
+  });
+
+  test('only the checked-out tree answers, and uncommitted edits count', async () => {
+    git(repo, 'checkout', '-q', '-b', 'no-args');
+    git(repo, 'rm', '-q', 'src/cli/args.ts');
+    git(repo, 'commit', '-q', '-m', 'drop the argument parser');
+    assert.ok((await search(repo, 'parse command line arguments', 10)).every((r) => r.path !== 'src/cli/args.ts'));
+    fs.mkdirSync(path.join(repo, 'src', 'cli'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'src', 'cli', 'flags.ts'), '/** Reads the command line flags given to the program. */\nexport function readCommandLineFlags(argv: string[]): Map<string, string> {\n  return new Map(argv.map((a) => [a, a]));\n}\n');
+    assert.equal((await search(repo, 'readCommandLineFlags'))[0].path, 'src/cli/flags.ts');
+    git(repo, 'checkout', '-q', '-f', 'main');
+    fs.rmSync(path.join(repo, 'src', 'cli', 'flags.ts'));
+    assert.equal((await search(repo, 'parse command line arguments'))[0].path, 'src/cli/args.ts');
+  });
+});
