@@ -93,6 +93,28 @@ async function lanceSearch(repo: string, vectors: Float32Array[]): Promise<void>
   db.close();
 }
 
+/** A long-lived index's first search and then QUERIES_N more, as `ocrag mcp` serves them. */
+async function warmSearches(repo: string, label: string): Promise<void> {
+  const index = await CodeIndex.open(repo, {}, {}, { keepStoreOpen: true });
+  try {
+    let t = performance.now();
+    await index.search(QUERIES[0], { k: 10, update: false });
+    const first = performance.now() - t;
+    const warm: number[] = [];
+    for (let i = 0; i < QUERIES_N; i++) {
+      t = performance.now();
+      await index.search(QUERIES[i % QUERIES.length], { k: 10, update: false });
+      warm.push(performance.now() - t);
+    }
+    console.log(`${label}: first ${ms(first)}, then ${summary(warm)}, RSS ${mb(process.memoryUsage().rss)}`);
+  } catch (e) {
+    console.log(`${label}: FAILED: ${(e as Error).message}`);
+    process.exitCode = 1;
+  } finally {
+    await index.close();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`machine      ${os.cpus().length} cores, ${mb(os.totalmem())} RAM, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const repo = await repository();
@@ -125,42 +147,13 @@ async function main(): Promise<void> {
   console.log(`search CLI   a new process per query: ${cli.length ? `${summary(cli)}, peak RSS ${mb(cliRss)}` : 'no query answered'}${failures.length ? `; ${failures.length} FAILED, first: ${failures[0]}` : ''}`);
   if (failures.length) process.exitCode = 1;
 
-  const resident = await CodeIndex.open(repo, {}, {}, { keepStoreOpen: true });
-  try {
-    let t = performance.now();
-    await resident.search(QUERIES[0], { k: 10, update: false });
-    const first = performance.now() - t;
-    const warm: number[] = [];
-    for (let i = 0; i < QUERIES_N; i++) {
-      t = performance.now();
-      await resident.search(QUERIES[i % QUERIES.length], { k: 10, update: false });
-      warm.push(performance.now() - t);
-    }
-    console.log(`search warm  long-lived CodeIndex (as ocrag mcp): first ${ms(first)}, then ${summary(warm)}, RSS ${mb(process.memoryUsage().rss)}`);
-  } catch (e) {
-    console.log(`search warm  FAILED: ${(e as Error).message}`);
-    process.exitCode = 1;
-  } finally {
-    await resident.close();
-  }
-
+  await warmSearches(repo, 'search warm  long-lived CodeIndex (as ocrag mcp)');
   if (args.includes('--resident') && fs.existsSync(marker)) {
     // The in-memory path at this size, for comparison: what the large-store threshold spares a server.
     fs.renameSync(marker, `${marker}.off`);
-    const inMemory = await CodeIndex.open(repo, {}, {}, { keepStoreOpen: true });
     try {
-      let t = performance.now();
-      await inMemory.search(QUERIES[0], { k: 10, update: false });
-      const first = performance.now() - t;
-      const warm: number[] = [];
-      for (let i = 0; i < QUERIES_N; i++) {
-        t = performance.now();
-        await inMemory.search(QUERIES[i % QUERIES.length], { k: 10, update: false });
-        warm.push(performance.now() - t);
-      }
-      console.log(`in memory    long-lived, no store indexes: first ${ms(first)}, then ${summary(warm)}, RSS ${mb(process.memoryUsage().rss)}`);
+      await warmSearches(repo, 'in memory    long-lived, without the store indexes');
     } finally {
-      await inMemory.close();
       fs.renameSync(`${marker}.off`, marker);
       fs.rmSync(path.join(repo, '.ocrag', 'resident'), { recursive: true, force: true });
     }
