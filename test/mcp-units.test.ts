@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Embedder } from '../src/embed/types.js';
 import { QueryCache } from '../src/mcp/query-cache.js';
 import { definedName, editDistance, matchSymbol } from '../src/mcp/symbol-match.js';
 import { languagesFor } from '../src/mcp/tools/language.js';
+import { TreeWatcher } from '../src/mcp/tree-watcher.js';
+import { git, tempDir } from './helpers.js';
 
 describe('symbol matching', () => {
   test('the defined name of a breadcrumb segment, across languages', () => {
@@ -69,4 +73,38 @@ test('language filters accept common names and extensions', () => {
   assert.deepEqual([...languagesFor('py')], ['python']);
   assert.deepEqual([...languagesFor('c#')], ['c_sharp']);
   assert.deepEqual([...languagesFor('elixir')], ['elixir']);
+});
+
+describe('work tree watcher', () => {
+  /** Lets queued file events reach the watcher and its follow-up work (a git check-ignore) finish. */
+  const settle = async (watcher: TreeWatcher) => {
+    const deadline = Date.now() + 10_000;
+    do await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((watcher as unknown as { settingUp: number }).settingUp > 0 && Date.now() < deadline);
+  };
+
+  test('a folder deleted and made again before its events are read is watched anew, even if it gets the same inode', async () => {
+    const repo = path.join(tempDir('watch'), 'repo');
+    fs.mkdirSync(path.join(repo, 'gears/inner'), { recursive: true });
+    git(repo, 'init', '-q');
+    fs.writeFileSync(path.join(repo, 'gears/inner/wheel.ts'), 'wheel');
+    const watcher = new TreeWatcher(repo);
+    try {
+      await watcher.watchFoldersOf(['gears/inner/wheel.ts']);
+      await settle(watcher);
+      watcher.markClean();
+      // Synchronous, so the watcher reads the deletions only once the new folders exist (a busy server does the
+      // same); on ext4 they usually get back the inode numbers the old ones had.
+      fs.rmSync(path.join(repo, 'gears'), { recursive: true });
+      fs.mkdirSync(path.join(repo, 'gears/inner'), { recursive: true });
+      await settle(watcher);
+      assert.equal(watcher.dirty, true, 'the deletion is a change');
+      watcher.markClean();
+      fs.writeFileSync(path.join(repo, 'gears/inner/later.ts'), 'later');
+      await settle(watcher);
+      assert.equal(watcher.dirty, true, 'a file written in the folder made again is seen');
+    } finally {
+      watcher.close();
+    }
+  });
 });

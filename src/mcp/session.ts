@@ -55,6 +55,8 @@ export class RepoSession {
   private checkedState: string | null = null;
   private searching: Promise<unknown> = Promise.resolve();
   private foregroundProgress: ((p: IndexProgress) => void) | null = null;
+  /** The catch-up queued behind a job that works for a commit HEAD has left. */
+  private following: Promise<void> | null = null;
 
   constructor(private readonly options: SessionOptions) {}
 
@@ -82,13 +84,21 @@ export class RepoSession {
   /**
    * The view a search would use now (see LiveView). When HEAD moved to a commit the index lacks, the update runs
    * as the background job and is waited for up to FOREGROUND_BUDGET_MS: a big one (a first index, a far branch)
-   * then answers with an error saying to ask again, rather than outliving the client's tool-call timeout.
+   * then answers with an error saying to ask again, rather than outliving the client's tool-call timeout. A job
+   * already running that will not give HEAD an index (it works for the branch checked out before) is waited for
+   * within the same budget, then followed by the catch-up with HEAD.
    */
   async view(onProgress?: (p: IndexProgress) => void): Promise<Manifest> {
     const { index, live } = await this.open();
     this.foregroundProgress = onProgress ?? null;
+    const deadline = Date.now() + FOREGROUND_BUDGET_MS;
     try {
-      if (!this.job.active && (await this.behindHead(index))) await this.catchUp(index, live);
+      const unanswered = this.job.active ? await this.headUnansweredByJob(index) : null;
+      if (unanswered) {
+        await this.untilSettled(deadline);
+        if (this.job.active && unanswered === 'moved') this.followHeadAfterJob(index, live);
+      }
+      if (!this.job.active && (await this.behindHead(index))) await this.catchUp(index, live, deadline);
       return await this.explainWhileIndexing(() => live.get({ update: !this.job.active }));
     } finally {
       this.foregroundProgress = null;
@@ -132,11 +142,49 @@ export class RepoSession {
     return behind;
   }
 
-  private async catchUp(index: CodeIndex, live: LiveView): Promise<void> {
+  private async catchUp(index: CodeIndex, live: LiveView, deadline: number): Promise<void> {
     this.startJob(index, live, 'incremental');
-    const finished = await Promise.race([this.job.settled().then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), FOREGROUND_BUDGET_MS).unref())]);
+    const finished = await this.untilSettled(deadline);
     const job = this.job.snapshot();
     if (finished && job.state === 'failed') throw new UsageError(job.errors[0] ?? 'updating the index failed', 4);
+  }
+
+  /** Waits for the running job until `deadline`; true when it ended. */
+  private untilSettled(deadline: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))));
+    return Promise.race([this.job.settled().then(() => true), late]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * While our job runs, why answering "from the index as it is" would be wrong or impossible: HEAD moved off the
+   * commit the job works for and has no index of its own ('moved'; the job won't give it one), or the job will
+   * give HEAD its first manifest ('missing'). Null when HEAD can be answered now. Reads HEAD without moving the
+   * index's idea of it, which the job is using.
+   */
+  private async headUnansweredByJob(index: CodeIndex): Promise<'moved' | 'missing' | null> {
+    const head = await readHead(index.ctx.repo.root);
+    if (!head.head) return null;
+    const now = { ...index.ctx, repo: { ...index.ctx.repo, ...head } };
+    const manifest = currentManifest(now);
+    if (isUpToDate(now, manifest)) return null;
+    const target = index.ctx.repo;
+    if (head.head !== target.head || head.branch !== target.branch) return 'moved';
+    return manifest ? null : 'missing';
+  }
+
+  /** Queues the catch-up with HEAD for when the running job ends, so the user's new branch gets indexed unasked. */
+  private followHeadAfterJob(index: CodeIndex, live: LiveView): void {
+    if (this.following) return;
+    this.following = this.job
+      .settled()
+      .then(async () => {
+        // A job the user cancelled is not followed by another they did not ask for; their next search still catches up.
+        if (this.job.snapshot().state === 'cancelled') return;
+        if (!this.job.active && (await this.behindHead(index))) this.startJob(index, live, 'incremental');
+      })
+      .catch((e: unknown) => this.options.log?.(`ocrag mcp: catching up with HEAD failed: ${(e as Error)?.message ?? String(e)}`))
+      .finally(() => (this.following = null));
   }
 
   cancelReindex(): boolean {
@@ -219,7 +267,7 @@ export class RepoSession {
     } catch (e) {
       if (!this.job.active || !(e instanceof UsageError) || e.exitCode !== 4) throw e;
       const job = this.job.snapshot();
-      const what = job.kind === 'full' ? 'being rebuilt' : 'catching up with HEAD';
+      const what = this.following ? 'finishing a run for the commit checked out before, then catching up with HEAD' : job.kind === 'full' ? 'being rebuilt' : 'catching up with HEAD';
       throw new UsageError(`the index is ${what} (${job.percent}%: ${job.files.done}/${job.files.total} files): search again in a moment; index_status shows progress`, 4);
     }
   }

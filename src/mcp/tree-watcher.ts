@@ -16,8 +16,8 @@ const NEVER_IN_VIEW = new Set(['.git', '.ocrag']);
  * the caller then asks git, which is always right.
  */
 export class TreeWatcher {
-  /** Folder → its watch, and the inode it was set on (a folder deleted and made again is a new folder). */
-  private readonly watchers = new Map<string, { watcher: fs.FSWatcher; ino: number }>();
+  /** Folder → its watch. */
+  private readonly watchers = new Map<string, fs.FSWatcher>();
   private changed = true;
   private settingUp = 0;
   private gaveUp = false;
@@ -42,7 +42,7 @@ export class TreeWatcher {
   }
 
   close(): void {
-    for (const { watcher } of this.watchers.values()) watcher.close();
+    for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
   }
 
@@ -62,31 +62,32 @@ export class TreeWatcher {
     if (this.watchers.has(folder) || this.gaveUp) return;
     try {
       const full = path.join(this.root, folder);
-      const watcher = fs.watch(full, { persistent: false }, (_event, name) => this.onEvent(folder, name));
+      const watcher = fs.watch(full, { persistent: false }, (event, name) => this.onEvent(folder, event, name));
       watcher.on('error', () => this.unwatch(folder));
-      this.watchers.set(folder, { watcher, ino: fs.statSync(full).ino });
+      this.watchers.set(folder, watcher);
     } catch (e) {
       // A folder deleted meanwhile needs no watch (its parent saw it go); anything else (out of inotify watches) does.
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.gaveUp = true;
     }
   }
 
-  private onEvent(folder: string, name: string | Buffer | null): void {
+  private onEvent(folder: string, event: fs.WatchEventType, name: string | Buffer | null): void {
     const entry = name === null ? null : String(name);
     if (folder === '' && entry !== null && NEVER_IN_VIEW.has(entry)) return;
     this.changed = true;
     if (entry === null) return;
     const rel = folder ? `${folder}/${entry}` : entry;
-    const stat = fs.statSync(path.join(this.root, rel), { throwIfNoEntry: false });
-    const watched = this.watchers.get(rel);
-    if (watched && stat?.isDirectory() && stat.ino === watched.ino) return;
-    // Gone, or replaced by a new folder of the same name: the old watch sees nothing any more.
+    const watched = this.watchers.has(rel);
+    // A 'rename' naming a watched folder means that entry was deleted, moved or created: whatever folder is there
+    // now is not the one watched, even when it got the old one's inode number back (ext4 reuses them at once,
+    // and a busy server reads the events only after the folder was made again). Only 'change' (attributes) keeps it.
+    if (watched && event === 'change') return;
     if (watched) this.unwatchTree(rel);
-    if (stat?.isDirectory()) void this.adopt(rel);
+    if (fs.statSync(path.join(this.root, rel), { throwIfNoEntry: false })?.isDirectory()) void this.adopt(rel);
   }
 
   private unwatch(folder: string): void {
-    this.watchers.get(folder)?.watcher.close();
+    this.watchers.get(folder)?.close();
     this.watchers.delete(folder);
     this.changed = true;
   }

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CLI, GIT_IDENTITY, TEST_CACHE } from './helpers.js';
+
+export interface CodeResult {
+  path: string;
+  startLine: number;
+  endLine: number;
+  language: string;
+  symbol: string;
+  score: number;
+  code: string;
+}
+
+/** `ocrag mcp` as an agent starts it: a child process spoken to over stdio by the SDK's own client. */
+export async function startServer(cwd: string, args: string[] = [], env: Record<string, string> = {}): Promise<Client> {
+  return (await startServerWithStderr(cwd, args, env)).client;
+}
+
+/** The same, with everything the server logs on stderr so far (its one-line notices). */
+export async function startServerWithStderr(cwd: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', ...args],
+    cwd,
+    env: { ...(process.env as Record<string, string>), OCRAG_CACHE: TEST_CACHE, ...GIT_IDENTITY, ...env },
+    stderr: 'pipe',
+  });
+  let log = '';
+  transport.stderr?.on('data', (b: Buffer) => (log += b));
+  const client = new Client({ name: 'ocrag-test', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => log };
+}
+
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+export async function search(client: Client, query: string, args: Record<string, unknown> = {}): Promise<CodeResult[]> {
+  const r = await call(client, 'search_code', { query, ...args });
+  assert.ok(!r.isError, `search_code failed: ${text(r)}`);
+  return (r.structuredContent as { results: CodeResult[] }).results;
+}
+
+export function text(r: CallToolResult): string {
+  return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+export async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
