@@ -35,6 +35,7 @@ export interface RepoRun {
 export class RepoSession {
   private retriever: Retriever | null = null;
   private store: ChunkStore | null = null;
+  private textIndexed = false;
 
   private constructor(
     readonly repo: BenchRepo,
@@ -74,8 +75,22 @@ export class RepoSession {
   }
 
   /** Through CodeIndex.searchView exactly as a surface calls it (opens the store per call): the latency users see. */
-  searchAsUser(query: string, k: number, ranking?: Partial<RankingConfig>): Promise<SearchResult[]> {
+  async searchAsUser(query: string, k: number, ranking?: Partial<RankingConfig>): Promise<SearchResult[]> {
+    await this.textIndexFor(ranking);
     return this.index.searchView(this.view, query, { k, pathGlob: this.glob, ranking });
+  }
+
+  /** Index runs don't build LanceDB's full-text index (search has its own BM25): rankings that compare with it build it here. */
+  private async textIndexFor(ranking?: Partial<RankingConfig>): Promise<void> {
+    if (ranking?.lexicalEngine !== 'fts' || this.textIndexed) return;
+    // Built through the kept handle when there is one: a LanceDB handle does not see another handle's new index.
+    const store = this.store ?? (await ChunkStore.open(this.index.ctx.layout.lance, readMeta(this.index.ctx.layout.meta)!.dim));
+    try {
+      await store.ensureTextIndex();
+    } finally {
+      if (store !== this.store) store.close();
+    }
+    this.textIndexed = true;
   }
 
   /** The same ranking over a store kept open: identical results, fast ablations and sweeps. */
@@ -85,6 +100,7 @@ export class RepoSession {
       this.store = await ChunkStore.open(this.index.ctx.layout.lance, meta.dim);
       this.retriever = storeRetriever(this.store, await this.index.model(), meta.createdAt);
     }
+    await this.textIndexFor(ranking);
     return searchManifest(this.view, this.retriever, query, { k, pathGlob: this.glob, ranking });
   }
 

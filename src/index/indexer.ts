@@ -80,8 +80,6 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     if (result.writes > 0) {
       crashPoint('index.compact');
       await store.compactIfFragmented();
-      crashPoint('index.text-index');
-      await store.ensureTextIndex();
     }
     const manifest = buildManifest(ctx, branch, commit, tree, embedder.modelId, selection, known);
     crashPoint('index.manifest');

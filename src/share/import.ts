@@ -76,7 +76,6 @@ export async function importArtifact(index: CodeIndex, file: string, opts: Impor
       marksAdded = await addMarks(store, verified);
       // As after an index run: fold fragments only once they pile up; new rows are searchable at once.
       if (chunksAdded || marksAdded) await store.compactIfFragmented();
-      await store.ensureTextIndex();
     } finally {
       store.close();
     }
