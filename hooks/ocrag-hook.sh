@@ -12,11 +12,11 @@ case "$hook" in
 esac
 [ -n "$OCRAG_HOOKS_DISABLE" ] && exit 0
 here=$(cd "$(dirname "$0")" 2>/dev/null && pwd) || exit 0
-cli="$here/../dist/cli/main.js"
+run="$here/../dist/hooks/run.js"
 node=${OCRAG_NODE:-node}
-[ -f "$cli" ] || exit 0
+[ -f "$run" ] || exit 0
 command -v "$node" >/dev/null 2>&1 || exit 0
 # Git exports these for the hook; the background run finds the repository from its folder instead.
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
-( nohup "$node" "$cli" hook "$hook" "$@" </dev/null >/dev/null 2>&1 & ) >/dev/null 2>&1
+( nohup "$node" "$run" "$hook" "$@" </dev/null >/dev/null 2>&1 & ) >/dev/null 2>&1
 exit 0

@@ -23,7 +23,6 @@ const MOMENTS = [
   'embed.written:9',
   'embed.marks',
   'index.compact+40',
-  'index.text-index',
   'index.manifest',
   'index.done',
 ];

@@ -122,6 +122,17 @@ describe('hooks keep the index on the checked-out commit', () => {
     for (const r of colors.filter((c) => c.path === 'src/util/color.ts')) assert.equal(lines.slice(r.startLine - 1, r.endLine).join('\n'), r.text);
   });
 
+  test('a new branch on an indexed commit is filed from the manifests, embedding nothing', async () => {
+    await waitForHookRun(repo);
+    const logBefore = readLog(repo).length;
+    git(repo, 'checkout', '-q', '-b', 'twin');
+    const switchLog = await waitForLog(repo, logBefore, /post-checkout: /);
+    assert.match(switchLog, /post-checkout: up to date twin@.* 0 new blobs, 0 chunks embedded/, switchLog);
+    assert.deepEqual(readManifest(manifestsDir(repo), 'branch-twin')?.files, readManifest(manifestsDir(repo), 'branch-main')?.files);
+    git(repo, 'checkout', '-q', 'main');
+    await waitForHookRun(repo);
+  });
+
   test('merge, amend and rebase --autosquash leave the index equal to a fresh full index', async () => {
     git(repo, 'merge', '-q', '--no-edit', 'feature');
     await waitForHookRun(repo);

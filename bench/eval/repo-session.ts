@@ -75,7 +75,7 @@ export class RepoSession {
   }
 
   /** Through CodeIndex.searchView exactly as a surface calls it (opens the store per call): the latency users see. */
-  searchAsUser(query: string, k: number, ranking?: Partial<RankingConfig>): Promise<SearchResult[]> {
+  async searchAsUser(query: string, k: number, ranking?: Partial<RankingConfig>): Promise<SearchResult[]> {
     return this.index.searchView(this.view, query, { k, pathGlob: this.glob, ranking });
   }
 

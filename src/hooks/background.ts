@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { openRepo } from '../git/repo.js';
+import { openRepo, readHead } from '../git/repo.js';
+import { openContext, type IndexContext } from '../index/context.js';
+import { indexKnownTree, type IndexSummary } from '../index/known-tree.js';
 import { tryLock } from '../index/lock.js';
-import { CodeIndex } from '../service/code-index.js';
+import type { CodeIndex } from '../service/code-index.js';
 import { indexLayout } from '../store/layout.js';
 import { appendLog } from './log.js';
 
@@ -12,14 +14,16 @@ import { appendLog } from './log.js';
  * coalesces into a run or two that end on the final state. Never throws: failures go to .ocrag/log.
  */
 export async function runHook(cwd: string, hook: string, args: string[]): Promise<void> {
-  let index: CodeIndex | null = null;
+  // Opened only for real work: see indexOnce.
+  const full: { index: CodeIndex | null } = { index: null };
   let logFile: string | null = null;
   try {
-    index = await CodeIndex.open(cwd);
-    const { layout } = index.ctx;
+    const ctx = await openContext(cwd);
+    const { layout } = ctx;
     logFile = layout.log;
     fs.mkdirSync(layout.dir, { recursive: true });
     const pending = path.join(layout.dir, 'index.pending');
+    let headJustRead = true;
     for (;;) {
       const lock = tryLock(layout.lock);
       if (!lock) {
@@ -30,7 +34,9 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
       try {
         do {
           fs.rmSync(pending, { force: true });
-          const s = await index.index({ holdingLock: true });
+          if (!headJustRead) Object.assign(ctx.repo, await readHead(ctx.repo.root));
+          headJustRead = false;
+          const s = await indexOnce(ctx, cwd, full);
           appendLog(
             layout.log,
             `${hook}: ${s.upToDate ? 'up to date' : 'indexed'} ${s.branch ?? 'detached'}@${s.commit.slice(0, 8)}: ${s.files} files, ${s.newBlobs} new blobs, ${s.chunksEmbedded} chunks embedded in ${s.seconds.toFixed(2)} s`,
@@ -47,6 +53,21 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
     logFile ??= await openRepo(cwd).then((repo) => indexLayout(repo).log, () => null);
     if (logFile) appendLog(logFile, `${hook}: failed: ${(e as Error).message}`);
   } finally {
-    await index?.close().catch(() => undefined);
+    await full.index?.close().catch(() => undefined);
   }
+}
+
+/**
+ * One run under the lock. A tree the index already holds (a switch back to an indexed branch, a new branch)
+ * is answered from the manifests alone: the model, the chunker and LanceDB are loaded only for real work.
+ */
+async function indexOnce(ctx: IndexContext, cwd: string, full: { index: CodeIndex | null }): Promise<IndexSummary> {
+  const known = indexKnownTree(ctx);
+  if (known) return known;
+  let index = full.index;
+  if (!index) {
+    const { CodeIndex } = await import('../service/code-index.js');
+    index = full.index = await CodeIndex.open(cwd);
+  }
+  return index.index({ holdingLock: true });
 }

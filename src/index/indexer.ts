@@ -8,9 +8,10 @@ import { ChunkStore } from '../store/chunk-store.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
 import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
-import { currentManifest, isUpToDate, requireHead, selectionKey, type IndexContext } from './context.js';
+import { requireHead, selectionKey, type IndexContext } from './context.js';
 import { crashPoint } from './crash-point.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex } from './embed-blobs.js';
+import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
 import { selectFiles, type Selection, type SkipReason } from './select.js';
 
 export type IndexProgress = BlobProgress;
@@ -27,18 +28,7 @@ export interface IndexOptions {
   loadEmbedder: () => Promise<Embedder>;
 }
 
-export interface IndexSummary {
-  branch: string | null;
-  commit: string;
-  tree: string;
-  upToDate: boolean;
-  files: number;
-  skipped: Partial<Record<SkipReason, number>>;
-  newBlobs: number;
-  chunksEmbedded: number;
-  chunksTotal: number | null;
-  seconds: number;
-}
+export type { IndexSummary } from './known-tree.js';
 
 /** Beyond this many blobs unknown to the base manifests, one scan of the store beats per-blob look-ups. */
 const LOOKUP_LIMIT = 5000;
@@ -53,9 +43,9 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
   const { commit, tree } = requireHead(ctx.repo);
   // A long-lived caller may re-read HEAD while this runs: the manifest is filed under the HEAD it was built for.
   const { branch } = ctx.repo;
-  const previous = currentManifest(ctx);
-  if (!opts.rebuild && isUpToDate(ctx, previous)) {
-    return summarize(previous!, { upToDate: true, newBlobs: 0, chunksEmbedded: 0, chunksTotal: null, started });
+  if (!opts.rebuild) {
+    const known = indexKnownTree(ctx, started);
+    if (known) return known;
   }
   crashPoint('index.start');
   ensureGitExclude(ctx.repo);
@@ -169,22 +159,5 @@ function buildManifest(ctx: IndexContext, branch: string | null, commit: string,
     files,
     skipped,
     skippedBlobs,
-  };
-}
-
-function summarize(manifest: Manifest, extra: { upToDate: boolean; newBlobs: number; chunksEmbedded: number; chunksTotal: number | null; started: number }): IndexSummary {
-  const skipped: Partial<Record<SkipReason, number>> = {};
-  for (const reason of Object.values(manifest.skipped)) skipped[reason] = (skipped[reason] ?? 0) + 1;
-  return {
-    branch: manifest.branch,
-    commit: manifest.commit,
-    tree: manifest.tree,
-    upToDate: extra.upToDate,
-    files: Object.keys(manifest.files).length,
-    skipped,
-    newBlobs: extra.newBlobs,
-    chunksEmbedded: extra.chunksEmbedded,
-    chunksTotal: extra.chunksTotal,
-    seconds: (performance.now() - extra.started) / 1000,
   };
 }

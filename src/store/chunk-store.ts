@@ -6,6 +6,7 @@ import type { Data as DataType, Float32 as Float32Type, FixedSizeList as FixedSi
 import arrow from './arrow.js';
 import { waitLock } from '../index/lock.js';
 import { StoreDamageError } from './damage.js';
+import { isLargeStore } from './large-store.js';
 import { ensureSearchIndexes, ensureTextIndex, queryStore, type StoreHits } from './search-indexes.js';
 
 const { Field, FixedSizeList, Float32, Int32, Schema, Utf8, makeData, Table: ArrowTable, RecordBatch, Struct, vectorFromArray } = arrow;
@@ -257,7 +258,7 @@ export class ChunkStore {
 
   /**
    * Best BM25 matches of space-separated query words over the `terms` column, with their cosine to `vector`
-   * (so lexical and semantic evidence can be blended). Rows written since the last compaction are searched too.
+   * (so lexical and semantic evidence can be blended). Needs ensureTextIndex(); rows written since are searched too.
    */
   async lexical(words: string, vector: Float32Array, limit: number): Promise<(ScoredChunk & { cosine: number })[]> {
     if (!words.trim()) return [];
@@ -308,6 +309,9 @@ export class ChunkStore {
 
   /** Folds many small commits into few files and drops old versions (LanceDB keeps every version otherwise). */
   async compact(): Promise<void> {
+    // A small store's full-text index (left by an older indexer or the evaluation) is read by nobody: compaction
+    // would otherwise keep it current. A large store's is how it is searched.
+    if (!isLargeStore(this.dir)) for (const index of await this.chunks.listIndices()) if (index.columns.includes('terms')) await this.chunks.dropIndex(index.name);
     for (const table of [this.chunks, this.marks]) await table.optimize({ cleanupOlderThan: new Date(), deleteUnverified: false });
   }
 

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import type { SkipReason } from './select.js';
+import { listManifests, manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
+import { readMeta } from '../store/meta.js';
+import { currentManifest, isUpToDate, requireHead, selectionKey, type IndexContext } from './context.js';
+
+/** What an index run did (or found already done) for the checked-out commit. */
+export interface IndexSummary {
+  branch: string | null;
+  commit: string;
+  tree: string;
+  upToDate: boolean;
+  files: number;
+  skipped: Partial<Record<SkipReason, number>>;
+  newBlobs: number;
+  chunksEmbedded: number;
+  chunksTotal: number | null;
+  seconds: number;
+}
+
+/**
+ * The run for a tree the index already holds, done without the model, the chunker or the store: HEAD's own
+ * manifest is current, or another branch's (or commit's) manifest has this very tree and these settings and is
+ * filed again under HEAD (a new branch, a switch to a branch whose tip was indexed elsewhere). Null when the
+ * tree needs a real run. The caller holds the index lock: the copy names chunks that gc must not take meanwhile.
+ */
+export function indexKnownTree(ctx: IndexContext, started = performance.now()): IndexSummary | null {
+  const { commit, tree } = requireHead(ctx.repo);
+  const own = currentManifest(ctx);
+  if (isUpToDate(ctx, own)) return summarize(own!, { upToDate: true, newBlobs: 0, chunksEmbedded: 0, chunksTotal: null, started });
+  const twin = sameTree(ctx, tree);
+  if (!twin) return null;
+  const { branch } = ctx.repo;
+  const manifest: Manifest = { ...twin, branch, commit, indexedAt: new Date().toISOString() };
+  writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
+  return summarize(manifest, { upToDate: true, newBlobs: 0, chunksEmbedded: 0, chunksTotal: null, started });
+}
+
+/** The newest manifest of this tree made with the current settings for the store's model, if any. */
+function sameTree(ctx: IndexContext, tree: string): Manifest | null {
+  if (!fs.existsSync(ctx.layout.lance)) return null;
+  const meta = readMeta(ctx.layout.meta);
+  if (!meta) return null;
+  const key = selectionKey(ctx.config);
+  let best: Manifest | null = null;
+  for (const name of listManifests(ctx.layout.manifests)) {
+    const m = readManifest(ctx.layout.manifests, name);
+    if (!m || m.tree !== tree || m.selectionKey !== key || m.modelId !== meta.modelId || m.chunkerVersion !== meta.chunkerVersion) continue;
+    if (!best || m.indexedAt > best.indexedAt) best = m;
+  }
+  return best;
+}
+
+export function summarize(manifest: Manifest, extra: { upToDate: boolean; newBlobs: number; chunksEmbedded: number; chunksTotal: number | null; started: number }): IndexSummary {
+  const skipped: Partial<Record<SkipReason, number>> = {};
+  for (const reason of Object.values(manifest.skipped)) skipped[reason] = (skipped[reason] ?? 0) + 1;
+  return {
+    branch: manifest.branch,
+    commit: manifest.commit,
+    tree: manifest.tree,
+    upToDate: extra.upToDate,
+    files: Object.keys(manifest.files).length,
+    skipped,
+    newBlobs: extra.newBlobs,
+    chunksEmbedded: extra.chunksEmbedded,
+    chunksTotal: extra.chunksTotal,
+    seconds: (performance.now() - extra.started) / 1000,
+  };
+}
