@@ -1,10 +1,12 @@
-// The store holds what search reads and nothing else: no LanceDB full-text index (search ranks with its own
-// BM25), and one left by an older indexer goes at the next compaction without changing any answer.
+// A small store holds what search reads and nothing else: no LanceDB full-text index (search ranks with its own
+// BM25 in memory), and one left by an older indexer goes at the next compaction without changing any answer.
+// (Large stores are searched through that index: test/search/large-store.test.ts.)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ChunkStore } from '../../src/store/chunk-store.js';
+import * as lancedb from '@lancedb/lancedb';
+import { ensureTextIndex } from '../../src/store/search-indexes.js';
 import { makeFixtureRepo, runJson } from '../helpers.js';
 
 const indexFiles = (repo: string) => {
@@ -19,11 +21,13 @@ test('index runs build no full-text index, and gc drops an old one with the same
   const query = ['search', 'parse command line arguments', '-k', '5', '--no-update'];
   const before = await runJson<unknown[]>(query, repo);
 
-  const store = await ChunkStore.open(path.join(repo, '.ocrag', 'lance'), 512);
+  const db = await lancedb.connect(path.join(repo, '.ocrag', 'lance'));
+  const chunks = await db.openTable('chunks');
   try {
-    await store.ensureTextIndex();
+    await ensureTextIndex(chunks);
   } finally {
-    store.close();
+    chunks.close();
+    db.close();
   }
   assert.ok(indexFiles(repo) > 0, 'a store as older indexers left it');
   await runJson(['gc'], repo);
