@@ -271,6 +271,8 @@ export class ChunkStore {
    */
   async lexical(words: string, vector: Float32Array, limit: number): Promise<(ScoredChunk & { cosine: number })[]> {
     if (!words.trim()) return [];
+    // Imported stores come without the index: search ranks with its own BM25, only this path needs it.
+    await this.ensureTextIndex();
     const rows = await this.chunks
       .search(words, 'fts', 'terms')
       .limit(limit)
