@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Config } from '../config/config.js';
 import { UsageError } from '../git/repo.js';
-import { CodeIndex, type CodeIndexHooks } from '../service/code-index.js';
+import type { CodeIndex, CodeIndexHooks } from '../service/code-index.js';
 import { notice } from './output.js';
 
 interface GlobalOptions {
@@ -22,7 +22,9 @@ export function workDir(cmd: Command): string {
   return (cmd.optsWithGlobals() as GlobalOptions).cwd ?? process.cwd();
 }
 
-export function openIndex(cmd: Command, hooks: CodeIndexHooks = {}): Promise<CodeIndex> {
+/** Loads the service (search, model, store) only for commands that use it; `import` does without. */
+export async function openIndex(cmd: Command, hooks: CodeIndexHooks = {}): Promise<CodeIndex> {
+  const { CodeIndex } = await import('../service/code-index.js');
   return CodeIndex.open(workDir(cmd), configFlags(cmd), { onNotice: notice, ...hooks });
 }
 
