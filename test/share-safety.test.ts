@@ -212,6 +212,46 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
       true,
     );
     await refused(forged, /row 1: chunk id "[0-9a-f]{40}" does not match its blob, span, model and chunker/);
+
+    const notANumber = await repack(
+      good,
+      path.join(work, 'nan.tar.gz'),
+      (es) => {
+        const entry = es.find((e) => e.name.includes('/chunks/'))!;
+        const vectors = arrow.tableFromIPC(entry.body).getChild('vector')!;
+        const second = Buffer.from(new Float32Array((vectors.get(1) as { toArray(): Float32Array }).toArray()).buffer);
+        const at = entry.body.indexOf(second);
+        entry.body.writeFloatLE(Number.NaN, at + 4 * 3);
+      },
+      true,
+    );
+    await refused(notANumber, /row 2: vector holds a value that is not a finite number/);
+  });
+
+  test('an artifact repeating rows (consistent checksums) stores each chunk once, with or without an index', async () => {
+    const repeated = await repack(
+      good,
+      path.join(work, 'repeated.tar.gz'),
+      (es) => {
+        const first = es.find((e) => e.name.includes('/chunks/'))!;
+        const trailerAt = es.findIndex((e) => e.name === ENTRY.trailer);
+        const last = es.filter((e) => e.name.includes('/chunks/')).length;
+        es.splice(trailerAt, 0, { name: first.name.replace(/\d{6}/, String(last + 1).padStart(6, '0')), body: first.body });
+        editJson(es, ENTRY.trailer, (t) => {
+          const counts = t.counts as Record<string, number>;
+          counts.chunks += arrow.tableFromIPC(first.body).numRows;
+          counts.entries += 1;
+        });
+      },
+      true,
+    );
+    const expected = (await runJson<{ counts: { chunks: number } }>(['export', '--check', good], target)).counts.chunks;
+    const clean = path.join(tempDir('repeated'), 'repeated');
+    git(path.dirname(clean), 'clone', '-q', fresh, clean);
+    const imported = await runJson<{ chunksAdded: number }>(['import', repeated], clean);
+    assert.equal(imported.chunksAdded, expected);
+    assert.equal((await runJson<{ chunksStored: number }>(['status'], clean)).chunksStored, expected);
+    assert.equal((await runJson<{ chunksAdded: number }>(['import', repeated], clean)).chunksAdded, 0);
   });
 
   test('the untouched artifact imports fine into the same index', async () => {
