@@ -1,51 +1,100 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { ChunkStore } from '../store/chunk-store.js';
 
+export interface ChunkWriterOptions {
+  /** A write takes at most about this many rows (one LanceDB commit each); a caller ahead by more waits. */
+  maxRowsPerWrite: number;
+  /** The store holds only what this writer adds (a store being built): stored ids are known without asking it. */
+  newStore?: boolean;
+}
+
 /**
- * Adds checked chunk batches to a store in groups of about `rowsPerWrite` rows, one LanceDB commit each (few
- * versions and fragments, bounded memory). A group is written while the caller reads and checks the next one;
- * writes run one at a time, in order, so a row repeated in a later group is found stored and skipped.
+ * Adds checked chunk batches to a store behind the caller: a write takes every batch queued while the previous
+ * one ran, so writing keeps pace with reading the artifact and the caller waits only when a full write's worth is
+ * queued. The least a write takes doubles after each, from 1/16 of the most, so a long artifact still makes few
+ * commits (and fragments). Writes run one at a time, in order, so a row repeated later is found stored.
  */
 export class ChunkWriter {
   private added = 0;
-  private group: RecordBatch[] = [];
-  private rows = 0;
-  private writing: Promise<void> = Promise.resolve();
+  private queued: RecordBatch[] = [];
+  private queuedRows = 0;
+  private running: Promise<void> | null = null;
+  private failure: { error: unknown } | null = null;
+  private waitingForRoom: (() => void)[] = [];
+  private minRowsPerWrite: number;
+  private finishing = false;
+  /** Ids added so far, when `newStore`. */
+  private readonly ids: Set<string> | null;
 
   constructor(
     private readonly store: ChunkStore,
-    private readonly rowsPerWrite: number,
-  ) {}
-
-  /** Returns at once unless a group is full and the previous write still runs; a failed write throws here. */
-  async push(batch: RecordBatch): Promise<void> {
-    this.group.push(batch);
-    this.rows += batch.numRows;
-    if (this.rows >= this.rowsPerWrite) await this.startWrite();
+    private readonly opts: ChunkWriterOptions,
+  ) {
+    this.ids = opts.newStore ? new Set() : null;
+    this.minRowsPerWrite = Math.max(1, Math.floor(opts.maxRowsPerWrite / 16));
   }
 
-  /** Writes what is left and returns how many rows were added in all. */
+  /** Returns at once unless a full write is queued already; a failed write throws here or in finish(). */
+  async push(batch: RecordBatch): Promise<void> {
+    this.throwIfFailed();
+    this.queued.push(batch);
+    this.queuedRows += batch.numRows;
+    this.startWriting();
+    if (this.queuedRows >= this.opts.maxRowsPerWrite) await new Promise<void>((resolve) => this.waitingForRoom.push(resolve));
+    this.throwIfFailed();
+  }
+
+  /** Waits for the last write and returns how many rows were added in all. */
   async finish(): Promise<number> {
-    await this.startWrite();
-    await this.writing;
+    this.finishing = true;
+    this.startWriting();
+    await this.settle();
+    this.throwIfFailed();
     return this.added;
   }
 
-  /** Waits for a write under way, so its store can be closed or removed; its outcome no longer matters. */
+  /** Waits until no write runs, so the store can be closed or removed; a failure is kept for finish(). */
   async settle(): Promise<void> {
-    await this.writing.catch(() => undefined);
+    while (this.running) await this.running;
   }
 
-  private async startWrite(): Promise<void> {
-    if (this.group.length === 0) return;
-    const group = this.group;
-    this.group = [];
-    this.rows = 0;
-    await this.writing;
-    this.writing = this.store.addChunkBatchesNotStored(group).then((n) => {
-      this.added += n;
-    });
-    // Seen by the next push or finish; until then the failure must not count as unhandled.
-    this.writing.catch(() => undefined);
+  private ready(): boolean {
+    return this.queued.length > 0 && (this.finishing || this.queuedRows >= this.minRowsPerWrite);
+  }
+
+  /** Only with a write to do: the loop then awaits before it ends, so `running` is set before it is cleared. */
+  private startWriting(): void {
+    if (!this.running && this.ready()) this.running = this.writeQueued();
+  }
+
+  private async writeQueued(): Promise<void> {
+    try {
+      while (this.ready()) {
+        const group = this.queued;
+        this.queued = [];
+        this.queuedRows = 0;
+        this.makeRoom();
+        this.added += await this.write(group);
+        this.minRowsPerWrite = Math.min(this.minRowsPerWrite * 2, this.opts.maxRowsPerWrite);
+      }
+    } catch (error) {
+      this.failure = { error };
+      this.queued = [];
+    } finally {
+      this.running = null;
+      this.makeRoom();
+    }
+  }
+
+  private write(group: RecordBatch[]): Promise<number> {
+    return this.ids ? this.store.addChunkBatchesToNewTable(group, this.ids) : this.store.addChunkBatchesNotStored(group);
+  }
+
+  private makeRoom(): void {
+    for (const resolve of this.waitingForRoom.splice(0)) resolve();
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure) throw this.failure.error;
   }
 }

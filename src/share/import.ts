@@ -35,10 +35,8 @@ export interface ImportSummary {
 const LOCK_WAIT_MS = 10 * 60_000;
 /** Memory for checked chunk entries between verifying and writing; larger artifacts are read twice instead. */
 const KEEP_CHUNK_BYTES = 128 * 1024 * 1024;
-/** Chunk entries are added to an existing store in groups of about this many rows (one commit each). */
+/** Chunk entries are added in groups of at most about this many rows (one commit each). */
 const ROWS_PER_WRITE = 16_384;
-/** A new store is written in smaller groups, so writing overlaps reading the artifact. */
-const ROWS_PER_STAGED_WRITE = 4096;
 
 /** Where an artifact goes: a CodeIndex, or a lighter holder of the same context and model. */
 export interface ImportTarget {
@@ -91,7 +89,7 @@ async function importIntoNewStore(ctx: IndexContext, run: ImportRun): Promise<Ou
     await dropStaleStore(ctx, run.local, run.opts);
     if (fs.existsSync(ctx.layout.lance)) return null;
     const staged = await StagedStore.create(ctx.layout.dir, run.local.dim);
-    const writer = new ChunkWriter(staged.store, ROWS_PER_STAGED_WRITE);
+    const writer = new ChunkWriter(staged.store, { maxRowsPerWrite: ROWS_PER_WRITE, newStore: true });
     let verified: VerifiedArtifact;
     let repository: ImportSummary['repository'];
     let chunksAdded: number;
@@ -128,7 +126,7 @@ async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outco
     let chunksAdded: number;
     let marksAdded: number;
     try {
-      const writer = new ChunkWriter(store, ROWS_PER_WRITE);
+      const writer = new ChunkWriter(store, { maxRowsPerWrite: ROWS_PER_WRITE });
       try {
         if (verified.chunkBatches) for (const batch of verified.chunkBatches) await writer.push(batch);
         else await pushSecondRead(run.file, verified, writer);
