@@ -11,8 +11,9 @@ export interface ChunkWriterOptions {
 /**
  * Adds checked chunk batches to a store behind the caller: a write takes every batch queued while the previous
  * one ran, so writing keeps pace with reading the artifact and the caller waits only when a full write's worth is
- * queued. The least a write takes doubles after each, from 1/16 of the most, so a long artifact still makes few
- * commits (and fragments). Writes run one at a time, in order, so a row repeated later is found stored.
+ * queued. A write takes at least a quarter of the rows added so far (and 1/16 of the most), so a long artifact
+ * still makes few commits (about 20 for 100,000 rows) while the last write, after the reading ends, stays short.
+ * Writes run one at a time, in order, so a row repeated later is found stored.
  */
 export class ChunkWriter {
   private added = 0;
@@ -21,6 +22,7 @@ export class ChunkWriter {
   private running: Promise<void> | null = null;
   private failure: { error: unknown } | null = null;
   private waitingForRoom: (() => void)[] = [];
+  private readonly firstWriteRows: number;
   private minRowsPerWrite: number;
   private finishing = false;
   /** Ids added so far, when `newStore`. */
@@ -31,7 +33,8 @@ export class ChunkWriter {
     private readonly opts: ChunkWriterOptions,
   ) {
     this.ids = opts.newStore ? new Set() : null;
-    this.minRowsPerWrite = Math.max(1, Math.floor(opts.maxRowsPerWrite / 16));
+    this.firstWriteRows = Math.max(1, Math.floor(opts.maxRowsPerWrite / 16));
+    this.minRowsPerWrite = this.firstWriteRows;
   }
 
   /** Returns at once unless a full write is queued already; a failed write throws here or in finish(). */
@@ -75,7 +78,7 @@ export class ChunkWriter {
         this.queuedRows = 0;
         this.makeRoom();
         this.added += await this.write(group);
-        this.minRowsPerWrite = Math.min(this.minRowsPerWrite * 2, this.opts.maxRowsPerWrite);
+        this.minRowsPerWrite = Math.min(Math.max(this.firstWriteRows, Math.floor(this.added / 4)), this.opts.maxRowsPerWrite);
       }
     } catch (error) {
       this.failure = { error };
