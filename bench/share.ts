@@ -39,6 +39,8 @@ function cloneOf(repo: string, work: string, name: string): string {
 function main(): void {
   const repo = path.resolve(process.argv[2] ?? '/tmp/bench-repos/tokio');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-share-bench-'));
+  // Timings on a shared machine mean little without the load they ran under.
+  const loadBefore = os.loadavg().map((l) => +l.toFixed(2));
   try {
     const a = cloneOf(repo, work, 'a');
     const b = cloneOf(repo, work, 'b');
@@ -58,6 +60,7 @@ function main(): void {
     const bytes = fs.statSync(artifact).size;
     const result = {
       repo: path.basename(repo),
+      loadAverage1m: { before: loadBefore[0], after: +os.loadavg()[0].toFixed(2) },
       files: indexed.files,
       chunks: exportSummary.counts.chunks,
       indexFromScratchSeconds: +index.seconds.toFixed(2),

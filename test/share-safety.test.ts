@@ -35,6 +35,13 @@ async function snapshot(repo: string, sandbox: string): Promise<State> {
   return { manifests, chunks, outside: filesUnder(sandbox, inRepo) };
 }
 
+/** What an import could leave in a repository without an index: anything in .ocrag/, files outside it. */
+function freshState(repo: string, sandbox: string): { ocrag: string[]; outside: string[] } {
+  const ocrag = path.join(repo, '.ocrag');
+  const inRepo = (rel: string) => rel.startsWith(`${path.basename(repo)}/.ocrag`) || rel.startsWith(`${path.basename(repo)}/.git`);
+  return { ocrag: fs.existsSync(ocrag) ? filesUnder(ocrag, () => false) : [], outside: filesUnder(sandbox, inRepo) };
+}
+
 async function readEntries(file: string): Promise<ArtifactEntry[]> {
   const entries: ArtifactEntry[] = [];
   for await (const e of readTarGz(file)) entries.push(e);
@@ -84,6 +91,9 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
   let goodEntries: ArtifactEntry[];
   let work: string;
   let original: State;
+  /** A clone without an index, where an accepted artifact would become the whole store. */
+  let fresh: string;
+  let freshSandbox: string;
 
   before(async () => {
     const origin = makeFixtureRepo();
@@ -101,6 +111,9 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
     git(target, 'commit', '-q', '-m', 'local work');
     await runJson(['index'], target);
     original = await snapshot(target, sandbox);
+    freshSandbox = tempDir('fresh');
+    fresh = path.join(freshSandbox, 'fresh');
+    git(freshSandbox, 'clone', '-q', origin, fresh);
   });
 
   async function refused(file: string, message: RegExp): Promise<void> {
@@ -110,6 +123,12 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
     assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
     assert.deepEqual(await snapshot(target, sandbox), original, 'index and files unchanged');
     for (const evil of [path.join(sandbox, 'evil'), path.join(path.dirname(sandbox), 'evil'), path.join(target, '.ocrag', 'evil')]) assert.ok(!fs.existsSync(evil), `${evil} not written`);
+
+    const before = freshState(fresh, freshSandbox);
+    const intoFresh = await runCli(['import', file], fresh);
+    assert.equal(intoFresh.code, 4, `exit code into a fresh clone for ${path.basename(file)}: ${intoFresh.stderr}`);
+    assert.equal(intoFresh.stderr, r.stderr, 'the same message with or without an index');
+    assert.deepEqual(freshState(fresh, freshSandbox), { ...before, ocrag: [] }, 'no store, manifest or staging left, nothing written outside');
   }
 
   test('a tampered checksum, tampered content or tampered total digest', async () => {
@@ -193,6 +212,46 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
       true,
     );
     await refused(forged, /row 1: chunk id "[0-9a-f]{40}" does not match its blob, span, model and chunker/);
+
+    const notANumber = await repack(
+      good,
+      path.join(work, 'nan.tar.gz'),
+      (es) => {
+        const entry = es.find((e) => e.name.includes('/chunks/'))!;
+        const vectors = arrow.tableFromIPC(entry.body).getChild('vector')!;
+        const second = Buffer.from(new Float32Array((vectors.get(1) as { toArray(): Float32Array }).toArray()).buffer);
+        const at = entry.body.indexOf(second);
+        entry.body.writeFloatLE(Number.NaN, at + 4 * 3);
+      },
+      true,
+    );
+    await refused(notANumber, /row 2: vector holds a value that is not a finite number/);
+  });
+
+  test('an artifact repeating rows (consistent checksums) stores each chunk once, with or without an index', async () => {
+    const repeated = await repack(
+      good,
+      path.join(work, 'repeated.tar.gz'),
+      (es) => {
+        const first = es.find((e) => e.name.includes('/chunks/'))!;
+        const trailerAt = es.findIndex((e) => e.name === ENTRY.trailer);
+        const last = es.filter((e) => e.name.includes('/chunks/')).length;
+        es.splice(trailerAt, 0, { name: first.name.replace(/\d{6}/, String(last + 1).padStart(6, '0')), body: first.body });
+        editJson(es, ENTRY.trailer, (t) => {
+          const counts = t.counts as Record<string, number>;
+          counts.chunks += arrow.tableFromIPC(first.body).numRows;
+          counts.entries += 1;
+        });
+      },
+      true,
+    );
+    const expected = (await runJson<{ counts: { chunks: number } }>(['export', '--check', good], target)).counts.chunks;
+    const clean = path.join(tempDir('repeated'), 'repeated');
+    git(path.dirname(clean), 'clone', '-q', fresh, clean);
+    const imported = await runJson<{ chunksAdded: number }>(['import', repeated], clean);
+    assert.equal(imported.chunksAdded, expected);
+    assert.equal((await runJson<{ chunksStored: number }>(['status'], clean)).chunksStored, expected);
+    assert.equal((await runJson<{ chunksAdded: number }>(['import', repeated], clean)).chunksAdded, 0);
   });
 
   test('the untouched artifact imports fine into the same index', async () => {

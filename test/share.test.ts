@@ -4,6 +4,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { CodeIndex } from '../src/service/code-index.js';
 import { importArtifact } from '../src/share/import.js';
+import { ChunkStore } from '../src/store/chunk-store.js';
 import { git, makeFixtureRepo, runCli, runJson, tempDir, TEST_CACHE } from './helpers.js';
 
 // The in-process import below loads the model from the test cache, as the CLI runs do.
@@ -93,6 +94,8 @@ describe('team index sharing: export in one clone, import in another', () => {
     assert.equal(imported.manifestKey, 'branch-main');
     assert.equal(imported.repository, 'checked');
     assert.equal(imported.chunksAdded, exported.counts.chunks);
+    // The store was staged beside the index and moved into place: nothing of the staging is left.
+    assert.deepEqual(fs.readdirSync(path.join(b, '.ocrag')).filter((n) => n.startsWith('staging-')), []);
     const index = await runJson<Summary>(['index'], b);
     assert.ok(index.upToDate || index.chunksEmbedded === 0, JSON.stringify(index));
     assert.equal(index.chunksEmbedded, 0);
@@ -129,18 +132,36 @@ describe('team index sharing: export in one clone, import in another', () => {
     assert.deepEqual({ files, blobs, chunks, marks }, { files: exported.counts.files, blobs: exported.counts.blobs, chunks: exported.counts.chunks, marks: exported.counts.marks });
   });
 
-  test('an artifact too big to keep in memory is read twice, with the same outcome', async () => {
+  test('into an index with chunks already, only the missing chunks are added, also when the artifact is read twice', async () => {
     const f = clone(origin, 'f');
-    git(f, 'reset', '-q', '--hard', firstCommit);
+    await runJson(['index'], f);
+    const before = (await runJson<Status>(['status'], f)).chunksStored;
     const index = await CodeIndex.open(f);
+    let imported;
     try {
-      const imported = await importArtifact(index, artifact, { keepChunkBytes: 0 });
-      assert.equal(imported.chunksAdded, exported.counts.chunks);
+      imported = await importArtifact(index, artifact, { keepChunkBytes: 0 });
     } finally {
       await index.close();
     }
+    // The clone is at the later commit: only the old versions of the two edited files are new to it.
+    assert.ok(imported.chunksAdded > 0 && imported.chunksAdded < exported.counts.chunks, JSON.stringify(imported));
+    assert.equal((await runJson<Status>(['status'], f)).chunksStored, before + imported.chunksAdded);
+    git(f, 'reset', '-q', '--hard', firstCommit);
     assert.equal((await runJson<Summary>(['index'], f)).chunksEmbedded, 0);
     assert.deepEqual(await searches(f), resultsA);
+  });
+
+  test('an imported store answers full-text queries too: their index is built on first use', async () => {
+    const g = clone(origin, 'g');
+    await runJson(['import', artifact], g);
+    const meta = JSON.parse(fs.readFileSync(path.join(g, '.ocrag', 'store.json'), 'utf8')) as { dim: number };
+    const store = await ChunkStore.open(path.join(g, '.ocrag', 'lance'), meta.dim);
+    try {
+      const rows = await store.lexical('LRUCache evict', new Float32Array(meta.dim), 3);
+      assert.ok(rows.length > 0);
+    } finally {
+      store.close();
+    }
   });
 
   test('export indexes HEAD first when it is not indexed yet', async () => {

@@ -1,18 +1,19 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { CHUNKER_VERSION } from '../chunk/index.js';
+import { CHUNKER_VERSION } from '../chunk/version.js';
 import type { Embedder } from '../embed/types.js';
 import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
-import { ChunkStore } from '../store/chunk-store.js';
+import type { ChunkStore } from '../store/chunk-store.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
-import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
 import { requireHead, selectionKey, type IndexContext } from './context.js';
 import { crashPoint } from './crash-point.js';
+import { clearIndex, openStoreFor } from './open-store.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex } from './embed-blobs.js';
 import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
 import { selectFiles, type Selection, type SkipReason } from './select.js';
+
+export { clearIndex, openStoreFor } from './open-store.js';
 
 export type IndexProgress = BlobProgress;
 
@@ -81,33 +82,6 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
   } finally {
     store.close();
   }
-}
-
-/** Opens the store, creating it for this model, refusing another model's store, and upgrading an old chunker's. */
-export async function openStoreFor(ctx: IndexContext, embedder: Embedder, opts: Pick<IndexOptions, 'onNotice'>): Promise<ChunkStore> {
-  const meta = readMeta(ctx.layout.meta);
-  if (meta) {
-    assertSameModel(meta, embedder.modelId, embedder.dim);
-    if (meta.chunkerVersion !== CHUNKER_VERSION) {
-      opts.onNotice?.(`ocrag: the chunker changed (${meta.chunkerVersion} → ${CHUNKER_VERSION}); re-indexing everything once`);
-      clearIndex(ctx);
-    }
-  } else if (fs.existsSync(ctx.layout.lance)) {
-    // Chunks without a record of their model can't be trusted to match it.
-    clearIndex(ctx);
-  }
-  // Manifests vouch for chunks in the store: without its tables they would name chunks that are gone.
-  if (meta && !(await ChunkStore.hasTables(ctx.layout.lance))) clearIndex(ctx);
-  if (!fs.existsSync(ctx.layout.meta)) {
-    writeMeta(ctx.layout.meta, { format: 1, modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: CHUNKER_VERSION, createdAt: new Date().toISOString() });
-  }
-  return ChunkStore.open(ctx.layout.lance, embedder.dim);
-}
-
-/** Removes vectors, manifests and store identity; keeps the user's config. */
-export function clearIndex(ctx: IndexContext): void {
-  // resident/ holds search-side snapshots of the store's rows: they go with the store.
-  for (const p of [ctx.layout.lance, ctx.layout.manifests, ctx.layout.meta, path.join(ctx.layout.dir, 'resident'), path.join(ctx.layout.dir, 'search-indexes.json')]) fs.rmSync(p, { recursive: true, force: true });
 }
 
 /**

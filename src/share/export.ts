@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CHUNKER_VERSION } from '../chunk/index.js';
+import { CHUNKER_VERSION } from '../chunk/version.js';
 import { VERSION } from '../cli/version.js';
 import { resolveRevision, UsageError } from '../git/repo.js';
 import { currentManifest, isUpToDate, requireHead, type IndexContext } from '../index/context.js';

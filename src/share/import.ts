@@ -1,18 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RecordBatch } from 'apache-arrow';
-import { CHUNKER_VERSION } from '../chunk/index.js';
 import { selectionKey, type IndexContext } from '../index/context.js';
-import { openStoreFor } from '../index/indexer.js';
+import { crashPoint } from '../index/crash-point.js';
 import { waitLock } from '../index/lock.js';
-import type { CodeIndex } from '../service/code-index.js';
+import { dropStaleStore, openStoreFor, writeStoreMeta, type StoreIdentity } from '../index/open-store.js';
 import type { ChunkStore } from '../store/chunk-store.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
+import { StagedStore } from '../store/staging.js';
 import { digestOf } from './checksum.js';
 import { decodeCheckedEntry } from './chunk-rows.js';
-import { ArtifactError, assertCompatible, ENTRY, isChunkEntry, requireArtifactFile, type ArtifactHeader } from './format.js';
-import { checkAgainstRepository, commitTree } from './manifest-check.js';
+import { ChunkWriter } from './chunk-writer.js';
+import { ArtifactError, assertCompatible, ENTRY, isChunkEntry, requireArtifactFile, type ArtifactHeader, type LocalIdentity } from './format.js';
+import { localIdentity } from './local-identity.js';
+import { checkAgainstRepository, commitTree, type CommitTree } from './manifest-check.js';
 import { readTarGz } from './tar-read.js';
 import { peekHeader, verifyArtifact, type VerifiedArtifact } from './verify.js';
 
@@ -34,8 +35,14 @@ export interface ImportSummary {
 const LOCK_WAIT_MS = 10 * 60_000;
 /** Memory for checked chunk entries between verifying and writing; larger artifacts are read twice instead. */
 const KEEP_CHUNK_BYTES = 128 * 1024 * 1024;
-/** Chunk entries are added to the store in groups of about this many rows (one commit each). */
+/** Chunk entries are added in groups of at most about this many rows (one commit each). */
 const ROWS_PER_WRITE = 16_384;
+
+/** Where an artifact goes: a CodeIndex, or a lighter holder of the same context and model. */
+export interface ImportTarget {
+  ctx: IndexContext;
+  model(): Promise<StoreIdentity>;
+}
 
 export interface ImportOptions {
   onNotice?: (message: string) => void;
@@ -43,63 +50,124 @@ export interface ImportOptions {
   keepChunkBytes?: number;
 }
 
+/** What both ways of importing share: the artifact, the local identity, and git's view of its commit. */
+interface ImportRun {
+  file: string;
+  local: LocalIdentity;
+  early: ArtifactHeader | null;
+  here: Promise<CommitTree | null>;
+  opts: ImportOptions;
+}
+
+type Outcome = Omit<ImportSummary, 'file' | 'seconds'>;
+
 /**
- * Imports an artifact. A first read verifies everything and writes nothing. Then, under the index lock, the
- * chunks the store lacks are added (from memory when they fit in `keepChunkBytes`, else from a second read
- * whose entries must hash as in the first), then the marks, and only then is the manifest registered: a
- * failure at any point leaves at most chunks no manifest references.
+ * Imports an artifact. Into a repository without a store, the store is built in a staging folder while the
+ * artifact is verified, and moved into place only once everything checked out. Into an existing store, a first
+ * read verifies everything and writes nothing; then, under the index lock, the chunks the store lacks are
+ * added (from memory when they fit in `keepChunkBytes`, else from a second read whose entries must hash as in
+ * the first), then the marks. The manifest is registered last: a failure at any point leaves the index as it
+ * was, save perhaps chunks no manifest references.
  */
-export async function importArtifact(index: CodeIndex, file: string, opts: ImportOptions = {}): Promise<ImportSummary> {
-  const { onNotice, keepChunkBytes = KEEP_CHUNK_BYTES } = opts;
+export async function importArtifact(target: ImportTarget, file: string, opts: ImportOptions = {}): Promise<ImportSummary> {
   const started = performance.now();
   requireArtifactFile(file);
-  const ctx = index.ctx;
-  const [early, embedder] = await Promise.all([peekHeader(file), index.model()]);
-  const local = { modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: CHUNKER_VERSION };
+  const ctx = target.ctx;
+  const [early, local] = await Promise.all([peekHeader(file), localIdentity(ctx, () => target.model())]);
   if (early) assertCompatible(early, local);
   // Git lists the commit's tree while the artifact is verified.
   const here = early ? commitTree(ctx.repo.root, early.commit) : Promise.resolve(null);
   here.catch(() => undefined);
-  const verified = await verifyArtifact(file, local, keepChunkBytes);
-  const commit = verified.manifest.commit;
-  const repository = checkAgainstRepository(verified.manifest, early?.commit === commit ? await here : await commitTree(ctx.repo.root, commit));
+  const run: ImportRun = { file, local, early, here, opts };
+  const outcome = (!fs.existsSync(ctx.layout.lance) && (await importIntoNewStore(ctx, run))) || (await importIntoStore(ctx, run));
+  return { file: path.resolve(file), ...outcome, seconds: (performance.now() - started) / 1000 };
+}
 
-  fs.mkdirSync(ctx.layout.dir, { recursive: true });
-  const lock = await waitLock(ctx.layout.lock, LOCK_WAIT_MS, () => onNotice?.('ocrag: waiting for another ocrag run (a git hook?) to finish'));
-  try {
-    ensureGitExclude(ctx.repo);
-    const store = await openStoreFor(ctx, embedder, { onNotice });
+/** Null when a store appeared before the lock was ours: the artifact is then merged into it. */
+async function importIntoNewStore(ctx: IndexContext, run: ImportRun): Promise<Outcome | null> {
+  return withIndexLock(ctx, run.opts, async () => {
+    await dropStaleStore(ctx, run.local, run.opts);
+    if (fs.existsSync(ctx.layout.lance)) return null;
+    const staged = await StagedStore.create(ctx.layout.dir, run.local.dim);
+    const writer = new ChunkWriter(staged.store, { maxRowsPerWrite: ROWS_PER_WRITE, newStore: true });
+    let verified: VerifiedArtifact;
+    let repository: ImportSummary['repository'];
     let chunksAdded: number;
     let marksAdded: number;
     try {
-      chunksAdded = verified.chunkBatches ? await addBatches(verified.chunkBatches, store) : await addChunks(file, verified, store);
+      verified = await verifyArtifact(run.file, run.local, {
+        onChunks: (batch) => {
+          crashPoint('import.staging');
+          return writer.push(batch);
+        },
+      });
+      repository = await checkRepository(ctx, run, verified);
+      chunksAdded = await writer.finish();
+      marksAdded = await addMarks(staged.store, verified);
+      await staged.store.ensureSearchIndexes(run.opts.onNotice);
+    } catch (e) {
+      await writer.settle();
+      staged.discard();
+      throw e;
+    }
+    crashPoint('import.staged');
+    writeStoreMeta(ctx, run.local);
+    staged.place(ctx.layout.lance);
+    crashPoint('import.placed');
+    return { ...summaryOf(verified, registerManifest(ctx, verified.manifest)), repository, chunksAdded, marksAdded };
+  });
+}
+
+async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outcome> {
+  const verified = await verifyArtifact(run.file, run.local, { keepChunkBytes: run.opts.keepChunkBytes ?? KEEP_CHUNK_BYTES });
+  const repository = await checkRepository(ctx, run, verified);
+  return withIndexLock(ctx, run.opts, async () => {
+    const store = await openStoreFor(ctx, run.local, run.opts);
+    crashPoint('import.merging');
+    let chunksAdded: number;
+    let marksAdded: number;
+    try {
+      const writer = new ChunkWriter(store, { maxRowsPerWrite: ROWS_PER_WRITE });
+      try {
+        if (verified.chunkBatches) for (const batch of verified.chunkBatches) await writer.push(batch);
+        else await pushSecondRead(run.file, verified, writer);
+        chunksAdded = await writer.finish();
+      } finally {
+        await writer.settle();
+      }
       marksAdded = await addMarks(store, verified);
       // As after an index run: fold fragments only once they pile up; new rows are searchable at once.
       if (chunksAdded || marksAdded) await store.compactIfFragmented();
-      await store.ensureSearchIndexes(onNotice);
+      await store.ensureSearchIndexes(run.opts.onNotice);
     } finally {
       store.close();
     }
-    const { key, written } = registerManifest(ctx, verified.manifest);
-    return {
-      file: path.resolve(file),
-      header: verified.header,
-      manifestKey: key,
-      manifestWritten: written,
-      repository,
-      chunks: verified.trailer.counts.chunks,
-      chunksAdded,
-      marksAdded,
-      seconds: (performance.now() - started) / 1000,
-    };
+    return { ...summaryOf(verified, registerManifest(ctx, verified.manifest)), repository, chunksAdded, marksAdded };
+  });
+}
+
+async function withIndexLock<T>(ctx: IndexContext, opts: ImportOptions, use: () => Promise<T>): Promise<T> {
+  fs.mkdirSync(ctx.layout.dir, { recursive: true });
+  const lock = await waitLock(ctx.layout.lock, LOCK_WAIT_MS, () => opts.onNotice?.('ocrag: waiting for another ocrag run (a git hook?) to finish'));
+  try {
+    ensureGitExclude(ctx.repo);
+    return await use();
   } finally {
     lock.release();
   }
 }
 
+async function checkRepository(ctx: IndexContext, run: ImportRun, verified: VerifiedArtifact): Promise<ImportSummary['repository']> {
+  const commit = verified.manifest.commit;
+  return checkAgainstRepository(verified.manifest, run.early?.commit === commit ? await run.here : await commitTree(ctx.repo.root, commit));
+}
+
+function summaryOf(verified: VerifiedArtifact, manifest: { key: string; written: boolean }): Omit<Outcome, 'repository' | 'chunksAdded' | 'marksAdded'> {
+  return { header: verified.header, manifestKey: manifest.key, manifestWritten: manifest.written, chunks: verified.trailer.counts.chunks };
+}
+
 /** The second read: every entry must hash as in the first (the file could have changed in between). */
-async function addChunks(file: string, verified: VerifiedArtifact, store: ChunkStore): Promise<number> {
-  const writer = new GroupedWriter(store);
+async function pushSecondRead(file: string, verified: VerifiedArtifact, writer: ChunkWriter): Promise<void> {
   let i = 0;
   for await (const { name, body } of readTarGz(file)) {
     if (name === ENTRY.trailer) break;
@@ -109,39 +177,6 @@ async function addChunks(file: string, verified: VerifiedArtifact, store: ChunkS
     if (isChunkEntry(name)) await writer.push(decodeCheckedEntry(body));
   }
   if (i !== verified.digests.length) throw changedMeanwhile();
-  return writer.finish();
-}
-
-async function addBatches(batches: RecordBatch[], store: ChunkStore): Promise<number> {
-  const writer = new GroupedWriter(store);
-  for (const batch of batches) await writer.push(batch);
-  return writer.finish();
-}
-
-/** Adds batches in commits of about ROWS_PER_WRITE rows: few LanceDB versions, bounded memory. */
-class GroupedWriter {
-  private added = 0;
-  private group: RecordBatch[] = [];
-  private rows = 0;
-
-  constructor(private readonly store: ChunkStore) {}
-
-  async push(batch: RecordBatch): Promise<void> {
-    this.group.push(batch);
-    this.rows += batch.numRows;
-    if (this.rows >= ROWS_PER_WRITE) await this.flush();
-  }
-
-  async finish(): Promise<number> {
-    await this.flush();
-    return this.added;
-  }
-
-  private async flush(): Promise<void> {
-    if (this.group.length) this.added += await this.store.addChunkBatchesNotStored(this.group);
-    this.group = [];
-    this.rows = 0;
-  }
 }
 
 function changedMeanwhile(): ArtifactError {

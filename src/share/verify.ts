@@ -7,6 +7,12 @@ import { ArtifactError, assertCompatible, ENTRY, isChunkEntry, parseHeader, pars
 import { manifestBlobs, parseArtifactManifest, parseMarks } from './manifest-check.js';
 import { readTarGz } from './tar-read.js';
 
+export interface VerifyOptions {
+  /** Chunk entries up to this many bytes in all are kept in `chunkBatches`. */
+  keepChunkBytes?: number;
+  onChunks?: (batch: RecordBatch) => Promise<void>;
+}
+
 /** An artifact read end to end and found whole, consistent and (if asked) compatible; nothing was written. */
 export interface VerifiedArtifact {
   header: ArtifactHeader;
@@ -42,11 +48,13 @@ export async function peekHeader(file: string): Promise<ArtifactHeader | null> {
  * manifest, marks, every chunk row, per-entry and overall sha256 against the trailer, the counts, and that every
  * indexed blob of the manifest has chunks or a mark. A content problem is reported only once the checksums
  * match, so a damaged file is called damaged rather than blamed on whatever the damage looks like.
+ * `onChunks` receives each chunk entry's rows once checked, in order, until a content problem is found; they are
+ * trustworthy only if the whole verification then succeeds.
  */
-export async function verifyArtifact(file: string, local?: LocalIdentity, keepChunkBytes = 0): Promise<VerifiedArtifact> {
+export async function verifyArtifact(file: string, local?: LocalIdentity, opts: VerifyOptions = {}): Promise<VerifiedArtifact> {
   const digests: EntryDigest[] = [];
   const names = new Set<string>();
-  const contents = new ArtifactContents(keepChunkBytes);
+  const contents = new ArtifactContents(opts.keepChunkBytes ?? 0);
   let trailer: ArtifactTrailer | undefined;
   let contentError: ArtifactError | undefined;
 
@@ -61,14 +69,16 @@ export async function verifyArtifact(file: string, local?: LocalIdentity, keepCh
     }
     digests.push(digestOf(name, body));
     if (contentError) continue;
+    let checked: RecordBatch | null;
     try {
-      contents.add(name, body);
+      checked = contents.add(name, body);
     } catch (e) {
       if (!(e instanceof ArtifactError)) throw e;
       contentError = e;
       continue;
     }
     if (name === ENTRY.header && local) assertCompatible(contents.header!, local);
+    if (checked && opts.onChunks) await opts.onChunks(checked);
   }
 
   if (!trailer) throw new ArtifactError('artifact is truncated: its trailer (checksums) is missing');
@@ -101,16 +111,17 @@ class ArtifactContents {
 
   constructor(private readonly keepBytes: number) {}
 
-  add(name: string, body: Buffer): void {
+  /** Parses and checks one entry; returns the rows of a chunk entry. */
+  add(name: string, body: Buffer): RecordBatch | null {
     if (name === ENTRY.header) {
       this.header = parseHeader(body);
-      return;
+      return null;
     }
     const header = this.header!;
     if (name === ENTRY.manifest) {
       this.manifest = parseArtifactManifest(body, header);
       this.expectations = { modelId: header.modelId, dim: header.dim, chunkerVersion: header.chunkerVersion, blobs: new Set(Object.values(this.manifest.files)) };
-      return;
+      return null;
     }
     if (!this.manifest || !this.expectations) throw new ArtifactError(`artifact entry ${name} comes before the manifest`);
     if (name === ENTRY.marks) {
@@ -123,7 +134,9 @@ class ArtifactContents {
       this.keptBytes += body.length;
       if (this.keptBytes > this.keepBytes) this.kept = null;
       this.kept?.push(checked.batch);
+      return checked.batch;
     }
+    return null;
   }
 }
 

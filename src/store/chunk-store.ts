@@ -207,8 +207,13 @@ export class ChunkStore {
     return this.exclusive(() => this.addBatchesNotStored(batches));
   }
 
-  private async addBatchesNotStored(batches: RecordBatchType[]): Promise<number> {
-    const seen = await this.storedIds(batches.flatMap((b) => [...b.getChild('blob')!]) as string[]);
+  /** As addChunkBatchesNotStored, into a table the caller builds alone under the index lock, tracking its ids in `stored`. */
+  async addChunkBatchesToNewTable(batches: RecordBatchType[], stored: Set<string>): Promise<number> {
+    return this.addBatchesNotStored(batches, stored);
+  }
+
+  private async addBatchesNotStored(batches: RecordBatchType[], stored?: Set<string>): Promise<number> {
+    const seen = stored ?? (await this.storedIds(batches.flatMap((b) => [...b.getChild('blob')!]) as string[]));
     const keep: [RecordBatchType, number][] = [];
     for (const batch of batches) {
       const ids = batch.getChild('id')!;

@@ -7,8 +7,10 @@ import { writeFileAtomic } from './layout.js';
  * so a one-shot search of a small store never loads it.
  */
 function markerFile(lanceDir: string): string {
-  return path.join(lanceDir, '..', 'search-indexes.json');
+  return path.join(lanceDir, '..', LARGE_STORE_MARKER);
 }
+
+export const LARGE_STORE_MARKER = 'search-indexes.json';
 
 /** Whether the store behind this LanceDB folder is searched through its indexes rather than in memory. */
 export function isLargeStore(lanceDir: string): boolean {

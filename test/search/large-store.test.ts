@@ -44,6 +44,18 @@ describe('a large store, searched through its indexes', () => {
     assert.ok(!fs.existsSync(path.join(repo, '.ocrag', 'resident')), 'nothing held in memory between processes');
   });
 
+  test('an imported artifact of a large store arrives large, indexes built, and answers the same', async () => {
+    const artifact = path.join(path.dirname(repo), 'large.tar.gz');
+    const exported = await runCli(['export', '--out', artifact], repo, LARGE);
+    assert.equal(exported.code, 0, exported.stderr);
+    const clone = path.join(path.dirname(repo), 'clone');
+    git(path.dirname(repo), 'clone', '-q', repo, clone);
+    const imported = await runCli(['import', artifact], clone, LARGE);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.ok(fs.existsSync(path.join(clone, '.ocrag', 'search-indexes.json')));
+    assert.deepEqual(await search(clone, 'parse command line arguments'), await search(repo, 'parse command line arguments'));
+  });
+
   test('only the checked-out tree answers, and uncommitted edits count', async () => {
     git(repo, 'checkout', '-q', '-b', 'no-args');
     git(repo, 'rm', '-q', 'src/cli/args.ts');

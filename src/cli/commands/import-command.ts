@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import type { Embedder } from '../../embed/types.js';
+import { openContext, type IndexContext } from '../../index/context.js';
 import { importArtifact, type ImportSummary } from '../../share/import.js';
-import { openIndex } from '../options.js';
-import { paint, printJson } from '../output.js';
+import { configFlags, workDir } from '../options.js';
+import { notice, paint, printJson } from '../output.js';
 
 export function registerImport(program: Command): void {
   program
@@ -11,15 +13,22 @@ export function registerImport(program: Command): void {
     .option('--json', 'print a JSON summary on stdout')
     .addHelpText('after', '\nThe artifact is verified completely (model, chunker, checksums, paths) before anything is written;\nchunks already stored are left as they are, so importing twice changes nothing.')
     .action(async (file: string, opts: { json?: boolean }, cmd: Command) => {
-      const index = await openIndex(cmd);
+      const ctx = await openContext(workDir(cmd), configFlags(cmd));
+      const loaded: { model?: Promise<Embedder> } = {};
       try {
-        const summary = await importArtifact(index, file, { onNotice: (m) => process.stderr.write(m + '\n') });
+        const summary = await importArtifact({ ctx, model: () => (loaded.model ??= loadModel(ctx)) }, file, { onNotice: notice });
         if (opts.json) printJson(summary);
         else printImport(summary);
       } finally {
-        await index.close();
+        await (await loaded.model?.catch(() => null))?.close();
       }
     });
+}
+
+/** Only when the model's description can't tell its vector size; otherwise an import never loads it. */
+async function loadModel(ctx: IndexContext): Promise<Embedder> {
+  const { loadEmbedder } = await import('../../embed/index.js');
+  return loadEmbedder(ctx.config.model, { onNotice: notice });
 }
 
 function printImport(s: ImportSummary): void {
