@@ -39,16 +39,34 @@ function buildView(manifest: Manifest, pathGlob?: string): SearchView {
   const pathOk = pathGlob ? picomatch(pathGlob.replace(/^\.?\//, ''), { dot: true }) : () => true;
   const files: ViewFile[] = [];
   const byBlob = new Map<string, ViewFile[]>();
+  // Directories repeat across a tree's paths: their words are worked out once per directory, not per file.
+  const dirs = new Map<string, { words: string[][]; distinct: Set<string>; files: number }>();
+  const segments = new Map<string, string[]>();
+  const words = (segment: string) => {
+    let w = segments.get(segment);
+    if (!w) segments.set(segment, (w = wordsOf(segment)));
+    return w;
+  };
   const pathWordFiles = new Map<string, number>();
+  const count = (word: string, n: number) => pathWordFiles.set(word, (pathWordFiles.get(word) ?? 0) + n);
   for (const [path, blob] of Object.entries(manifest.files)) {
     if (!pathOk(path)) continue;
-    const file = describePath(path, blob);
+    const slash = path.lastIndexOf('/');
+    const dirPath = slash < 0 ? '' : path.slice(0, slash);
+    let dir = dirs.get(dirPath);
+    if (!dir) {
+      const dirWords = dirPath ? dirPath.split('/').reverse().map(words) : [];
+      dirs.set(dirPath, (dir = { words: dirWords, distinct: new Set(dirWords.flat()), files: 0 }));
+    }
+    dir.files++;
+    const file: ViewFile = { path, blob, stemWords: words(fileStem(path.slice(slash + 1))), dirWords: dir.words, legacy: false };
     files.push(file);
     const list = byBlob.get(blob);
     if (list) list.push(file);
     else byBlob.set(blob, [file]);
-    for (const word of new Set([...file.stemWords, ...file.dirWords.flat()])) pathWordFiles.set(word, (pathWordFiles.get(word) ?? 0) + 1);
+    for (const word of new Set(file.stemWords)) if (!dir.distinct.has(word)) count(word, 1);
   }
+  for (const dir of dirs.values()) for (const word of dir.distinct) count(word, dir.files);
   markLegacyVersions(files);
   return { files, byBlob, pathWordFiles };
 }
@@ -65,8 +83,12 @@ function markLegacyVersions(files: ViewFile[]): void {
 export function describePath(path: string, blob = ''): ViewFile {
   const segments = path.split('/');
   const name = segments.pop()!;
-  const stem = name.replace(/\.d\.ts$/, '').replace(/(\.[A-Za-z0-9]+)+$/, '') || name;
-  return { path, blob, stemWords: wordsOf(stem), dirWords: segments.reverse().map(wordsOf), legacy: false };
+  return { path, blob, stemWords: wordsOf(fileStem(name)), dirWords: segments.reverse().map(wordsOf), legacy: false };
+}
+
+/** A file name without its extensions (`router.d.ts` → router). */
+function fileStem(name: string): string {
+  return name.replace(/\.d\.ts$/, '').replace(/(\.[A-Za-z0-9]+)+$/, '') || name;
 }
 
 /** A path segment's words: the whole segment (lower-case, no separators) and its identifier parts. */
