@@ -48,10 +48,28 @@ function normal(word: string): string {
 export function wordsMatch(keyword: string, word: string): boolean {
   if (keyword === word) return true;
   if (keyword.length < 2 || word.length < 2) return false;
-  const [a, b] = [normal(keyword), normal(word)];
+  return normalsMatch(normal(keyword), normal(word));
+}
+
+function normalsMatch(a: string, b: string): boolean {
   if (a === b) return true;
   const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
   return shorter.length >= 5 && longer.startsWith(shorter);
+}
+
+const normalized = new WeakMap<Map<string, number>, { word: string; normal: string; files: number }[]>();
+
+/**
+ * A view's path words with their normal forms, worked out once per view: a large tree has more distinct path
+ * words than the normal-form memo holds, and would otherwise normalise them all again for every query.
+ */
+function normalizedWords(pathWordFiles: Map<string, number>): { word: string; normal: string; files: number }[] {
+  let list = normalized.get(pathWordFiles);
+  if (!list) {
+    list = [...pathWordFiles].map(([word, files]) => ({ word, normal: word.length < 2 ? word : normal(word), files }));
+    normalized.set(pathWordFiles, list);
+  }
+  return list;
 }
 
 /** Files that stand for their directory: a query naming the directory names them. */
@@ -80,9 +98,10 @@ export class PathScorer {
   constructor(private readonly keywords: string[], pathWordFiles: Map<string, number>, fileCount: number, private readonly opts: PathScoring) {
     this.matching = keywords.map(() => new Set<string>());
     const df = keywords.map(() => 0);
-    for (const [word, files] of pathWordFiles) {
+    const normalKeywords = keywords.map(normal);
+    for (const { word, normal: n, files } of normalizedWords(pathWordFiles)) {
       keywords.forEach((k, i) => {
-        if (!wordsMatch(k, word)) return;
+        if (k !== word && (k.length < 2 || word.length < 2 || !normalsMatch(normalKeywords[i], n))) return;
         this.matching[i].add(word);
         df[i] += files;
       });
