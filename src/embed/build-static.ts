@@ -1,5 +1,5 @@
 import { cachedModelDir, installModel, isCompleteModelFolder, readManifest } from './model-cache.js';
-import { recipeFingerprint, writeDistilledModel } from './recipe/distil.js';
+import { recipeFingerprint } from './recipe/fingerprint.js';
 
 /** Bump the suffix whenever the recipe changes the vectors: indexes record this id. */
 export const DEFAULT_MODEL_ID = 'ocrag/use-static-v1';
@@ -12,7 +12,7 @@ export interface BuildOptions {
 
 /** Builds the default model into the cache (about 10 s) and returns its folder. */
 export function buildDefaultModel(options: BuildOptions = {}): Promise<string> {
-  return installModel(DEFAULT_MODEL_ID, (dir) => writeDistilledModel(dir, DEFAULT_MODEL_ID, options.onProgress), {
+  return installModel(DEFAULT_MODEL_ID, async (dir) => (await import('./recipe/distil.js')).writeDistilledModel(dir, DEFAULT_MODEL_ID, options.onProgress), {
     replace: options.force,
     isComplete: isDefaultModelFolder,
   });
@@ -38,7 +38,7 @@ export async function ensureDefaultModel(options: EnsureOptions = {}): Promise<s
     DEFAULT_MODEL_ID,
     async (tmpDir) => {
       log('ocrag: building the default embedding model (one time, ~10 s)…');
-      await writeDistilledModel(tmpDir, DEFAULT_MODEL_ID);
+      await (await import('./recipe/distil.js')).writeDistilledModel(tmpDir, DEFAULT_MODEL_ID);
     },
     {
       isComplete: isDefaultModelFolder,

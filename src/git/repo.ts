@@ -26,6 +26,26 @@ export class UsageError extends Error {
 
 /** Finds the repository that contains `cwd` (any subfolder works) and reads HEAD. */
 export async function openRepo(cwd: string): Promise<RepoInfo> {
+  return (await openRepoAtOnce(cwd)) ?? openRepoStepwise(cwd);
+}
+
+/**
+ * The common case, a work tree with commits, in one git process (a one-shot search pays for each). Anything
+ * else (no commits, bare, a file named HEAD) fails here and gets the stepwise path with its precise errors.
+ */
+async function openRepoAtOnce(cwd: string): Promise<RepoInfo | null> {
+  let lines: string[];
+  try {
+    lines = (await git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', 'HEAD', 'HEAD^{tree}', '--symbolic-full-name', 'HEAD'], { cwd })).split('\n');
+  } catch {
+    return null;
+  }
+  if (lines.length !== 6 || !/^[0-9a-f]{40,64}$/.test(lines[3]) || !/^[0-9a-f]{40,64}$/.test(lines[4])) return null;
+  const [root, gitDir, common, head, tree, ref] = lines;
+  return { root, gitDir, commonDir: path.resolve(root, common), branch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null, head, tree };
+}
+
+async function openRepoStepwise(cwd: string): Promise<RepoInfo> {
   let lines: string[];
   try {
     const out = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { cwd });

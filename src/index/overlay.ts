@@ -7,7 +7,6 @@ import type { TreeEntry } from '../git/tree.js';
 import { knownBlobs, placeFiles, type Manifest } from '../store/manifest.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import type { IndexContext } from './context.js';
-import { selectFiles } from './select.js';
 
 /** A working-tree file read once: its content is hashed as git would hash it, and embedded from these bytes. */
 interface WorkingFile {
@@ -20,9 +19,11 @@ interface WorkingFile {
  * (not ignored) files laid over it, deleted files removed. New content is embedded into the shared store by
  * blob, so committing it later embeds nothing. Returns the manifest unchanged when the tree is clean.
  */
-export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, store: StoreHandle, embedder: Embedder): Promise<Manifest> {
-  const changes = await workingChanges(ctx.repo.root);
+export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, store: StoreHandle, embedder: Embedder, pending?: ReturnType<typeof workingChanges>): Promise<Manifest> {
+  const changes = await (pending ?? workingChanges(ctx.repo.root));
   if (changes.length === 0) return manifest;
+  // Loaded only for edits: a clean tree's search does without the selection rules and their glob matchers.
+  const { selectFiles } = await import('./select.js');
   const files = { ...manifest.files };
   const skipped = { ...manifest.skipped };
   const skippedBlobs = { ...manifest.skippedBlobs };

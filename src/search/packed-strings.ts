@@ -23,3 +23,16 @@ export function unpackStrings({ utf8, ends }: PackedStrings): string[] {
   for (let i = 0; i < ends.length; i++) out[i] = text.slice(start, (start = ends[i]));
   return out;
 }
+
+/** Strings kept as UTF-8 with the byte offset where each ends, to be decoded one at a time when read. */
+export interface PackedBytes {
+  utf8: Uint8Array;
+  byteEnds: Uint32Array;
+}
+
+export function packBytes(items: readonly string[]): PackedBytes {
+  const byteEnds = new Uint32Array(items.length);
+  let end = 0;
+  items.forEach((s, i) => (byteEnds[i] = end += Buffer.byteLength(s, 'utf8')));
+  return { utf8: Buffer.from(items.join(''), 'utf8'), byteEnds };
+}

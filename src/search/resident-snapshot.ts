@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import type { ChunkInfo } from '../store/chunk-store.js';
-import { packStrings, unpackStrings, type PackedStrings } from './packed-strings.js';
+import { packBytes, packStrings, unpackStrings, type PackedBytes, type PackedStrings } from './packed-strings.js';
 import { ListTable, PostingTable, type PackedLists } from './postings.js';
 
 /** Everything the resident set holds, as it lives in memory. */
@@ -23,7 +23,7 @@ export interface ResidentState {
  * rather than an object per chunk and per word (version 1 spent most of a one-shot search in deserialising and
  * collecting those objects).
  */
-const SNAPSHOT_VERSION = 4;
+const SNAPSHOT_VERSION = 5;
 
 interface Snapshot {
   version: number;
@@ -36,13 +36,39 @@ interface Snapshot {
   starts: Int32Array;
   ends: Int32Array;
   symbols: PackedStrings;
-  texts: PackedStrings;
+  texts: PackedBytes;
   lengths: Float64Array;
   scales: Float64Array;
   vectors: Int8Array;
   definitions: PackedLists;
   postings: PackedLists;
   empty: PackedStrings;
+}
+
+const utf8Decoder = new TextDecoder();
+
+/**
+ * A chunk read back from a snapshot. Its text is decoded from the snapshot's bytes when first read: a search
+ * ranks and shows a few hundred chunks, so decoding every text up front was most of the restore.
+ */
+class RestoredChunk implements ChunkInfo {
+  private decoded: string | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly blob: string,
+    readonly startLine: number,
+    readonly endLine: number,
+    readonly language: string,
+    readonly symbol: string,
+    private readonly bytes: Uint8Array,
+    private readonly start: number,
+    private readonly end: number,
+  ) {}
+
+  get text(): string {
+    return (this.decoded ??= utf8Decoder.decode(this.bytes.subarray(this.start, this.end)));
+  }
 }
 
 /** A snapshot that is missing, torn or of another layout reads as null: the set is then rebuilt from the store. */
@@ -60,12 +86,13 @@ function unpack(snap: Snapshot, dim: number): ResidentState | null {
   const ids = unpackStrings(snap.ids);
   const blobs = unpackStrings(snap.blobs);
   const symbols = unpackStrings(snap.symbols);
-  const texts = unpackStrings(snap.texts);
+  const { utf8, byteEnds } = snap.texts;
+  if (byteEnds.length !== n) return null;
   const info = new Array<ChunkInfo>(n);
   const byBlob = new Map<string, number[]>();
   for (let i = 0; i < n; i++) {
     const blob = blobs[snap.blobOf[i]];
-    info[i] = { id: ids[i], blob, startLine: snap.starts[i], endLine: snap.ends[i], language: snap.languages[snap.languageOf[i]], symbol: symbols[i], text: texts[i] };
+    info[i] = new RestoredChunk(ids[i], blob, snap.starts[i], snap.ends[i], snap.languages[snap.languageOf[i]], symbols[i], utf8, i ? byteEnds[i - 1] : 0, byteEnds[i]);
     const list = byBlob.get(blob);
     if (list) list.push(i);
     else byBlob.set(blob, [i]);
@@ -121,7 +148,7 @@ function pack(dim: number, state: ResidentState): Snapshot {
     starts,
     ends,
     symbols: packStrings(state.info.map((c) => c.symbol)),
-    texts: packStrings(state.info.map((c) => c.text)),
+    texts: packBytes(state.info.map((c) => c.text)),
     lengths: Float64Array.from(state.lengths),
     scales: Float64Array.from(state.scales),
     vectors: state.vectors.subarray(0, n * dim),

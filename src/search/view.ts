@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
 import type { Manifest } from '../store/manifest.js';
 import { splitIdentifier } from './terms.js';
 
@@ -36,7 +36,7 @@ export function searchView(manifest: Manifest, pathGlob?: string): SearchView {
 }
 
 function buildView(manifest: Manifest, pathGlob?: string): SearchView {
-  const pathOk = pathGlob ? picomatch(pathGlob.replace(/^\.?\//, ''), { dot: true }) : () => true;
+  const pathOk = pathGlob ? globMatcher(pathGlob.replace(/^\.?\//, '')) : () => true;
   const files: ViewFile[] = [];
   const byBlob = new Map<string, ViewFile[]>();
   // Directories repeat across a tree's paths: their words are worked out once per directory, not per file.
@@ -69,6 +69,12 @@ function buildView(manifest: Manifest, pathGlob?: string): SearchView {
   for (const dir of dirs.values()) for (const word of dir.distinct) count(word, dir.files);
   markLegacyVersions(files);
   return { files, byBlob, pathWordFiles };
+}
+
+/** picomatch, loaded when a search has a path glob (most have none, and a one-shot search counts its loads). */
+function globMatcher(glob: string): (path: string) => boolean {
+  const picomatch = createRequire(import.meta.url)('picomatch') as typeof import('picomatch');
+  return picomatch(glob, { dot: true });
 }
 
 /** Marks files under `…/v<N>/` when the same directory also holds a higher `v<M>/`. */

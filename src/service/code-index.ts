@@ -7,6 +7,7 @@ import { currentManifest, isUpToDate, openContext, requireHead, type IndexContex
 import type { GcResult } from '../index/gc.js';
 import { waitLock } from '../index/lock.js';
 import { withWorkingTree } from '../index/overlay.js';
+import { workingChanges } from '../git/status.js';
 import type { IndexOptions, IndexSummary } from '../index/indexer.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
 import { StoreHandle } from '../store/store-handle.js';
@@ -153,8 +154,11 @@ export class CodeIndex {
     if (opts.update !== false) await this.ensureFresh();
     const manifest = opts.update === false ? await this.manifestAtHead() : currentManifest(this.ctx);
     if (!manifest) throw new UsageError('no index for this commit yet: run "ocrag index"', 4);
+    // git reads the work tree on the other core while the model loads.
+    const changes = opts.committedOnly ? null : workingChanges(this.ctx.repo.root);
+    changes?.catch(() => undefined);
     return this.withStore(async (store, embedder) => {
-      const view = opts.committedOnly ? manifest : await withWorkingTree(this.ctx, manifest, store, embedder);
+      const view = changes ? await withWorkingTree(this.ctx, manifest, store, embedder, changes) : manifest;
       return use(view, store, embedder);
     });
   }

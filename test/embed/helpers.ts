@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildDefaultModel, DEFAULT_MODEL_ID } from '../../src/embed/index.js';
-import { recipeFingerprint } from '../../src/embed/recipe/distil.js';
+import { recipeFingerprint } from '../../src/embed/recipe/fingerprint.js';
 
 const createdDirs: string[] = [];
 process.on('exit', () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { TOKENIZER_PIPELINE, tokenizerConfigJson, unigramTokenizerJson, type ScoredPiece } from '../code-tokenizer.js';
+import { tokenizerConfigJson, unigramTokenizerJson, type ScoredPiece } from '../code-tokenizer.js';
 import { MANIFEST_FILE, type ModelManifest } from '../model-cache.js';
 import { writeSidecars } from '../onnx-sidecar.js';
 import { encodeStaticLookupModel } from '../static-onnx.js';
@@ -10,42 +10,12 @@ import { loadTeacher, packageVersion, TEACHER_DIM, TEACHER_PACKAGE, TEACHER_WEIG
 import { MAX_TOKENS } from '../text-limits.js';
 import { siblingModule, WorkerPool } from '../worker-threads.js';
 import { CODE_STATISTICS } from './code-statistics.js';
+import { recipeFingerprint, REMOVED_DIRECTIONS, SIF_A } from './fingerprint.js';
 import { ABBREVIATIONS } from './glossary.js';
 import { principalDirections, projectOut } from './principal-directions.js';
 import { pieceProbabilities, piecesFingerprint, studentPieces, teacherText, UNK_PIECE_ID, type CodeWords } from './vocabulary.js';
 
-/**
- * Smooth-inverse-frequency weight a/(a+p(piece)), p measured in code. Tuned on two small retrieval
- * checks (20 query/snippet pairs among 400 real chunks; 500 stdlib docstring→function pairs):
- * the first peaks near 5e-5, the second near 5e-4; 2e-4 is the compromise.
- */
-const SIF_A = 2e-4;
-/** Principal directions of the token vectors removed before weighting (8-16 best, 32 worse). */
-const REMOVED_DIRECTIONS = 16;
 const TEACHER_BATCH = 256;
-
-let fingerprint: string | undefined;
-
-/**
- * Changes whenever anything that shapes the vectors changes (stored in the manifest, so a cache
- * built by another recipe is rebuilt). Indexes record the model name: bump that too.
- */
-export function recipeFingerprint(): string {
-  fingerprint ??= createHash('sha256')
-    .update(
-      JSON.stringify({
-        SIF_A,
-        REMOVED_DIRECTIONS,
-        ABBREVIATIONS,
-        statistics: CODE_STATISTICS.piecesFingerprint,
-        tokenizer: TOKENIZER_PIPELINE,
-        teacher: [TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE].map(packageVersion),
-      }),
-    )
-    .digest('hex')
-    .slice(0, 16);
-  return fingerprint;
-}
 
 interface Recipe {
   pieces: ScoredPiece[];
