@@ -4,16 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { CLI, git, makeFixtureRepo, runCli, runCommand, runJson, tempDir } from './helpers.js';
+import type { SearchResult } from '../src/search/search.js';
 
-interface Result {
-  path: string;
-  startLine: number;
-  endLine: number;
-  language: string;
-  symbol: string;
-  score: number;
-  text: string;
-}
+/** What `ocrag search --json` prints: the service's own result type. */
+type Result = SearchResult;
 interface Summary {
   upToDate: boolean;
   files: number;

@@ -59,3 +59,17 @@ export async function runJson<T>(args: string[], cwd: string, env: NodeJS.Proces
   if (r.code !== 0) throw new Error(`ocrag ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
 }
+
+/** A fresh clone of a test repository (real git), in a temp folder of its own. */
+export function cloneRepo(origin: string, name: string): string {
+  const dir = path.join(tempDir(name), name);
+  git(path.dirname(dir), 'clone', '-q', origin, dir);
+  return dir;
+}
+
+/** `ocrag search --json --no-update` for each query in turn: two indexes that agree give equal lists. */
+export async function answersOf(repo: string, queries: string[]): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const q of queries) out.push(await runJson(['search', q, '-k', '5', '--no-update'], repo));
+  return out;
+}

@@ -3,16 +3,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, GIT_IDENTITY, TEST_CACHE } from './helpers.js';
+import type { SearchResult } from '../src/search/search.js';
 
-export interface CodeResult {
-  path: string;
-  startLine: number;
-  endLine: number;
-  language: string;
-  symbol: string;
-  score: number;
-  code: string;
-}
+/** A search_code result: the service's result with the chunk text as `code`. */
+export type CodeResult = Omit<SearchResult, 'text'> & { code: string };
 
 /** `ocrag mcp` as an agent starts it: a child process spoken to over stdio by the SDK's own client. */
 export async function startServer(cwd: string, args: string[] = [], env: Record<string, string> = {}): Promise<Client> {

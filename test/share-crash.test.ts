@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { git, makeFixtureRepo, runCli, runJson, tempDir } from './helpers.js';
+import { answersOf, cloneRepo, git, makeFixtureRepo, runCli, runJson, tempDir } from './helpers.js';
 
 interface ImportSummary {
   manifestWritten: boolean;
@@ -12,17 +12,8 @@ interface ImportSummary {
 
 const QUERIES = ['parse command line arguments', 'evict least recently used cache entry'];
 
-async function searches(repo: string): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for (const q of QUERIES) out.push(await runJson(['search', q, '-k', '5', '--no-update'], repo));
-  return out;
-}
-
-function clone(origin: string, name: string): string {
-  const dir = path.join(tempDir(name), name);
-  git(path.dirname(dir), 'clone', '-q', origin, dir);
-  return dir;
-}
+const searches = (repo: string) => answersOf(repo, QUERIES);
+const clone = cloneRepo;
 
 function staging(repo: string): string[] {
   const dir = path.join(repo, '.ocrag');

@@ -5,7 +5,7 @@ import { before, describe, test } from 'node:test';
 import { CodeIndex } from '../src/service/code-index.js';
 import { importArtifact } from '../src/share/import.js';
 import { ChunkStore } from '../src/store/chunk-store.js';
-import { git, makeFixtureRepo, runCli, runJson, tempDir, TEST_CACHE } from './helpers.js';
+import { answersOf, cloneRepo, git, makeFixtureRepo, runCli, runJson, tempDir, TEST_CACHE } from './helpers.js';
 
 // The in-process import below loads the model from the test cache, as the CLI runs do.
 process.env.OCRAG_CACHE ??= TEST_CACHE;
@@ -36,17 +36,8 @@ interface Status {
 
 const QUERIES = ['parse command line arguments', 'retry a database query when it is locked', 'evict least recently used cache entry', 'LRUCache'];
 
-async function searches(repo: string): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for (const q of QUERIES) out.push(await runJson(['search', q, '-k', '5', '--no-update'], repo));
-  return out;
-}
-
-function clone(origin: string, name: string): string {
-  const dir = path.join(tempDir(name), name);
-  git(path.dirname(dir), 'clone', '-q', origin, dir);
-  return dir;
-}
+const searches = (repo: string) => answersOf(repo, QUERIES);
+const clone = cloneRepo;
 
 describe('team index sharing: export in one clone, import in another', () => {
   let origin: string;
