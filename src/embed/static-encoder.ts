@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { clipText, isBlank, MAX_TOKENS } from './text-limits.js';
+import { tokenizerFrom } from './fast-unigram.js';
 
 /** What a worker needs to rebuild an identical encoder (the table is shared, not copied). */
 export interface StaticEncoderSource {
@@ -34,7 +35,7 @@ export class StaticEncoder {
   constructor(private readonly source: StaticEncoderSource) {
     const tokenizerJson = JSON.parse(readFileSync(join(source.modelDir, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
     const tokenizerConfig = readJsonOr(join(source.modelDir, 'tokenizer_config.json'), {});
-    this.tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
+    this.tokenizer = tokenizerFrom(tokenizerJson, tokenizerConfig);
     memoiseUnigramWords(this.tokenizer, tokenizerJson);
     const modelMax = Number(tokenizerConfig.model_max_length);
     this.maxTokens = Number.isFinite(modelMax) && modelMax > 0 ? Math.min(modelMax, MAX_TOKENS) : MAX_TOKENS;

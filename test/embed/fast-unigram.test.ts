@@ -1,0 +1,36 @@
+// The Unigram tokenizer set up without the library's character trie must give exactly the library's ids.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { tokenizerFrom } from '../../src/embed/fast-unigram.js';
+import { PROJECT_ROOT } from '../helpers.js';
+import { CODE_SNIPPETS, sharedDefaultModel } from './helpers.js';
+
+function sourceTexts(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (/\.(ts|sh|md)$/.test(e.name)) out.push(fs.readFileSync(full, 'utf8'));
+    }
+  };
+  for (const dir of ['src', 'fixtures', 'docs']) walk(path.join(PROJECT_ROOT, dir));
+  return out;
+}
+
+test('the fast Unigram set-up tokenizes exactly as the library: code, prose, odd characters', async () => {
+  const dir = await sharedDefaultModel();
+  const json = () => JSON.parse(fs.readFileSync(path.join(dir, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
+  const config = JSON.parse(fs.readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
+  const library = new Tokenizer(json(), config);
+  const fast = tokenizerFrom(json(), config);
+  const odd = ['', ' ', 'naïve café', '数据库连接池', 'emoji 🎉🚀 done', 'e\u0301 combining', 'tab\tnew\nline', '\u0000nul', 'ＦＵＬＬ ｗｉｄｔｈ', 'snake_case_and_CamelCase HTTPServer x86_64'];
+  const texts = [...odd, ...Object.values(CODE_SNIPPETS), ...sourceTexts()];
+  assert.ok(texts.length > 100);
+  for (const text of texts) {
+    assert.deepEqual(fast.encode(text, { add_special_tokens: true }).ids, library.encode(text, { add_special_tokens: true }).ids, text.slice(0, 80));
+  }
+});
