@@ -148,7 +148,7 @@ describe('team index sharing: export in one clone, import in another', () => {
     const meta = JSON.parse(fs.readFileSync(path.join(g, '.ocrag', 'store.json'), 'utf8')) as { dim: number };
     const store = await ChunkStore.open(path.join(g, '.ocrag', 'lance'), meta.dim);
     try {
-      const rows = await store.lexical('LRUCache evict', new Float32Array(meta.dim), 3);
+      const rows = await store.lexical('LRUCache evict', 3);
       assert.ok(rows.length > 0);
     } finally {
       store.close();

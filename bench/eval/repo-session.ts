@@ -83,8 +83,8 @@ export class RepoSession {
   async searchCached(query: string, k: number, ranking?: Partial<RankingConfig>): Promise<SearchResult[]> {
     if (!this.retriever) {
       const meta = readMeta(this.index.ctx.layout.meta)!;
-      this.store = new StoreHandle(this.index.ctx.layout.lance, meta.dim);
-      this.retriever = storeRetriever(this.store, await this.index.model(), meta.createdAt);
+      this.store = new StoreHandle(this.index.ctx.layout.lance, meta.dim, meta.createdAt);
+      this.retriever = storeRetriever(this.store, await this.index.model());
     }
     return searchManifest(this.view, this.retriever, query, { k, pathGlob: this.glob, ranking });
   }

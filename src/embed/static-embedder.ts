@@ -31,6 +31,8 @@ export function createStaticEmbedder(
   // The table (16 MB for the default model) is read when documents are first embedded; until then queries read
   // just their tokens' rows, which keeps it out of a one-shot search.
   let full: { source: StaticEncoderSource & { table: Float32Array }; encoder: StaticEncoder } | null = null;
+  let rows: TableFileRows | null = null;
+  let queryEncoder: StaticEncoder | null = null;
   const loadFull = () => {
     if (!full) {
       const source = { modelDir, dim: lookup.dim, table: readTable(lookup.tablePath, threads > 1) };
@@ -39,8 +41,6 @@ export function createStaticEmbedder(
     }
     return full;
   };
-  let rows: TableFileRows | null = null;
-  let queryEncoder: StaticEncoder | null = null;
   const forQuery = () => {
     if (full) return full.encoder;
     if (!queryEncoder) queryEncoder = new StaticEncoder({ modelDir, dim: lookup.dim, table: (rows = new TableFileRows(lookup.tablePath, lookup.dim)) });

@@ -24,17 +24,16 @@ export interface Retriever {
 
 /**
  * Searches a small store's views in memory (exact, every ranking signal) and a large store's through its indexes
- * (see search-indexes.ts). `generation` names the store's current incarnation (its creation time): chunks
- * cached in memory belong to it.
+ * (see search-indexes.ts).
  */
-export function storeRetriever(store: StoreHandle, embedder: Embedder, generation = ''): Retriever {
+export function storeRetriever(store: StoreHandle, embedder: Embedder): Retriever {
   const vectors = new Map<string, Promise<Float32Array>>();
   const embed = (query: string) => {
     if (!vectors.has(query)) vectors.set(query, embedder.embedQuery(query));
     return vectors.get(query)!;
   };
   if (isLargeStore(store.dir)) return { embed, chunks: (view, q, settings, vector) => fromStoreIndexes(store, view, q, settings, vector) };
-  const resident = residentFor(`${store.dir}\n${embedder.modelId}\n${generation}`, store.dim, path.join(store.dir, '..', 'resident'));
+  const resident = residentFor(`${store.dir}\n${embedder.modelId}\n${store.generation}`, store.dim, path.join(store.dir, '..', 'resident'));
   return {
     embed,
     async chunks(view, q, settings) {
@@ -53,7 +52,7 @@ async function storeTextScores(store: StoreHandle, resident: ResidentChunks, vis
   const ids = resident.idIndex();
   const out = new Map<number, number>();
   for (let limit = settings.perSource * 2; ; limit *= 4) {
-    const rows = await (await store.get()).lexical(q.terms.join(' '), new Float32Array(store.dim), limit);
+    const rows = await (await store.get()).lexical(q.terms.join(' '), limit);
     out.clear();
     for (const r of rows) {
       const index = ids.get(r.id);

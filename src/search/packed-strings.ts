@@ -9,10 +9,7 @@ export interface PackedStrings {
 }
 
 export function packStrings(items: readonly string[]): PackedStrings {
-  const ends = new Uint32Array(items.length);
-  let end = 0;
-  items.forEach((s, i) => (ends[i] = end += s.length));
-  return { utf8: Buffer.from(items.join(''), 'utf8'), ends };
+  return packWith(items, (s) => s.length);
 }
 
 export function unpackStrings({ utf8, ends }: PackedStrings): string[] {
@@ -31,8 +28,14 @@ export interface PackedBytes {
 }
 
 export function packBytes(items: readonly string[]): PackedBytes {
-  const byteEnds = new Uint32Array(items.length);
+  const { utf8, ends } = packWith(items, (s) => Buffer.byteLength(s, 'utf8'));
+  return { utf8, byteEnds: ends };
+}
+
+/** The items as one UTF-8 buffer, with where each ends by `measure` (UTF-16 units or bytes). */
+function packWith(items: readonly string[], measure: (s: string) => number): { utf8: Uint8Array; ends: Uint32Array } {
+  const ends = new Uint32Array(items.length);
   let end = 0;
-  items.forEach((s, i) => (byteEnds[i] = end += Buffer.byteLength(s, 'utf8')));
-  return { utf8: Buffer.from(items.join(''), 'utf8'), byteEnds };
+  items.forEach((s, i) => (ends[i] = end += measure(s)));
+  return { utf8: Buffer.from(items.join(''), 'utf8'), ends };
 }

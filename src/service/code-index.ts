@@ -12,7 +12,7 @@ import type { IndexOptions, IndexSummary } from '../index/indexer.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
 import { StoreHandle } from '../store/store-handle.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
-import { assertSameModel, readMeta } from '../store/meta.js';
+import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 
 /** How long a command waits for a background run before giving up with a clear message. */
@@ -127,7 +127,7 @@ export class CodeIndex {
    */
   async search(query: string, opts: SearchOptions & { update?: boolean; committedOnly?: boolean }): Promise<SearchResult[]> {
     if (!query.trim()) throw new UsageError('empty query: say what code you are looking for');
-    return this.withView(opts, async (view, store, embedder) => searchManifest(view, storeRetriever(store, embedder, this.storeGeneration()), query, opts));
+    return this.withView(opts, async (view, store, embedder) => searchManifest(view, storeRetriever(store, embedder), query, opts));
   }
 
   /** Embeds uncommitted edits now (for `watch`), so the next search has nothing to do; returns the view's file count. */
@@ -146,7 +146,7 @@ export class CodeIndex {
   /** Searches a view from `currentView` as it is, without asking git. */
   async searchView(view: Manifest, query: string, opts: SearchOptions): Promise<SearchResult[]> {
     if (!query.trim()) throw new UsageError('empty query: say what code you are looking for');
-    return this.withStore(async (store, embedder) => searchManifest(view, storeRetriever(store, embedder, this.storeGeneration()), query, opts));
+    return this.withStore(async (store, embedder) => searchManifest(view, storeRetriever(store, embedder), query, opts));
   }
 
   /** The manifest of what the user sees, with the store and model open for the duration of `use`. */
@@ -174,11 +174,6 @@ export class CodeIndex {
     return head.head ? readManifest(this.ctx.layout.manifests, manifestKey(head.branch, head.head)) : null;
   }
 
-  /** Changes whenever the store is created anew (rebuild, model or chunker change), so cached chunks are never reused across. */
-  private storeGeneration(): string {
-    return readMeta(this.ctx.layout.meta)?.createdAt ?? '';
-  }
-
   /** The store and the model, checked to belong together, open for the duration of `use`. */
   private async withStore<T>(use: (store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
     const embedder = await this.model();
@@ -186,21 +181,21 @@ export class CodeIndex {
     if (!meta || !fs.existsSync(this.ctx.layout.lance)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
     assertSameModel(meta, embedder.modelId, embedder.dim);
     try {
-      if (this.options.keepStoreOpen) return await this.withKeptStore(meta.dim, embedder, use);
+      if (this.options.keepStoreOpen) return await this.withKeptStore(meta, embedder, use);
       try {
-        return await this.withFreshStore(meta.dim, embedder, use);
+        return await this.withFreshStore(meta, embedder, use);
       } catch (e) {
         // A compaction by another process may delete the files of the version we opened: once more on the new one.
         if (!isStoreDamage(e)) throw e;
-        return await this.withFreshStore(meta.dim, embedder, use);
+        return await this.withFreshStore(meta, embedder, use);
       }
     } catch (e) {
       throw asStoreDamage(e, this.ctx.layout.lance);
     }
   }
 
-  private async withFreshStore<T>(dim: number, embedder: Embedder, use: (store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
-    const store = new StoreHandle(this.ctx.layout.lance, dim);
+  private async withFreshStore<T>(meta: StoreMeta, embedder: Embedder, use: (store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
+    const store = new StoreHandle(this.ctx.layout.lance, meta.dim, meta.createdAt);
     try {
       return await use(store, embedder);
     } finally {
@@ -208,11 +203,11 @@ export class CodeIndex {
     }
   }
 
-  private async withKeptStore<T>(dim: number, embedder: Embedder, use: (store: StoreHandle, embedder: Embedder) => Promise<T>, retried = false): Promise<T> {
-    const reused = this.kept !== null && this.kept.store.dim === dim;
+  private async withKeptStore<T>(meta: StoreMeta, embedder: Embedder, use: (store: StoreHandle, embedder: Embedder) => Promise<T>, retried = false): Promise<T> {
+    const reused = this.kept !== null && this.kept.store.dim === meta.dim && this.kept.store.generation === meta.createdAt;
     if (!reused) {
       this.releaseStore();
-      this.kept = { store: new StoreHandle(this.ctx.layout.lance, dim), users: 0, released: false };
+      this.kept = { store: new StoreHandle(this.ctx.layout.lance, meta.dim, meta.createdAt), users: 0, released: false };
     }
     const kept = this.kept!;
     kept.users++;
@@ -222,7 +217,7 @@ export class CodeIndex {
       // A kept handle may predate a compaction by another process (its files are gone): once more on a fresh one.
       if (!reused || retried) throw e;
       this.releaseStore();
-      return await this.withKeptStore(dim, embedder, use, true);
+      return await this.withKeptStore(meta, embedder, use, true);
     } finally {
       kept.users--;
       if (kept.released && kept.users === 0) kept.store.close();

@@ -27,7 +27,6 @@ export interface ChunkRow {
 }
 
 export type ChunkInfo = Omit<ChunkRow, 'vector' | 'terms'>;
-export type ScoredChunk = ChunkInfo & { score: number };
 
 /** A blob that was read but yields no chunks (binary, LFS pointer, minified, empty): remembered so it is never read again. */
 export interface BlobMark {
@@ -261,20 +260,14 @@ export class ChunkStore {
     await this.marks.add(data);
   }
 
-  /**
-   * Best BM25 matches of space-separated query words over the `terms` column, with their cosine to `vector`
-   * (so lexical and semantic evidence can be blended). Needs ensureTextIndex(); rows written since are searched too.
-   */
-  async lexical(words: string, vector: Float32Array, limit: number): Promise<(ScoredChunk & { cosine: number })[]> {
+  /** Best BM25 matches of space-separated words over `terms` by LanceDB's full-text index (built on first use). */
+  async lexical(words: string, limit: number): Promise<{ id: string; score: number }[]> {
     if (!words.trim()) return [];
     await ensureTextIndex(this.chunks);
-    const rows = await this.chunks
-      .search(words, 'fts', 'terms')
-      .limit(limit)
-      .select([...INFO_COLUMNS, 'vector', '_score'])
-      .toArray();
-    return rows.map((r) => ({ ...rowToInfo(r), score: r._score as number, cosine: dot(r.vector as { toArray(): ArrayLike<number> }, vector) }));
+    const rows = await this.chunks.search(words, 'fts', 'terms').limit(limit).select(['id', '_score']).toArray();
+    return rows.map((r) => ({ id: r.id as string, score: r._score as number }));
   }
+
 
   /** Builds the indexes search needs at this store's size (none while it is small enough to search in memory). */
   async ensureSearchIndexes(onNotice?: (message: string) => void): Promise<void> {
@@ -356,14 +349,6 @@ function batchesOf<T>(items: T[], size: number): T[][] {
   return out;
 }
 
-/** `a` is an Arrow list value as LanceDB returns rows (not indexable), or a plain array. */
-function dot(value: ArrayLike<number> | { toArray(): ArrayLike<number> }, b: Float32Array): number {
-  const a = 'toArray' in value ? value.toArray() : value;
-  let sum = 0;
-  for (let i = 0; i < b.length; i++) sum += a[i] * b[i];
-  return sum;
-}
-
 function rowOf(batch: RecordBatchType, i: number): ChunkRow {
   const get = (column: string) => batch.getChild(column)!.get(i);
   return {
@@ -376,18 +361,6 @@ function rowOf(batch: RecordBatchType, i: number): ChunkRow {
     text: get('text') as string,
     terms: get('terms') as string,
     vector: Float32Array.from((get('vector') as { toArray(): Float32Array }).toArray()),
-  };
-}
-
-function rowToInfo(r: Record<string, unknown>): ChunkInfo {
-  return {
-    id: r.id as string,
-    blob: r.blob as string,
-    startLine: r.start_line as number,
-    endLine: r.end_line as number,
-    language: r.language as string,
-    symbol: r.symbol as string,
-    text: r.text as string,
   };
 }
 

@@ -7,7 +7,8 @@ import type { ChunkStore } from './chunk-store.js';
 export class StoreHandle {
   private opening: Promise<ChunkStore> | null = null;
 
-  constructor(readonly dir: string, readonly dim: number) {}
+  /** `generation` names the store's incarnation (its creation time): what is cached of its rows belongs to it. */
+  constructor(readonly dir: string, readonly dim: number, readonly generation = '') {}
 
   get(): Promise<ChunkStore> {
     if (!this.opening) {

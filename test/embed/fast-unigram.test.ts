@@ -27,6 +27,7 @@ test('the fast Unigram set-up tokenizes exactly as the library: code, prose, odd
   const config = JSON.parse(fs.readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
   const library = new Tokenizer(json(), config);
   const fast = tokenizerFrom(json(), config);
+  assert.ok(!('root' in (fast.model as unknown as { trie: object }).trie), 'the fast set-up was taken, not the fallback');
   const odd = ['', ' ', 'naïve café', '数据库连接池', 'emoji 🎉🚀 done', 'e\u0301 combining', 'tab\tnew\nline', '\u0000nul', 'ＦＵＬＬ ｗｉｄｔｈ', 'snake_case_and_CamelCase HTTPServer x86_64'];
   const texts = [...odd, ...Object.values(CODE_SNIPPETS), ...sourceTexts()];
   assert.ok(texts.length > 100);

@@ -74,8 +74,12 @@ describe('the resident snapshot of a one-shot search', () => {
   });
 
   test('a later process restores it and answers exactly as the set built from the store', async () => {
+    const [file] = residentFiles(repo);
     assert.equal(residentFiles(repo).length, 1);
+    const written = fs.statSync(file).mtimeMs;
     assert.deepEqual(await answers(repo), built);
+    // A process that rebuilt the set from the store would have written the snapshot again.
+    assert.equal(fs.statSync(file).mtimeMs, written, 'restored, not rebuilt');
     assert.equal(built[1][0].path, 'src/cli/args.ts', 'the symbol table survives the restore');
   });
 
