@@ -30,7 +30,7 @@ interface PrefixLookup {
  * A tokenizer from tokenizer.json, set up faster for Unigram models: the library builds a trie node per piece
  * character when constructing one (~40 ms for the default model's 8,224 pieces, a tenth of a one-shot search).
  * Here the model is constructed with one piece and then given the whole vocabulary as the library's constructor
- * would, with a prefix lookup over the sorted pieces, which yields exactly the pieces the trie yields. Tests compare
+ * would, with a prefix lookup over a set of the pieces, which yields exactly the pieces the trie yields. Tests compare
  * the ids with the library's own tokenizer (test/embed/fast-unigram.test.ts). Other model types are untouched.
  */
 export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown>): Tokenizer {
@@ -66,24 +66,16 @@ export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerC
 /** The pieces that start `chars` at `start`, shortest first, as the library's character trie yields them. */
 function prefixLookup(pieces: string[]): PrefixLookup {
   const whole = new Set(pieces);
-  // Sorted, a piece starting with some text sits at that text's insertion point: the walk stops where none does.
-  const sorted = [...whole].sort();
-  const startsSome = (prefix: string) => {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sorted[mid] < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < sorted.length && sorted[lo].startsWith(prefix);
-  };
+  // No piece is longer than the longest one: past it no prefix can be a piece (a trie would stop sooner, but
+  // building one, or sorting the pieces for a binary search, costs more than these few set look-ups).
+  let longest = 0;
+  for (const piece of whole) if (piece.length > longest) longest = piece.length;
   return {
     *common_prefix_search(chars: string[], start = 0) {
       let prefix = '';
       for (let i = start; i < chars.length; i++) {
         prefix += chars[i];
-        if (!startsSome(prefix)) return;
+        if (prefix.length > longest) return;
         if (whole.has(prefix)) yield prefix;
       }
     },
