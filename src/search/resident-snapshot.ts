@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import v8 from 'node:v8';
 import type { ChunkInfo } from '../store/chunk-store.js';
-import { packBytes, packStrings, unpackStrings, type PackedBytes, type PackedStrings } from './packed-strings.js';
+import { packBytes, packStrings, unpackStrings } from './packed-strings.js';
 import { ListTable, PostingTable, type PackedLists } from './postings.js';
+import { SectionedFile, writeSectionedFile, type Section } from './sectioned-file.js';
 
 /** Everything the resident set holds, as it lives in memory. */
 export interface ResidentState {
@@ -18,38 +18,25 @@ export interface ResidentState {
   empty: Set<string>;
 }
 
-/**
- * Version 2 on is columnar: typed arrays and a few long strings, so that reading it back is a handful of copies
- * rather than an object per chunk and per word (version 1 spent most of a one-shot search in deserialising and
- * collecting those objects).
- */
-const SNAPSHOT_VERSION = 5;
+/** Snapshot layout: a sectioned file (see sectioned-file.ts); version 6 keeps texts on disk until read. */
+const MAGIC = 'ocragRS6';
+const EAGER = [
+  'ids.utf8', 'ids.ends', 'blobs.utf8', 'blobs.ends', 'blobOf', 'languageOf', 'starts', 'ends', 'symbols.utf8', 'symbols.ends',
+  'textEnds', 'lengths', 'scales', 'vectors', 'definitions.keys.utf8', 'definitions.keys.ends', 'definitions.starts', 'definitions.docs',
+  'postings.keys.utf8', 'postings.keys.ends', 'postings.starts', 'postings.docs', 'postings.tfs', 'empty.utf8', 'empty.ends',
+];
 
-interface Snapshot {
-  version: number;
+interface SnapshotMeta {
   dim: number;
-  ids: PackedStrings;
-  blobs: PackedStrings;
-  blobOf: Int32Array;
+  count: number;
   languages: string[];
-  languageOf: Uint16Array;
-  starts: Int32Array;
-  ends: Int32Array;
-  symbols: PackedStrings;
-  texts: PackedBytes;
-  lengths: Float64Array;
-  scales: Float64Array;
-  vectors: Int8Array;
-  definitions: PackedLists;
-  postings: PackedLists;
-  empty: PackedStrings;
 }
 
 const utf8Decoder = new TextDecoder();
 
 /**
- * A chunk read back from a snapshot. Its text is decoded from the snapshot's bytes when first read: a search
- * ranks and shows a few hundred chunks, so decoding every text up front was most of the restore.
+ * A chunk read back from a snapshot. Its text is read from the file and decoded when first asked for: a search
+ * ranks and shows a few hundred chunks, so reading and decoding every text up front was most of the restore.
  */
 class RestoredChunk implements ChunkInfo {
   private decoded: string | null = null;
@@ -61,51 +48,75 @@ class RestoredChunk implements ChunkInfo {
     readonly endLine: number,
     readonly language: string,
     readonly symbol: string,
-    private readonly bytes: Uint8Array,
+    private readonly file: SectionedFile<SnapshotMeta>,
     private readonly start: number,
     private readonly end: number,
   ) {}
 
   get text(): string {
-    return (this.decoded ??= utf8Decoder.decode(this.bytes.subarray(this.start, this.end)));
+    return (this.decoded ??= utf8Decoder.decode(this.file.slice('texts', this.start, this.end)));
   }
+}
+
+/** A restored state and the file its texts are still read from. */
+export interface RestoredState {
+  state: ResidentState;
+  /** Reads what is left of the file into memory and closes it: call before the file may be replaced. */
+  detach(): void;
 }
 
 /** A snapshot that is missing, torn or of another layout reads as null: the set is then rebuilt from the store. */
-export function readSnapshot(file: string, dim: number): ResidentState | null {
+export function readSnapshot(file: string, dim: number): RestoredState | null {
+  const opened = SectionedFile.open<SnapshotMeta>(file, MAGIC, EAGER);
+  if (!opened) return null;
   try {
-    return unpack(v8.deserialize(fs.readFileSync(file)) as Snapshot, dim);
+    const state = unpack(opened, dim);
+    if (state) return { state, detach: () => opened.detach() };
   } catch {
-    return null;
+    // Falls through: a snapshot that does not add up is no snapshot.
   }
+  opened.detach();
+  return null;
 }
 
-function unpack(snap: Snapshot, dim: number): ResidentState | null {
-  const n = snap?.starts?.length;
-  if (snap?.version !== SNAPSHOT_VERSION || snap.dim !== dim || snap.vectors?.length !== n * dim) return null;
-  const ids = unpackStrings(snap.ids);
-  const blobs = unpackStrings(snap.blobs);
-  const symbols = unpackStrings(snap.symbols);
-  const { utf8, byteEnds } = snap.texts;
-  if (byteEnds.length !== n) return null;
+function unpack(file: SectionedFile<SnapshotMeta>, dim: number): ResidentState | null {
+  const { meta } = file;
+  const n = meta.count;
+  const section = <T extends Section>(name: string) => file.section(name) as T;
+  const strings = (name: string) => unpackStrings({ utf8: section<Uint8Array>(`${name}.utf8`), ends: section<Uint32Array>(`${name}.ends`) });
+  const vectors = section<Int8Array>('vectors');
+  const starts = section<Int32Array>('starts');
+  const ends = section<Int32Array>('ends');
+  const blobOf = section<Int32Array>('blobOf');
+  const languageOf = section<Uint16Array>('languageOf');
+  const textEnds = section<Uint32Array>('textEnds');
+  if (meta.dim !== dim || vectors.length !== n * dim || starts.length !== n || textEnds.length !== n) return null;
+  const ids = strings('ids');
+  const blobs = strings('blobs');
+  const symbols = strings('symbols');
   const info = new Array<ChunkInfo>(n);
   const byBlob = new Map<string, number[]>();
   for (let i = 0; i < n; i++) {
-    const blob = blobs[snap.blobOf[i]];
-    info[i] = new RestoredChunk(ids[i], blob, snap.starts[i], snap.ends[i], snap.languages[snap.languageOf[i]], symbols[i], utf8, i ? byteEnds[i - 1] : 0, byteEnds[i]);
+    const blob = blobs[blobOf[i]];
+    info[i] = new RestoredChunk(ids[i], blob, starts[i], ends[i], meta.languages[languageOf[i]], symbols[i], file, i ? textEnds[i - 1] : 0, textEnds[i]);
     const list = byBlob.get(blob);
     if (list) list.push(i);
     else byBlob.set(blob, [i]);
   }
+  const lists = (name: string, columns: string[]): PackedLists => ({
+    keys: { utf8: section<Uint8Array>(`${name}.keys.utf8`), ends: section<Uint32Array>(`${name}.keys.ends`) },
+    starts: section<Uint32Array>(`${name}.starts`),
+    columns: columns.map((c) => section<Int32Array | Float32Array>(`${name}.${c}`)),
+  });
   return {
     info,
-    lengths: Array.from(snap.lengths),
-    scales: Array.from(snap.scales),
-    vectors: snap.vectors,
-    definitions: ListTable.unpack(snap.definitions),
-    postings: new PostingTable(ListTable.unpack(snap.postings)),
+    lengths: Array.from(section<Float64Array>('lengths')),
+    scales: Array.from(section<Float64Array>('scales')),
+    vectors,
+    definitions: ListTable.unpack(lists('definitions', ['docs'])),
+    postings: new PostingTable(ListTable.unpack(lists('postings', ['docs', 'tfs']))),
     byBlob,
-    empty: new Set(unpackStrings(snap.empty)),
+    empty: new Set(strings('empty')),
   };
 }
 
@@ -114,14 +125,19 @@ export function writeSnapshot(file: string, dim: number, state: ResidentState): 
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, v8.serialize(pack(dim, state)));
+    const { meta, eager, lazy } = pack(dim, state);
+    writeSectionedFile(tmp, MAGIC, meta, eager, lazy);
     fs.renameSync(tmp, file);
+    // One store incarnation and model is current at a time: older snapshots (and older layouts) are dead weight.
+    // A process still reading one holds it open, so removing it is safe.
+    const dir = path.dirname(file);
+    for (const other of fs.readdirSync(dir)) if (/\.(?:v8|snap)$/.test(other) && other !== path.basename(file)) fs.rmSync(path.join(dir, other), { force: true });
   } catch {
     // A cache: a wrong answer is impossible, only a slower next start.
   }
 }
 
-function pack(dim: number, state: ResidentState): Snapshot {
+function pack(dim: number, state: ResidentState): { meta: SnapshotMeta; eager: Record<string, Section>; lazy: Record<string, Section> } {
   const n = state.info.length;
   const blobIndex = new Map<string, number>();
   const languageIndex = new Map<string, number>();
@@ -137,23 +153,27 @@ function pack(dim: number, state: ResidentState): Snapshot {
     starts[i] = c.startLine;
     ends[i] = c.endLine;
   });
-  return {
-    version: SNAPSHOT_VERSION,
-    dim,
-    ids: packStrings(state.info.map((c) => c.id)),
-    blobs: packStrings([...blobIndex.keys()]),
-    blobOf,
-    languages: [...languageIndex.keys()],
-    languageOf,
-    starts,
-    ends,
-    symbols: packStrings(state.info.map((c) => c.symbol)),
-    texts: packBytes(state.info.map((c) => c.text)),
-    lengths: Float64Array.from(state.lengths),
-    scales: Float64Array.from(state.scales),
-    vectors: state.vectors.subarray(0, n * dim),
-    definitions: state.definitions.pack(),
-    postings: state.postings.lists.pack(),
-    empty: packStrings([...state.empty]),
+  const eager: Record<string, Section> = { blobOf, languageOf, starts, ends };
+  const strings = (name: string, items: string[]) => {
+    const packed = packStrings(items);
+    eager[`${name}.utf8`] = packed.utf8;
+    eager[`${name}.ends`] = packed.ends;
   };
+  const lists = (name: string, packed: PackedLists, columns: string[]) => {
+    strings(`${name}.keys`, unpackStrings(packed.keys));
+    eager[`${name}.starts`] = packed.starts;
+    columns.forEach((c, i) => (eager[`${name}.${c}`] = packed.columns[i]));
+  };
+  strings('ids', state.info.map((c) => c.id));
+  strings('blobs', [...blobIndex.keys()]);
+  strings('symbols', state.info.map((c) => c.symbol));
+  strings('empty', [...state.empty]);
+  const texts = packBytes(state.info.map((c) => c.text));
+  eager.textEnds = texts.byteEnds;
+  eager.lengths = Float64Array.from(state.lengths);
+  eager.scales = Float64Array.from(state.scales);
+  eager.vectors = state.vectors.subarray(0, n * dim);
+  lists('definitions', state.definitions.pack(), ['docs']);
+  lists('postings', state.postings.lists.pack(), ['docs', 'tfs']);
+  return { meta: { dim, count: n, languages: [...languageIndex.keys()] }, eager, lazy: { texts: texts.utf8 } };
 }

@@ -6,7 +6,7 @@ import type { StoreHandle } from '../store/store-handle.js';
 import { breadcrumbName } from './rank/definitions.js';
 import { stem } from './rank/path-words.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
-import { readSnapshot, writeSnapshot, type ResidentState } from './resident-snapshot.js';
+import { readSnapshot, writeSnapshot, type ResidentState, type RestoredState } from './resident-snapshot.js';
 import { codeTerms } from './terms.js';
 
 /**
@@ -80,7 +80,11 @@ export class ResidentChunks {
     const wanted = new Set(missing);
     for await (const batch of (await store.get()).chunkColumns(missing, ['id', 'blob', 'start_line', 'end_line', 'language', 'symbol', 'text', 'terms', 'vector'])) this.add(batch, wanted);
     for (const b of missing) if (!this.byBlob.has(b)) this.empty.add(b);
-    if (this.snapshotFile) writeSnapshot(this.snapshotFile, this.dim, this.state());
+    if (this.snapshotFile) {
+      // Restored texts are still read from the file about to be replaced: take them in first.
+      this.detachSnapshot();
+      writeSnapshot(this.snapshotFile, this.dim, this.state());
+    }
   }
 
   /** Where this set is kept between processes, so a one-shot CLI search does not rebuild it from the store. */
@@ -92,15 +96,20 @@ export class ResidentChunks {
     return { info, lengths, scales, definitions, postings, byBlob, empty, vectors: this.vectors.subarray(0, info.length * this.dim) };
   }
 
-  private restore(snap: ResidentState | null): void {
-    if (!snap) return;
+  /** Reads the rest of the restored snapshot into memory and closes it (a no-op when nothing was restored). */
+  detachSnapshot: () => void = () => undefined;
+
+  private restore(restored: RestoredState | null): void {
+    if (!restored) return;
+    const snap = restored.state;
+    this.detachSnapshot = restored.detach;
     // Loops, not a spread push: that passes every element as an argument and overflows the stack on big sets.
     for (const info of snap.info) this.info.push(info);
     for (const length of snap.lengths) this.lengths.push(length);
     this.definitions = snap.definitions;
     this.postings = snap.postings;
-    this.vectors = new Int8Array(Math.max(snap.vectors.length * 2, this.dim * 1024));
-    this.vectors.set(snap.vectors);
+    // A view into the file's bytes, exactly full: the first chunk added grows it into an array of its own.
+    this.vectors = snap.vectors;
     this.scales = snap.scales;
     for (const [k, v] of snap.byBlob) this.byBlob.set(k, v);
     for (const b of snap.empty) this.empty.add(b);
@@ -178,7 +187,7 @@ export class ResidentChunks {
 
   private storeVector(i: number, vector: Float32Array): void {
     if ((i + 1) * this.dim > this.vectors.length) {
-      const grown = new Int8Array(this.vectors.length * 2);
+      const grown = new Int8Array(Math.max(this.vectors.length * 2, this.dim * 1024));
       grown.set(this.vectors);
       this.vectors = grown;
     }
@@ -234,10 +243,15 @@ export function residentFor(key: string, dim: number, snapshotDir?: string): Res
   let r = residents.get(key);
   if (!r || r.dim !== dim) {
     const dir = key.slice(0, key.indexOf('\n') + 1);
-    for (const other of residents.keys()) if (other.startsWith(dir)) residents.delete(other);
+    for (const [other, set] of residents) {
+      if (!other.startsWith(dir)) continue;
+      residents.delete(other);
+      // A search still running on the old set may read its texts: take them in, and let go of the file.
+      set.detachSnapshot();
+    }
     residents.set(key, (r = new ResidentChunks(dim)));
     // Keyed by store incarnation and model: a blob's rows never change within one, so the snapshot stays valid.
-    if (snapshotDir) r.snapshotFile = path.join(snapshotDir, `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.v8`);
+    if (snapshotDir) r.snapshotFile = path.join(snapshotDir, `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.snap`);
   }
   return r;
 }

@@ -21,7 +21,7 @@ const QUERIES = ['parse command line arguments', 'parseArgs', 'retry a request w
 
 function residentFiles(repo: string): string[] {
   const dir = path.join(repo, '.ocrag', 'resident');
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.v8')).map((f) => path.join(dir, f)) : [];
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.snap')).map((f) => path.join(dir, f)) : [];
 }
 
 async function answers(repo: string): Promise<Result[][]> {

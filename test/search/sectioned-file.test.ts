@@ -1,0 +1,66 @@
+// The file format of the resident snapshot: sections read back as written, lazy ones a slice at a time, and any
+// file that is not whole reads as nothing rather than as wrong data.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { SectionedFile, writeSectionedFile } from '../../src/search/sectioned-file.js';
+
+const MAGIC = 'testSF01';
+
+function sample(dir: string): string {
+  const file = path.join(dir, 'sample.snap');
+  const eager = {
+    bytes: Buffer.from('héllo', 'utf8'),
+    int8: Int8Array.from([-128, 0, 127]),
+    u16: Uint16Array.from([1, 65535]),
+    i32: Int32Array.from([-5, 7, 1 << 30]),
+    u32: Uint32Array.from([4294967295]),
+    f32: Float32Array.from([0.5, -1.25]),
+    f64: Float64Array.from([Math.PI]),
+    none: new Int32Array(0),
+  };
+  writeSectionedFile(file, MAGIC, { note: 'meta survives' }, eager, { texts: Buffer.from('first|second|third', 'utf8') });
+  return file;
+}
+
+test('sections round-trip with their types, lazy bytes are read by slice, and detach keeps them readable', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-sf-'));
+  const file = sample(dir);
+  const opened = SectionedFile.open<{ note: string }>(file, MAGIC, ['bytes', 'int8', 'u16', 'i32', 'u32', 'f32', 'f64', 'none'])!;
+  assert.ok(opened);
+  assert.equal(opened.meta.note, 'meta survives');
+  assert.equal(Buffer.from(opened.section('bytes')).toString('utf8'), 'héllo');
+  assert.ok(opened.section('int8') instanceof Int8Array);
+  assert.deepEqual([...opened.section('int8')], [-128, 0, 127]);
+  assert.deepEqual([...opened.section('u16')], [1, 65535]);
+  assert.deepEqual([...opened.section('i32')], [-5, 7, 1 << 30]);
+  assert.deepEqual([...opened.section('u32')], [4294967295]);
+  assert.deepEqual([...opened.section('f32')], [0.5, -1.25]);
+  assert.deepEqual([...opened.section('f64')], [Math.PI]);
+  assert.equal(opened.section('none').length, 0);
+  assert.equal(Buffer.from(opened.slice('texts', 6, 12)).toString(), 'second');
+  assert.throws(() => opened.slice('texts', 10, 99), /no bytes/);
+  opened.detach();
+  fs.rmSync(file);
+  assert.equal(Buffer.from(opened.slice('texts', 13, 18)).toString(), 'third', 'detached: read from memory, not the file');
+});
+
+test('a torn, padded, foreign or missing file opens as null', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-sf-'));
+  const file = sample(dir);
+  const whole = fs.readFileSync(file);
+  const eager = ['bytes', 'i32'];
+  fs.writeFileSync(file, whole.subarray(0, whole.length - 1));
+  assert.equal(SectionedFile.open(file, MAGIC, eager), null, 'torn');
+  fs.writeFileSync(file, Buffer.concat([whole, Buffer.from([0])]));
+  assert.equal(SectionedFile.open(file, MAGIC, eager), null, 'longer than its header says');
+  fs.writeFileSync(file, whole);
+  assert.equal(SectionedFile.open(file, 'otherMAG', eager), null, 'another magic');
+  assert.equal(SectionedFile.open(file, MAGIC, ['bytes', 'absent']), null, 'a section it lacks');
+  fs.writeFileSync(file, 'not a sectioned file at all');
+  assert.equal(SectionedFile.open(file, MAGIC, eager), null, 'garbage');
+  assert.equal(SectionedFile.open(path.join(dir, 'missing'), MAGIC, eager), null, 'missing');
+  assert.ok(SectionedFile.open(sample(dir), MAGIC, eager), 'the same file whole opens');
+});
