@@ -1,6 +1,5 @@
 import { findOnnxFile } from './model-cache.js';
 import { onnxFacts } from './onnx-sidecar.js';
-import { createPipelineEmbedder } from './pipeline-embedder.js';
 import { modelPrompts } from './prompts.js';
 import { modelIdentity, requireModel } from './resolve-model.js';
 import { createStaticEmbedder } from './static-embedder.js';
@@ -37,5 +36,7 @@ export async function loadEmbedder(spec?: string, options: LoadOptions = {}): Pr
     return createStaticEmbedder(location.dir, facts.staticLookup, { modelId, prompts, threads: options.threads });
   }
   if (backend === 'static') throw new Error(`model ${modelId} is not a static token-lookup model; it needs the pipeline backend`);
+  // Loaded only here: a static model, the default, never needs this module (nor Transformers.js behind it).
+  const { createPipelineEmbedder } = await import('./pipeline-embedder.js');
   return createPipelineEmbedder(location.dir, { modelId, prompts, batchSize: options.batchSize });
 }

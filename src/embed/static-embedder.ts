@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { readTable, TableFileRows } from './onnx-sidecar.js';
 import { withPrefix, type Prompts } from './prompts.js';
 import { StaticEncoder, type StaticEncoderSource } from './static-encoder.js';
-import { StaticWorkerPool } from './static-pool.js';
+import type { StaticWorkerPool } from './static-pool.js';
 import type { Embedder } from './types.js';
 
 /** Batches below this stay on the calling thread: spawning workers (~100 ms) would not pay off. */
@@ -46,7 +46,8 @@ export function createStaticEmbedder(
     if (!queryEncoder) queryEncoder = new StaticEncoder({ modelDir, dim: lookup.dim, table: (rows = new TableFileRows(lookup.tablePath, lookup.dim)) });
     return queryEncoder;
   };
-  let pool: StaticWorkerPool | undefined;
+  // Worker threads are loaded with the first big batch: a search embeds one query and never needs them.
+  let pool: Promise<StaticWorkerPool> | undefined;
 
   const split = (flat: Float32Array, count: number): Float32Array[] =>
     Array.from({ length: count }, (_, i) => flat.slice(i * lookup.dim, (i + 1) * lookup.dim));
@@ -58,8 +59,8 @@ export function createStaticEmbedder(
       const prefixed = texts.map((text) => withPrefix(options.prompts.document, text));
       const { source, encoder } = loadFull();
       if (threads > 1 && prefixed.length >= POOL_MIN_BATCH) {
-        pool ??= new StaticWorkerPool(source, threads);
-        return split(await pool.encode(prefixed, lookup.dim), prefixed.length);
+        pool ??= import('./static-pool.js').then((m) => new m.StaticWorkerPool(source, threads));
+        return split(await (await pool).encode(prefixed, lookup.dim), prefixed.length);
       }
       return split(encoder.encodeBatch(prefixed), prefixed.length);
     },
@@ -67,8 +68,9 @@ export function createStaticEmbedder(
       return forQuery().encodeBatch([withPrefix(options.prompts.query, text)]);
     },
     async close() {
-      await pool?.close();
+      const closing = pool;
       pool = undefined;
+      await (await closing)?.close();
       rows?.close();
     },
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Config } from '../config/config.js';
 import type { Embedder } from '../embed/types.js';
-import { loadEmbedder } from '../embed/index.js';
+import { loadEmbedder } from '../embed/load.js';
 import { readHead, UsageError } from '../git/repo.js';
 import { currentManifest, isUpToDate, openContext, requireHead, type IndexContext } from '../index/context.js';
 import type { GcResult } from '../index/gc.js';
