@@ -1,0 +1,52 @@
+// Bundles the CLI that `tsc` compiled into dist/ into a few files, for start-up time: a one-shot `ocrag search`
+// loaded ~75 modules one by one (resolve, stat, read, compile each), a tenth of its run. Module loading is the
+// same code either way; dist/ keeps the per-module output for the hooks entry and for reading.
+//
+// The bundle lives in dist/cli/ (main.js replaced in place, workers and shared chunks beside it), so paths the
+// code takes relative to its own file (../../package.json, ../../hooks, sibling worker modules) stay right.
+import { build } from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+const out = path.join(dist, 'cli');
+
+// Pure JavaScript on every search's path: bundled. Every other package (native code, WASM, large and lazily
+// loaded, or resolved at run time) stays a normal import from node_modules.
+const BUNDLED_PACKAGES = new Set(['commander', '@huggingface/tokenizers']);
+const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+for (const file of fs.readdirSync(out)) if (/^chunk-.*\.js(\.map)?$/.test(file)) fs.rmSync(path.join(out, file));
+
+await build({
+  entryPoints: {
+    main: path.join(out, 'main.js'),
+    'static-worker': path.join(dist, 'embed', 'static-worker.js'),
+    'teacher-worker': path.join(dist, 'embed', 'recipe', 'teacher-worker.js'),
+  },
+  outdir: out,
+  allowOverwrite: true,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: 'chunk-[hash]',
+  sourcemap: true,
+  logLevel: 'warning',
+  // Bundled CommonJS (commander) calls require() for Node built-ins, which an ES module lacks.
+  banner: { js: "import { createRequire as __ocragRequire } from 'node:module'; const require = __ocragRequire(import.meta.url);" },
+  plugins: [
+    {
+      name: 'external-packages',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) => {
+          if (args.path.startsWith('node:') || !BUNDLED_PACKAGES.has(packageOf(args.path))) return { path: args.path, external: true };
+          return undefined;
+        });
+      },
+    },
+  ],
+});
