@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Embedder } from '../embed/types.js';
 import type { ChunkInfo } from '../store/chunk-store.js';
@@ -33,7 +34,7 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
     return vectors.get(query)!;
   };
   if (isLargeStore(store.dir)) return { embed, chunks: (view, q, settings, vector) => fromStoreIndexes(store, view, q, settings, vector) };
-  const resident = residentFor(`${store.dir}\n${embedder.modelId}\n${store.generation}`, store.dim, path.join(store.dir, '..', 'resident'));
+  const resident = residentOf(store, embedder.modelId);
   return {
     embed,
     async chunks(view, q, settings) {
@@ -44,6 +45,23 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
       return { resident, visible, lexical: await storeTextScores(store, resident, visible, q, settings) };
     },
   };
+}
+
+function residentOf(store: StoreHandle, modelId: string): ResidentChunks {
+  return residentFor(`${store.dir}\n${modelId}\n${store.generation}`, store.dim, path.join(store.dir, '..', 'resident'));
+}
+
+/**
+ * After an index run: brings the snapshot a one-shot search restores up to date with these blobs, if there is one
+ * (a store never searched has none; its first search builds it). A search after a commit then finds every chunk
+ * in the snapshot and never opens LanceDB. Returns whether a snapshot was kept current.
+ */
+export async function keepSnapshotCurrent(store: StoreHandle, modelId: string, blobs: Iterable<string>): Promise<boolean> {
+  if (isLargeStore(store.dir)) return false;
+  const resident = residentOf(store, modelId);
+  if (!resident.snapshotFile || !fs.existsSync(resident.snapshotFile)) return false;
+  await resident.ensure(store, blobs);
+  return true;
 }
 
 /** LanceDB's full-text search over the view's chunks, kept to measure against the resident BM25. */

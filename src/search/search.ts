@@ -10,7 +10,7 @@ import { scoreHits, type Hit } from './rank/rank.js';
 import { boostCoherentFiles, selectTop } from './rank/select.js';
 import { searchView } from './view.js';
 
-export { storeRetriever, type Retriever } from './candidates.js';
+export { keepSnapshotCurrent, storeRetriever, type Retriever } from './candidates.js';
 
 /** One answer: a chunk at one path of the checked-out tree. */
 export interface SearchResult {

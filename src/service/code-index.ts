@@ -13,7 +13,7 @@ import { asStoreDamage, isStoreDamage } from '../store/damage.js';
 import { StoreHandle } from '../store/store-handle.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
-import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
+import { keepSnapshotCurrent, searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 
 /** How long a command waits for a background run before giving up with a clear message. */
 const LOCK_WAIT_MS = 10 * 60_000;
@@ -69,7 +69,30 @@ export class CodeIndex {
   /** Indexes HEAD. Waits for a run in another process (a hook's) unless the caller holds the lock already. */
   async index(opts: { rebuild?: boolean; holdingLock?: boolean } = {}): Promise<IndexSummary> {
     await this.refreshHead();
-    return this.runIndex(opts.rebuild, opts.holdingLock);
+    const summary = await this.runIndex(opts.rebuild, opts.holdingLock);
+    if (!summary.upToDate) await this.keepSnapshotCurrent();
+    return summary;
+  }
+
+  /**
+   * An index run that stored new blobs (a hook's, after a commit) leaves the snapshot a one-shot search restores
+   * behind: bringing it up to date here, off the search's clock, spares the next search opening LanceDB.
+   * Best effort: on any failure the next search does it.
+   */
+  private async keepSnapshotCurrent(): Promise<void> {
+    try {
+      const manifest = currentManifest(this.ctx);
+      const meta = readMeta(this.ctx.layout.meta);
+      if (!manifest || !meta) return;
+      const store = new StoreHandle(this.ctx.layout.lance, meta.dim, meta.createdAt);
+      try {
+        await keepSnapshotCurrent(store, meta.modelId, new Set(Object.values(manifest.files)));
+      } finally {
+        store.close();
+      }
+    } catch {
+      // A cache: the search that needs it builds it.
+    }
   }
 
   /** Drops manifests beyond `keep` (checked-out ones always stay) and the chunks only they referenced. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { packStrings, unpackStrings } from '../../src/search/packed-strings.js';
 import { ListTable } from '../../src/search/postings.js';
-import { makeFixtureRepo, runCli, runJson } from '../helpers.js';
+import { git, makeFixtureRepo, runCli, runJson } from '../helpers.js';
 
 interface Result {
   path: string;
@@ -103,5 +103,20 @@ describe('the resident snapshot of a one-shot search', () => {
     assert.equal(second[0]?.path, 'src/util/zebra.ts');
     fs.rmSync(file);
     assert.deepEqual(await answers(repo), built, 'reverting the edit restores the original answers');
+  });
+
+  test('an index run after a commit brings the snapshot up to date, so the next search has nothing to load', async () => {
+    const [file] = residentFiles(repo);
+    const before = fs.statSync(file).mtimeMs;
+    fs.writeFileSync(path.join(repo, 'src', 'util', 'heron.ts'), '/** Counts the herons wading in a pond at dawn. */\nexport function countHerons(pond: string[]): number {\n  return pond.filter((bird) => bird === "heron").length;\n}\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'herons');
+    const r = await runCli(['index'], repo);
+    assert.equal(r.code, 0, r.stderr);
+    const refreshed = fs.statSync(file).mtimeMs;
+    assert.ok(refreshed > before, 'the index run rewrote the snapshot');
+    const found = await runJson<Result[]>(['search', 'countHerons', '-k', '1'], repo);
+    assert.equal(found[0]?.path, 'src/util/heron.ts');
+    assert.equal(fs.statSync(file).mtimeMs, refreshed, 'the search restored it whole: nothing missing, nothing rewritten');
   });
 });
