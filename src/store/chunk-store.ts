@@ -5,6 +5,7 @@ import * as lancedb from '@lancedb/lancedb';
 import type { Data as DataType, Float32 as Float32Type, FixedSizeList as FixedSizeListType, RecordBatch as RecordBatchType, Schema as SchemaType, Table as TableType } from 'apache-arrow';
 import arrow from './arrow.js';
 import { waitLock } from '../index/lock.js';
+import { CHUNK_COLUMNS } from './chunk-columns.js';
 import { StoreDamageError } from './damage.js';
 import { isLargeStore } from './large-store.js';
 import { ensureSearchIndexes, ensureTextIndex, queryStore, type StoreHits } from './search-indexes.js';
@@ -38,9 +39,6 @@ const CHUNKS = 'chunks';
 /** A write holds the write lock for a LanceDB commit (well under a second); waiting longer means something is stuck. */
 const WRITE_LOCK_WAIT_MS = 120_000;
 const MARKS = 'blob_marks';
-const INFO_COLUMNS = ['id', 'blob', 'start_line', 'end_line', 'language', 'symbol', 'text'];
-/** Every stored column of a chunk, in schema order. */
-export const CHUNK_COLUMNS = [...INFO_COLUMNS, 'terms', 'vector'];
 
 function chunkSchema(dim: number): SchemaType {
   return new Schema([
