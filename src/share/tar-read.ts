@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { constants, gunzip, gunzipSync } from 'node:zlib';
 import { ArtifactError, ENTRY, isGzipped, LIMITS, parseHeader, shown, sizeLimit } from './format.js';
+import { ReadAhead } from './read-ahead.js';
 import { BLOCK, decodeHeader, isZeroBlock } from './ustar.js';
 
 /** One member of an artifact, read whole. */
@@ -27,7 +28,8 @@ const READ_AHEAD_BYTES = 64 * 1024 * 1024;
  * ArtifactError on the first violation, on a corrupt header, or on a file that ends early.
  */
 export async function* readArtifact(file: string): AsyncGenerator<ArtifactMember> {
-  const ahead = new ReadAhead(new MemberReader(await openArtifact(file), file), READ_AHEAD_BYTES);
+  const reader = new MemberReader(await openArtifact(file), file);
+  const ahead = new ReadAhead(() => reader.next(), (member) => member.stored.length, READ_AHEAD_BYTES);
   try {
     for (;;) {
       const member = await ahead.take();
@@ -35,70 +37,8 @@ export async function* readArtifact(file: string): AsyncGenerator<ArtifactMember
       yield member;
     }
   } finally {
-    await ahead.close();
-  }
-}
-
-/** Reads members one after another in the background while fewer than `budget` bytes wait to be taken. */
-class ReadAhead {
-  private ready: (ArtifactMember | null)[] = [];
-  private buffered = 0;
-  private failure: { error: unknown } | null = null;
-  private reading: Promise<void> | null = null;
-  private ended = false;
-  private wake: (() => void) | null = null;
-
-  constructor(
-    private readonly reader: MemberReader,
-    private readonly budget: number,
-  ) {}
-
-  /** The next member, null at the end; throws what reading it threw. */
-  async take(): Promise<ArtifactMember | null> {
-    for (;;) {
-      if (this.ready.length) {
-        const member = this.ready.shift()!;
-        if (member) this.buffered -= member.stored.length;
-        this.readOn();
-        return member;
-      }
-      if (this.failure) throw this.failure.error;
-      this.readOn();
-      await new Promise<void>((resolve) => (this.wake = resolve));
-    }
-  }
-
-  async close(): Promise<void> {
-    this.ended = true;
-    await this.reading;
-    await this.reader.close();
-  }
-
-  private readOn(): void {
-    if (!this.reading && !this.ended && !this.failure) this.reading = this.readWhileRoom();
-  }
-
-  private async readWhileRoom(): Promise<void> {
-    try {
-      while (!this.ended && this.buffered < this.budget) {
-        const member = await this.reader.next();
-        this.ready.push(member);
-        if (member) this.buffered += member.stored.length;
-        else this.ended = true;
-        this.wakeTaker();
-      }
-    } catch (error) {
-      this.failure = { error };
-    } finally {
-      this.reading = null;
-      this.wakeTaker();
-    }
-  }
-
-  private wakeTaker(): void {
-    const wake = this.wake;
-    this.wake = null;
-    wake?.();
+    await ahead.stop();
+    await reader.close();
   }
 }
 
