@@ -44,7 +44,7 @@ function main(): void {
   try {
     const a = cloneOf(repo, work, 'a');
     const b = cloneOf(repo, work, 'b');
-    const artifact = path.join(work, 'index.tar.gz');
+    const artifact = path.join(work, 'index.tar');
 
     const index = cli(['index', '--json'], a);
     const indexed = JSON.parse(index.stdout) as { files: number; chunksEmbedded: number; seconds: number };

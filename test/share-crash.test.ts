@@ -35,7 +35,7 @@ describe('a killed import leaves the previous index intact', () => {
     origin = makeFixtureRepo();
     await runJson(['index'], origin);
     expected = await searches(origin);
-    artifact = path.join(tempDir('crash-artifact'), 'index.tar.gz');
+    artifact = path.join(tempDir('crash-artifact'), 'index.tar');
     await runJson(['export', '--out', artifact], origin);
   });
 

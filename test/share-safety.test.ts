@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import * as tar from 'tar';
 import { digestOf, totalDigest } from '../src/share/checksum.js';
-import { ENTRY } from '../src/share/format.js';
-import { readTarGz } from '../src/share/tar-read.js';
-import { writeTarGz, type ArtifactEntry } from '../src/share/tar-write.js';
+import { ENTRY, isGzipped } from '../src/share/format.js';
+import { readArtifact } from '../src/share/tar-read.js';
+import { writeTar, type ArtifactEntry } from '../src/share/tar-write.js';
 import arrow from '../src/store/arrow.js';
 import { ChunkStore } from '../src/store/chunk-store.js';
 import { git, makeFixtureRepo, runCli, runJson, tempDir } from './helpers.js';
@@ -42,9 +42,10 @@ function freshState(repo: string, sandbox: string): { ocrag: string[]; outside: 
   return { ocrag: fs.existsSync(ocrag) ? filesUnder(ocrag, () => false) : [], outside: filesUnder(sandbox, inRepo) };
 }
 
+/** The members of an artifact as stored (gzipped ones still gzipped). */
 async function readEntries(file: string): Promise<ArtifactEntry[]> {
   const entries: ArtifactEntry[] = [];
-  for await (const e of readTarGz(file)) entries.push(e);
+  for await (const e of readArtifact(file)) entries.push({ name: e.name, body: e.stored });
   return entries;
 }
 
@@ -59,7 +60,7 @@ async function repack(src: string, dst: string, edit: (entries: ArtifactEntry[])
     trailer.sha256 = totalDigest(trailer.entries);
     entries[trailerAt] = { name: ENTRY.trailer, body: Buffer.from(JSON.stringify(trailer)) };
   }
-  await writeTarGz(
+  await writeTar(
     dst,
     (async function* () {
       yield* entries;
@@ -69,12 +70,25 @@ async function repack(src: string, dst: string, edit: (entries: ArtifactEntry[])
   return dst;
 }
 
+/** What an entry holds, unpacked. */
+function contentOf(entry: ArtifactEntry): Buffer {
+  return isGzipped(entry.name) ? gunzipSync(entry.body) : entry.body;
+}
+
+/** Replaces what an entry holds, packed as the format stores it. */
+function setContent(entry: ArtifactEntry, content: Buffer): void {
+  entry.body = isGzipped(entry.name) ? gzipSync(content) : content;
+}
+
 function editJson(entries: ArtifactEntry[], name: string, change: (value: Record<string, unknown>) => void): void {
   const entry = entries.find((e) => e.name === name)!;
-  const value = JSON.parse(entry.body.toString('utf8'));
+  const value = JSON.parse(contentOf(entry).toString('utf8'));
   change(value);
-  entry.body = Buffer.from(JSON.stringify(value));
+  setContent(entry, Buffer.from(JSON.stringify(value)));
 }
+
+const columnsEntry = (es: ArtifactEntry[]) => es.find((e) => e.name.endsWith('.arrow.gz'))!;
+const vectorsEntry = (es: ArtifactEntry[]) => es.find((e) => e.name.endsWith('.f32'))!;
 
 /** A raw tar header block made by the tar library, for entry kinds its packer would not take from disk. */
 function rawEntry(name: string, type: 'CharacterDevice' | 'File', size: number, body = Buffer.alloc(0)): Buffer {
@@ -99,7 +113,7 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
     const origin = makeFixtureRepo();
     await runJson(['index'], origin);
     work = tempDir('hostile');
-    good = path.join(work, 'good.tar.gz');
+    good = path.join(work, 'good.tar');
     await runJson(['export', '--out', good], origin);
     goodEntries = await readEntries(good);
     // The victim: a clone one commit ahead, with its own index, so an accepted artifact would add to it.
@@ -132,26 +146,38 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
   }
 
   test('a tampered checksum, tampered content or tampered total digest', async () => {
-    const chunkEntry = goodEntries.find((e) => e.name.includes('/chunks/'))!.name;
+    const chunkEntry = columnsEntry(goodEntries).name;
     await refused(
-      await repack(good, path.join(work, 'sum.tar.gz'), (es) => editJson(es, ENTRY.trailer, (t) => ((t.entries as { sha256: string }[])[3].sha256 = '0'.repeat(64))), false),
+      await repack(good, path.join(work, 'sum.tar'), (es) => editJson(es, ENTRY.trailer, (t) => ((t.entries as { sha256: string }[])[3].sha256 = '0'.repeat(64))), false),
       new RegExp(`checksum mismatch for ${chunkEntry}`),
     );
     await refused(
-      await repack(good, path.join(work, 'flip.tar.gz'), (es) => (es.find((e) => e.name === chunkEntry)!.body[100] ^= 1), false),
-      /checksum mismatch for .*chunks\/000001\.arrow: the artifact is corrupt or was altered/,
+      await repack(good, path.join(work, 'flip.tar'), (es) => (es.find((e) => e.name === chunkEntry)!.body[100] ^= 1), false),
+      /checksum mismatch for .*chunks\/000001\.arrow\.gz: the artifact is corrupt or was altered/,
     );
-    await refused(await repack(good, path.join(work, 'total.tar.gz'), (es) => editJson(es, ENTRY.trailer, (t) => (t.sha256 = 'f'.repeat(64))), false), /overall checksum mismatch/);
+    await refused(await repack(good, path.join(work, 'flip-vector.tar'), (es) => (vectorsEntry(es).body[100] ^= 1), false), /checksum mismatch for .*chunks\/000001\.f32: the artifact is corrupt or was altered/);
+    await refused(await repack(good, path.join(work, 'total.tar'), (es) => editJson(es, ENTRY.trailer, (t) => (t.sha256 = 'f'.repeat(64))), false), /overall checksum mismatch/);
   });
 
-  test('a truncated artifact, or one that is not gzip', async () => {
+  test('a truncated artifact, or one that is not a tar', async () => {
     const bytes = fs.readFileSync(good);
-    const cut = path.join(work, 'cut.tar.gz');
+    const cut = path.join(work, 'cut.tar');
     fs.writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 2)));
     await refused(cut, /artifact is truncated/);
-    const junk = path.join(work, 'junk.tar.gz');
+    const junk = path.join(work, 'junk.tar');
     fs.writeFileSync(junk, 'this is not an artifact\n');
-    await refused(junk, /corrupt or not gzip/);
+    await refused(junk, /corrupt or not an ocrag index artifact/);
+    const gzipped = path.join(work, 'gzipped.tar.gz');
+    fs.writeFileSync(gzipped, gzipSync(bytes));
+    await refused(gzipped, /artifact is gzipped: .*gunzip it first/);
+  });
+
+  test('an artifact of format version 1 (a gzipped tar, from an older ocrag)', async () => {
+    const header = JSON.parse(goodEntries[0].body.toString('utf8'));
+    const v1 = Buffer.from(JSON.stringify({ ...header, formatVersion: 1 }));
+    const file = path.join(work, 'v1.tar.gz');
+    fs.writeFileSync(file, gzipSync(Buffer.concat([rawEntry(ENTRY.header, 'File', v1.length, v1), Buffer.alloc(1024)])));
+    await refused(file, /^ocrag: artifact format version 1 is not supported \(this ocrag reads version 2\): export it again with this ocrag version$/m);
   });
 
   test('an artifact of another model, dimension, chunker or format version', async () => {
@@ -159,10 +185,10 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
       ['modelId', 'other/model', /built with model "other\/model" but the configured model is "ocrag\/use-static-v1"/],
       ['dim', 384, /vectors have 384 dimensions but the configured model .* has 512/],
       ['chunkerVersion', '999', /chunker version "999" but this ocrag uses version/],
-      ['formatVersion', 2, /format version 2 is not supported/],
+      ['formatVersion', 3, /format version 3 is not supported/],
     ];
     for (const [field, value, message] of cases) {
-      const file = await repack(good, path.join(work, `${field}.tar.gz`), (es) => editJson(es, ENTRY.header, (h) => (h[field] = value)), true);
+      const file = await repack(good, path.join(work, `${field}.tar`), (es) => editJson(es, ENTRY.header, (h) => (h[field] = value)), true);
       await refused(file, message);
     }
   });
@@ -176,71 +202,73 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
     fs.symlinkSync('/etc/passwd', path.join(inner, ENTRY.manifest));
     const pack = async (name: string, members: string[]) => {
       const file = path.join(work, name);
-      await tar.c({ gzip: true, file, cwd: inner, preservePaths: true, portable: true }, [ENTRY.header, ...members]);
+      await tar.c({ file, cwd: inner, preservePaths: true, portable: true }, [ENTRY.header, ...members]);
       return file;
     };
-    await refused(await pack('dotdot.tar.gz', ['../evil']), /".." in its path "\.\.\/evil"; refused/);
-    await refused(await pack('absolute.tar.gz', [path.join(stage, 'evil')]), /absolute path "\/.*\/evil"; refused/);
-    await refused(await pack('symlink.tar.gz', [ENTRY.manifest]), /symlink "ocrag-index\/manifest.json"; refused/);
+    await refused(await pack('dotdot.tar', ['../evil']), /".." in its path "\.\.\/evil"; refused/);
+    await refused(await pack('absolute.tar', [path.join(stage, 'evil')]), /absolute path "\/.*\/evil"; refused/);
+    await refused(await pack('symlink.tar', [ENTRY.manifest]), /symlink "ocrag-index\/manifest.json.gz"; refused/);
 
     const crafted = (name: string, ...blocks: Buffer[]) => {
       const file = path.join(work, name);
-      fs.writeFileSync(file, gzipSync(Buffer.concat([rawEntry(ENTRY.header, 'File', goodEntries[0].body.length, goodEntries[0].body), ...blocks, Buffer.alloc(1024)])));
+      fs.writeFileSync(file, Buffer.concat([rawEntry(ENTRY.header, 'File', goodEntries[0].body.length, goodEntries[0].body), ...blocks, Buffer.alloc(1024)]));
       return file;
     };
-    await refused(crafted('device.tar.gz', rawEntry('ocrag-index/null', 'CharacterDevice', 0)), /device or special file "ocrag-index\/null"/);
-    await refused(crafted('huge.tar.gz', rawEntry('ocrag-index/chunks/000001.arrow', 'File', 300 * 1024 * 1024)), /declares 314572800 bytes, over the limit/);
-    await refused(crafted('unexpected.tar.gz', rawEntry('ocrag-index/run.sh', 'File', 3, Buffer.from('ls\n'))), /unexpected entry "ocrag-index\/run.sh"/);
+    await refused(crafted('device.tar', rawEntry('ocrag-index/null', 'CharacterDevice', 0)), /device or special file "ocrag-index\/null"/);
+    await refused(crafted('huge.tar', rawEntry('ocrag-index/chunks/000001.f32', 'File', 300 * 1024 * 1024)), /declares 314572800 bytes, over the limit/);
+    await refused(crafted('unexpected.tar', rawEntry('ocrag-index/run.sh', 'File', 3, Buffer.from('ls\n'))), /unexpected entry "ocrag-index\/run.sh"/);
   });
 
   test('consistent checksums over bad contents: an unsafe manifest path, a foreign blob, a forged chunk id', async () => {
-    const file = await repack(good, path.join(work, 'manifest.tar.gz'), (es) => editJson(es, ENTRY.manifest, (m) => ((m.files as Record<string, string>)['../../outside.ts'] = 'a'.repeat(40))), true);
+    const file = await repack(good, path.join(work, 'manifest.tar'), (es) => editJson(es, ENTRY.manifest, (m) => ((m.files as Record<string, string>)['../../outside.ts'] = 'a'.repeat(40))), true);
     await refused(file, /artifact manifest is invalid: unsafe path "\.\.\/\.\.\/outside\.ts"/);
 
-    const dropped = await repack(good, path.join(work, 'foreign.tar.gz'), (es) => editJson(es, ENTRY.manifest, (m) => delete (m.files as Record<string, string>)['src/cli/args.ts']), true);
+    const dropped = await repack(good, path.join(work, 'foreign.tar'), (es) => editJson(es, ENTRY.manifest, (m) => delete (m.files as Record<string, string>)['src/cli/args.ts']), true);
     await refused(dropped, /row \d+: blob [0-9a-f]{40} is not in the artifact's manifest/);
 
     const forged = await repack(
       good,
-      path.join(work, 'forged.tar.gz'),
+      path.join(work, 'forged.tar'),
       (es) => {
-        const entry = es.find((e) => e.name.includes('/chunks/'))!;
-        const id = arrow.tableFromIPC(entry.body).getChild('id')!.get(0) as string;
-        const at = entry.body.indexOf(id);
-        entry.body[at] = entry.body[at] === 0x61 ? 0x62 : 0x61; // another hex digit: same length, still UTF-8
+        const entry = columnsEntry(es);
+        const columns = contentOf(entry);
+        const id = arrow.tableFromIPC(columns).getChild('id')!.get(0) as string;
+        const at = columns.indexOf(id);
+        columns[at] = columns[at] === 0x61 ? 0x62 : 0x61; // another hex digit: same length, still UTF-8
+        setContent(entry, columns);
       },
       true,
     );
     await refused(forged, /row 1: chunk id "[0-9a-f]{40}" does not match its blob, span, model and chunker/);
 
-    const notANumber = await repack(
-      good,
-      path.join(work, 'nan.tar.gz'),
-      (es) => {
-        const entry = es.find((e) => e.name.includes('/chunks/'))!;
-        const vectors = arrow.tableFromIPC(entry.body).getChild('vector')!;
-        const second = Buffer.from(new Float32Array((vectors.get(1) as { toArray(): Float32Array }).toArray()).buffer);
-        const at = entry.body.indexOf(second);
-        entry.body.writeFloatLE(Number.NaN, at + 4 * 3);
-      },
-      true,
-    );
-    await refused(notANumber, /row 2: vector holds a value that is not a finite number/);
+    const dim = JSON.parse(goodEntries[0].body.toString('utf8')).dim as number;
+    const notANumber = await repack(good, path.join(work, 'nan.tar'), (es) => vectorsEntry(es).body.writeFloatLE(Number.NaN, 4 * (dim + 3)), true);
+    await refused(notANumber, /chunks\/000001\.f32: row 2: vector holds a value that is not a finite number/);
+  });
+
+  test('consistent checksums over a broken chunk entry: short vectors, vectors missing, a member that is not gzip', async () => {
+    const short = await repack(good, path.join(work, 'short.tar'), (es) => (vectorsEntry(es).body = vectorsEntry(es).body.subarray(4)), true);
+    await refused(short, /chunks\/000001\.f32: holds \d+ bytes, not the \d+ × \d+ float32s of its rows/);
+    const missing = await repack(good, path.join(work, 'no-vectors.tar'), (es) => es.splice(es.indexOf(vectorsEntry(es)), 1), true);
+    await refused(missing, /chunks\/000001\.arrow\.gz is not followed by its vectors/);
+    const plain = await repack(good, path.join(work, 'not-gzip.tar'), (es) => (columnsEntry(es).body = contentOf(columnsEntry(es))), true);
+    await refused(plain, /chunks\/000001\.arrow\.gz" is not valid gzip data/);
   });
 
   test('an artifact repeating rows (consistent checksums) stores each chunk once, with or without an index', async () => {
     const repeated = await repack(
       good,
-      path.join(work, 'repeated.tar.gz'),
+      path.join(work, 'repeated.tar'),
       (es) => {
-        const first = es.find((e) => e.name.includes('/chunks/'))!;
+        const [columns, vectors] = [columnsEntry(es), vectorsEntry(es)];
         const trailerAt = es.findIndex((e) => e.name === ENTRY.trailer);
-        const last = es.filter((e) => e.name.includes('/chunks/')).length;
-        es.splice(trailerAt, 0, { name: first.name.replace(/\d{6}/, String(last + 1).padStart(6, '0')), body: first.body });
+        const next = String(es.filter((e) => e.name.endsWith('.f32')).length + 1).padStart(6, '0');
+        es.splice(trailerAt, 0, ...[columns, vectors].map((e) => ({ name: e.name.replace(/\d{6}/, next), body: e.body })));
         editJson(es, ENTRY.trailer, (t) => {
           const counts = t.counts as Record<string, number>;
-          counts.chunks += arrow.tableFromIPC(first.body).numRows;
-          counts.entries += 1;
+          counts.chunks += arrow.tableFromIPC(contentOf(columns)).numRows;
+          counts.entries += 2;
+          counts.bytes += contentOf(columns).length + vectors.body.length;
         });
       },
       true,
@@ -257,6 +285,6 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
   test('the untouched artifact imports fine into the same index', async () => {
     const r = await runJson<{ manifestKey: string; chunksAdded: number }>(['import', good], target);
     assert.match(r.manifestKey, /^detached-/);
-    assert.equal((await runCli(['export', '--check', path.join(work, 'cut.tar.gz')], target)).code, 4);
+    assert.equal((await runCli(['export', '--check', path.join(work, 'cut.tar')], target)).code, 4);
   });
 });

@@ -54,7 +54,7 @@ describe('team index sharing: export in one clone, import in another', () => {
     a = clone(origin, 'a');
     await runJson(['index'], a);
     resultsA = await searches(a);
-    artifact = path.join(tempDir('artifact'), 'index.tar.gz');
+    artifact = path.join(tempDir('artifact'), 'index.tar');
     exported = await runJson<ExportSummary>(['export', '--out', artifact], a);
     // Three files later, upstream.
     fs.appendFileSync(path.join(origin, changed[0]), '\nexport function countFlags(argv: string[]): number {\n  return argv.filter((a) => a.startsWith("--")).length;\n}\n');
@@ -106,7 +106,7 @@ describe('team index sharing: export in one clone, import in another', () => {
     assert.equal(later.chunksEmbedded, chunksOfChanged);
 
     // The commit B indexed over is no longer indexed in B: exporting it says so.
-    const missing = await runCli(['export', '--rev', firstCommit, '--out', path.join(path.dirname(artifact), 'missing.tar.gz')], b);
+    const missing = await runCli(['export', '--rev', firstCommit, '--out', path.join(path.dirname(artifact), 'missing.tar')], b);
     assert.equal(missing.code, 4);
     assert.match(missing.stderr, /was never indexed/);
   });
@@ -118,7 +118,7 @@ describe('team index sharing: export in one clone, import in another', () => {
     const index = await runJson<Summary>(['index'], d);
     assert.equal(index.newBlobs, changed.length);
     // The imported commit can be passed on as it came.
-    const reexported = await runJson<ExportSummary>(['export', '--rev', firstCommit, '--out', path.join(path.dirname(artifact), 're.tar.gz')], d);
+    const reexported = await runJson<ExportSummary>(['export', '--rev', firstCommit, '--out', path.join(path.dirname(artifact), 're.tar')], d);
     const { files, blobs, chunks, marks } = reexported.counts;
     assert.deepEqual({ files, blobs, chunks, marks }, { files: exported.counts.files, blobs: exported.counts.blobs, chunks: exported.counts.chunks, marks: exported.counts.marks });
   });
@@ -157,7 +157,7 @@ describe('team index sharing: export in one clone, import in another', () => {
 
   test('export indexes HEAD first when it is not indexed yet', async () => {
     const e = clone(origin, 'e');
-    const r = await runJson<ExportSummary>(['export', '--out', path.join(path.dirname(artifact), 'head.tar.gz')], e);
+    const r = await runJson<ExportSummary>(['export', '--out', path.join(path.dirname(artifact), 'head.tar')], e);
     assert.equal(r.commit, git(e, 'rev-parse', 'HEAD'));
     assert.ok(r.counts.chunks > exported.counts.chunks);
     const bad = await runCli(['export', '--check', artifact, '--rev', 'HEAD'], e);

@@ -1,8 +1,9 @@
 import { isUtf8 } from 'node:buffer';
+import os from 'node:os';
 import type { Data, DataType, RecordBatch, Schema, Utf8 } from 'apache-arrow';
 import { chunkId } from '../index/chunk-id.js';
 import arrow from '../store/arrow.js';
-import { CHUNK_COLUMNS } from '../store/chunk-store.js';
+import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
 import { ArtifactError, isObjectId, ROWS_PER_ENTRY, shown } from './format.js';
 
 /** What every row of an artifact must agree with: its header's identity and its manifest's blobs. */
@@ -14,101 +15,149 @@ export interface RowExpectations {
   blobs: Set<string>;
 }
 
-/** A chunk entry that passed every check: one Arrow batch in the store's schema, ready to be added as it is. */
+/** A chunk entry that passed every check: one Arrow batch of the store's columns, ready to be added as it is. */
 export interface CheckedChunks {
   batch: RecordBatch;
   blobs: Set<string>;
 }
 
-const MAX_LINE = 100_000_000;
-const STRING_COLUMNS = ['id', 'blob', 'language', 'symbol', 'text', 'terms'];
+/** A chunk entry's two halves: its rows' columns as an Arrow IPC stream, and their vectors as raw float32s. */
+export interface ChunkEntry {
+  columns: Buffer;
+  vectors: Buffer;
+}
 
-/** Cuts a stored batch into Arrow IPC streams of at most ROWS_PER_ENTRY rows (vectors stay raw float32). */
-export function* encodeChunkBatch(batch: RecordBatch): Generator<Buffer> {
+/** Names of the two members of a chunk entry, for messages. */
+export interface ChunkEntryNames {
+  columns: string;
+  vectors: string;
+}
+
+const MAX_LINE = 100_000_000;
+/** Every column but the vectors, which travel apart. */
+const ROW_COLUMNS = CHUNK_COLUMNS.filter((c) => c !== 'vector');
+const STRING_COLUMNS = ['id', 'blob', 'language', 'symbol', 'text', 'terms'];
+const BIG_ENDIAN = os.endianness() === 'BE';
+
+/** Cuts a stored batch into chunk entries of at most ROWS_PER_ENTRY rows. */
+export function* encodeChunkBatch(batch: RecordBatch, dim: number): Generator<ChunkEntry> {
   for (let start = 0; start < batch.numRows; start += ROWS_PER_ENTRY) {
     const slice = batch.slice(start, Math.min(start + ROWS_PER_ENTRY, batch.numRows));
-    const ipc = arrow.tableToIPC(new arrow.Table(slice), 'stream');
-    yield Buffer.from(ipc.buffer, ipc.byteOffset, ipc.byteLength);
+    const ipc = arrow.tableToIPC(new arrow.Table(slice.select(ROW_COLUMNS)), 'stream');
+    // A slice's values start at its first row.
+    const floats = (slice.getChild('vector')!.data[0].children[0].values as Float32Array).subarray(0, slice.numRows * dim);
+    const vectors = Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength);
+    yield { columns: Buffer.from(ipc.buffer, ipc.byteOffset, ipc.byteLength), vectors: BIG_ENDIAN ? Buffer.from(vectors).swap32() : vectors };
   }
 }
 
 /**
  * Decodes one chunk entry and checks it down to the buffers, since the batch goes to the store as it is: one
- * batch, the store's columns and types, no nulls, string offsets in bounds on UTF-8 boundaries; and per row a
- * known blob, a sane span, the id this ocrag derives from blob, chunker, model and span, and finite vectors.
+ * batch, the store's columns and types, no nulls, string offsets in bounds on UTF-8 boundaries, exactly one
+ * vector per row; and per row a known blob, a sane span, the id this ocrag derives from blob, chunker, model and
+ * span, and a finite vector.
  */
-export function decodeChunkEntry(name: string, body: Buffer, expect: RowExpectations): CheckedChunks {
-  let batches: RecordBatch[];
+export function decodeChunkEntry(names: ChunkEntryNames, entry: ChunkEntry, expect: RowExpectations): CheckedChunks {
+  const name = names.columns;
+  let columns: RecordBatch;
   try {
-    const table = arrow.tableFromIPC(body);
-    checkSchema(name, table.schema, expect.dim);
-    batches = table.batches;
+    const table = arrow.tableFromIPC(entry.columns);
+    checkSchema(name, table.schema);
+    if (table.batches.length !== 1 || table.batches[0].numRows === 0) throw new ArtifactError(`artifact entry ${name} must hold exactly one non-empty batch`);
+    columns = table.batches[0];
   } catch (e) {
     if (e instanceof ArtifactError) throw e;
     throw new ArtifactError(`artifact entry ${name} is not a valid Arrow stream (${shown(String((e as Error).message))})`);
   }
-  if (batches.length !== 1 || batches[0].numRows === 0) throw new ArtifactError(`artifact entry ${name} must hold exactly one non-empty batch`);
-  const batch = batches[0];
-  const fail = (what: string): never => {
-    throw new ArtifactError(`artifact entry ${name}: ${what}`);
+  const fail = (member: string, what: string): never => {
+    throw new ArtifactError(`artifact entry ${member}: ${what}`);
   };
-  for (const column of CHUNK_COLUMNS) {
-    const data = batch.getChild(column)!.data;
-    if (data.length !== 1 || data[0].offset !== 0 || data[0].nullCount !== 0 || data[0].length !== batch.numRows) fail(`column ${column} is not one plain, complete column`);
+  const rows = columns.numRows;
+  for (const column of ROW_COLUMNS) {
+    const data = columns.getChild(column)!.data;
+    if (data.length !== 1 || data[0].offset !== 0 || data[0].nullCount !== 0 || data[0].length !== rows) fail(name, `column ${column} is not one plain, complete column`);
   }
   for (const column of STRING_COLUMNS) {
-    const problem = utf8Problem(batch.getChild(column)!.data[0] as Data<Utf8>);
-    if (problem) fail(`column ${column}: ${problem}`);
+    const problem = utf8Problem(columns.getChild(column)!.data[0] as Data<Utf8>);
+    if (problem) fail(name, `column ${column}: ${problem}`);
   }
+  if (entry.vectors.length !== rows * expect.dim * 4) fail(names.vectors, `holds ${entry.vectors.length} bytes, not the ${rows} × ${expect.dim} float32s of its rows`);
+  const vectors = floatsOf(entry.vectors);
+  const nonFiniteRow = Math.floor(firstNonFinite(vectors) / expect.dim);
   const blobs = new Set<string>();
-  const rowProblem = rowChecker(batch, expect, blobs);
-  for (let i = 0; i < batch.numRows; i++) {
+  const rowProblem = rowChecker(columns, expect, blobs);
+  for (let i = 0; i < rows; i++) {
     const problem = rowProblem(i);
-    if (problem) fail(`row ${i + 1}: ${problem}`);
+    if (problem) fail(name, `row ${i + 1}: ${problem}`);
+    if (i === nonFiniteRow) fail(names.vectors, `row ${i + 1}: vector holds a value that is not a finite number`);
   }
-  return { batch, blobs };
+  return { batch: withVectors(columns, vectors, expect.dim), blobs };
 }
 
 /** Decodes an entry whose bytes hash exactly as an entry decodeChunkEntry accepted: no need to check it twice. */
-export function decodeCheckedEntry(body: Buffer): RecordBatch {
-  return arrow.tableFromIPC(body).batches[0];
+export function decodeCheckedEntry(entry: ChunkEntry, dim: number): RecordBatch {
+  return withVectors(arrow.tableFromIPC(entry.columns).batches[0], floatsOf(entry.vectors), dim);
+}
+
+/** The row columns and the vectors as one batch of every stored column. */
+function withVectors(columns: RecordBatch, vectors: Float32Array, dim: number): RecordBatch {
+  const { Field, FixedSizeList, Float32, RecordBatch, Schema, Struct, makeData } = arrow;
+  const type = new FixedSizeList(dim, new Field('item', new Float32(), true));
+  const fields = [...columns.schema.fields, new Field('vector', type, false)];
+  const values = makeData({ type: new Float32(), length: vectors.length, nullCount: 0, data: vectors });
+  const children = [...columns.data.children, makeData({ type, length: columns.numRows, nullCount: 0, child: values })];
+  return new RecordBatch(new Schema(fields), makeData({ type: new Struct(fields), length: columns.numRows, nullCount: 0, children }));
+}
+
+/** The little-endian float32s of a vectors member, viewed in place when they are aligned as they are when read. */
+function floatsOf(bytes: Buffer): Float32Array {
+  const own = BIG_ENDIAN || bytes.byteOffset % 4 !== 0 ? Buffer.from(bytes) : bytes;
+  if (BIG_ENDIAN) own.swap32();
+  return new Float32Array(own.buffer, own.byteOffset, own.byteLength / 4);
 }
 
 /** Checks row i, adding its blob to `blobs`. */
 function rowChecker(batch: RecordBatch, expect: RowExpectations, blobs: Set<string>): (i: number) => string | null {
-  const col = (n: string) => batch.getChild(n)!;
-  const [ids, blobColumn, languages, symbols] = ['id', 'blob', 'language', 'symbol'].map(col);
-  const starts = col('start_line').data[0].values as Int32Array;
-  const ends = col('end_line').data[0].values as Int32Array;
-  const vectorData = col('vector').data[0];
-  const values = vectorData.children[0].values as Float32Array;
-  const { dim } = expect;
-  if (vectorData.children[0].offset !== 0 || values.length < batch.numRows * dim) return () => 'vectors are shorter than the rows';
-  if (starts.length < batch.numRows || ends.length < batch.numRows) return () => 'line numbers are shorter than the rows';
+  const col = (n: string) => batch.getChild(n)!.data[0];
+  const ids = asciiColumn(col('id') as Data<Utf8>);
+  const blobColumn = asciiColumn(col('blob') as Data<Utf8>);
+  const starts = col('start_line').values as Int32Array;
+  const ends = col('end_line').values as Int32Array;
   const bytes = (d: Data, i: number) => (d.valueOffsets as Int32Array)[i + 1] - (d.valueOffsets as Int32Array)[i];
-  const nonFiniteRow = Math.floor(firstNonFinite(values, batch.numRows * dim) / dim);
+  const [languages, symbols] = [col('language'), col('symbol')];
+  if (starts.length < batch.numRows || ends.length < batch.numRows) return () => 'line numbers are shorter than the rows';
   return (i) => {
-    const blob = blobColumn.get(i) as string;
+    const blob = blobColumn(i);
     if (!isObjectId(blob)) return `invalid blob id ${shown(blob)}`;
     if (!expect.blobs.has(blob)) return `blob ${blob} is not in the artifact's manifest`;
     blobs.add(blob);
     const start = starts[i];
     const end = ends[i];
     if (start < 1 || end < start || end > MAX_LINE) return `invalid line span ${start}-${end}`;
-    const id = ids.get(i) as string;
+    const id = ids(i);
     if (id !== chunkId(blob, expect.chunkerVersion, expect.modelId, start, end)) return `chunk id ${shown(id)} does not match its blob, span, model and chunker`;
-    if (bytes(languages.data[0], i) > 64 || bytes(symbols.data[0], i) > 64 * 1024) return 'language or symbol is implausibly long';
-    if (i === nonFiniteRow) return 'vector holds a value that is not a finite number';
+    if (bytes(languages, i) > 64 || bytes(symbols, i) > 64 * 1024) return 'language or symbol is implausibly long';
     return null;
   };
 }
 
+/**
+ * Strings of a column that must be ASCII (ids, blob ids), read as latin1: far cheaper than UTF-8 decoding, and a
+ * byte outside ASCII still fails the comparison it is read for.
+ */
+function asciiColumn(data: Data<Utf8>): (i: number) => string {
+  const offsets = data.valueOffsets as Int32Array;
+  const values = data.values ?? new Uint8Array(0);
+  const text = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+  return (i) => text.toString('latin1', offsets[i], offsets[i + 1]);
+}
+
 /** Index of the first value that is not a finite number, or -1: a multiply-add per value spots one without branching. */
-function firstNonFinite(values: Float32Array, length: number): number {
+function firstNonFinite(values: Float32Array): number {
   let sum = 0;
-  for (let k = 0; k < length; k++) sum += values[k] * 0;
+  for (let k = 0; k < values.length; k++) sum += values[k] * 0;
   if (sum === 0) return -1;
-  for (let k = 0; k < length; k++) if (!Number.isFinite(values[k])) return k;
+  for (let k = 0; k < values.length; k++) if (!Number.isFinite(values[k])) return k;
   return -1;
 }
 
@@ -126,17 +175,14 @@ function utf8Problem(data: Data<Utf8>): string | null {
   return isUtf8(values.subarray(offsets[0], offsets[data.length])) ? null : 'text is not valid UTF-8';
 }
 
-function checkSchema(name: string, schema: Schema, dim: number): void {
+function checkSchema(name: string, schema: Schema): void {
   const names = schema.fields.map((f) => f.name);
-  if (names.join(',') !== CHUNK_COLUMNS.join(',')) throw new ArtifactError(`artifact entry ${name} has columns ${shown(names.join(', '))}, expected ${shown(CHUNK_COLUMNS.join(', '))}`);
+  if (names.join(',') !== ROW_COLUMNS.join(',')) throw new ArtifactError(`artifact entry ${name} has columns ${shown(names.join(', '))}, expected ${shown(ROW_COLUMNS.join(', '))}`);
   const { DataType: T } = arrow;
-  const expected: Record<string, (t: DataType) => boolean> = {
-    start_line: (t) => T.isInt(t) && t.bitWidth === 32 && t.isSigned,
-    end_line: (t) => T.isInt(t) && t.bitWidth === 32 && t.isSigned,
-    vector: (t) => T.isFixedSizeList(t) && t.listSize === dim && T.isFloat(t.children[0].type) && t.children[0].type.precision === arrow.Precision.SINGLE,
-  };
+  const isInt32 = (t: DataType) => T.isInt(t) && t.bitWidth === 32 && t.isSigned;
+  const expected: Record<string, (t: DataType) => boolean> = { start_line: isInt32, end_line: isInt32 };
   for (const field of schema.fields) {
     const ok = expected[field.name] ?? T.isUtf8;
-    if (!ok(field.type)) throw new ArtifactError(`artifact entry ${name}: column ${shown(field.name)} has type ${shown(String(field.type))}, not the one ocrag stores (vectors must be ${dim} float32s)`);
+    if (!ok(field.type)) throw new ArtifactError(`artifact entry ${name}: column ${shown(field.name)} has type ${shown(String(field.type))}, not the one ocrag stores`);
   }
 }

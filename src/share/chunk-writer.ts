@@ -8,21 +8,26 @@ export interface ChunkWriterOptions {
   newStore?: boolean;
 }
 
+/** Writes at once into a store being built: one's encoding (on the main thread) overlaps the other's native work. */
+const NEW_STORE_WRITES_AT_ONCE = 2;
+
 /**
  * Adds checked chunk batches to a store behind the caller: a write takes every batch queued while the previous
  * one ran, so writing keeps pace with reading the artifact and the caller waits only when a full write's worth is
  * queued. A write takes at least a quarter of the rows added so far (and 1/16 of the most), so a long artifact
  * still makes few commits (about 20 for 100,000 rows) while the last write, after the reading ends, stays short.
- * Writes run one at a time, in order, so a row repeated later is found stored.
+ * Into an existing store writes run one at a time, in order, so a row repeated later is found stored; into a new
+ * store two run at once (its ids are tracked here, so a repeated row is still caught).
  */
 export class ChunkWriter {
   private added = 0;
   private queued: RecordBatch[] = [];
   private queuedRows = 0;
-  private running: Promise<void> | null = null;
+  private running = new Set<Promise<void>>();
   private failure: { error: unknown } | null = null;
   private waitingForRoom: (() => void)[] = [];
   private readonly firstWriteRows: number;
+  private readonly writesAtOnce: number;
   private minRowsPerWrite: number;
   private finishing = false;
   /** Ids added so far, when `newStore`. */
@@ -33,6 +38,7 @@ export class ChunkWriter {
     private readonly opts: ChunkWriterOptions,
   ) {
     this.ids = opts.newStore ? new Set() : null;
+    this.writesAtOnce = opts.newStore ? NEW_STORE_WRITES_AT_ONCE : 1;
     this.firstWriteRows = Math.max(1, Math.floor(opts.maxRowsPerWrite / 16));
     this.minRowsPerWrite = this.firstWriteRows;
   }
@@ -58,34 +64,37 @@ export class ChunkWriter {
 
   /** Waits until no write runs, so the store can be closed or removed; a failure is kept for finish(). */
   async settle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running.size) await Promise.all(this.running);
   }
 
   private ready(): boolean {
-    return this.queued.length > 0 && (this.finishing || this.queuedRows >= this.minRowsPerWrite);
+    return !this.failure && this.queued.length > 0 && (this.finishing || this.queuedRows >= this.minRowsPerWrite);
   }
 
-  /** Only with a write to do: the loop then awaits before it ends, so `running` is set before it is cleared. */
   private startWriting(): void {
-    if (!this.running && this.ready()) this.running = this.writeQueued();
+    while (this.running.size < this.writesAtOnce && this.ready()) {
+      const group = this.queued;
+      this.queued = [];
+      this.queuedRows = 0;
+      this.makeRoom();
+      const running: Promise<void> = this.writeGroup(group).finally(() => {
+        this.running.delete(running);
+        this.startWriting();
+        this.makeRoom();
+      });
+      this.running.add(running);
+    }
   }
 
-  private async writeQueued(): Promise<void> {
+  private async writeGroup(group: RecordBatch[]): Promise<void> {
     try {
-      while (this.ready()) {
-        const group = this.queued;
-        this.queued = [];
-        this.queuedRows = 0;
-        this.makeRoom();
-        this.added += await this.write(group);
-        this.minRowsPerWrite = Math.min(Math.max(this.firstWriteRows, Math.floor(this.added / 4)), this.opts.maxRowsPerWrite);
-      }
+      // Not `this.added += await …`: that reads `added` before the wait, losing what a write beside it added.
+      const added = await this.write(group);
+      this.added += added;
+      this.minRowsPerWrite = Math.min(Math.max(this.firstWriteRows, Math.floor(this.added / 4)), this.opts.maxRowsPerWrite);
     } catch (error) {
-      this.failure = { error };
+      this.failure ??= { error };
       this.queued = [];
-    } finally {
-      this.running = null;
-      this.makeRoom();
     }
   }
 

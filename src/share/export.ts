@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { CHUNKER_VERSION } from '../chunk/version.js';
 import { VERSION } from '../cli/version.js';
 import { resolveRevision, UsageError } from '../git/repo.js';
@@ -11,13 +13,13 @@ import { listManifests, readManifest, type Manifest } from '../store/manifest.js
 import { readMeta } from '../store/meta.js';
 import { digestOf, totalDigest } from './checksum.js';
 import { encodeChunkBatch } from './chunk-rows.js';
-import { ARTIFACT_FORMAT, chunkEntryName, ENTRY, FORMAT_VERSION, type ArtifactHeader, type ArtifactTrailer, type EntryDigest } from './format.js';
-import { writeTarGz, type ArtifactEntry } from './tar-write.js';
+import { ARTIFACT_FORMAT, chunkEntryNames, ENTRY, FORMAT_VERSION, type ArtifactHeader, type ArtifactTrailer, type EntryDigest } from './format.js';
+import { writeTar, type ArtifactEntry } from './tar-write.js';
 
 export interface ExportOptions {
   /** Revision to export (default HEAD). */
   rev?: string;
-  /** Artifact path (default ocrag-index-<commit>.tar.gz in the current folder). */
+  /** Artifact path (default ocrag-index-<commit>.tar in the current folder). */
   out?: string;
   onNotice?: (message: string) => void;
 }
@@ -34,6 +36,14 @@ export interface ExportSummary {
 }
 
 const LOCK_WAIT_MS = 10 * 60_000;
+/** Members are compressed once, in CI, and unpacked on every import: a smaller artifact also unpacks faster. */
+const GZIP_LEVEL = 6;
+const gzipped = promisify(gzip);
+
+/** An entry as stored, with the size of what it unpacks to. */
+interface ExportEntry extends ArtifactEntry {
+  unpacked: number;
+}
 
 /**
  * Writes the index of one commit (its manifest, marks and every chunk of its blobs, vectors included) to one
@@ -48,7 +58,7 @@ export async function exportIndex(index: CodeIndex, opts: ExportOptions = {}): P
   if (manifest.modelId !== meta.modelId || manifest.chunkerVersion !== CHUNKER_VERSION || meta.chunkerVersion !== CHUNKER_VERSION) {
     throw new UsageError(`commit ${manifest.commit.slice(0, 8)} was indexed with another model or chunker than the store's: check it out and run "ocrag index"`, 4);
   }
-  const file = path.resolve(opts.out ?? `ocrag-index-${manifest.commit.slice(0, 12)}.tar.gz`);
+  const file = path.resolve(opts.out ?? `ocrag-index-${manifest.commit.slice(0, 12)}.tar`);
   const createdAt = new Date();
   const header: ArtifactHeader = {
     format: ARTIFACT_FORMAT,
@@ -69,7 +79,7 @@ export async function exportIndex(index: CodeIndex, opts: ExportOptions = {}): P
     try {
       const { chunkBlobs, marks } = await partitionBlobs(store, manifest);
       const trailer = emptyTrailer(manifest, chunkBlobs.length, marks.length);
-      const bytes = await writeTarGz(file, withTrailer(artifactEntries(store, header, manifest, chunkBlobs, marks, trailer), trailer), createdAt);
+      const bytes = await writeTar(file, withTrailer(artifactEntries(store, header, manifest, chunkBlobs, marks, trailer), trailer), createdAt);
       return { file, bytes, commit: manifest.commit, tree: manifest.tree, branch: manifest.branch, counts: trailer.counts, sha256: trailer.sha256, seconds: (performance.now() - started) / 1000 };
     } finally {
       store.close();
@@ -122,34 +132,42 @@ async function partitionBlobs(store: ChunkStore, manifest: Manifest): Promise<{ 
   return { chunkBlobs, marks: [...marks].map(([blob, reason]) => ({ blob, reason })) };
 }
 
-async function* artifactEntries(store: ChunkStore, header: ArtifactHeader, manifest: Manifest, chunkBlobs: string[], marks: BlobMark[], trailer: ArtifactTrailer): AsyncGenerator<ArtifactEntry> {
-  yield jsonEntry(ENTRY.header, header);
-  yield jsonEntry(ENTRY.manifest, manifest);
-  yield { name: ENTRY.marks, body: Buffer.from(marks.map((m) => JSON.stringify(m) + '\n').join('')) };
+async function* artifactEntries(store: ChunkStore, header: ArtifactHeader, manifest: Manifest, chunkBlobs: string[], marks: BlobMark[], trailer: ArtifactTrailer): AsyncGenerator<ExportEntry> {
+  yield stored(ENTRY.header, Buffer.from(JSON.stringify(header)));
+  yield await packed(ENTRY.manifest, Buffer.from(JSON.stringify(manifest)));
+  yield await packed(ENTRY.marks, Buffer.from(marks.map((m) => JSON.stringify(m) + '\n').join('')));
   let n = 0;
   for await (const batch of store.chunkBatchesOf(chunkBlobs)) {
-    for (const body of encodeChunkBatch(batch)) yield { name: chunkEntryName(++n), body };
+    for (const entry of encodeChunkBatch(batch, header.dim)) {
+      const names = chunkEntryNames(++n);
+      yield await packed(names.columns, entry.columns);
+      yield stored(names.vectors, entry.vectors);
+    }
     trailer.counts.chunks += batch.numRows;
   }
 }
 
 /** Digests every entry as it passes, then appends the trailer listing them (filled in place for the summary). */
-async function* withTrailer(entries: AsyncIterable<ArtifactEntry>, trailer: ArtifactTrailer): AsyncGenerator<ArtifactEntry> {
+async function* withTrailer(entries: AsyncIterable<ExportEntry>, trailer: ArtifactTrailer): AsyncGenerator<ArtifactEntry> {
   const digests: EntryDigest[] = trailer.entries;
   for await (const entry of entries) {
     digests.push(digestOf(entry.name, entry.body));
-    trailer.counts.bytes += entry.body.length;
+    trailer.counts.bytes += entry.unpacked;
     yield entry;
   }
   trailer.counts.entries = digests.length;
   trailer.sha256 = totalDigest(digests);
-  yield jsonEntry(ENTRY.trailer, trailer);
+  yield stored(ENTRY.trailer, Buffer.from(JSON.stringify(trailer)));
+}
+
+function stored(name: string, body: Buffer): ExportEntry {
+  return { name, body, unpacked: body.length };
+}
+
+async function packed(name: string, body: Buffer): Promise<ExportEntry> {
+  return { name, body: await gzipped(body, { level: GZIP_LEVEL }), unpacked: body.length };
 }
 
 function emptyTrailer(manifest: Manifest, blobs: number, marks: number): ArtifactTrailer {
   return { counts: { files: Object.keys(manifest.files).length, blobs, chunks: 0, marks, entries: 0, bytes: 0 }, entries: [], sha256: '' };
-}
-
-function jsonEntry(name: string, value: unknown): ArtifactEntry {
-  return { name, body: Buffer.from(JSON.stringify(value)) };
 }

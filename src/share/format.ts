@@ -2,42 +2,60 @@ import fs from 'node:fs';
 import { UsageError } from '../git/repo.js';
 
 /**
- * An index artifact is a gzipped tar of plain files under `ocrag-index/`, in this order:
+ * An index artifact is a plain (uncompressed) tar of files under `ocrag-index/`, in this order:
  *
- *   header.json         identity: format, ocrag version, model, chunker, commit, tree, creation time
- *   manifest.json       the manifest of the commit (paths → blobs, skipped paths)
- *   marks.jsonl         blobs that yield no chunks, one {"blob","reason"} per line
- *   chunks/NNNNNN.arrow chunk rows (text, lines, symbol, terms, vector) as one Arrow IPC stream each
- *   trailer.json        counts, sha256 of every entry above and one over all of them
+ *   header.json              identity: format, ocrag version, model, chunker, commit, tree, creation time
+ *   manifest.json.gz         the manifest of the commit (paths → blobs, skipped paths)
+ *   marks.jsonl.gz           blobs that yield no chunks, one {"blob","reason"} per line
+ *   chunks/NNNNNN.arrow.gz   chunk rows without their vectors (text, lines, symbol, terms) as one Arrow IPC stream
+ *   chunks/NNNNNN.f32        the vectors of those rows, in order: rows × dim little-endian float32s
+ *   trailer.json             counts, sha256 of every member above (as stored) and one over all of them
  *
- * A tar entry's size precedes its bytes, so a writer that streams cannot know the digests up front: they come
+ * Members are compressed one by one, and vectors not at all: float data barely compresses, and an importer that
+ * had to gunzip it would spend more time on that than on anything else it reads. The digests cover the bytes as
+ * stored, so `tar xf` then `sha256sum` reproduces them.
+ *
+ * A tar member's size precedes its bytes, so a writer that streams cannot know the digests up front: they come
  * last, as in a zip's central directory. The identity comes first, so a reader refuses the wrong model before
  * reading anything else.
  */
 export const ARTIFACT_FORMAT = 'ocrag-index';
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 export const ENTRY_DIR = 'ocrag-index';
 
 export const ENTRY = {
   header: `${ENTRY_DIR}/header.json`,
-  manifest: `${ENTRY_DIR}/manifest.json`,
-  marks: `${ENTRY_DIR}/marks.jsonl`,
+  manifest: `${ENTRY_DIR}/manifest.json.gz`,
+  marks: `${ENTRY_DIR}/marks.jsonl.gz`,
   trailer: `${ENTRY_DIR}/trailer.json`,
 } as const;
 
-const CHUNK_ENTRY = new RegExp(`^${ENTRY_DIR}/chunks/(\\d{6})\\.arrow$`);
+const CHUNK_ENTRY = new RegExp(`^${ENTRY_DIR}/chunks/(\\d{6})\\.(arrow\\.gz|f32)$`);
 
-export function chunkEntryName(n: number): string {
-  return `${ENTRY_DIR}/chunks/${String(n).padStart(6, '0')}.arrow`;
+/** The two members of chunk entry `n`: its rows' columns, then their vectors. */
+export function chunkEntryNames(n: number): { columns: string; vectors: string } {
+  const stem = `${ENTRY_DIR}/chunks/${String(n).padStart(6, '0')}`;
+  return { columns: `${stem}.arrow.gz`, vectors: `${stem}.f32` };
 }
 
-export function isChunkEntry(name: string): boolean {
+/** Which chunk entry a member belongs to and which half of it it is; null for other members. */
+export function chunkMember(name: string): { n: number; part: 'columns' | 'vectors' } | null {
+  const m = CHUNK_ENTRY.exec(name);
+  return m ? { n: Number(m[1]), part: m[2] === 'f32' ? 'vectors' : 'columns' } : null;
+}
+
+function isChunkEntry(name: string): boolean {
   return CHUNK_ENTRY.test(name);
+}
+
+/** Members stored gzipped; the others are stored as they are. */
+export function isGzipped(name: string): boolean {
+  return name.endsWith('.gz');
 }
 
 const MiB = 1024 * 1024;
 
-/** Upper bounds checked on an entry's declared size, before any of its bytes are read. */
+/** Upper bounds checked on a member's declared size (and, when gzipped, on what it unpacks to) before reading on. */
 export const LIMITS = {
   header: 64 * 1024,
   trailer: 32 * MiB,
@@ -48,7 +66,7 @@ export const LIMITS = {
   totalBytes: 64 * 1024 * MiB,
 };
 
-/** The byte limit of an entry by name; unknown names are refused. */
+/** The byte limit of a member by name, stored or unpacked; unknown names are refused. */
 export function sizeLimit(name: string): number | null {
   if (name === ENTRY.header) return LIMITS.header;
   if (name === ENTRY.manifest) return LIMITS.manifest;
@@ -82,7 +100,9 @@ export interface EntryDigest {
 }
 
 export interface ArtifactTrailer {
+  /** `entries` counts members; `bytes` is what they unpack to. */
   counts: { files: number; blobs: number; chunks: number; marks: number; entries: number; bytes: number };
+  /** Each member as stored: its size and sha256. */
   entries: EntryDigest[];
   /** sha256 over the lines "<sha256>  <name>\n" of every entry before the trailer, in order (sha256sum style). */
   sha256: string;
@@ -111,7 +131,7 @@ export function isObjectId(value: unknown): value is string {
 /** A missing artifact is a usage error (exit 2); a bad one is an ArtifactError (exit 4). */
 export function requireArtifactFile(file: string): void {
   if (!fs.existsSync(file)) throw new UsageError(`no such artifact file: ${file}`);
-  if (!fs.statSync(file).isFile()) throw new UsageError(`not a file: ${file} (give the .tar.gz that ocrag export wrote)`);
+  if (!fs.statSync(file).isFile()) throw new UsageError(`not a file: ${file} (give the .tar file that ocrag export wrote)`);
 }
 
 /** Parses and checks header.json; the format version is checked first, as every other field depends on it. */

@@ -11,10 +11,10 @@ import { StagedStore } from '../store/staging.js';
 import { digestOf } from './checksum.js';
 import { decodeCheckedEntry } from './chunk-rows.js';
 import { ChunkWriter } from './chunk-writer.js';
-import { ArtifactError, assertCompatible, ENTRY, isChunkEntry, requireArtifactFile, type ArtifactHeader, type LocalIdentity } from './format.js';
+import { ArtifactError, assertCompatible, chunkMember, ENTRY, requireArtifactFile, type ArtifactHeader, type LocalIdentity } from './format.js';
 import { localIdentity } from './local-identity.js';
 import { checkAgainstRepository, commitTree, type CommitTree } from './manifest-check.js';
-import { readTarGz } from './tar-read.js';
+import { readArtifact } from './tar-read.js';
 import { peekHeader, verifyArtifact, type VerifiedArtifact } from './verify.js';
 
 export interface ImportSummary {
@@ -169,12 +169,17 @@ function summaryOf(verified: VerifiedArtifact, manifest: { key: string; written:
 /** The second read: every entry must hash as in the first (the file could have changed in between). */
 async function pushSecondRead(file: string, verified: VerifiedArtifact, writer: ChunkWriter): Promise<void> {
   let i = 0;
-  for await (const { name, body } of readTarGz(file)) {
+  let columns: Buffer | null = null;
+  for await (const member of readArtifact(file)) {
+    const name = member.name;
     if (name === ENTRY.trailer) break;
     const expected = verified.digests[i++];
-    const actual = digestOf(name, body);
+    const actual = digestOf(name, member.stored);
     if (!expected || expected.name !== actual.name || expected.sha256 !== actual.sha256) throw changedMeanwhile();
-    if (isChunkEntry(name)) await writer.push(decodeCheckedEntry(body));
+    // Entries come in the order the first read checked: a chunk entry's columns, then its vectors.
+    const part = chunkMember(name)?.part;
+    if (part === 'columns') columns = await member.content;
+    else if (part === 'vectors') await writer.push(decodeCheckedEntry({ columns: columns!, vectors: member.stored }, verified.header.dim));
   }
   if (i !== verified.digests.length) throw changedMeanwhile();
 }

@@ -3,9 +3,9 @@ import type { BlobMark } from '../store/chunk-store.js';
 import type { Manifest } from '../store/manifest.js';
 import { digestOf, totalDigest } from './checksum.js';
 import { decodeChunkEntry, type RowExpectations } from './chunk-rows.js';
-import { ArtifactError, assertCompatible, ENTRY, isChunkEntry, parseHeader, parseTrailer, type ArtifactHeader, type ArtifactTrailer, type EntryDigest, type LocalIdentity, shown } from './format.js';
+import { ArtifactError, assertCompatible, chunkMember, ENTRY, LIMITS, parseHeader, parseTrailer, type ArtifactHeader, type ArtifactTrailer, type EntryDigest, type LocalIdentity, shown } from './format.js';
 import { manifestBlobs, parseArtifactManifest, parseMarks } from './manifest-check.js';
-import { readTarGz } from './tar-read.js';
+import { readArtifact } from './tar-read.js';
 
 export interface VerifyOptions {
   /** Chunk entries up to this many bytes in all are kept in `chunkBatches`. */
@@ -31,10 +31,10 @@ export interface VerifiedArtifact {
  * read; null when it does not parse, leaving the full verification to say what is wrong.
  */
 export async function peekHeader(file: string): Promise<ArtifactHeader | null> {
-  for await (const { name, body } of readTarGz(file)) {
+  for await (const { name, stored } of readArtifact(file)) {
     if (name !== ENTRY.header) return null;
     try {
-      return parseHeader(body);
+      return parseHeader(stored);
     } catch {
       return null;
     }
@@ -45,8 +45,8 @@ export async function peekHeader(file: string): Promise<ArtifactHeader | null> {
 /**
  * Reads the whole artifact once, in memory-bounded steps, and checks everything an import relies on: entry
  * names, order and sizes (while streaming), header identity against `local` (at once, before reading on),
- * manifest, marks, every chunk row, per-entry and overall sha256 against the trailer, the counts, and that every
- * indexed blob of the manifest has chunks or a mark. A content problem is reported only once the checksums
+ * manifest, marks, every chunk row and vector, per-entry and overall sha256 against the trailer, the counts, and
+ * that every indexed blob of the manifest has chunks or a mark. A content problem is reported only once the checksums
  * match, so a damaged file is called damaged rather than blamed on whatever the damage looks like.
  * `onChunks` receives each chunk entry's rows once checked, in order, until a content problem is found; they are
  * trustworthy only if the whole verification then succeeds.
@@ -58,20 +58,21 @@ export async function verifyArtifact(file: string, local?: LocalIdentity, opts: 
   let trailer: ArtifactTrailer | undefined;
   let contentError: ArtifactError | undefined;
 
-  for await (const { name, body } of readTarGz(file)) {
+  for await (const member of readArtifact(file)) {
+    const name = member.name;
     if (trailer) throw new ArtifactError(`artifact has an entry (${name}) after its trailer`);
     if (names.has(name)) throw new ArtifactError(`artifact holds ${name} twice`);
     if (names.size === 0 && name !== ENTRY.header) throw new ArtifactError(`artifact must start with ${ENTRY.header}, found ${name}`);
     names.add(name);
     if (name === ENTRY.trailer) {
-      trailer = parseTrailer(body);
+      trailer = parseTrailer(member.stored);
       continue;
     }
-    digests.push(digestOf(name, body));
+    digests.push(digestOf(name, member.stored));
     if (contentError) continue;
     let checked: RecordBatch | null;
     try {
-      checked = contents.add(name, body);
+      checked = contents.add(name, await member.content);
     } catch (e) {
       if (!(e instanceof ArtifactError)) throw e;
       contentError = e;
@@ -86,33 +87,49 @@ export async function verifyArtifact(file: string, local?: LocalIdentity, opts: 
   if (contentError) throw contentError;
   const { header, manifest, expectations, marks } = contents;
   if (!header || !manifest || !expectations) throw new ArtifactError('artifact has no manifest');
+  contents.checkComplete();
   const counts = trailer.counts;
-  if (counts.chunks !== contents.chunks || counts.marks !== marks.length || counts.entries !== digests.length || counts.files !== Object.keys(manifest.files).length) {
-    throw new ArtifactError('artifact counts in the trailer do not match its contents');
-  }
+  const matches =
+    counts.chunks === contents.chunks &&
+    counts.marks === marks.length &&
+    counts.entries === digests.length &&
+    counts.files === Object.keys(manifest.files).length &&
+    counts.blobs === contents.chunkBlobs.size &&
+    counts.bytes === contents.bytes;
+  if (!matches) throw new ArtifactError('artifact counts in the trailer do not match its contents');
   for (const blob of expectations.blobs) {
     if (!contents.covered.has(blob)) throw new ArtifactError(`artifact is incomplete: blob ${blob} of its manifest has neither chunks nor a mark`);
   }
   return { header, trailer, manifest, marks, digests, expectations, chunkBatches: contents.kept };
 }
 
-/** The parsed, validated entries so far; chunk rows are counted and dropped, never kept. */
+/** The parsed, validated entries so far; chunk rows are counted and dropped unless kept for a one-read import. */
 class ArtifactContents {
   header?: ArtifactHeader;
   manifest?: Manifest;
   expectations?: RowExpectations;
   marks: BlobMark[] = [];
   chunks = 0;
+  /** What the entries unpack to, in all. */
+  bytes = 0;
+  /** Blobs with chunks in the artifact. */
+  chunkBlobs = new Set<string>();
   /** Blobs with chunks or a mark in the artifact. */
   covered = new Set<string>();
   /** Checked batches while they fit in the budget: small artifacts are then read once. */
   kept: RecordBatch[] | null = [];
   private keptBytes = 0;
+  /** A chunk entry's columns, waiting for its vectors (the next entry). */
+  private columns: { name: string; n: number; body: Buffer } | null = null;
 
   constructor(private readonly keepBytes: number) {}
 
-  /** Parses and checks one entry; returns the rows of a chunk entry. */
+  /** Parses and checks one entry's contents; returns the rows of a chunk entry once both its halves are in. */
   add(name: string, body: Buffer): RecordBatch | null {
+    this.bytes += body.length;
+    if (this.bytes > LIMITS.totalBytes) throw new ArtifactError(`artifact unpacks to more than ${LIMITS.totalBytes} bytes`);
+    const chunkPart = chunkMember(name);
+    if (this.columns && chunkPart?.part !== 'vectors') throw new ArtifactError(`artifact entry ${this.columns.name} is not followed by its vectors`);
     if (name === ENTRY.header) {
       this.header = parseHeader(body);
       return null;
@@ -127,16 +144,35 @@ class ArtifactContents {
     if (name === ENTRY.marks) {
       this.marks = parseMarks(body, manifestBlobs(this.manifest));
       for (const m of this.marks) this.covered.add(m.blob);
-    } else if (isChunkEntry(name)) {
-      const checked = decodeChunkEntry(name, body, this.expectations);
-      this.chunks += checked.batch.numRows;
-      for (const blob of checked.blobs) this.covered.add(blob);
-      this.keptBytes += body.length;
-      if (this.keptBytes > this.keepBytes) this.kept = null;
-      this.kept?.push(checked.batch);
-      return checked.batch;
+      return null;
     }
+    if (chunkPart?.part === 'columns') {
+      this.columns = { name, n: chunkPart.n, body };
+      return null;
+    }
+    if (chunkPart?.part === 'vectors') return this.addChunks(name, chunkPart.n, body);
     return null;
+  }
+
+  /** Refuses an artifact that ends between a chunk entry's columns and its vectors. */
+  checkComplete(): void {
+    if (this.columns) throw new ArtifactError(`artifact entry ${this.columns.name} is not followed by its vectors`);
+  }
+
+  private addChunks(name: string, n: number, vectors: Buffer): RecordBatch {
+    const columns = this.columns;
+    if (!columns || columns.n !== n) throw new ArtifactError(`artifact entry ${name} does not follow the columns of its rows`);
+    this.columns = null;
+    const checked = decodeChunkEntry({ columns: columns.name, vectors: name }, { columns: columns.body, vectors }, this.expectations!);
+    this.chunks += checked.batch.numRows;
+    for (const blob of checked.blobs) {
+      this.chunkBlobs.add(blob);
+      this.covered.add(blob);
+    }
+    this.keptBytes += columns.body.length + vectors.length;
+    if (this.keptBytes > this.keepBytes) this.kept = null;
+    this.kept?.push(checked.batch);
+    return checked.batch;
   }
 }
 

@@ -20,7 +20,7 @@ export function registerExport(program: Command): void {
   program
     .command('export')
     .description('write the index of a commit to one artifact file that teammates import (build it once, e.g. in CI)')
-    .option('--out <file>', 'artifact to write (default: ocrag-index-<commit>.tar.gz here)')
+    .option('--out <file>', 'artifact to write (default: ocrag-index-<commit>.tar here)')
     .option('--rev <rev>', 'commit to export; it must have been indexed (HEAD is indexed first if needed)')
     .option('--check <file>', 'verify an artifact and print its header instead of exporting')
     .option('--json', 'print the summary (or with --check, the header) as JSON')

@@ -9,7 +9,7 @@ export function registerImport(program: Command): void {
   program
     .command('import')
     .description('add the index in an artifact from "ocrag export" (e.g. built in CI): its commit then embeds nothing')
-    .argument('<file>', 'artifact (.tar.gz) written by ocrag export')
+    .argument('<file>', 'artifact (.tar) written by ocrag export')
     .option('--json', 'print a JSON summary on stdout')
     .addHelpText('after', '\nThe artifact is verified completely (model, chunker, checksums, paths) before anything is written;\nchunks already stored are left as they are, so importing twice changes nothing.')
     .action(async (file: string, opts: { json?: boolean }, cmd: Command) => {
