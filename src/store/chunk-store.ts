@@ -40,13 +40,6 @@ const CHUNKS = 'chunks';
 const WRITE_LOCK_WAIT_MS = 120_000;
 const MARKS = 'blob_marks';
 
-/**
- * The long string columns are stored without Lance's default string compression (FSST): it was most of the CPU
- * of adding rows (more than anything else an import does), and those columns read back faster without it. The
- * price is disk: tokio's chunks take 30 MB instead of 25. A table keeps the encoding it was created with.
- */
-const UNCOMPRESSED = new Map([['lance-encoding:compression', 'none']]);
-
 function chunkSchema(dim: number): SchemaType {
   return new Schema([
     new Field('id', new Utf8(), false),
@@ -54,9 +47,9 @@ function chunkSchema(dim: number): SchemaType {
     new Field('start_line', new Int32(), false),
     new Field('end_line', new Int32(), false),
     new Field('language', new Utf8(), false),
-    new Field('symbol', new Utf8(), false, UNCOMPRESSED),
-    new Field('text', new Utf8(), false, UNCOMPRESSED),
-    new Field('terms', new Utf8(), false, UNCOMPRESSED),
+    new Field('symbol', new Utf8(), false),
+    new Field('text', new Utf8(), false),
+    new Field('terms', new Utf8(), false),
     new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), false),
   ]);
 }
