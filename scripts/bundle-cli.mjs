@@ -13,11 +13,18 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
 const out = path.join(dist, 'cli');
 
-// Pure JavaScript on every search's path: bundled. Every other package (native code, WASM, large and lazily
-// loaded, or resolved at run time) stays a normal import from node_modules.
-const BUNDLED_PACKAGES = new Set(['commander', '@huggingface/tokenizers']);
+// JavaScript that a search or an import loads every time: bundled (LanceDB's JavaScript and apache-arrow took
+// ~0.1 s to load module by module; LanceDB's native binary stays a package of its own). Every other package
+// (WASM, large and lazily loaded, or resolved at run time) stays a normal import from node_modules.
+const BUNDLED_PACKAGES = new Set(['commander', '@huggingface/tokenizers', '@lancedb/lancedb', 'apache-arrow']);
 const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
+const BANNER = "import { createRequire as __ocragRequire } from 'node:module'; const require = __ocragRequire(import.meta.url);";
+// The bundle replaces tsc's main.js: bundling it again would bundle a bundle whose chunks are about to go.
+if (fs.readFileSync(path.join(out, 'main.js'), 'utf8').includes(BANNER)) {
+  console.error('dist/cli/main.js is already bundled: run "npm run build" (tsc, then this script)');
+  process.exit(1);
+}
 for (const file of fs.readdirSync(out)) if (/^chunk-.*\.js(\.map)?$/.test(file)) fs.rmSync(path.join(out, file));
 
 await build({
@@ -37,8 +44,21 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   // Bundled CommonJS (commander) calls require() for Node built-ins, which an ES module lacks.
-  banner: { js: "import { createRequire as __ocragRequire } from 'node:module'; const require = __ocragRequire(import.meta.url);" },
+  banner: { js: BANNER },
   plugins: [
+    {
+      // dist/store/arrow.js takes apache-arrow through require(), the copy LanceDB's JavaScript requires: in the
+      // bundle both must be the one CommonJS module, or LanceDB's instanceof checks fail.
+      name: 'one-apache-arrow',
+      setup(b) {
+        b.onLoad({ filter: /[\\/]dist[\\/]store[\\/]arrow\.js$/ }, () => ({
+          contents: "import arrow from 'apache-arrow'; export default arrow;",
+          loader: 'js',
+          resolveDir: root,
+        }));
+        b.onResolve({ filter: /^apache-arrow$/ }, () => ({ path: path.join(root, 'node_modules', 'apache-arrow', 'Arrow.node.js') }));
+      },
+    },
     {
       name: 'external-packages',
       setup(b) {
