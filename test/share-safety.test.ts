@@ -91,7 +91,7 @@ const columnsEntry = (es: ArtifactEntry[]) => es.find((e) => e.name.endsWith('.a
 const vectorsEntry = (es: ArtifactEntry[]) => es.find((e) => e.name.endsWith('.f32'))!;
 
 /** A raw tar header block made by the tar library, for entry kinds its packer would not take from disk. */
-function rawEntry(name: string, type: 'CharacterDevice' | 'File', size: number, body = Buffer.alloc(0)): Buffer {
+function rawEntry(name: string, type: 'CharacterDevice' | 'File', size: number, body: Uint8Array = Buffer.alloc(0)): Buffer {
   const block = Buffer.alloc(512);
   new tar.Header({ path: name, type, size, mode: 0o644, mtime: new Date(), uid: 0, gid: 0, devmaj: 1, devmin: 3 }).encode(block, 0);
   const pad = Buffer.alloc((512 - (body.length % 512)) % 512);
