@@ -55,6 +55,17 @@ describe('a killed import leaves the previous index intact', () => {
     });
   }
 
+  test('what a killed import left staged is removed by gc and by clear', async () => {
+    for (const command of [['gc'], ['clear']]) {
+      const repo = clone(origin, `leftover-${command[0]}`);
+      await killedImport(artifact, repo, 'import.staged');
+      assert.equal(staging(repo).length, 1, 'the killed import left its staging folder');
+      const r = await runCli(command, repo);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(staging(repo), [], `${command[0]} removed it`);
+    }
+  });
+
   test('killed after its store was placed, before the manifest: importing again registers it and adds nothing', async () => {
     const repo = clone(origin, 'placed');
     await killedImport(artifact, repo, 'import.placed');

@@ -4,6 +4,7 @@ import { checkedOut } from '../git/worktrees.js';
 import { ChunkStore, dirSize } from '../store/chunk-store.js';
 import { knownBlobs, listManifests, manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
+import { removeStagingLeftovers } from '../store/staging.js';
 import type { IndexContext } from './context.js';
 
 export interface GcResult {
@@ -22,6 +23,8 @@ export interface GcResult {
  */
 export async function collectGarbage(ctx: IndexContext, keep: number): Promise<GcResult> {
   const bytesBefore = fs.existsSync(ctx.layout.dir) ? dirSize(ctx.layout.dir) : 0;
+  // gc runs under the index lock: a staging folder now is what a killed import left behind.
+  removeStagingLeftovers(ctx.layout.dir);
   const { kept, removed } = await chooseManifests(ctx, keep);
   for (const key of removed) fs.rmSync(path.join(ctx.layout.manifests, `${key}.json`), { force: true });
   const meta = readMeta(ctx.layout.meta);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CHUNKER_VERSION } from '../chunk/version.js';
 import { ChunkStore } from '../store/chunk-store.js';
 import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
+import { removeStagingLeftovers } from '../store/staging.js';
 import type { IndexContext } from './context.js';
 
 /** What every vector of a store comes from; a loaded model has it, and so does a model's description. */
@@ -47,4 +48,6 @@ export function writeStoreMeta(ctx: IndexContext, identity: StoreIdentity): void
 export function clearIndex(ctx: IndexContext): void {
   // resident/ holds search-side snapshots of the store's rows: they go with the store.
   for (const p of [ctx.layout.lance, ctx.layout.manifests, ctx.layout.meta, path.join(ctx.layout.dir, 'resident'), path.join(ctx.layout.dir, 'search-indexes.json')]) fs.rmSync(p, { recursive: true, force: true });
+  // And what a killed import was building.
+  removeStagingLeftovers(ctx.layout.dir);
 }

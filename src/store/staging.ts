@@ -18,7 +18,7 @@ export class StagedStore {
 
   /** The caller holds the index lock, so no other staging run is alive: any staging folder found is left over. */
   static async create(indexDir: string, dim: number): Promise<StagedStore> {
-    removeLeftovers(indexDir);
+    removeStagingLeftovers(indexDir);
     const dir = path.join(indexDir, `${PREFIX}${process.pid}`);
     fs.mkdirSync(dir, { recursive: true });
     try {
@@ -46,7 +46,8 @@ export class StagedStore {
   }
 }
 
-function removeLeftovers(indexDir: string): void {
+/** Removes every staging folder: call with the index lock held (or when clearing the index), so none is in use. */
+export function removeStagingLeftovers(indexDir: string): void {
   let names: string[];
   try {
     names = fs.readdirSync(indexDir);
