@@ -54,14 +54,12 @@ function residentOf(store: StoreHandle, modelId: string): ResidentChunks {
 /**
  * After an index run: brings the snapshot a one-shot search restores up to date with these blobs, if there is one
  * (a store never searched has none; its first search builds it). A search after a commit then finds every chunk
- * in the snapshot and never opens LanceDB. Returns whether a snapshot was kept current.
+ * in the snapshot and never opens LanceDB.
  */
-export async function keepSnapshotCurrent(store: StoreHandle, modelId: string, blobs: Iterable<string>): Promise<boolean> {
-  if (isLargeStore(store.dir)) return false;
+export async function keepSnapshotCurrent(store: StoreHandle, modelId: string, blobs: Iterable<string>): Promise<void> {
+  if (isLargeStore(store.dir)) return;
   const resident = residentOf(store, modelId);
-  if (!resident.snapshotFile || !fs.existsSync(resident.snapshotFile)) return false;
-  await resident.ensure(store, blobs);
-  return true;
+  if (resident.snapshotFile && fs.existsSync(resident.snapshotFile)) await resident.ensure(store, blobs);
 }
 
 /** LanceDB's full-text search over the view's chunks, kept to measure against the resident BM25. */

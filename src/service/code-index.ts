@@ -70,7 +70,7 @@ export class CodeIndex {
   async index(opts: { rebuild?: boolean; holdingLock?: boolean } = {}): Promise<IndexSummary> {
     await this.refreshHead();
     const summary = await this.runIndex(opts.rebuild, opts.holdingLock);
-    if (!summary.upToDate) await this.keepSnapshotCurrent();
+    if (!summary.upToDate) await this.refreshSearchSnapshot();
     return summary;
   }
 
@@ -79,7 +79,7 @@ export class CodeIndex {
    * behind: bringing it up to date here, off the search's clock, spares the next search opening LanceDB.
    * Best effort: on any failure the next search does it.
    */
-  private async keepSnapshotCurrent(): Promise<void> {
+  private async refreshSearchSnapshot(): Promise<void> {
     try {
       const manifest = currentManifest(this.ctx);
       const meta = readMeta(this.ctx.layout.meta);
