@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChunkInfo } from '../store/chunk-store.js';
-import { packBytes, packStrings, unpackStrings } from './packed-strings.js';
+import { packBytes, packStrings, unpackStrings, type PackedStrings } from './packed-strings.js';
 import { ListTable, PostingTable, type PackedLists } from './postings.js';
 import { SectionedFile, writeSectionedFile, type Section } from './sectioned-file.js';
 
@@ -75,7 +75,8 @@ export function readSnapshot(file: string, dim: number): RestoredState | null {
   } catch {
     // Falls through: a snapshot that does not add up is no snapshot.
   }
-  opened.detach();
+  // Nothing of it is used: let go of the file without reading its texts in.
+  opened.close();
   return null;
 }
 
@@ -154,15 +155,16 @@ function pack(dim: number, state: ResidentState): { meta: SnapshotMeta; eager: R
     ends[i] = c.endLine;
   });
   const eager: Record<string, Section> = { blobOf, languageOf, starts, ends };
-  const strings = (name: string, items: string[]) => {
-    const packed = packStrings(items);
+  const stringSections = (name: string, packed: PackedStrings) => {
     eager[`${name}.utf8`] = packed.utf8;
     eager[`${name}.ends`] = packed.ends;
   };
-  const lists = (name: string, packed: PackedLists, columns: string[]) => {
-    strings(`${name}.keys`, unpackStrings(packed.keys));
-    eager[`${name}.starts`] = packed.starts;
-    columns.forEach((c, i) => (eager[`${name}.${c}`] = packed.columns[i]));
+  const strings = (name: string, items: string[]) => stringSections(name, packStrings(items));
+  // A list table packs its keys already: they go in as they are.
+  const lists = (name: string, table: PackedLists, columns: string[]) => {
+    stringSections(`${name}.keys`, table.keys);
+    eager[`${name}.starts`] = table.starts;
+    columns.forEach((c, i) => (eager[`${name}.${c}`] = table.columns[i]));
   };
   strings('ids', state.info.map((c) => c.id));
   strings('blobs', [...blobIndex.keys()]);

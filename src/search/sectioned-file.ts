@@ -139,7 +139,12 @@ export class SectionedFile<Meta> {
   detach(): void {
     if (this.fd === null) return;
     for (const [name, entry] of this.lazy) this.lazyBytes.set(name, this.slice(name, 0, entry.length));
-    fs.closeSync(this.fd);
+    this.close();
+  }
+
+  /** Closes the file; lazy sections not read in by `detach` can no longer be read. */
+  close(): void {
+    if (this.fd !== null) fs.closeSync(this.fd);
     this.fd = null;
   }
 }

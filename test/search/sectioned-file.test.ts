@@ -62,5 +62,8 @@ test('a torn, padded, foreign or missing file opens as null', () => {
   fs.writeFileSync(file, 'not a sectioned file at all');
   assert.equal(SectionedFile.open(file, MAGIC, eager), null, 'garbage');
   assert.equal(SectionedFile.open(path.join(dir, 'missing'), MAGIC, eager), null, 'missing');
-  assert.ok(SectionedFile.open(sample(dir), MAGIC, eager), 'the same file whole opens');
+  const reopened = SectionedFile.open(sample(dir), MAGIC, eager);
+  assert.ok(reopened, 'the same file whole opens');
+  reopened.close();
+  assert.throws(() => reopened.slice('texts', 0, 5), /no bytes/, 'closed without detaching: lazy bytes are gone');
 });
