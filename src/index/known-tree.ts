@@ -27,13 +27,20 @@ export interface IndexSummary {
 export function indexKnownTree(ctx: IndexContext, started = performance.now()): IndexSummary | null {
   const { commit, tree } = requireHead(ctx.repo);
   const own = currentManifest(ctx);
-  if (isUpToDate(ctx, own)) return summarize(own!, { upToDate: true, newBlobs: 0, chunksEmbedded: 0, chunksTotal: null, started });
-  const twin = sameTree(ctx, tree);
-  if (!twin) return null;
-  const { branch } = ctx.repo;
-  const manifest: Manifest = { ...twin, branch, commit, indexedAt: new Date().toISOString() };
-  writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
+  // HEAD's manifest holds this tree; under another commit when an amend or a rebase changed no file, and then it
+  // is filed again, so that it names the commit it stands for.
+  const source = isUpToDate(ctx, own) ? own! : sameTree(ctx, tree);
+  if (!source) return null;
+  const manifest = source.commit === commit && source.branch === ctx.repo.branch ? source : fileUnderHead(ctx, source, commit);
   return summarize(manifest, { upToDate: true, newBlobs: 0, chunksEmbedded: 0, chunksTotal: null, started });
+}
+
+/** A copy of a manifest of HEAD's tree, filed under HEAD's branch (or commit, when detached). */
+function fileUnderHead(ctx: IndexContext, source: Manifest, commit: string): Manifest {
+  const { branch } = ctx.repo;
+  const manifest: Manifest = { ...source, branch, commit, indexedAt: new Date().toISOString() };
+  writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
+  return manifest;
 }
 
 /** The newest manifest of this tree made with the current settings for the store's model, if any. */

@@ -40,6 +40,17 @@ describe('indexing a tree the index already holds', () => {
     git(repo, 'checkout', '-q', 'twin');
   });
 
+  test('a new commit of the same tree (an amend that changed no file) is filed under the new commit', async () => {
+    const before = readManifest(manifests, manifestKey('twin', ''))!;
+    git(repo, 'commit', '-q', '--amend', '--no-edit', '--date', '2001-01-01T00:00:00');
+    const amended = git(repo, 'rev-parse', 'HEAD');
+    assert.notEqual(amended, before.commit);
+    const summary = indexKnownTree(await openContext(repo));
+    assert.deepEqual([summary?.commit, summary?.upToDate, summary?.chunksEmbedded], [amended, true, 0]);
+    const after = readManifest(manifests, manifestKey('twin', ''))!;
+    assert.deepEqual([after.commit, after.tree, after.files], [amended, before.tree, before.files]);
+  });
+
   test('a new tree or other settings need a real run', async () => {
     fs.appendFileSync(path.join(repo, 'src/util/color.ts'), '\nexport const BLACK = "#000000";\n');
     git(repo, 'commit', '-q', '-am', 'new tree');
