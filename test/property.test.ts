@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { chunkFile, CHUNKER_VERSION, type Chunk } from '../src/chunk/index.js';
 import { loadEmbedder, type Embedder } from '../src/embed/index.js';
 import { chunkId } from '../src/index/chunk-id.js';
-import { codeTerms } from '../src/search/terms.js';
+import { codeTerms } from '../src/text/terms.js';
 import { TEST_CACHE } from './helpers.js';
 
 process.env.OCRAG_CACHE ??= TEST_CACHE;
@@ -114,11 +114,13 @@ describe('chunk ids (chunkId)', () => {
 });
 
 describe('lexical tokenizer (codeTerms)', () => {
-  test('never throws on any string; terms are lower-case words of 2+ characters; deterministic', () => {
+  test('never throws on any string; terms are lower-case words of 2+ characters or CJK bigrams; deterministic', () => {
+    const cjk = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\u30fc\u3005]';
+    const term = new RegExp(`^(?:[a-z0-9_]{2,}|${cjk}{1,2})$`, 'u');
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), sourceText), (text) => {
+      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 100 }), sourceText), (text) => {
         const terms = codeTerms(text);
-        for (const t of terms) assert.match(t, /^[a-z0-9_]{2,}$/);
+        for (const t of terms) assert.match(t, term);
         assert.deepEqual(codeTerms(text), terms);
       }),
       { ...RUNS, numRuns: 300 },

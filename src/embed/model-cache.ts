@@ -1,14 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
-import { homedir, hostname } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { cacheRoot } from '../util/cache-dir.js';
 
-/** Root of ocrag's per-user cache: `$OCRAG_CACHE`, else `$XDG_CACHE_HOME/ocrag`, else `~/.cache/ocrag`. */
-export function modelCacheDir(): string {
-  if (process.env.OCRAG_CACHE) return resolve(process.env.OCRAG_CACHE);
-  const xdg = process.env.XDG_CACHE_HOME;
-  return resolve(xdg && xdg.length > 0 ? xdg : join(homedir(), '.cache'), 'ocrag');
-}
+/** Root of ocrag's per-user cache (models, the Chinese lexicon). */
+export const modelCacheDir = cacheRoot;
 
 export function modelsRoot(): string {
   return join(modelCacheDir(), 'models');

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { packageDir } from '../util/package-dir.js';
 import type { ScoredPiece } from './code-tokenizer.js';
 
 const require = createRequire(import.meta.url);
@@ -58,17 +59,9 @@ function repairScores(pieces: ScoredPiece[]): ScoredPiece[] {
 }
 
 export function packageVersion(name: string): string {
-  const entry = require.resolve(name);
-  let dir = dirname(entry);
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version: string };
-      if (pkg.name === name) return pkg.version;
-    } catch {
-      // keep walking up
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return 'unknown';
-    dir = parent;
+  try {
+    return (JSON.parse(readFileSync(join(packageDir(name), 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
   }
 }

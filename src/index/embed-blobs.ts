@@ -1,7 +1,7 @@
 import { chunkFile, CHUNKER_VERSION } from '../chunk/index.js';
 import type { Chunk } from '../chunk/types.js';
 import type { Embedder } from '../embed/types.js';
-import { codeTerms } from '../search/terms.js';
+import { codeTerms } from '../text/terms.js';
 import type { BlobMark, ChunkRow, ChunkStore } from '../store/chunk-store.js';
 import { chunkId } from './chunk-id.js';
 import { crashPoint } from './crash-point.js';

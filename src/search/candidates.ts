@@ -41,7 +41,7 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
       await resident.ensure(store, view.byBlob.keys());
       const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys()));
       if (!settings.lexical) return { resident, visible, lexical: new Map() };
-      if (settings.lexicalEngine === 'bm25') return { resident, visible, lexical: bm25(resident, visible, q.terms, { k1: settings.bm25K1, b: settings.bm25B }) };
+      if (settings.lexicalEngine === 'bm25') return { resident, visible, lexical: bm25(resident, visible, q.terms, { k1: settings.bm25K1, b: settings.bm25B }, q.termWeights) };
       return { resident, visible, lexical: await storeTextScores(store, resident, visible, q, settings) };
     },
   };
@@ -144,7 +144,7 @@ export interface CandidatePool {
 
 /** The best chunks by meaning and by words among exactly the view's chunks, each carrying both scores. */
 export async function gatherCandidates(retriever: Retriever, view: SearchView, q: QueryInfo, settings: CandidateSettings): Promise<CandidatePool> {
-  const embedding = retriever.embed(q.text);
+  const embedding = retriever.embed(q.embedText);
   const [vector, { resident, visible, lexical }] = await Promise.all([embedding, retriever.chunks(view, q, settings, embedding)]);
   const cosines = resident.cosines(vector, visible.chunks);
   const cosine = new Float32Array(resident.size);

@@ -1,4 +1,4 @@
-import { stem } from './rank/path-words.js';
+import { stem } from '../text/stem.js';
 import type { ResidentChunks } from './resident.js';
 
 /** BM25 term-frequency saturation and length normalisation. */
@@ -44,10 +44,10 @@ export function visibleChunks(resident: ResidentChunks, chunks: Int32Array): Vis
  * BM25 over exactly the visible chunks: document frequencies and lengths are those of the branch (and glob)
  * being searched, not of everything the shared store holds. Returns chunk index → score, only for matches.
  */
-export function bm25(resident: ResidentChunks, visible: VisibleChunks, words: string[], { k1, b }: Bm25Params = STANDARD): Map<number, number> {
+export function bm25(resident: ResidentChunks, visible: VisibleChunks, words: string[], { k1, b }: Bm25Params = STANDARD, weights?: ReadonlyMap<string, number>): Map<number, number> {
   const scores = new Map<number, number>();
   const n = visible.chunks.length;
-  for (const word of new Set(words.map(stem))) {
+  for (const [word, weight] of stemmedWeights(words, weights)) {
     const posting = resident.postings.get(word);
     if (!posting) continue;
     let df = 0;
@@ -59,17 +59,27 @@ export function bm25(resident: ResidentChunks, visible: VisibleChunks, words: st
       if (!visible.mask[d]) continue;
       const tf = posting.tfs[j];
       const norm = tf + k1 * (1 - b + (b * resident.lengths[d]) / visible.meanLength);
-      scores.set(d, (scores.get(d) ?? 0) + (idf * tf * (k1 + 1)) / norm);
+      scores.set(d, (scores.get(d) ?? 0) + (weight * idf * tf * (k1 + 1)) / norm);
     }
   }
   return scores;
 }
 
+/** Each distinct stem once, with the largest weight any of its words has (1 unless `weights` says less). */
+function stemmedWeights(words: string[], weights?: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const word of words) {
+    const s = stem(word);
+    out.set(s, Math.max(out.get(s) ?? 0, weights?.get(word) ?? 1));
+  }
+  return out;
+}
+
 /** BM25 with whole files as documents (a file's words are those of all its chunks): blob → score. */
-export function fileBm25(resident: ResidentChunks, visible: VisibleChunks, words: string[], { k1, b }: Bm25Params = STANDARD): Map<string, number> {
+export function fileBm25(resident: ResidentChunks, visible: VisibleChunks, words: string[], { k1, b }: Bm25Params = STANDARD, weights?: ReadonlyMap<string, number>): Map<string, number> {
   const scores = new Map<string, number>();
   const n = visible.fileLength.size;
-  for (const word of new Set(words.map(stem))) {
+  for (const [word, weight] of stemmedWeights(words, weights)) {
     const posting = resident.postings.get(word);
     if (!posting) continue;
     const tfs = new Map<string, number>();
@@ -83,7 +93,7 @@ export function fileBm25(resident: ResidentChunks, visible: VisibleChunks, words
     const idf = Math.log(1 + (n - tfs.size + 0.5) / (tfs.size + 0.5));
     for (const [blob, tf] of tfs) {
       const norm = tf + k1 * (1 - b + (b * visible.fileLength.get(blob)!) / visible.meanFileLength);
-      scores.set(blob, (scores.get(blob) ?? 0) + (idf * tf * (k1 + 1)) / norm);
+      scores.set(blob, (scores.get(blob) ?? 0) + (weight * idf * tf * (k1 + 1)) / norm);
     }
   }
   return scores;

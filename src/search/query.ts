@@ -1,16 +1,24 @@
-import { codeTerms, splitIdentifier } from './terms.js';
+import { cjkRuns, hasCjk } from '../text/scripts.js';
+import { ENGLISH_STOP_WORDS as STOP_WORDS } from '../text/stop-words.js';
+import type { ZhLexicon } from '../text/zh-lexicon.js';
+import { readHan } from '../text/zh-query.js';
+import { codeTerms, splitIdentifier } from '../text/terms.js';
 
 /** What a query asks for, as the ranking needs it. Pure: derived from the query text only. */
 export interface QueryInfo {
   text: string;
+  /** What the query's vector is made from: the text, or for a name in a Chinese frame the name alone. */
+  embedText: string;
   /** One bare name (`Router`, `createStore`, `Sinatra::Base`, `response`): look for its definition. */
   isName: boolean;
   /** Identifiers the query names: the name itself, or code-shaped words inside a sentence (`ZodType`, `from_fn`). */
   symbols: string[];
   /** Content words (lower-case, no stop words), matched against path words. */
   keywords: string[];
-  /** Identifier-aware words for the lexical index. */
+  /** Identifier-aware words for the lexical index (CJK text as its character bigrams, Chinese also in English). */
   terms: string[];
+  /** Terms that count less than 1 in lexical scoring: English words read from Chinese, by how likely the sense. */
+  termWeights: ReadonlyMap<string, number>;
   /** The query is about tests, examples or benchmarks: don't push those down. */
   wantsTests: boolean;
   wantsExamples: boolean;
@@ -21,12 +29,13 @@ export interface QueryInfo {
   wantsLegacy: boolean;
 }
 
-const STOP_WORDS = new Set(
-  (
-    'a an and are as at be by can do does for from has have how i if in into is it its of on or our the their them then there these this ' +
-    'those to was we what when where which who whom why will with within without you your all any each every via per'
-  ).split(' '),
-);
+/**
+ * A Chinese frame around one identifier (`parseArgs 在哪里定义`, `TypeAdapter 抽象类`) asks for that name, as the
+ * bare name does in English; a longer Chinese sentence that mentions one name asks about something else.
+ */
+const NAME_FRAME_MAX_CHARS = 8;
+/** A word the user wrote is better evidence than a dictionary's English for it (Chinese benchmark: 0.845 at 0.7, 0.846 at 1, 0.841 at 0.5). */
+const TRANSLATED_TERM_WEIGHT = 0.7;
 
 /** A single identifier, possibly qualified: `parseArgs`, `Sinatra::Base`, `http_client.get`, `render_template`. */
 const NAME_QUERY = /^[A-Za-z_$][\w$]*(?:(?:::|\.|#|->|\\)[A-Za-z_$][\w$]*)*$/;
@@ -35,30 +44,65 @@ const EMBEDDED_SYMBOL = /\b(?:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z][a-z0-9]*[A-Z
 /** Member references in a sentence: `app.set`, `z.record`, `.refine()` (prose never puts a letter right after a dot). */
 const MEMBER_REFERENCE = /(?:\b[A-Za-z_$][\w$]*)?\.[A-Za-z_$][\w$]+(?:\(\))?/g;
 
-export function analyzeQuery(query: string): QueryInfo {
+/** `lexicon` reads Chinese; without it, CJK text still matches by its bigrams. */
+export function analyzeQuery(query: string, lexicon?: ZhLexicon): QueryInfo {
   const text = query.trim();
-  const isName = NAME_QUERY.test(text);
-  const symbols = isName ? namesOf(text) : embeddedNames(text);
-  const words = [...text.matchAll(/[A-Za-z][A-Za-z0-9]*/g)].map((m) => m[0]);
+  const latin = hasCjk(text) ? latinPart(text) : text;
+  const framedName = latin !== text && NAME_QUERY.test(latin) && cjkRuns(text).join('').length <= NAME_FRAME_MAX_CHARS;
+  const isName = NAME_QUERY.test(text) || framedName;
+  const symbols = isName ? namesOf(latin) : embeddedNames(text);
+  const words = [...latin.matchAll(/[A-Za-z][A-Za-z0-9]*/g)].map((m) => m[0]);
   const keywords = new Set<string>();
   for (const word of words) {
     const lower = word.toLowerCase();
     if (!STOP_WORDS.has(lower) && lower.length > 1) keywords.add(lower);
     for (const part of splitIdentifier(word)) if (part.length > 2 && !STOP_WORDS.has(part)) keywords.add(part);
   }
-  const lower = text.toLowerCase();
+  const terms = codeTerms(latin).filter((t) => !STOP_WORDS.has(t));
+  const termWeights = new Map<string, number>();
+  let embedText = framedName ? latin : text;
+  let readEnglish: string[] = [];
+  if (!framedName && latin !== text) {
+    terms.push(...codeTerms(text).filter((t) => hasCjk(t)));
+    if (lexicon) {
+      const reading = readHan(text, lexicon);
+      // The vector reads the Chinese and the English of its first senses: on the Chinese benchmark queries this
+      // beats the Chinese alone (NDCG@10 0.844 against 0.840), and it helps a model that reads no Chinese.
+      readEnglish = [...reading.english].filter(([, w]) => w === 1).map(([w]) => w);
+      if (readEnglish.length) embedText = `${text} ${readEnglish.join(' ')}`;
+      for (const [word, weight] of reading.english) {
+        if (weight === 1) keywords.add(word);
+        if (terms.includes(word)) continue;
+        terms.push(word);
+        termWeights.set(word, weight * TRANSLATED_TERM_WEIGHT);
+      }
+    }
+  }
+  // Chinese asks for tests or docs in Chinese (测试, 文档): the English read from it counts like English words.
+  const lower = `${text} ${readEnglish.join(' ')}`.toLowerCase();
   return {
     text,
+    embedText,
     isName,
     symbols,
     keywords: [...keywords],
-    terms: codeTerms(text).filter((t) => !STOP_WORDS.has(t)),
+    terms,
+    termWeights,
     wantsTests: /\b(tests?|testing|spec|specs|fixtures?|mocks?|assert\w*)\b/.test(lower),
     wantsExamples: /\b(examples?|samples?|demos?|tutorials?|benchmarks?)\b/.test(lower),
     wantsDocs: /\b(readme|changelog|docs|guide|markdown files?|release notes)\b/.test(lower),
     wantsLegacy: /\b(v\d+|legacy|compat\w*|deprecated|old(er)? versions?)\b/.test(lower),
     wantsConfig: /\b(config(uration)? files?|yaml|toml|json files?|dockerfile|makefile|ci|workflow|package\.json|cargo\.toml|dependencies list)\b/.test(lower),
   };
+}
+
+/** The query without its CJK runs and the punctuation around them: what identifiers and English words it holds. */
+function latinPart(text: string): string {
+  return cjkRuns(text)
+    .reduce((rest, run) => rest.replace(run, ' '), text)
+    .replace(/[\u3000-\u303f\uff00-\uffef]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function embeddedNames(text: string): string[] {

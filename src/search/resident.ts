@@ -4,10 +4,10 @@ import type { RecordBatch } from 'apache-arrow';
 import type { ChunkInfo } from '../store/chunk-store.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { breadcrumbName } from './rank/definitions.js';
-import { stem } from './rank/path-words.js';
+import { stem } from '../text/stem.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
 import { readSnapshot, writeSnapshot, type ResidentState, type RestoredState } from './resident-snapshot.js';
-import { codeTerms } from './terms.js';
+import { codeTerms } from '../text/terms.js';
 
 /**
  * BM25F-style field weights on top of the words of breadcrumb and text: the words naming a chunk's own definition

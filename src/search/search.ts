@@ -1,6 +1,8 @@
 import type { Manifest } from '../store/manifest.js';
 import { gatherCandidates, type Retriever } from './candidates.js';
 import { fuse } from './fusion.js';
+import { hasCjk } from '../text/scripts.js';
+import { loadZhLexicon } from '../text/zh-lexicon.js';
 import { analyzeQuery } from './query.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank/config.js';
 import { centrality } from './rank/centrality.js';
@@ -57,7 +59,7 @@ export async function rankHits(manifest: Manifest, retriever: Retriever, query: 
   const cfg: RankingConfig = { ...DEFAULT_RANKING, ...opts.ranking };
   const view = searchView(manifest, opts.pathGlob);
   if (!view.files.length) return [];
-  const q = analyzeQuery(query);
+  const q = analyzeQuery(query, hasCjk(query) ? await loadZhLexicon() : undefined);
   const paths = new PathScorer(q.keywords, view.pathWordFiles, view.files.length, { dirWeight: cfg.pathDirWeight, idf: cfg.pathIdf, informativeOnly: cfg.pathInformativeOnly });
   const candidates = await gatherCandidates(retriever, view, q, cfg);
   const files = cfg.fileEvidence ? fileEvidence(candidates, q, cfg) : new Map<string, number>();

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Manifest } from '../store/manifest.js';
-import { splitIdentifier } from './terms.js';
+import { splitIdentifier } from '../text/terms.js';
 
 /** One searchable file of the view, with the words of its path (paths live only in the manifest). */
 export interface ViewFile {

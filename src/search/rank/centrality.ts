@@ -1,8 +1,8 @@
 import type { VisibleChunks } from '../lexical.js';
 import type { ResidentChunks } from '../resident.js';
-import { codeTerms } from '../terms.js';
+import { codeTerms } from '../../text/terms.js';
 import { breadcrumbName } from './definitions.js';
-import { stem } from './path-words.js';
+import { stem } from '../../text/stem.js';
 
 const cache = new WeakMap<VisibleChunks, Map<string, number>>();
 

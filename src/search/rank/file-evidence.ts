@@ -11,7 +11,7 @@ import { semanticShare } from '../fusion.js';
  */
 export function fileEvidence(p: CandidatePool, q: QueryInfo, cfg: RankingConfig): Map<string, number> {
   const share = semanticShare(q, cfg);
-  const lexical = cfg.lexical ? fileBm25(p.resident, p.visible, q.terms, { k1: cfg.bm25K1, b: cfg.bm25B }) : new Map<string, number>();
+  const lexical = cfg.lexical ? fileBm25(p.resident, p.visible, q.terms, { k1: cfg.bm25K1, b: cfg.bm25B }, q.termWeights) : new Map<string, number>();
   const bestCosine = new Map<string, number>();
   for (const i of p.visible.chunks) {
     const blob = p.resident.info[i].blob;

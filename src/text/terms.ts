@@ -1,9 +1,12 @@
+import { cjkTerms, hasCjk } from './scripts.js';
+
 /**
  * Identifier-aware words for lexical search: `parseHTTPRequest_v2` gives the whole identifier and its parts
- * (parsehttprequest_v2, parse, http, request, v2), so a query can match either. Pure.
+ * (parsehttprequest_v2, parse, http, request, v2), so a query can match either; Chinese, Japanese and Korean
+ * text gives its character bigrams (`解析参数` → 解析 析参 参数). Pure.
  */
 export function codeTerms(text: string): string[] {
-  const out: string[] = [];
+  const out: string[] = hasCjk(text) ? cjkTerms(text) : [];
   for (const match of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*|[0-9]+/g)) {
     const word = match[0];
     const whole = word.toLowerCase().replace(/^_+|_+$/g, '');

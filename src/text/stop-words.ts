@@ -1,0 +1,20 @@
+/** English words that carry no search meaning in a question about code. */
+export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an and are as at be by can do does for from has have how i if in into is it its of on or our the their them then there these this ' +
+    'those to was we what when where which who whom why will with within without you your all any each every via per'
+  ).split(' '),
+);
+
+/**
+ * Chinese function words, question words and verbs of asking: they frame a question (`X 在哪里定义`, `如何…`)
+ * rather than say what it is about, so they are neither translated nor taken as the topic.
+ */
+export const CHINESE_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    '的 了 是 在 和 与 及 以及 或 或者 把 被 对 对于 从 到 中 里 内 上 下 时 后 前 为 为了 并 并且 而 而且 也 都 就 还 又 再 很 最 更 ' +
+    '如何 怎么 怎样 怎么样 怎么办 什么 哪里 哪儿 哪个 哪些 哪 为什么 吗 呢 吧 啊 呀 一个 一些 这个 那个 这些 那些 这 那 其 它 它们 ' +
+    '我 我们 你 你们 他 她 他们 进行 通过 使用 用 用于 会 能 可以 要 需要 应该 如果 是否 有 没有 所有 每个 各 个 之 所 等 及其 以 由 ' +
+    '给 让 将 地 得 着 过 来 去 又是 是不是 怎么样的 哪一个 一下 一种 某个 里面 之间 当 时候 其中 以便 从而 然后 即 并非 就是 还是'
+  ).split(' '),
+);
