@@ -197,7 +197,7 @@ describe('misuse gets one clear line and a documented exit code', () => {
     fs.rmSync(path.join(other, 'ocrag-model.json'), { force: true });
     const refused = await runCli(['search', 'parse arguments', '--model', other], repo);
     assert.equal(refused.code, 4, refused.stderr);
-    assert.match(refused.stderr, /built with model "ocrag\/use-static-v1".*ocrag index --rebuild/);
+    assert.match(refused.stderr, /built with model "ocrag\/use-static-v2".*ocrag index --rebuild/);
     const rebuilt = await runJson<{ chunksEmbedded: number }>(['index', '--rebuild', '--model', other], repo);
     assert.ok(rebuilt.chunksEmbedded > 0);
     const status = await runJson<{ model: { id: string } }>(['status', '--model', other], repo);

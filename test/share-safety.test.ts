@@ -182,7 +182,7 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
 
   test('an artifact of another model, dimension, chunker or format version', async () => {
     const cases: [string, unknown, RegExp][] = [
-      ['modelId', 'other/model', /built with model "other\/model" but the configured model is "ocrag\/use-static-v1"/],
+      ['modelId', 'other/model', /built with model "other\/model" but the configured model is "ocrag\/use-static-v2"/],
       ['dim', 384, /vectors have 384 dimensions but the configured model .* has 512/],
       ['chunkerVersion', '999', /chunker version "999" but this ocrag uses version/],
       ['formatVersion', 3, /format version 3 is not supported/],

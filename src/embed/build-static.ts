@@ -1,8 +1,9 @@
 import { cachedModelDir, installModel, isCompleteModelFolder, readManifest } from './model-cache.js';
 import { recipeFingerprint } from './recipe/fingerprint.js';
 
-/** Bump the suffix whenever the recipe changes the vectors: indexes record this id. */
-export const DEFAULT_MODEL_ID = 'ocrag/use-static-v1';
+import { DEFAULT_MODEL_ID } from './model-ids.js';
+
+export { DEFAULT_MODEL_ID };
 
 export interface BuildOptions {
   onProgress?: (message: string) => void;

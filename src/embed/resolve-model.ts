@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { DEFAULT_MODEL_ID, ensureDefaultModel, isDefaultModelFolder } from './build-static.js';
+import { isDefaultModelSpec } from './model-ids.js';
 import { cachedModelDir, findOnnxFile, isCompleteModelFolder, isValidModelName, modelsRoot, readManifest } from './model-cache.js';
 import type { OnnxFacts } from './onnx-sidecar.js';
 
@@ -16,9 +17,7 @@ export interface ModelLocation {
   ready: boolean;
 }
 
-export function isDefaultSpec(spec: string | undefined): boolean {
-  return spec === undefined || spec === '' || spec === 'default' || spec === DEFAULT_MODEL_ID;
-}
+export const isDefaultSpec = isDefaultModelSpec;
 
 /**
  * "default" (or nothing) → the built-in model; an existing directory or anything path-like

@@ -4,6 +4,7 @@ import { openRepo, UsageError, type RepoInfo } from '../git/repo.js';
 import { indexLayout, type IndexLayout } from '../store/layout.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { CHUNKER_VERSION } from '../chunk/version.js';
+import { isDefaultModelSpec, SUPERSEDED_DEFAULT_MODEL_IDS } from '../embed/model-ids.js';
 import { settingsKey } from './chunk-id.js';
 
 /** Everything a command needs to know about where it runs, read once per command. */
@@ -39,5 +40,16 @@ export function currentManifest(ctx: IndexContext): Manifest | null {
 
 /** True when the checked-out tree was indexed with the current settings: nothing to do. */
 export function isUpToDate(ctx: IndexContext, manifest: Manifest | null): boolean {
-  return !!manifest && manifest.tree === ctx.repo.tree && manifest.selectionKey === selectionKey(ctx.config) && fs.existsSync(ctx.layout.meta) && fs.existsSync(ctx.layout.lance);
+  return !!manifest && manifest.tree === ctx.repo.tree && manifest.selectionKey === selectionKey(ctx.config) && fs.existsSync(ctx.layout.meta) && fs.existsSync(ctx.layout.lance) && !supersededDefaultModel(ctx);
+}
+
+/** The old default model's id when the store was built with it and the default model is configured, else null. */
+export function supersededDefaultModel(ctx: IndexContext): string | null {
+  if (!isDefaultModelSpec(ctx.config.model)) return null;
+  try {
+    const { modelId } = JSON.parse(fs.readFileSync(ctx.layout.meta, 'utf8')) as { modelId?: string };
+    return modelId && SUPERSEDED_DEFAULT_MODEL_IDS.has(modelId) ? modelId : null;
+  } catch {
+    return null;
+  }
 }

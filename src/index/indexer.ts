@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import { CHUNKER_VERSION } from '../chunk/version.js';
 import type { Embedder } from '../embed/types.js';
+import { DEFAULT_MODEL_ID } from '../embed/model-ids.js';
 import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
 import type { ChunkStore } from '../store/chunk-store.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
-import { requireHead, selectionKey, type IndexContext } from './context.js';
+import { requireHead, selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
 import { crashPoint } from './crash-point.js';
 import { clearIndex, openStoreFor } from './open-store.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex } from './embed-blobs.js';
@@ -44,6 +45,11 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
   const { commit, tree } = requireHead(ctx.repo);
   // A long-lived caller may re-read HEAD while this runs: the manifest is filed under the HEAD it was built for.
   const { branch } = ctx.repo;
+  const superseded = supersededDefaultModel(ctx);
+  if (superseded && !opts.rebuild) {
+    opts.onNotice?.(`ocrag: the default model changed (${superseded} → ${DEFAULT_MODEL_ID}: it reads Chinese now); re-indexing everything once`);
+    opts = { ...opts, rebuild: true };
+  }
   if (!opts.rebuild) {
     const known = indexKnownTree(ctx, started);
     if (known) return known;

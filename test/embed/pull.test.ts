@@ -14,7 +14,7 @@ describe('pullModel', () => {
 
   before(async () => {
     cache = await freshCacheWithDefaultModel();
-    defaultDir = path.join(cache, 'models', 'ocrag', 'use-static-v1');
+    defaultDir = path.join(cache, 'models', 'ocrag', 'use-static-v2');
   });
   after(() => {
     if (savedEndpoint === undefined) delete process.env.HF_ENDPOINT;

@@ -11,7 +11,7 @@ describe('model resolution and cache safety (no build: the shared test model is 
 
   before(async () => {
     cache = await freshCacheWithDefaultModel();
-    defaultDir = path.join(cache, 'models', 'ocrag', 'use-static-v1');
+    defaultDir = path.join(cache, 'models', 'ocrag', 'use-static-v2');
   });
 
   test('the cache lives at $OCRAG_CACHE, else $XDG_CACHE_HOME/ocrag, else ~/.cache/ocrag', () => {
@@ -70,7 +70,7 @@ describe('model resolution and cache safety (no build: the shared test model is 
   });
 
   test('a default model whose files no longer match its manifest counts as not built', async () => {
-    const copy = path.join(tempDir('cache2'), 'models', 'ocrag', 'use-static-v1');
+    const copy = path.join(tempDir('cache2'), 'models', 'ocrag', 'use-static-v2');
     fs.cpSync(defaultDir, copy, { recursive: true });
     fs.appendFileSync(path.join(copy, 'tokenizer.json'), ' ');
     const saved = process.env.OCRAG_CACHE;

