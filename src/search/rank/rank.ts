@@ -50,7 +50,7 @@ export function scoreHits(fused: Map<Candidate, number>, ctx: RankContext): Hit[
         const match = paths.score(file);
         if (match >= 0.1) parts.path = unit * cfg.pathBoost * match;
       }
-      if (cfg.penalties) parts.penalty *= pathPenalty(file.path, q);
+      if (cfg.penalties) parts.penalty *= pathPenalty(file.path, q, PROSE.has(candidate.chunk.language));
       if (cfg.prose) parts.penalty *= languagePenalty(candidate.chunk.language, q);
       if (cfg.legacy && file.legacy && !q.wantsLegacy) parts.penalty *= 0.5;
       // Unless it re-exports a name the query gives: then it may be the answer (the definition can live in another package).
@@ -78,14 +78,15 @@ function definitionTier(c: Candidate, file: ViewFile, { q, defined }: RankContex
 
 const cachedPenalty = new Map<string, number>();
 
-export function pathPenalty(path: string, q: QueryInfo): number {
-  const key = `${q.wantsTests ? 1 : 0}${q.wantsExamples ? 1 : 0}${path}`;
+/** `prose`: the chunk is documentation, which a docs/ folder holds as its own, not as example code. */
+export function pathPenalty(path: string, q: QueryInfo, prose = false): number {
+  const key = `${q.wantsTests ? 1 : 0}${q.wantsExamples ? 1 : 0}${prose ? 1 : 0}${path}`;
   let p = cachedPenalty.get(key);
   if (p === undefined) {
     const role = pathRole(path);
     p = 1;
     if (role.test && !q.wantsTests) p *= 0.3;
-    if (role.example && !q.wantsExamples) p *= 0.3;
+    if (role.example && !q.wantsExamples && !(prose && DOCS_DIR.test(path))) p *= 0.3;
     if (role.secondary) p *= 0.3;
     if (role.declaration) p *= 0.7;
     if (role.packageMarker) p *= 0.5;
@@ -95,6 +96,7 @@ export function pathPenalty(path: string, q: QueryInfo): number {
   return p;
 }
 
+const DOCS_DIR = /(?:^|\/)docs?\//i;
 const PROSE = new Set(['markdown', 'rst', 'asciidoc', 'text', 'latex', 'html']);
 const CONFIG = new Set(['json', 'yaml', 'toml', 'ini', 'properties', 'xml', 'go_mod', 'make', 'dockerfile', 'cmake', 'starlark', 'hcl', 'nix']);
 
