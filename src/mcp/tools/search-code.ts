@@ -14,6 +14,7 @@ const LANGUAGE_OVERFETCH = 5;
 const DESCRIPTION = `Search the code of this git repository (the checked-out branch, including uncommitted edits) by meaning and by name.
 Use it before opening files you don't know yet: to find where something is implemented, configured, tested or used.
 Ask in plain words ("where are HTTP retries configured", "parse command line arguments") or with identifiers ("parseArgs", "Router.handle"); prefer exact identifiers when you have them, they rank exact matches first.
+Questions may be in Chinese ("解析命令行参数", "parseArgs 在哪里定义", "鉴权中间件"): Chinese is matched to English code and to Chinese comments and docs; putting the English identifiers you know into the question helps most.
 Returns the best chunks (whole functions, classes, methods, or ~60-line windows of other files), best first, each with path, startLine-endLine, enclosing symbol, score and the code, so you can often answer without opening the file.
 The index follows HEAD by itself: after a commit or a branch switch the next search updates it first.`;
 
@@ -24,7 +25,7 @@ export function registerSearchCode(server: McpServer, session: RepoSession, log:
       title: 'Search code',
       description: DESCRIPTION,
       inputSchema: {
-        query: z.string().trim().min(1).max(2000).describe('what you are looking for: a question, a description of behaviour, or an identifier'),
+        query: z.string().trim().min(1).max(2000).describe('what you are looking for: a question, a description of behaviour, or an identifier; English or Chinese'),
         k: z.number().int().min(1).max(50).default(10).describe('how many results (1-50, default 10)'),
         path_glob: z.string().min(1).max(500).optional().describe('only paths matching this glob from the repository root, e.g. "src/**" or "**/*.py"'),
         language: z.string().min(1).max(40).optional().describe('only this language, e.g. "typescript", "python", "rust", "go"'),
