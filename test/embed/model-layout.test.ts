@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { describeModel, loadEmbedder, type Embedder } from '../../src/embed/index.js';
+import { describeModel } from '../../src/embed/index.js';
 import { ModelUnavailableError } from '../../src/embed/model-errors.js';
 import { layoutTag, readModelLayout } from '../../src/embed/model-layout.js';
 import { MAX_TOKENS } from '../../src/embed/text-limits.js';
 import { makeFixtureRepo, runCli } from '../helpers.js';
 import { freshCacheWithDefaultModel, tempDir } from './helpers.js';
-import { expectedVector, TINY_DIM, writeTinyModel, type TinyModelOptions } from './tiny-models.js';
+import { assertClose, expectedVector, TINY_DIM, withEmbedder, writeTinyModel, type TinyModelOptions } from './tiny-models.js';
 
 const QWEN3_QUERY = 'Instruct: Given a code search query, retrieve relevant code\nQuery: ';
 
@@ -16,20 +16,6 @@ let counter = 0;
 /** A made-up tiny model (plumbing only, see tiny-models.ts) in a folder of its own. */
 function tinyModel(options: TinyModelOptions = {}, name = `tiny-${++counter}`): string {
   return writeTinyModel(path.join(tempDir('layout'), name), options);
-}
-
-function assertClose(actual: Float32Array, expected: Float32Array, what: string): void {
-  assert.equal(actual.length, expected.length, what);
-  actual.forEach((x, d) => assert.ok(Math.abs(x - expected[d]) < 1e-5, `${what}: [${Array.from(actual)}] vs [${Array.from(expected)}]`));
-}
-
-async function withEmbedder<T>(dir: string, run: (e: Embedder) => Promise<T>, backend?: 'pipeline'): Promise<T> {
-  const embedder = await loadEmbedder(dir, { threads: 0, backend });
-  try {
-    return await run(embedder);
-  } finally {
-    await embedder.close();
-  }
 }
 
 describe('model layout read from a folder (pure, no model loaded)', () => {

@@ -1,7 +1,9 @@
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as OnnxProto from 'onnx-proto';
+import { loadEmbedder, type Embedder } from '../../src/embed/index.js';
 
 /**
  * Tiny Transformers.js model folders in the sentence-transformers layouts of real models, with MADE-UP
@@ -42,6 +44,20 @@ export function expectedVector(text: string, pooling: 'cls' | 'mean' | 'lasttoke
   const out = new Float64Array(TINY_DIM).fill(pooling === 'max' ? -Infinity : 0);
   for (const r of rows) r.forEach((x, d) => (out[d] = pooling === 'max' ? Math.max(out[d], x) : out[d] + x));
   return unit(out);
+}
+
+export function assertClose(actual: Float32Array, expected: Float32Array, what: string): void {
+  assert.equal(actual.length, expected.length, what);
+  actual.forEach((x, d) => assert.ok(Math.abs(x - expected[d]) < 1e-5, `${what}: [${Array.from(actual)}] vs [${Array.from(expected)}]`));
+}
+
+export async function withEmbedder<T>(dir: string, run: (e: Embedder) => Promise<T>, backend?: 'pipeline'): Promise<T> {
+  const embedder = await loadEmbedder(dir, { threads: 0, backend });
+  try {
+    return await run(embedder);
+  } finally {
+    await embedder.close();
+  }
 }
 
 export interface TinyModelOptions {
