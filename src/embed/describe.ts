@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { findOnnxFile, readManifest } from './model-cache.js';
 import { onnxFacts } from './onnx-sidecar.js';
+import { layoutTag, readModelLayout, type ModelLayout } from './model-layout.js';
 import { locateModel, modelIdentity, type ModelSource } from './resolve-model.js';
 import { TEACHER_DIM } from './teacher.js';
 
@@ -17,6 +18,23 @@ export interface ModelDescription {
   source: ModelSource;
   /** "static" = token-lookup fast path; "pipeline" = Transformers.js/onnxruntime. */
   backend: 'static' | 'pipeline' | 'unknown';
+  /** How the folder says it is used (model-layout.ts); absent until the model is there. */
+  layout?: LayoutDescription;
+  /** Why the model cannot be used as it stands (e.g. a pooling ocrag cannot reproduce). */
+  problem?: string;
+}
+
+export interface LayoutDescription {
+  /** Mode and the file it came from, e.g. "cls (1_Pooling/config.json)". */
+  pooling: string;
+  /** What the folder asks for; ocrag compares by cosine and L2-normalises either way. */
+  normalize: string;
+  queryPrompt: string;
+  documentPrompt: string;
+  promptSource: string;
+  maxLength: number;
+  maxLengthSource: string;
+  ignoredModules: string[];
 }
 
 /** For status/doctor output: what a model spec resolves to, without building or loading it. */
@@ -28,14 +46,37 @@ export async function describeModel(spec?: string): Promise<ModelDescription> {
     return { id: location.name, dim, path: location.dir, built: false, bytes: 0, source: location.source, backend: 'unknown' };
   }
   const facts = onnxFacts(onnxPath);
+  let layout: ModelLayout | undefined;
+  let problem: string | undefined;
+  try {
+    layout = readModelLayout(location.dir);
+  } catch (e) {
+    problem = (e as Error).message;
+  }
+  const staticPath = !!facts.staticLookup && layout?.pooling === 'mean';
   return {
-    id: modelIdentity(location, facts),
+    id: modelIdentity(location, facts, layout ? layoutTag(layout) : ''),
     dim: facts.staticLookup?.dim ?? declaredDim(location.dir),
     path: location.dir,
     built: true,
     bytes: folderBytes(location.dir),
     source: location.source,
-    backend: facts.staticLookup ? 'static' : 'pipeline',
+    backend: staticPath ? 'static' : 'pipeline',
+    ...(layout && { layout: describeLayout(layout) }),
+    ...(problem && { problem }),
+  };
+}
+
+function describeLayout(layout: ModelLayout): LayoutDescription {
+  return {
+    pooling: `${layout.pooling} (${layout.poolingSource})`,
+    normalize: layout.normalize ? 'L2 (its Normalize module)' : 'L2 (by ocrag: the folder lists no Normalize module)',
+    queryPrompt: layout.prompts.query,
+    documentPrompt: layout.prompts.document,
+    promptSource: layout.prompts.source,
+    maxLength: layout.maxLength,
+    maxLengthSource: layout.maxLengthSource,
+    ignoredModules: layout.ignoredModules,
   };
 }
 

@@ -1,6 +1,7 @@
 import { findOnnxFile } from './model-cache.js';
 import { onnxFacts } from './onnx-sidecar.js';
-import { modelPrompts } from './prompts.js';
+import { layoutTag, readModelLayout } from './model-layout.js';
+import { ModelUnavailableError } from './model-errors.js';
 import { modelIdentity, requireModel } from './resolve-model.js';
 import { createStaticEmbedder } from './static-embedder.js';
 import type { Embedder } from './types.js';
@@ -26,17 +27,19 @@ export interface LoadOptions {
 export async function loadEmbedder(spec?: string, options: LoadOptions = {}): Promise<Embedder> {
   const location = await requireModel(spec, options.onNotice);
   const onnxPath = findOnnxFile(location.dir);
-  if (!onnxPath) throw new Error(`model folder ${location.dir} has no ONNX file`);
+  if (!onnxPath) throw new ModelUnavailableError(`model folder ${location.dir} has no ONNX file`);
   const facts = onnxFacts(onnxPath);
-  const modelId = modelIdentity(location, facts);
-  const prompts = modelPrompts(location.dir);
+  const layout = readModelLayout(location.dir);
+  const modelId = modelIdentity(location, facts, layoutTag(layout));
   const backend = options.backend ?? 'auto';
+  // The fast path sums token rows: mean pooling, nothing else.
+  const staticLookup = layout.pooling === 'mean' ? facts.staticLookup : undefined;
 
-  if (backend !== 'pipeline' && facts.staticLookup) {
-    return createStaticEmbedder(location.dir, facts.staticLookup, { modelId, prompts, threads: options.threads });
+  if (backend !== 'pipeline' && staticLookup) {
+    return createStaticEmbedder(location.dir, staticLookup, { modelId, prompts: layout.prompts, threads: options.threads });
   }
-  if (backend === 'static') throw new Error(`model ${modelId} is not a static token-lookup model; it needs the pipeline backend`);
+  if (backend === 'static') throw new Error(`model ${modelId} is not a static token-lookup model with mean pooling; it needs the pipeline backend`);
   // Loaded only here: a static model, the default, never needs this module (nor Transformers.js behind it).
   const { createPipelineEmbedder } = await import('./pipeline-embedder.js');
-  return createPipelineEmbedder(location.dir, { modelId, prompts, batchSize: options.batchSize });
+  return createPipelineEmbedder(location.dir, { modelId, layout, batchSize: options.batchSize });
 }

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { withPrefix, type Prompts } from './prompts.js';
+import type { ModelLayout } from './model-layout.js';
+import { poolAndNormalise } from './pooling.js';
+import { withPrefix } from './prompts.js';
 import { clipText, isBlank } from './text-limits.js';
 import type { Embedder } from './types.js';
 
@@ -8,13 +10,20 @@ export const DEFAULT_PIPELINE_BATCH = 16;
 
 export interface PipelineEmbedderOptions {
   modelId: string;
-  prompts: Prompts;
+  layout: ModelLayout;
   batchSize?: number;
 }
 
+/** The parts of a Transformers.js tensor read here. */
+interface TensorLike {
+  data: ArrayLike<number | bigint>;
+  dims: number[];
+}
+
 /**
- * Any Transformers.js feature-extraction model folder, run through onnxruntime: mean pooling,
- * L2 normalisation, inputs truncated to the model's maximum length by the tokenizer.
+ * Any Transformers.js feature-extraction model folder, run through onnxruntime the way its files say:
+ * the folder's pooling, prompts and length limit (see model-layout.ts), then L2 normalisation.
+ * Pooling happens here, not in the pipeline, because it must follow the attention mask (padding side).
  * Transformers.js is imported here, lazily, so the static fast path never pays for it.
  */
 export async function createPipelineEmbedder(modelDir: string, options: PipelineEmbedderOptions): Promise<Embedder> {
@@ -23,13 +32,17 @@ export async function createPipelineEmbedder(modelDir: string, options: Pipeline
   env.allowLocalModels = true;
   const dtype = existsSync(join(modelDir, 'onnx', 'model.onnx')) ? 'fp32' : 'q8';
   const extractor = await pipeline('feature-extraction', modelDir, { dtype, device: 'cpu' });
+  const { layout } = options;
   const batchSize = options.batchSize ?? DEFAULT_PIPELINE_BATCH;
 
   const embedBatch = async (texts: string[]): Promise<Float32Array[]> => {
-    const output = await extractor(texts, { pooling: 'mean', normalize: true });
-    const data = output.data as Float32Array;
-    const dim = data.length / texts.length;
-    return texts.map((_, i) => zeroIfNotFinite(data.slice(i * dim, (i + 1) * dim)));
+    const inputs = extractor.tokenizer(texts, { padding: true, truncation: true, max_length: layout.maxLength });
+    const outputs = (await extractor.model(inputs)) as Record<string, TensorLike | undefined>;
+    const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
+    if (!hidden || hidden.dims.length !== 3) throw new Error(`model folder ${modelDir}: its ONNX graph returns no token vectors (last_hidden_state)`);
+    const [batch, sequence, dim] = hidden.dims;
+    const mask = (inputs as { attention_mask: TensorLike }).attention_mask.data;
+    return poolAndNormalise({ data: hidden.data as Float32Array, dims: [batch, sequence, dim], mask }, layout.pooling);
   };
   const embedAll = async (texts: string[], prefix: string): Promise<Float32Array[]> => {
     const vectors: Float32Array[] = new Array(texts.length);
@@ -47,15 +60,10 @@ export async function createPipelineEmbedder(modelDir: string, options: Pipeline
   return {
     modelId: options.modelId,
     dim,
-    embed: (texts) => embedAll(texts, options.prompts.document),
-    embedQuery: async (text) => (await embedAll([text], options.prompts.query))[0],
+    embed: (texts) => embedAll(texts, layout.prompts.document),
+    embedQuery: async (text) => (await embedAll([text], layout.prompts.query))[0],
     close: async () => {
       await extractor.dispose();
     },
   };
-}
-
-/** Mean pooling over zero tokens or normalising a zero vector yields NaN; the interface promises zeros. */
-function zeroIfNotFinite(vector: Float32Array): Float32Array {
-  return vector.every(Number.isFinite) ? vector : vector.fill(0);
 }

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { moduleConfigFiles, MODULES_FILE } from './model-layout.js';
+import { ST_CONFIG_FILE } from './prompts.js';
 import { cachedModelDir, installModel, isCompleteModelFolder, isValidModelName, MANIFEST_FILE, type ModelManifest } from './model-cache.js';
 
 export interface PullOptions {
@@ -15,7 +17,8 @@ export interface PullOptions {
 }
 
 const REQUIRED_FILES = ['config.json', 'tokenizer.json'];
-const OPTIONAL_FILES = ['tokenizer_config.json', 'special_tokens_map.json', 'config_sentence_transformers.json'];
+/** Besides the tokenizer's extras, sentence-transformers' files: how the model pools, prompts and truncates. */
+const OPTIONAL_FILES = ['tokenizer_config.json', 'special_tokens_map.json', ST_CONFIG_FILE, MODULES_FILE, 'sentence_bert_config.json'];
 const ONNX_CHOICES = ['onnx/model.onnx', 'onnx/model_quantized.onnx'];
 /** A download that delivers no bytes for this long is abandoned. */
 const STALL_MS = 60_000;
@@ -23,7 +26,7 @@ const STALL_MS = 60_000;
 class HubUnreachable extends Error {}
 
 /**
- * Downloads a Transformers.js model (config, tokenizer, one ONNX file) from the Hugging Face hub
+ * Downloads a Transformers.js model (config, tokenizer, sentence-transformers layout, one ONNX file) from the Hugging Face hub
  * into `<cache>/models/<hubId>/`: the only network access in ocrag. The hub is probed before
  * anything is written, and files land in a temp folder renamed into place only when complete.
  */
@@ -54,6 +57,8 @@ async function downloadInto(hub: HubClient, dir: string, onProgress?: (message: 
   };
   for (const rel of REQUIRED_FILES) await fetchFile(rel, true);
   for (const rel of OPTIONAL_FILES) await fetchFile(rel, false);
+  // Module folders are named by modules.json (usually 1_Pooling/), so they are known only once it is here.
+  for (const rel of moduleConfigFiles(dir)) await fetchFile(rel, false);
   let haveOnnx = false;
   for (const rel of ONNX_CHOICES) if (!haveOnnx) haveOnnx = await fetchFile(rel, false);
   if (!haveOnnx) throw new Error(`model "${hub.hubId}" has no onnx/model.onnx or onnx/model_quantized.onnx; it is not a Transformers.js model`);

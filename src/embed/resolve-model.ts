@@ -4,6 +4,7 @@ import { basename, isAbsolute, join, resolve } from 'node:path';
 import { DEFAULT_MODEL_ID, ensureDefaultModel, isDefaultModelFolder } from './build-static.js';
 import { isDefaultModelSpec } from './model-ids.js';
 import { cachedModelDir, findOnnxFile, isCompleteModelFolder, isValidModelName, modelsRoot, readManifest } from './model-cache.js';
+import { ModelUnavailableError } from './model-errors.js';
 import type { OnnxFacts } from './onnx-sidecar.js';
 
 export type ModelSource = 'default' | 'cache' | 'folder';
@@ -54,25 +55,26 @@ export async function requireModel(spec: string | undefined, log?: (line: string
   if (location.source === 'default') return { ...location, dir: await ensureDefaultModel({ log }), ready: true };
   if (location.source === 'folder') {
     const what = existsSync(location.dir) ? 'is not a complete model folder' : 'does not exist';
-    throw new Error(
-      `model folder ${location.dir} ${what}: it needs config.json, tokenizer.json and onnx/model.onnx (or onnx/model_quantized.onnx)`,
+    throw new ModelUnavailableError(
+      `model folder ${location.dir} ${what}: it needs config.json, tokenizer.json and onnx/model.onnx (or onnx/model_quantized.onnx); or fetch one with "ocrag model pull <owner/name>" and pass --model <owner/name>`,
     );
   }
-  throw new Error(`model "${location.name}" not found in ${modelsRoot()}; run "ocrag model pull ${location.name}" when online or pass a folder`);
+  throw new ModelUnavailableError(`model "${location.name}" not found in ${modelsRoot()}; run "ocrag model pull ${location.name}" when online or pass a folder`);
 }
 
 /**
  * The id recorded in an index: stable across machines for the same model. The default model and
- * copies of it keep their recipe name; anything else is `<name>@<first 12 hex of sha256(onnx)>`.
+ * copies of it keep their recipe name; anything else is `<name>@<first 12 hex of sha256(onnx)>`, followed
+ * by the layout's tag when its files make it embed differently from plain mean pooling (model-layout.ts).
  */
-export function modelIdentity(location: ModelLocation, facts: OnnxFacts): string {
+export function modelIdentity(location: ModelLocation, facts: OnnxFacts, layoutTag = ''): string {
   if (location.source === 'default') return DEFAULT_MODEL_ID;
   const manifest = readManifest(location.dir);
   const onnxRel = relativeOnnxPath(location.dir);
   const recordedSha = onnxRel ? manifest?.files?.[onnxRel]?.sha256 : undefined;
   if (manifest?.kind === 'static-distilled' && manifest.name && recordedSha === facts.sha256) return manifest.name;
   const name = location.source === 'cache' ? location.name : (manifest?.name ?? location.name);
-  return `${name}@${facts.sha256.slice(0, 12)}`;
+  return `${name}@${facts.sha256.slice(0, 12)}${layoutTag}`;
 }
 
 function relativeOnnxPath(dir: string): string | undefined {

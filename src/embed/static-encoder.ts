@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { clipText, isBlank, MAX_TOKENS } from './text-limits.js';
+import { modelMaxLength } from './model-layout.js';
+import { clipText, isBlank } from './text-limits.js';
 import { tokenizerFrom } from './fast-unigram.js';
 
 /** What a worker needs to rebuild an identical encoder (the table is shared, not copied). */
@@ -37,8 +38,7 @@ export class StaticEncoder {
     const tokenizerConfig = readJsonOr(join(source.modelDir, 'tokenizer_config.json'), {});
     this.tokenizer = tokenizerFrom(tokenizerJson, tokenizerConfig);
     memoiseUnigramWords(this.tokenizer, tokenizerJson);
-    const modelMax = Number(tokenizerConfig.model_max_length);
-    this.maxTokens = Number.isFinite(modelMax) && modelMax > 0 ? Math.min(modelMax, MAX_TOKENS) : MAX_TOKENS;
+    this.maxTokens = modelMaxLength(source.modelDir).maxLength;
     this.sum = new Float64Array(source.dim);
     this.counts = new Int32Array(source.table instanceof Float32Array ? source.table.length / source.dim : source.table.rowCount);
     this.row = new Float32Array(source.dim);

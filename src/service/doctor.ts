@@ -46,7 +46,10 @@ export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Ch
   if (!ctx.config) return checks;
   await attempt('model', async () => {
     const info = await describeModel(ctx.config.model);
-    if (!info.built) return { status: 'warn', detail: `${info.id} is not built yet`, fix: 'run "ocrag model build" (or let the first index run build it, ~10 s)' };
+    if (!info.built && info.source === 'default') return { status: 'warn', detail: `${info.id} is not built yet`, fix: 'run "ocrag model build" (or let the first index run build it, ~10 s)' };
+    if (!info.built && info.source === 'cache') return { status: 'fail', detail: `${info.id} is not in the model cache`, fix: `run "ocrag model pull ${info.id}"` };
+    if (!info.built) return { status: 'fail', detail: `no complete model folder at ${info.path}`, fix: 'pass a Transformers.js model folder (config.json, tokenizer.json, onnx/model.onnx), or "ocrag model pull <owner/name>"' };
+    if (info.problem) return { status: 'fail', detail: info.problem, fix: 'choose another model with --model or in .ocrag/config.json' };
     return { status: 'ok', detail: `${info.id} (${info.dim}-d) in ${info.path}` };
   });
   await attempt('index', async () => indexCheck(ctx as IndexContext));

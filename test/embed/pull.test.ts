@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadEmbedder, pullModel } from '../../src/embed/index.js';
-import { freshCacheWithDefaultModel, snapshot } from './helpers.js';
+import { freshCacheWithDefaultModel, snapshot, tempDir } from './helpers.js';
+import { writeTinyModel } from './tiny-models.js';
 
 describe('pullModel', () => {
   let cache: string;
@@ -57,14 +58,18 @@ describe('pullModel', () => {
 
   describe('against a local stand-in for the hub', () => {
     let server: http.Server;
+    let layoutDir: string;
     const requests: string[] = [];
 
     before(async () => {
-      // Serves the default model's files for any "<owner>/<name>/resolve/main/<file>" path.
+      // Serves the default model's files for any "<owner>/<name>/resolve/main/<file>" path; acme/layout is a made-up
+      // tiny model in sentence-transformers layout.
+      layoutDir = writeTinyModel(path.join(tempDir('hub-layout'), 'layout'), { poolingFlags: ['pooling_mode_cls_token'], sentenceBertConfig: { max_seq_length: 128 } });
       server = http.createServer((req, res) => {
         requests.push(`${req.method} ${req.url}`);
         const match = /^\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(req.url ?? '');
-        const file = match && match[1] !== 'acme/missing' ? path.join(defaultDir, match[2]) : '';
+        const root = match?.[1] === 'acme/layout' ? layoutDir : defaultDir;
+        const file = match && match[1] !== 'acme/missing' ? path.join(root, match[2]) : '';
         if (!file || !fs.existsSync(file) || match![2].includes('ocrag')) {
           res.writeHead(404).end();
           return;
@@ -94,6 +99,14 @@ describe('pullModel', () => {
       const count = requests.length;
       assert.equal(await pullModel('acme/tiny'), dir);
       assert.equal(requests.length, count);
+    });
+
+    test('also fetches the files that say how the model pools and truncates (modules.json names the pooling folder)', async () => {
+      const dir = await pullModel('acme/layout');
+      for (const rel of ['modules.json', '1_Pooling/config.json', 'sentence_bert_config.json']) assert.ok(fs.existsSync(path.join(dir, rel)), rel);
+      const embedder = await loadEmbedder('acme/layout', { threads: 0 });
+      assert.match(embedder.modelId, /^acme\/layout@[0-9a-f]{12}\+cls\+len128$/);
+      await embedder.close();
     });
 
     test('a model the hub does not have fails before touching the cache', async () => {

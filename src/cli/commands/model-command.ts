@@ -20,13 +20,14 @@ export function registerModel(program: Command): void {
     });
   model
     .command('info')
-    .description('show the configured model: id, dimension, folder, size, and whether it is built')
+    .description('show the configured model: id, dimension, folder, size, whether it is built, its pooling, prompts and length limit')
     .option('--json', 'print as JSON')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const info = await describeModel(await configuredModel(cmd));
       if (opts.json) return printJson(info);
-      const lines = Object.entries(info).map(([k, v]) => `${k.padEnd(10)} ${k === 'bytes' && typeof v === 'number' ? formatBytes(v) : String(v)}`);
-      console.log(lines.join('\n'));
+      const { layout, ...rest } = info;
+      const fields: Array<[string, unknown]> = [...Object.entries(rest), ...Object.entries(layout ?? {})];
+      console.log(fields.map(([k, v]) => `${k.padEnd(FIELD_WIDTH)} ${showField(k, v)}`).join('\n'));
     });
   model
     .command('pull')
@@ -38,6 +39,16 @@ export function registerModel(program: Command): void {
       if (opts.json) printJson({ dir });
       else process.stderr.write(`model ${hubId} ready in ${dir}; use it with --model ${hubId} (then ocrag index --rebuild)\n`);
     });
+}
+
+const FIELD_WIDTH = 15;
+
+/** Prompts end in spaces and newlines (Qwen3's instruction): shown quoted, so they can be seen. */
+function showField(key: string, value: unknown): string {
+  if (key === 'bytes' && typeof value === 'number') return formatBytes(value);
+  if (typeof value === 'string' && key.endsWith('Prompt')) return JSON.stringify(value);
+  if (Array.isArray(value)) return value.length ? value.join(', ') : '-';
+  return String(value);
 }
 
 /** The model the user configured for this repository, or the default outside one. */
