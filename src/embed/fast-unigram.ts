@@ -1,4 +1,5 @@
 import { Tokenizer } from '@huggingface/tokenizers';
+import type { VocabColumns } from './tokenizer-sidecar.js';
 
 interface UnigramConfig {
   type: string;
@@ -20,10 +21,15 @@ interface UnigramModel {
   min_score: number;
   unk_score: number;
   trie: PrefixLookup;
+  tokenize(word: string): string[];
 }
 
 interface PrefixLookup {
   common_prefix_search(chars: string[], start?: number): Iterable<string>;
+}
+
+interface GrowingPrefixLookup extends PrefixLookup {
+  add(pieces: string[]): void;
 }
 
 /**
@@ -33,18 +39,23 @@ interface PrefixLookup {
  * would, with a prefix lookup over a set of the pieces, which yields exactly the pieces the trie yields. Tests compare
  * the ids with the library's own tokenizer (test/embed/fast-unigram.test.ts). Other model types are untouched.
  */
-export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown>): Tokenizer {
+export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown>, columns?: VocabColumns): Tokenizer {
   const config = tokenizerJson.model as UnigramConfig | undefined;
-  const usable = config?.type === 'Unigram' && Array.isArray(config.vocab) && Number.isInteger(config.unk_id) && config.unk_id >= 0 && config.unk_id < config.vocab.length;
+  const size = columns?.pieces.length ?? (Array.isArray(config?.vocab) ? config.vocab.length : 0);
+  const usable = config?.type === 'Unigram' && size > 0 && Number.isInteger(config.unk_id) && config.unk_id >= 0 && config.unk_id < size;
   if (!usable) return new Tokenizer(tokenizerJson, tokenizerConfig);
-  const tokenizer = new Tokenizer({ ...tokenizerJson, model: { ...config, vocab: config.vocab.slice(0, config.unk_id + 1) } }, tokenizerConfig);
+  const vocab = columns ? columns.pieces : config.vocab.map(([piece]) => piece);
+  const scores = columns ? Array.from(columns.scores) : config.vocab.map(([, score]) => score);
+  const head = vocab.slice(0, config.unk_id + 1).map((piece, id): [string, number] => [piece, scores[id]]);
+  const tokenizer = new Tokenizer({ ...tokenizerJson, model: { type: config.type, unk_id: config.unk_id, vocab: head } }, tokenizerConfig);
   const model = tokenizer.model as unknown as UnigramModel;
   if (!(model.trie && model.tokens_to_ids instanceof Map)) return new Tokenizer(tokenizerJson, tokenizerConfig);
-  const vocab = config.vocab.map(([piece]) => piece);
-  const scores = config.vocab.map(([, score]) => score);
+  // Pieces of CJK characters only, at the end of the vocabulary (the default model's 30,000 Chinese words), are
+  // registered the first time a word holds such a character: text without any never pays for them.
+  const lazyFrom = cjkTail(vocab);
   model.vocab = [...vocab];
   model.scores = scores;
-  model.tokens_to_ids = new Map(vocab.map((piece, id) => [piece, id]));
+  model.tokens_to_ids = new Map(vocab.slice(0, lazyFrom).map((piece, id) => [piece, id]));
   model.unk_token_id = config.unk_id;
   model.unk_token = vocab[config.unk_id];
   model.bos_token_id = model.tokens_to_ids.get(model.bos_token);
@@ -54,23 +65,54 @@ export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerC
   model.min_score = min;
   model.unk_score = min - 10;
   scores[config.unk_id] = model.unk_score;
-  model.trie = prefixLookup(vocab);
+  const lookup = prefixLookup(vocab.slice(0, lazyFrom));
+  model.trie = lookup;
   // Then, as the tokenizer's constructor did to the model it built, its added tokens.
-  for (const token of (tokenizer as unknown as { added_tokens: { content: string; id: number }[] }).added_tokens ?? []) {
+  const added = (tokenizer as unknown as { added_tokens: { content: string; id: number }[] }).added_tokens ?? [];
+  for (const token of added) {
     model.tokens_to_ids.set(token.content, token.id);
     model.vocab[token.id] = token.content;
+  }
+  if (lazyFrom < vocab.length) {
+    const tokenize = model.tokenize.bind(model);
+    let registered = false;
+    model.tokenize = (word: string): string[] => {
+      if (!registered && CJK_CHAR.test(word)) {
+        registered = true;
+        for (let id = lazyFrom; id < vocab.length; id++) if (!model.tokens_to_ids.has(vocab[id])) model.tokens_to_ids.set(vocab[id], id);
+        for (const token of added) model.tokens_to_ids.set(token.content, token.id);
+        lookup.add(vocab.slice(lazyFrom));
+      }
+      return tokenize(word);
+    };
   }
   return tokenizer;
 }
 
+/** Any character of the CJK blocks (U+2E80 and up to the end of the BMP's ideographs, Hangul, full-width forms). */
+const CJK_CHAR = /[\u2e80-\ud7ff\uf900-\uffef]/;
+
+/** Where the vocabulary's final run of pieces made only of CJK characters starts (its length when there is none). */
+function cjkTail(vocab: string[]): number {
+  let i = vocab.length;
+  while (i > 0 && /^[\u2e80-\ud7ff\uf900-\uffef]+$/.test(vocab[i - 1])) i--;
+  return i;
+}
+
 /** The pieces that start `chars` at `start`, shortest first, as the library's character trie yields them. */
-function prefixLookup(pieces: string[]): PrefixLookup {
+function prefixLookup(pieces: string[]): GrowingPrefixLookup {
   const whole = new Set(pieces);
   // No piece is longer than the longest one: past it no prefix can be a piece (a trie would stop sooner, but
   // building one, or sorting the pieces for a binary search, costs more than these few set look-ups).
   let longest = 0;
   for (const piece of whole) if (piece.length > longest) longest = piece.length;
   return {
+    add(more: string[]) {
+      for (const piece of more) {
+        whole.add(piece);
+        if (piece.length > longest) longest = piece.length;
+      }
+    },
     *common_prefix_search(chars: string[], start = 0) {
       let prefix = '';
       for (let i = start; i < chars.length; i++) {

@@ -4,6 +4,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { modelMaxLength } from './model-layout.js';
 import { clipText, isBlank } from './text-limits.js';
 import { tokenizerFrom } from './fast-unigram.js';
+import { readTokenizerFile } from './tokenizer-sidecar.js';
 
 /** What a worker needs to rebuild an identical encoder (the table is shared, not copied). */
 export interface StaticEncoderSource {
@@ -34,9 +35,9 @@ export class StaticEncoder {
   private readonly row: Float32Array;
 
   constructor(private readonly source: StaticEncoderSource) {
-    const tokenizerJson = JSON.parse(readFileSync(join(source.modelDir, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
+    const { json: tokenizerJson, columns } = readTokenizerFile(join(source.modelDir, 'tokenizer.json'));
     const tokenizerConfig = readJsonOr(join(source.modelDir, 'tokenizer_config.json'), {});
-    this.tokenizer = tokenizerFrom(tokenizerJson, tokenizerConfig);
+    this.tokenizer = tokenizerFrom(tokenizerJson, tokenizerConfig, columns);
     memoiseUnigramWords(this.tokenizer, tokenizerJson);
     this.maxTokens = modelMaxLength(source.modelDir).maxLength;
     this.sum = new Float64Array(source.dim);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { tokenizerConfigJson, unigramTokenizerJson, type ScoredPiece } from '../code-tokenizer.js';
 import { MANIFEST_FILE, type ModelManifest } from '../model-cache.js';
 import { writeSidecars } from '../onnx-sidecar.js';
+import { writeTokenizerSidecar } from '../tokenizer-sidecar.js';
 import { encodeStaticLookupModel } from '../static-onnx.js';
 import { loadTeacher, packageVersion, TEACHER_DIM, TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE } from '../teacher.js';
 import { MAX_TOKENS } from '../text-limits.js';
@@ -148,6 +149,7 @@ export async function writeDistilledModel(dir: string, name: string, onProgress?
   mkdirSync(join(dir, 'onnx'), { recursive: true });
   for (const [rel, content] of Object.entries(files)) writeFileSync(join(dir, rel), content);
   writeSidecars(join(dir, 'onnx', 'model.onnx'), lookup);
+  writeTokenizerSidecar(join(dir, 'tokenizer.json'));
 
   const manifest: ModelManifest = {
     name,

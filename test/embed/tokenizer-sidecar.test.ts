@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { unigramTokenizerJson } from '../../src/embed/code-tokenizer.js';
+import { readTokenizerJson } from '../../src/embed/tokenizer-sidecar.js';
+import { tempDir } from '../helpers.js';
+
+/** A tokenizer.json of made-up pieces (this judges file handling, not tokenization). */
+function writeTokenizer(dir: string, pieces: [string, number][]): string {
+  const file = path.join(dir, 'tokenizer.json');
+  fs.writeFileSync(file, JSON.stringify(unigramTokenizerJson(pieces, 0)));
+  return file;
+}
+
+describe('tokenizer.json vocabulary sidecar', () => {
+  const pieces: [string, number][] = [['<unk>', 0], ['▁parse', -3.5], ['解析', -11.75], ['参数', -10.125], ['▁', -5.5]];
+
+  test('the sidecar gives back exactly what the JSON says, and is written on first read', () => {
+    const file = writeTokenizer(tempDir('sidecar'), pieces);
+    const first = readTokenizerJson(file);
+    assert.ok(fs.existsSync(`${file}.ocrag-vocab`));
+    const second = readTokenizerJson(file);
+    assert.deepEqual(second, JSON.parse(fs.readFileSync(file, 'utf8')));
+    assert.deepEqual(second, first);
+  });
+
+  test('a changed tokenizer.json is read again, never an old sidecar', () => {
+    const file = writeTokenizer(tempDir('sidecar'), pieces);
+    readTokenizerJson(file);
+    const changed: [string, number][] = [...pieces, ['▁args', -4.25]];
+    writeTokenizer(path.dirname(file), changed);
+    const model = readTokenizerJson(file).model as { vocab: [string, number][] };
+    assert.deepEqual(model.vocab, changed);
+  });
+
+  test('a torn or foreign sidecar is ignored and replaced', () => {
+    const file = writeTokenizer(tempDir('sidecar'), pieces);
+    readTokenizerJson(file);
+    for (const damage of [Buffer.from('garbage'), fs.readFileSync(`${file}.ocrag-vocab`).subarray(0, 40), Buffer.alloc(0)]) {
+      fs.writeFileSync(`${file}.ocrag-vocab`, damage);
+      assert.deepEqual((readTokenizerJson(file).model as { vocab: unknown }).vocab, pieces);
+      assert.deepEqual((readTokenizerJson(file).model as { vocab: unknown }).vocab, pieces);
+    }
+  });
+});
