@@ -4,7 +4,7 @@ import { HOOK_NAMES, hooksInstalled } from '../hooks/install.js';
 import { describeModel } from '../embed/index.js';
 import { openRepo, type RepoInfo } from '../git/repo.js';
 import { git } from '../git/run.js';
-import { currentManifest, isUpToDate, type IndexContext } from '../index/context.js';
+import { currentManifest, isUpToDate, supersededDefaultModel, type IndexContext } from '../index/context.js';
 import { ChunkStore } from '../store/chunk-store.js';
 import { asStoreDamage, StoreDamageError } from '../store/damage.js';
 import { indexLayout } from '../store/layout.js';
@@ -82,6 +82,8 @@ async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
   }
   const manifest = currentManifest(ctx);
   if (!manifest) return { status: 'warn', detail: `${chunks} chunks stored, but this branch was never indexed`, fix: 'run "ocrag index"' };
+  const superseded = supersededDefaultModel(ctx);
+  if (superseded) return { status: 'warn', detail: `built with the previous default model ${superseded}, which reads no Chinese`, fix: 'run "ocrag index" (search and hooks also do it): it re-embeds everything once' };
   if (!isUpToDate(ctx, manifest)) return { status: 'warn', detail: `indexed at ${manifest.commit.slice(0, 8)}, HEAD is ${ctx.repo.head?.slice(0, 8)}`, fix: 'run "ocrag index" (search also does it)' };
   return { status: 'ok', detail: `${Object.keys(manifest.files).length} files, ${chunks} chunks, model ${meta.modelId}` };
 }

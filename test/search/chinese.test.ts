@@ -100,6 +100,8 @@ describe('Chinese, Japanese and Korean search', () => {
     const metaFile = path.join(other, '.ocrag', 'store.json');
     const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8'));
     fs.writeFileSync(metaFile, JSON.stringify({ ...meta, modelId: 'ocrag/use-static-v1' }));
+    const doctor = await runCli(['doctor'], other);
+    assert.match(doctor.stdout, /built with the previous default model ocrag\/use-static-v1[\s\S]*re-embeds everything once/);
     const r = await runCli(['search', '解析命令行参数', '--json'], other);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.stderr.trim().split('\n'), ['ocrag: the default model changed (ocrag/use-static-v1 → ocrag/use-static-v2: it reads Chinese now); re-indexing everything once']);
