@@ -2,7 +2,7 @@ import type { Manifest } from '../store/manifest.js';
 import { gatherCandidates, type Retriever } from './candidates.js';
 import { fuse } from './fusion.js';
 import { hasCjk } from '../text/scripts.js';
-import { loadZhLexicon } from '../text/zh-lexicon.js';
+import { loadZhLexicon, type ZhLexicon } from '../text/zh-lexicon.js';
 import { analyzeQuery } from './query.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank/config.js';
 import { centrality } from './rank/centrality.js';
@@ -59,13 +59,28 @@ export async function rankHits(manifest: Manifest, retriever: Retriever, query: 
   const cfg: RankingConfig = { ...DEFAULT_RANKING, ...opts.ranking };
   const view = searchView(manifest, opts.pathGlob);
   if (!view.files.length) return [];
-  const q = analyzeQuery(query, hasCjk(query) ? await loadZhLexicon() : undefined);
+  const q = analyzeQuery(query, hasCjk(query) ? await chineseLexicon() : undefined);
   const paths = new PathScorer(q.keywords, view.pathWordFiles, view.files.length, { dirWeight: cfg.pathDirWeight, idf: cfg.pathIdf, informativeOnly: cfg.pathInformativeOnly });
   const candidates = await gatherCandidates(retriever, view, q, cfg);
   const files = cfg.fileEvidence ? fileEvidence(candidates, q, cfg) : new Map<string, number>();
   const hits = scoreHits(fuse(candidates.pool.values(), q, cfg), { q, cfg, paths, defined: candidates.defined, files, hubs: cfg.centrality ? centrality(candidates.resident, candidates.visible) : new Map() });
   if (cfg.coherence) boostCoherentFiles(hits, cfg);
   return selectTop(hits, opts.k, cfg);
+}
+
+let lexiconFailure: string | undefined;
+
+/** Without its lexicon (its data packages missing), Chinese still matches by its bigrams: said once, no failure. */
+async function chineseLexicon(): Promise<ZhLexicon | undefined> {
+  try {
+    return await loadZhLexicon();
+  } catch (e) {
+    if (lexiconFailure === undefined) {
+      lexiconFailure = e instanceof Error ? e.message : String(e);
+      process.stderr.write(`ocrag: Chinese is matched by characters only: the Chinese lexicon could not be built (${lexiconFailure})\n`);
+    }
+    return undefined;
+  }
 }
 
 /**
