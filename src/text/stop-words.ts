@@ -18,3 +18,14 @@ export const CHINESE_STOP_WORDS: ReadonlySet<string> = new Set(
     '给 让 将 地 得 着 过 来 去 又是 是不是 怎么样的 哪一个 一下 一种 某个 里面 之间 当 时候 其中 以便 从而 然后 即 并非 就是 还是'
   ).split(' '),
 );
+
+/**
+ * Words that only say what kind of thing a name is or ask where it is (`X 在哪里定义`, `X 类`, `X 的实现`): a
+ * query of one identifier and nothing else but these asks for that name's definition.
+ */
+export const CHINESE_NAME_FRAME_WORDS: ReadonlySet<string> = new Set(
+  (
+    '定义 实现 源码 代码 声明 位置 文件 用法 类 函数 方法 结构体 结构 枚举 接口 类型 对象 模块 常量 变量 宏 特征 特性 属性 字段 ' +
+    '抽象类 基类 子类 父类 类型定义 类定义 函数定义 实例 构造函数 包 命名空间 是 什么 是什么 在哪 在哪儿 哪个 哪个文件 怎么用 作用'
+  ).split(' '),
+);

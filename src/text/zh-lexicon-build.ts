@@ -39,13 +39,15 @@ export async function buildZhEntries(): Promise<ZhEntry[]> {
       traditionalOf.set(simplified, (traditionalOf.get(simplified) ?? new Set()).add(traditional));
     }
   }
-  for (const [word, glossary] of ZH_GLOSSARY) senses.set(word, [...glossary, ...(senses.get(word) ?? [])]);
+  // The glossary's senses go before the dictionary's, computing senses included (渲染: render, then rendering).
+  for (const [word, list] of senses) senses.set(word, orderSenses(list));
+  for (const [word, glossary] of ZH_GLOSSARY) senses.set(word, [...new Set([...glossary, ...(senses.get(word) ?? [])])]);
   const entries = new Map<string, ZhEntry>();
   for (const [word, list] of senses) {
     const glossary = ZH_GLOSSARY.has(word);
     const freq = Math.max(freqs.get(word) ?? 0, glossary ? GLOSSARY_FREQ : 0);
     if (freq < MIN_FREQ && !(glossary || Array.from(word).length === 1)) continue;
-    const kept = orderSenses(list).slice(0, MAX_SENSES);
+    const kept = list.slice(0, MAX_SENSES);
     if (!kept.length) continue;
     entries.set(word, { word, freq: Math.max(freq, 1), senses: kept });
     for (const traditional of traditionalOf.get(word) ?? []) {

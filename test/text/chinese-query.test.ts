@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { analyzeQuery } from '../../src/search/query.js';
+import { cjkTerms } from '../../src/text/scripts.js';
+import { codeTerms } from '../../src/text/terms.js';
+import { loadZhLexicon, type ZhLexicon } from '../../src/text/zh-lexicon.js';
+import { TEST_CACHE } from '../helpers.js';
+
+process.env.OCRAG_CACHE ??= TEST_CACHE;
+
+describe('Chinese query analysis (the real lexicon, built from the npm-shipped data)', () => {
+  let lexicon: ZhLexicon;
+  before(async () => {
+    lexicon = await loadZhLexicon();
+  });
+
+  test('a Han run is split into the most probable dictionary words', () => {
+    assert.deepEqual(lexicon.segment('解析命令行参数'), ['解析', '命令行', '参数']);
+    assert.deepEqual(lexicon.segment('中间件如何全局应用'), ['中间件', '如何', '全局', '应用']);
+    assert.ok(lexicon.size > 100_000);
+  });
+
+  test('Chinese words add their English senses as weighted terms and path words; frames and function words do not', () => {
+    const q = analyzeQuery('模板视图的查找和渲染', lexicon);
+    for (const word of ['template', 'view', 'render']) {
+      assert.ok(q.terms.includes(word), `${word} in ${q.terms.join(' ')}`);
+      assert.ok(q.keywords.includes(word), `${word} in keywords ${q.keywords.join(' ')}`);
+      assert.ok(q.termWeights.get(word)! < 1, 'a translation counts less than a word the user wrote');
+    }
+    assert.ok(q.terms.includes('模板') && q.terms.includes('渲染'), 'the Chinese bigrams are searched too');
+    assert.ok(!q.keywords.some((k) => ['of', 'and'].includes(k)));
+    assert.match(q.embedText, /^模板视图的查找和渲染 .*template/);
+  });
+
+  test('one identifier in a Chinese frame is a name query; a sentence around an acronym is not', () => {
+    for (const [query, name] of [['parseArgs 在哪里定义', 'parseArgs'], ['TypeAdapter 抽象类', 'TypeAdapter'], ['response 对象的定义', 'response'], ['Router 的实现', 'Router']]) {
+      const q = analyzeQuery(query, lexicon);
+      assert.equal(q.isName, true, query);
+      assert.deepEqual(q.symbols, [name]);
+      assert.equal(q.embedText, name);
+    }
+    const sentence = analyzeQuery('HTTP 基本认证中间件', lexicon);
+    assert.equal(sentence.isName, false);
+    assert.ok(sentence.terms.includes('middleware') && sentence.terms.includes('basic'));
+  });
+
+  test('identifiers inside Chinese stay whole; asking for tests in Chinese asks for tests', () => {
+    const q = analyzeQuery('调用parseArgs解析', lexicon);
+    assert.ok(q.symbols.includes('parseArgs'));
+    assert.ok(q.terms.includes('parseargs') && q.terms.includes('parse'));
+    assert.equal(analyzeQuery('命令行参数解析的单元测试', lexicon).wantsTests, true);
+    assert.deepEqual(codeTerms('重跑gen-itgc后'), ['重跑', '跑', '后', 'gen', 'itgc'].filter((t) => t !== '跑'));
+  });
+
+  test('CJK bigrams: Chinese, Japanese and Korean alike, lone characters stand for themselves', () => {
+    assert.deepEqual(cjkTerms('解析参数'), ['解析', '析参', '参数']);
+    assert.deepEqual(cjkTerms('設定ファイル'), ['設定', '定フ', 'ファ', 'ァイ', 'イル']);
+    assert.deepEqual(cjkTerms('세션 정리'), ['세션', '정리']);
+    assert.deepEqual(cjkTerms('a 字 b'), ['字']);
+    assert.deepEqual(cjkTerms('no cjk here 🚀'), []);
+  });
+});
