@@ -7,6 +7,7 @@ import { stem } from '../text/stem.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
 import { readSnapshot, writeSnapshot, type ResidentState, type RestoredState } from './resident-snapshot.js';
 import { nameWords, ownDefinition } from '../text/breadcrumb.js';
+import { commentWords } from '../text/comments.js';
 
 /**
  * BM25F-style field weights on top of the words of breadcrumb and text: the words naming a chunk's own definition
@@ -15,7 +16,6 @@ import { nameWords, ownDefinition } from '../text/breadcrumb.js';
  */
 const NAME_FIELD_WEIGHT = 4;
 const COMMENT_FIELD_WEIGHT = 0.5;
-const COMMENT_LINE = /^\s*(?:\/\/|#(?!\[)|\/\*|\*|"{3}|'{3})/;
 
 /**
  * The chunks of the blobs searched so far, held in memory: info, text, an int8 copy of each vector and postings
@@ -208,11 +208,7 @@ export class ResidentChunks {
     };
     for (const word of terms.split(' ')) if (word) count(word, 1);
     for (const word of nameWords(symbol)) count(word, NAME_FIELD_WEIGHT);
-    // Comments are prose: plain lower-case words, no identifier splitting needed.
-    for (const line of text.split('\n')) {
-      if (!COMMENT_LINE.test(line)) continue;
-      for (const word of line.toLowerCase().split(/[^a-z0-9_]+/)) if (word.length > 1) count(word, COMMENT_FIELD_WEIGHT);
-    }
+    for (const word of commentWords(text)) count(word, COMMENT_FIELD_WEIGHT);
     this.lengths[i] = length;
     for (const [[docs, tfs], n] of tf) {
       docs.push(i);
