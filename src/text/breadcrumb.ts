@@ -9,15 +9,16 @@ import { codeTerms } from './terms.js';
  * Rust impls: `impl Trait for Type` (and inherent `impl Type`) names Type, never Trait, because its members are
  * members of Type: `Router::call` is what a reader asks for, and `Service` is defined by its own `trait` item. The
  * block only adds to a type defined elsewhere, so it names Type without defining it (see `definesName`): ranking
- * counts it as part of Type, find_symbol lists it under Type, and neither takes it for Type's definition.
+ * scores it as a member of Type, find_symbol lists it under Type, after the `struct` ranking puts first. Ranking
+ * impls as definitions of Type instead measured worse (axum 0.901 → 0.899 NDCG@10, the rest unchanged).
  */
 export interface BreadcrumbElement {
   /** `class`, `fn`, `impl`, `method`, ...; '' for a bare name. */
-  kind: string;
+  readonly kind: string;
   /** The name the element defines (for an impl, its type); '' when it names nothing (`function (anonymous)`). */
-  name: string;
+  readonly name: string;
   /** The element's text after the kind, when it says more than the name: `(m *Mux) ServeHTTP`, `Foo::run`, `Serialize for Foo`. */
-  qualifiedName?: string;
+  readonly qualifiedName?: string;
 }
 
 const SEPARATOR = ' > ';
@@ -38,8 +39,17 @@ export function formatImplTarget(trait: string | null, type: string): string {
   return trait ? `${trait}${IMPL_FOR}${type}` : type;
 }
 
-export function parseBreadcrumb(breadcrumb: string): BreadcrumbElement[] {
-  return breadcrumb ? breadcrumb.split(SEPARATOR).map(parseElement) : [];
+const parsed = new Map<string, readonly BreadcrumbElement[]>();
+
+export function parseBreadcrumb(breadcrumb: string): readonly BreadcrumbElement[] {
+  let elements = parsed.get(breadcrumb);
+  if (!elements) {
+    elements = breadcrumb ? breadcrumb.split(SEPARATOR).map(parseElement) : [];
+    // Ranking asks about the same breadcrumbs for every query's candidates: a bounded memo keeps that cheap.
+    if (parsed.size > 100_000) parsed.clear();
+    parsed.set(breadcrumb, elements);
+  }
+  return elements;
 }
 
 export function formatParsed(elements: readonly BreadcrumbElement[]): string {
@@ -67,9 +77,8 @@ function splitKind(label: string): [string, string] {
 
 /** The innermost element: the definition the chunk itself belongs to. */
 export function innermost(breadcrumb: string): BreadcrumbElement | null {
-  if (!breadcrumb) return null;
-  const at = breadcrumb.lastIndexOf(SEPARATOR);
-  return parseElement(at < 0 ? breadcrumb : breadcrumb.slice(at + SEPARATOR.length));
+  const elements = parseBreadcrumb(breadcrumb);
+  return elements[elements.length - 1] ?? null;
 }
 
 /** The element's text after its kind, as the chunker wrote it. */
