@@ -4,20 +4,12 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Embedder } from '../src/embed/types.js';
 import { QueryCache } from '../src/mcp/query-cache.js';
-import { definedName, editDistance, matchSymbol } from '../src/mcp/symbol-match.js';
+import { editDistance, matchSymbol } from '../src/mcp/symbol-match.js';
 import { languagesFor } from '../src/mcp/tools/language.js';
 import { TreeWatcher } from '../src/mcp/tree-watcher.js';
 import { git, tempDir } from './helpers.js';
 
 describe('symbol matching', () => {
-  test('the defined name of a breadcrumb segment, across languages', () => {
-    assert.equal(definedName('fn push_back'), 'push_back');
-    assert.equal(definedName('func (c *Cache) Get'), 'Get');
-    assert.equal(definedName('impl AsRef<JoinHandle<T>> for AbortOnDropHandle<T>'), 'AbortOnDropHandle');
-    assert.equal(definedName('class Router'), 'Router');
-    assert.equal(definedName('function Foo::run'), 'run');
-  });
-
   test('exact, case-insensitive, partial and fuzzy matches; qualifiers must appear in the breadcrumb', () => {
     assert.equal(matchSymbol('class Router > method handle', 'handle'), 'exact');
     assert.equal(matchSymbol('class Router > method handle', 'Router.handle'), 'exact');
@@ -29,6 +21,10 @@ describe('symbol matching', () => {
     assert.equal(matchSymbol('function parseArgs', 'parseArsg'), 'fuzzy');
     assert.equal(matchSymbol('function render', 'parse'), 'none');
     assert.equal(matchSymbol('', 'parse'), 'none');
+    assert.equal(matchSymbol('impl Service for Router', 'Router'), 'exact');
+    assert.equal(matchSymbol('impl Service for Router > fn call', 'Router::call'), 'exact');
+    assert.equal(matchSymbol('impl Service for Router', 'Service'), 'none');
+    assert.equal(matchSymbol('module zod/v4', 'zod/v4'), 'exact');
     assert.equal(editDistance('kitten', 'sitting', 5), 3);
     assert.equal(editDistance('a', 'abcdef', 2), 3);
   });

@@ -5,9 +5,10 @@ import { topEntries } from '../src/search/lexical.js';
 import { analyzeQuery } from '../src/search/query.js';
 import { isBarrel } from '../src/search/rank/barrels.js';
 import { DEFAULT_RANKING } from '../src/search/rank/config.js';
-import { breadcrumbName, definitionStrength } from '../src/search/rank/definitions.js';
+import { definitionStrength } from '../src/search/rank/definitions.js';
 import { pathRole } from '../src/search/rank/path-roles.js';
-import { PathScorer, wordsMatch } from '../src/search/rank/path-words.js';
+import { PathScorer } from '../src/search/rank/path-words.js';
+import { wordsMatch } from '../src/text/path-words.js';
 import type { Hit } from '../src/search/rank/rank.js';
 import { selectTop } from '../src/search/rank/select.js';
 import { relevance } from '../src/search/search.js';
@@ -32,13 +33,12 @@ describe('query analysis', () => {
 
 describe('definitions', () => {
   test('the breadcrumb names the definition; members and impls are weaker', () => {
-    assert.equal(breadcrumbName('func (m *Mux) ServeHTTP'), 'ServeHTTP');
-    assert.equal(breadcrumbName('impl Serialize for Foo'), null);
     assert.equal(definitionStrength('class Router', 'class Router {}', 'Router'), 'defines');
     assert.equal(definitionStrength('interface $ZodType', 'export interface $ZodType {}', 'ZodType'), 'defines');
     assert.equal(definitionStrength('class Router > method handle', 'handle() {}', 'Router'), 'member');
     assert.equal(definitionStrength('impl<S> Router<S> > fn route', 'fn route() {}', 'Router'), 'member');
     assert.equal(definitionStrength('impl Serializer for Foo', 'impl Serializer for Foo {}', 'Serializer'), 'none');
+    assert.equal(definitionStrength('impl Serializer for Foo', 'impl Serializer for Foo {}', 'Foo'), 'member');
     assert.equal(definitionStrength('', 'pub struct Router<S> {\n}', 'Router'), 'text');
     assert.equal(definitionStrength('', 'app.response = Object.create(res)', 'response'), 'none');
     assert.equal(definitionStrength('', 'pub use axum_core::extract::{FromRequest, FromRequestParts};', 'FromRequest'), 'reexport');

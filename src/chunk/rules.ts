@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { formatImplTarget } from '../text/breadcrumb.js';
 
 /** What a definition node is: its kind ("class", "fn", ...) and display name. */
 export interface Described {
@@ -222,7 +223,7 @@ const rust = defineRules({
       const trait = node.childForFieldName('trait');
       const type = node.childForFieldName('type');
       const target = type ? type.text : '(anonymous)';
-      return { kind: 'impl', name: clean(trait ? `${trait.text} for ${target}` : target) };
+      return { kind: 'impl', name: clean(formatImplTarget(trait?.text ?? null, target)) };
     },
     mod_item: withBody('mod'),
   },

@@ -1,6 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { parseWithin, type Grammar } from './parser.js';
 import { CLASS_LIKE_KINDS, type SyntaxRules } from './rules.js';
+import { formatElement } from '../text/breadcrumb.js';
 
 /** A definition found in a syntax tree, with the lines it owns (1-based, inclusive). */
 export interface Definition {
@@ -81,7 +82,7 @@ function nest(candidates: Candidate[]): Definition[] {
     if (definition.kind === 'function' && parent && CLASS_LIKE_KINDS.has(parent.definition.kind)) {
       definition.kind = 'method';
     }
-    definition.label = `${definition.kind} ${definition.label}`;
+    definition.label = formatElement(definition.kind, definition.label);
     (parent ? parent.definition.children : roots).push(definition);
     open.push(candidate);
   }

@@ -1,6 +1,7 @@
 import { chunkFile, CHUNKER_VERSION } from '../chunk/index.js';
 import type { Chunk } from '../chunk/types.js';
 import type { Embedder } from '../embed/types.js';
+import { formatBreadcrumb } from '../text/breadcrumb.js';
 import { codeTerms } from '../text/terms.js';
 import type { BlobMark, ChunkRow, ChunkStore } from '../store/chunk-store.js';
 import { chunkId } from './chunk-id.js';
@@ -101,7 +102,7 @@ async function embedGroup(group: { blob: string; chunks: Chunk[] }[], embedder: 
     startLine: chunk.startLine,
     endLine: chunk.endLine,
     language: chunk.language,
-    symbol: chunk.symbols.join(' > '),
+    symbol: formatBreadcrumb(chunk.symbols),
     text: chunk.text,
     terms: codeTerms(embeddingText(chunk)).join(' '),
     vector: vectors[i],
@@ -110,5 +111,5 @@ async function embedGroup(group: { blob: string; chunks: Chunk[] }[], embedder: 
 
 /** What is embedded: the code plus its breadcrumb, both from the blob's own content, so a rename never re-embeds. */
 export function embeddingText(chunk: Chunk): string {
-  return chunk.symbols.length ? `${chunk.symbols.join(' > ')}\n${chunk.text}` : chunk.text;
+  return chunk.symbols.length ? `${formatBreadcrumb(chunk.symbols)}\n${chunk.text}` : chunk.text;
 }

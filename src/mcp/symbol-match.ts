@@ -1,3 +1,5 @@
+import { breadcrumbIdentifiers, innermost } from '../text/breadcrumb.js';
+
 /** How well a chunk's breadcrumb matches a wanted name, best first; `none` excludes it. */
 export type SymbolMatch = 'exact' | 'case-insensitive' | 'partial' | 'fuzzy' | 'none';
 
@@ -5,17 +7,20 @@ export const MATCH_RANK: Record<SymbolMatch, number> = { exact: 4, 'case-insensi
 
 /**
  * Matches `wanted` (a name, or a qualified name such as `Router.handle`, `Router::handle`, `Router#handle`)
- * against the innermost definition of a breadcrumb like "class Router > method handle". Qualifiers must each
- * name something in the breadcrumb (an enclosing definition, a Go receiver, a C++ scope).
+ * against the name the innermost element of a breadcrumb like "class Router > method handle" defines (see
+ * text/breadcrumb.ts: an impl names its type). Qualifiers must each name something in the breadcrumb (an
+ * enclosing definition, a Go receiver, a C++ scope, an impl's trait or type).
  */
 export function matchSymbol(breadcrumb: string, wanted: string): SymbolMatch {
+  const defined = innermost(breadcrumb)?.name;
+  if (!defined) return 'none';
+  // A name with separators of its own (`module zod/v4`) is matched whole before it is read as qualified.
+  if (defined === wanted) return 'exact';
   const parts = wanted.split(/::|->|[.#\\/\s]+/).filter(Boolean);
   const name = parts.pop();
-  const segments = breadcrumb.split(' > ');
-  const defined = definedName(segments[segments.length - 1] ?? '');
-  if (!name || !defined) return 'none';
+  if (!name) return 'none';
   if (parts.length) {
-    const known = new Set(identifiers(breadcrumb).map((w) => w.toLowerCase()));
+    const known = new Set(breadcrumbIdentifiers(breadcrumb).map((w) => w.toLowerCase()));
     if (!parts.every((p) => known.has(p.toLowerCase()))) return 'none';
   }
   if (defined === name) return 'exact';
@@ -25,33 +30,6 @@ export function matchSymbol(breadcrumb: string, wanted: string): SymbolMatch {
   if (b.length >= 3 && a.includes(b)) return 'partial';
   if (editDistance(a, b, 2) <= (b.length >= 6 ? 2 : 1)) return 'fuzzy';
   return 'none';
-}
-
-/**
- * The name a breadcrumb segment defines: "fn push_back" → push_back, "func (c *Cache) Get" → Get,
- * "impl AsRef<JoinHandle<T>> for AbortOnDropHandle<T>" → AbortOnDropHandle, "class Router" → Router.
- */
-export function definedName(segment: string): string {
-  let s = stripGenerics(segment);
-  const forAt = s.lastIndexOf(' for ');
-  if (forAt >= 0) s = s.slice(forAt + 5);
-  const words = identifiers(s);
-  return words[words.length - 1] ?? '';
-}
-
-function identifiers(text: string): string[] {
-  return stripGenerics(text).match(/[A-Za-z_$][\w$]*/g) ?? [];
-}
-
-function stripGenerics(text: string): string {
-  let out = '';
-  let depth = 0;
-  for (const c of text) {
-    if (c === '<') depth++;
-    else if (c === '>' && depth > 0) depth--;
-    else if (depth === 0) out += c;
-  }
-  return out;
 }
 
 /** Levenshtein distance, giving up (returning limit + 1) once it must exceed `limit`. */

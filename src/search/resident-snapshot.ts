@@ -18,8 +18,11 @@ export interface ResidentState {
   empty: Set<string>;
 }
 
-/** Snapshot layout: a sectioned file (see sectioned-file.ts); version 6 keeps texts on disk until read. */
-const MAGIC = 'ocragRS6';
+/**
+ * Snapshot layout: a sectioned file (see sectioned-file.ts); version 6 keeps texts on disk until read. Bumped also
+ * when the postings built from the same rows change (7: CJK comments give bigrams), so no stale set is restored.
+ */
+const MAGIC = 'ocragRS7';
 const EAGER = [
   'ids.utf8', 'ids.ends', 'blobs.utf8', 'blobs.ends', 'blobOf', 'languageOf', 'starts', 'ends', 'symbols.utf8', 'symbols.ends',
   'textEnds', 'lengths', 'scales', 'vectors', 'definitions.keys.utf8', 'definitions.keys.ends', 'definitions.starts', 'definitions.docs',

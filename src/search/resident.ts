@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
 import type { ChunkInfo } from '../store/chunk-store.js';
 import type { StoreHandle } from '../store/store-handle.js';
-import { breadcrumbName } from './rank/definitions.js';
 import { stem } from '../text/stem.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
 import { readSnapshot, writeSnapshot, type ResidentState, type RestoredState } from './resident-snapshot.js';
-import { codeTerms } from '../text/terms.js';
+import { nameWords, ownDefinition } from '../text/breadcrumb.js';
+import { commentWords } from '../text/comments.js';
 
 /**
  * BM25F-style field weights on top of the words of breadcrumb and text: the words naming a chunk's own definition
@@ -16,7 +16,6 @@ import { codeTerms } from '../text/terms.js';
  */
 const NAME_FIELD_WEIGHT = 4;
 const COMMENT_FIELD_WEIGHT = 0.5;
-const COMMENT_LINE = /^\s*(?:\/\/|#(?!\[)|\/\*|\*|"{3}|'{3})/;
 
 /**
  * The chunks of the blobs searched so far, held in memory: info, text, an int8 copy of each vector and postings
@@ -178,7 +177,7 @@ export class ResidentChunks {
       list.push(i);
       this.storeVector(i, flat.subarray(offset + r * this.dim, offset + (r + 1) * this.dim));
       this.index(i, terms.get(r) as string, info.symbol, info.text);
-      const name = info.symbol ? breadcrumbName(info.symbol.split(' > ').pop()!) : null;
+      const name = ownDefinition(info.symbol);
       if (name) {
         this.definitions.writable(definitionKey(name))[0].push(i);
       }
@@ -208,12 +207,8 @@ export class ResidentChunks {
       length += weight;
     };
     for (const word of terms.split(' ')) if (word) count(word, 1);
-    for (const word of codeTerms(symbol.split(' > ').pop()!.replace(/^\S+\s+/, ''))) count(word, NAME_FIELD_WEIGHT);
-    // Comments are prose: plain lower-case words, no identifier splitting needed.
-    for (const line of text.split('\n')) {
-      if (!COMMENT_LINE.test(line)) continue;
-      for (const word of line.toLowerCase().split(/[^a-z0-9_]+/)) if (word.length > 1) count(word, COMMENT_FIELD_WEIGHT);
-    }
+    for (const word of nameWords(symbol)) count(word, NAME_FIELD_WEIGHT);
+    for (const word of commentWords(text)) count(word, COMMENT_FIELD_WEIGHT);
     this.lengths[i] = length;
     for (const [[docs, tfs], n] of tf) {
       docs.push(i);

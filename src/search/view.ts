@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Manifest } from '../store/manifest.js';
-import { splitIdentifier } from '../text/terms.js';
+import { fileStem, segmentWords } from '../text/path-words.js';
 
 /** One searchable file of the view, with the words of its path (paths live only in the manifest). */
 export interface ViewFile {
@@ -44,7 +44,7 @@ function buildView(manifest: Manifest, pathGlob?: string): SearchView {
   const segments = new Map<string, string[]>();
   const words = (segment: string) => {
     let w = segments.get(segment);
-    if (!w) segments.set(segment, (w = wordsOf(segment)));
+    if (!w) segments.set(segment, (w = segmentWords(segment)));
     return w;
   };
   const pathWordFiles = new Map<string, number>();
@@ -89,17 +89,5 @@ function markLegacyVersions(files: ViewFile[]): void {
 export function describePath(path: string, blob = ''): ViewFile {
   const segments = path.split('/');
   const name = segments.pop()!;
-  return { path, blob, stemWords: wordsOf(fileStem(name)), dirWords: segments.reverse().map(wordsOf), legacy: false };
-}
-
-/** A file name without its extensions (`router.d.ts` → router). */
-function fileStem(name: string): string {
-  return name.replace(/\.d\.ts$/, '').replace(/(\.[A-Za-z0-9]+)+$/, '') || name;
-}
-
-/** A path segment's words: the whole segment (lower-case, no separators) and its identifier parts. */
-export function wordsOf(segment: string): string[] {
-  const whole = segment.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const parts = segment.split(/[^A-Za-z0-9]+/).flatMap(splitIdentifier).filter((p) => p.length > 1);
-  return [...new Set([whole, ...parts].filter(Boolean))];
+  return { path, blob, stemWords: segmentWords(fileStem(name)), dirWords: segments.reverse().map(segmentWords), legacy: false };
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { chunkFile } from '../../chunk/index.js';
 import { UsageError } from '../../git/repo.js';
 import { embeddingText } from '../../index/embed-blobs.js';
+import { formatBreadcrumb } from '../../text/breadcrumb.js';
 import type { RepoSession } from '../session.js';
 import { guarded } from './errors.js';
 import { answer, codeResultShape, resultsAsText, toCodeResult } from './shared.js';
@@ -41,7 +42,7 @@ export function registerRelated(server: McpServer, session: RepoSession, log: (m
         const candidates = await session.searchView(view, embeddingText(anchor), { k: args.k + 10 });
         const results = candidates.filter((r) => r.path !== rel || r.endLine < anchor.startLine || r.startLine > anchor.endLine).slice(0, args.k);
         const latencyMs = Math.round(performance.now() - started);
-        const anchorInfo = { path: rel, startLine: anchor.startLine, endLine: anchor.endLine, symbol: anchor.symbols.join(' > ') };
+        const anchorInfo = { path: rel, startLine: anchor.startLine, endLine: anchor.endLine, symbol: formatBreadcrumb(anchor.symbols) };
         const codeResults = results.map(toCodeResult);
         return answer({ anchor: anchorInfo, latencyMs, results: codeResults }, resultsAsText(`related to ${rel}:${anchor.startLine}-${anchor.endLine}`, latencyMs, codeResults));
       }),

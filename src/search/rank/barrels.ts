@@ -1,3 +1,5 @@
+import { isCommentLine } from '../../text/comments.js';
+
 /**
  * Re-export barrels (`export * from './x'`, `pub use x::*;`, `from .x import *`) mention module paths and nothing
  * else: they match path-like query words well and answer none of the questions.
@@ -38,7 +40,7 @@ export function isBarrel(text: string): boolean {
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (!line) continue;
-    if (COMMENT.test(line)) {
+    if (isCommentLine(line)) {
       comments++;
       continue;
     }
@@ -48,5 +50,3 @@ export function isBarrel(text: string): boolean {
   }
   return code > 0 && reexports / code >= 0.8 && wildcards / code >= 0.5 && comments < 3;
 }
-
-const COMMENT = /^(?:\/\/|#(?!\[)|\/\*|\*|"{3}|'{3})/;

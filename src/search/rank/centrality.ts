@@ -1,7 +1,7 @@
 import type { VisibleChunks } from '../lexical.js';
 import type { ResidentChunks } from '../resident.js';
 import { codeTerms } from '../../text/terms.js';
-import { breadcrumbName } from './definitions.js';
+import { ownDefinition, parseBreadcrumb } from '../../text/breadcrumb.js';
 import { stem } from '../../text/stem.js';
 
 const cache = new WeakMap<VisibleChunks, Map<string, number>>();
@@ -18,8 +18,8 @@ export function centrality(resident: ResidentChunks, visible: VisibleChunks): Ma
   const defs = new Map<string, Set<string>>();
   for (const i of visible.chunks) {
     const { symbol, blob } = resident.info[i];
-    if (!symbol || symbol.includes(' > ')) continue;
-    const name = breadcrumbName(symbol);
+    if (parseBreadcrumb(symbol).length !== 1) continue;
+    const name = ownDefinition(symbol);
     if (!name || name.length < 4) continue;
     const term = codeTerms(name)[0];
     if (!term) continue;

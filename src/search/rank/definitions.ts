@@ -1,3 +1,5 @@
+import { definesName, parseBreadcrumb, type BreadcrumbElement } from '../../text/breadcrumb.js';
+
 /**
  * Does a chunk define a name? Two views of the same question: the chunker's breadcrumb (`class Router >
  * method handle`, from the syntax tree) and definition lines in the text (for chunks the grammar could not
@@ -42,40 +44,23 @@ function patterns(name: string): Patterns {
   return p;
 }
 
-/** The name in one breadcrumb element: `func (m *Mux) ServeHTTP` → ServeHTTP, `impl Serialize for Foo` → null. */
-export function breadcrumbName(element: string): string | null {
-  const m = /^(\S+)\s+(.*)$/.exec(element.trim());
-  if (!m) return null;
-  const [, kind, rest] = m;
-  if (kind === 'impl') return null;
-  const name = rest.replace(/^\([^)]*\)\s*/, '').replace(/[<(\[:{].*$/, '').trim();
-  const last = name.split(/\.|::/).pop()!;
-  return last || null;
-}
-
 /**
  * `defines` when the chunk's own symbol is the name; `text` when a line of its text looks like its definition;
  * `member` when the chunk sits inside that definition (a method of the queried class): part of the answer, not its head.
  */
 export function definitionStrength(symbol: string, text: string, name: string): DefinitionStrength {
-  const elements = symbol ? symbol.split(' > ') : [];
-  const names = elements.map(breadcrumbName);
-  const bare = (n: string | null) => n?.replace(/^[$_]+/, '');
+  const elements = parseBreadcrumb(symbol);
   // `$ZodType` or `_record` define ZodType / record too: the prefix only marks an internal or a variant.
-  if (names.length && bare(names[names.length - 1]) === bare(name)) return 'defines';
+  const bare = (n: string) => n.replace(/^[$_]+/, '');
+  const defines = (e: BreadcrumbElement) => definesName(e) && bare(e.name) === bare(name);
+  const last = elements[elements.length - 1];
+  if (last && defines(last)) return 'defines';
   const p = patterns(name);
   // A definition line the breadcrumb does not name: merged small definitions, line windows, macros, or quoted code.
   if (text.includes(name) && (p.line.test(text) || p.goMethod.test(text) || p.assigned.test(text))) return 'text';
-  if (names.some((n) => bare(n) === bare(name))) return 'member';
-  if (elements.some((e) => implTarget(e) === name)) return 'member';
+  if (elements.some(defines)) return 'member';
+  // An impl of the queried type holds its methods: part of the answer, never its definition.
+  if (elements.some((e) => e.kind === 'impl' && e.name === name)) return 'member';
   if (text.includes(name) && p.reexport.test(text)) return 'reexport';
   return 'none';
-}
-
-/** The type an `impl` block belongs to: `impl<S> Router<S>` → Router, `impl Serialize for Foo` → Foo. */
-function implTarget(element: string): string | null {
-  const m = /^impl(?:<.*?>)?\s+(.*)$/.exec(element);
-  if (!m) return null;
-  const target = m[1].includes(' for ') ? m[1].slice(m[1].lastIndexOf(' for ') + 5) : m[1];
-  return target.trim().replace(/^&?(?:mut\s+)?/, '').replace(/[<\s].*$/, '').split('::').pop() || null;
 }

@@ -1,42 +1,6 @@
+import { normalsMatch, normalWord } from '../../text/path-words.js';
 import { stem } from '../../text/stem.js';
 import type { ViewFile } from '../view.js';
-
-/** Short forms in paths and names; other prefixes of five letters or more match by rule (`serial`, `middle`). */
-const ABBREVIATIONS = new Map<string, string>(Object.entries({
-  ctx: 'context', cfg: 'config', conf: 'config', fmt: 'format', msg: 'message', req: 'request', res: 'response', resp: 'response',
-  err: 'error', db: 'database', str: 'string', num: 'number', ws: 'websocket', buf: 'buffer', val: 'value', fs: 'file',
-  ptr: 'pointer', mw: 'middleware', cb: 'callback', fn: 'function', func: 'function', pkg: 'package', sched: 'scheduler',
-  rt: 'runtime', repo: 'repository', impl: 'implementation', util: 'utility', auth: 'authentication', attr: 'attribute',
-  init: 'initialize', addr: 'address', alloc: 'allocate', env: 'environment', param: 'parameter', arg: 'argument',
-  gen: 'generate', lib: 'library', doc: 'documentation', info: 'information', spec: 'specification', exec: 'execute',
-  proc: 'process', tmpl: 'template', dir: 'directory', sig: 'signal', conn: 'connection', cmd: 'command', ext: 'extension',
-  de: 'deserialize', ser: 'serialize', sse: 'event', ident: 'identifier', expr: 'expression', stmt: 'statement',
-}));
-
-const normals = new Map<string, string>();
-
-function normal(word: string): string {
-  let n = normals.get(word);
-  if (n === undefined) {
-    const w = word.toLowerCase();
-    n = stem(ABBREVIATIONS.get(w) ?? ABBREVIATIONS.get(stem(w)) ?? w);
-    if (normals.size > 100_000) normals.clear();
-    normals.set(word, n);
-  }
-  return n;
-}
-
-export function wordsMatch(keyword: string, word: string): boolean {
-  if (keyword === word) return true;
-  if (keyword.length < 2 || word.length < 2) return false;
-  return normalsMatch(normal(keyword), normal(word));
-}
-
-function normalsMatch(a: string, b: string): boolean {
-  if (a === b) return true;
-  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
-  return shorter.length >= 5 && longer.startsWith(shorter);
-}
 
 const normalized = new WeakMap<Map<string, number>, { word: string; normal: string; files: number }[]>();
 
@@ -47,7 +11,7 @@ const normalized = new WeakMap<Map<string, number>, { word: string; normal: stri
 function normalizedWords(pathWordFiles: Map<string, number>): { word: string; normal: string; files: number }[] {
   let list = normalized.get(pathWordFiles);
   if (!list) {
-    list = [...pathWordFiles].map(([word, files]) => ({ word, normal: word.length < 2 ? word : normal(word), files }));
+    list = [...pathWordFiles].map(([word, files]) => ({ word, normal: word.length < 2 ? word : normalWord(word), files }));
     normalized.set(pathWordFiles, list);
   }
   return list;
@@ -79,7 +43,7 @@ export class PathScorer {
   constructor(private readonly keywords: string[], pathWordFiles: Map<string, number>, fileCount: number, private readonly opts: PathScoring) {
     this.matching = keywords.map(() => new Set<string>());
     const df = keywords.map(() => 0);
-    const normalKeywords = keywords.map(normal);
+    const normalKeywords = keywords.map(normalWord);
     for (const { word, normal: n, files } of normalizedWords(pathWordFiles)) {
       keywords.forEach((k, i) => {
         if (k !== word && (k.length < 2 || word.length < 2 || !normalsMatch(normalKeywords[i], n))) return;

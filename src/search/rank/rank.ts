@@ -4,6 +4,7 @@ import type { ViewFile } from '../view.js';
 import { isBarrel } from './barrels.js';
 import type { RankingConfig } from './config.js';
 import { definitionStrength } from './definitions.js';
+import { innermost, writtenName } from '../../text/breadcrumb.js';
 import { pathRole } from './path-roles.js';
 import { stemNamesSymbol, type PathScorer } from './path-words.js';
 
@@ -69,11 +70,17 @@ function definitionTier(c: Candidate, file: ViewFile, { q, defined }: RankContex
     if (strength === 'none' || (strength === 'reexport' && defined.has(name))) continue;
     let t = strength === 'defines' ? 1 : strength === 'text' || strength === 'reexport' ? 0.6 : 0.3;
     // `app.set` asked and `function app.set` found: the qualified name pins the definition down.
-    if (strength === 'defines' && name.includes('.') === false && q.symbols.some((s) => s !== name && s.endsWith(`.${name}`) && c.chunk.symbol.endsWith(` ${s}`))) t *= 1.3;
+    if (strength === 'defines' && name.includes('.') === false && q.symbols.some((s) => s !== name && s.endsWith(`.${name}`) && writtenAs(c.chunk.symbol, s))) t *= 1.3;
     if (stemNamesSymbol(file, name)) t *= 1.5;
     tier = Math.max(tier, t);
   }
   return q.isName ? tier : tier * 0.5;
+}
+
+/** Whether the chunk's own definition is written exactly so (`function app.set` for `app.set`). */
+function writtenAs(symbol: string, qualified: string): boolean {
+  const element = innermost(symbol);
+  return element !== null && writtenName(element) === qualified;
 }
 
 const cachedPenalty = new Map<string, number>();

@@ -1,0 +1,55 @@
+/** Words of paths: what a file's path says, and when a query word and a path word mean the same. Pure. */
+
+import { stem } from './stem.js';
+import { splitIdentifier } from './terms.js';
+
+/** A file name without its extensions (`router.d.ts` → router). */
+export function fileStem(name: string): string {
+  return name.replace(/\.d\.ts$/, '').replace(/(\.[A-Za-z0-9]+)+$/, '') || name;
+}
+
+/** A path segment's words: the whole segment (lower-case, no separators) and its identifier parts. */
+export function segmentWords(segment: string): string[] {
+  const whole = segment.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const parts = segment.split(/[^A-Za-z0-9]+/).flatMap(splitIdentifier).filter((p) => p.length > 1);
+  return [...new Set([whole, ...parts].filter(Boolean))];
+}
+
+/** Short forms in paths and names; other prefixes of five letters or more match by rule (`serial`, `middle`). */
+const ABBREVIATIONS = new Map<string, string>(Object.entries({
+  ctx: 'context', cfg: 'config', conf: 'config', fmt: 'format', msg: 'message', req: 'request', res: 'response', resp: 'response',
+  err: 'error', db: 'database', str: 'string', num: 'number', ws: 'websocket', buf: 'buffer', val: 'value', fs: 'file',
+  ptr: 'pointer', mw: 'middleware', cb: 'callback', fn: 'function', func: 'function', pkg: 'package', sched: 'scheduler',
+  rt: 'runtime', repo: 'repository', impl: 'implementation', util: 'utility', auth: 'authentication', attr: 'attribute',
+  init: 'initialize', addr: 'address', alloc: 'allocate', env: 'environment', param: 'parameter', arg: 'argument',
+  gen: 'generate', lib: 'library', doc: 'documentation', info: 'information', spec: 'specification', exec: 'execute',
+  proc: 'process', tmpl: 'template', dir: 'directory', sig: 'signal', conn: 'connection', cmd: 'command', ext: 'extension',
+  de: 'deserialize', ser: 'serialize', sse: 'event', ident: 'identifier', expr: 'expression', stmt: 'statement',
+}));
+
+const normals = new Map<string, string>();
+
+/** A word's normal form: abbreviations spelled out (`ctx` → context), then stemmed. */
+export function normalWord(word: string): string {
+  let n = normals.get(word);
+  if (n === undefined) {
+    const w = word.toLowerCase();
+    n = stem(ABBREVIATIONS.get(w) ?? ABBREVIATIONS.get(stem(w)) ?? w);
+    if (normals.size > 100_000) normals.clear();
+    normals.set(word, n);
+  }
+  return n;
+}
+
+/** Whether two path or query words meet: the same normal form, or one a prefix (five letters or more) of the other. */
+export function wordsMatch(keyword: string, word: string): boolean {
+  if (keyword === word) return true;
+  if (keyword.length < 2 || word.length < 2) return false;
+  return normalsMatch(normalWord(keyword), normalWord(word));
+}
+
+export function normalsMatch(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
+  return shorter.length >= 5 && longer.startsWith(shorter);
+}
