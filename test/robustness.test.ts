@@ -6,7 +6,8 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { installHooks } from '../src/hooks/install.js';
 import { runHook } from '../src/hooks/background.js';
-import { openRepo, UsageError } from '../src/git/repo.js';
+import { openRepo } from '../src/git/repo.js';
+import { UsageError } from '../src/util/errors.js';
 import { git, makeFixtureRepo } from './helpers.js';
 import { cli, copyRepo, layoutOf, manifestsOf, withIndex } from './robustness-helpers.js';
 
