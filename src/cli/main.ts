@@ -2,7 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { GitError } from '../git/run.js';
 import { UsageError } from '../util/errors.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../util/version.js';
 import { positiveInt, splitList } from './options.js';
 
 type Register = (program: Command) => void;

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from '../config/config.js';
-import { VERSION } from '../cli/version.js';
+import { VERSION } from '../util/version.js';
 import { AGENT_GUIDANCE } from './guidance.js';
 import { RepoSession } from './session.js';
 import { registerFindSymbol } from './tools/find-symbol.js';

@@ -5,7 +5,6 @@ import { loadEmbedder } from '../embed/load.js';
 import { readHead } from '../git/repo.js';
 import { currentManifest, isUpToDate, openContext, requireHead, supersededDefaultModel, type IndexContext } from '../index/context.js';
 import type { GcResult } from '../index/gc.js';
-import { waitLock } from '../index/lock.js';
 import { withWorkingTree } from '../index/overlay.js';
 import { workingChanges } from '../git/status.js';
 import type { IndexOptions, IndexSummary } from '../index/indexer.js';
@@ -15,6 +14,7 @@ import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { keepSnapshotCurrent, searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 import { UsageError } from '../util/errors.js';
+import { waitLock } from '../util/file-lock.js';
 
 /** How long a command waits for a background run before giving up with a clear message. */
 const LOCK_WAIT_MS = 10 * 60_000;

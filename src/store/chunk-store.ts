@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StoreDamageError } from '../util/errors.js';
+import { waitLock } from '../util/file-lock.js';
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import type { Data as DataType, Float32 as Float32Type, FixedSizeList as FixedSizeListType, RecordBatch as RecordBatchType, Schema as SchemaType, Table as TableType } from 'apache-arrow';
 import arrow from './arrow.js';
-import { waitLock } from '../index/lock.js';
 import { CHUNK_COLUMNS } from './chunk-columns.js';
 import { isLargeStore } from './large-store.js';
 import { ensureSearchIndexes, ensureTextIndex, queryStore, type StoreHits } from './search-indexes.js';
