@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config/config.js';
-import { HOOK_NAMES, hooksInstalled } from '../hooks/install.js';
 import { describeModel } from '../embed/index.js';
+import { HOOK_NAMES, hooksInstalled } from '../git/hook-files.js';
 import { openRepo, type RepoInfo } from '../git/repo.js';
 import { git } from '../git/run.js';
 import { currentManifest, isUpToDate, supersededDefaultModel, type IndexContext } from '../index/context.js';
