@@ -34,7 +34,7 @@ export function registerExport(program: Command): void {
       const bar = progressBar();
       const index = await openIndex(cmd, { onProgress: bar.update });
       try {
-        const summary = await exportIndex(index, { rev: opts.rev, out: opts.out, onNotice: (m) => process.stderr.write(m + '\n') });
+        const summary = await exportIndex({ ctx: index.ctx, indexHead: () => index.index() }, { rev: opts.rev, out: opts.out, onNotice: (m) => process.stderr.write(m + '\n') });
         bar.done();
         if (opts.json) printJson(summary);
         else printExport(summary);
