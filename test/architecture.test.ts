@@ -113,6 +113,30 @@ function cyclesOf(edges: Map<string, Set<string>>): string[][] {
   return found;
 }
 
+/** The shortest cycle through the nodes of one strongly connected component, as a path that ends where it starts. */
+function shortestCycle(component: string[], edges: Map<string, Set<string>>): string[] {
+  const inside = new Set(component);
+  let best: string[] = [];
+  for (const start of component) {
+    const parent = new Map<string, string>();
+    const queue = [start];
+    search: while (queue.length > 0) {
+      const v = queue.shift()!;
+      for (const w of [...(edges.get(v) ?? [])].sort()) {
+        if (!inside.has(w) || parent.has(w)) continue;
+        parent.set(w, v);
+        if (w === start) break search;
+        queue.push(w);
+      }
+    }
+    const path = [start];
+    for (let v = parent.get(start)!; v !== start; v = parent.get(v)!) path.unshift(v);
+    path.unshift(start);
+    if (best.length === 0 || path.length < best.length) best = path;
+  }
+  return best;
+}
+
 /** One line per breach of the layer table, per runtime cycle between files and per cycle between folders. */
 export function checkImports(sources: Map<string, string>, layers: Layer[] = LAYERS): string[] {
   const problems: string[] = [];
@@ -140,10 +164,16 @@ export function checkImports(sources: Map<string, string>, layers: Layer[] = LAY
     if (rankOf.get(a)! > rankOf.get(b)!) problems.push(`${imp.from} → ${imp.to}: ${a} may not import ${b} (layer ${layerOf.get(a)!.name} is below ${layerOf.get(b)!.name})`);
     else if (rankOf.get(a) === rankOf.get(b) && !layerOf.get(a)!.peers) problems.push(`${imp.from} → ${imp.to}: ${a} may not import ${b} (folders of layer ${layerOf.get(a)!.name} are independent)`);
   }
-  for (const cycle of cyclesOf(fileEdges)) problems.push(`runtime import cycle between files: ${cycle.join(', ')}`);
-  for (const cycle of cyclesOf(folderEdges)) {
-    const edges = cycle.flatMap((a) => cycle.filter((b) => example.has(`${a}→${b}`)).map((b) => `${example.get(`${a}→${b}`)!.from} → ${example.get(`${a}→${b}`)!.to}`));
-    problems.push(`import cycle between folders ${cycle.join(', ')}: ${edges.join('; ')}`);
+  for (const component of cyclesOf(fileEdges)) {
+    const cycle = shortestCycle(component, fileEdges);
+    const more = component.length > cycle.length - 1 ? ` (one of the cycles among ${component.length} files)` : '';
+    problems.push(`runtime import cycle between files: ${cycle.join(' → ')}${more}`);
+  }
+  for (const component of cyclesOf(folderEdges)) {
+    const cycle = shortestCycle(component, folderEdges);
+    const hops = cycle.slice(1).map((b, i) => example.get(`${cycle[i]}→${b}`)!).map((imp) => `${imp.from} → ${imp.to}`);
+    const more = component.length > cycle.length - 1 ? ` (one of the cycles among folders ${component.join(', ')})` : '';
+    problems.push(`import cycle between folders ${cycle.join(' → ')}: ${hops.join('; ')}${more}`);
   }
   return problems;
 }
@@ -186,8 +216,8 @@ describe('architecture', () => {
       'src/util/a.ts → src/cli/main.ts: util may not import cli (layer util is below cli)',
       'src/store/s.ts → src/index/t.ts: store may not import index (layer foundations is below features)',
       'src/mcp/m.ts → src/setup/z.ts: mcp may not import setup (folders of layer surfaces are independent)',
-      'runtime import cycle between files: src/git/g.ts, src/store/s.ts, src/store/u.ts',
-      'import cycle between folders git, store: src/git/g.ts → src/store/u.ts; src/store/u.ts → src/git/g.ts',
+      'runtime import cycle between files: src/git/g.ts → src/store/u.ts → src/git/g.ts (one of the cycles among 3 files)',
+      'import cycle between folders git → store → git: src/git/g.ts → src/store/u.ts; src/store/u.ts → src/git/g.ts',
     ]);
   });
 });
