@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { trimToTokenBudget } from '../src/cli/format/budget.js';
-import { formatMarkdown, inlineCode } from '../src/cli/format/markdown.js';
-import { formatXml } from '../src/cli/format/xml.js';
-import type { SearchReport } from '../src/cli/format/report.js';
+import { trimToTokenBudget } from '../src/render/budget.js';
+import { formatMarkdown, inlineCode } from '../src/render/markdown.js';
+import { formatXml } from '../src/render/xml.js';
+import type { SearchReport } from '../src/render/report.js';
 import type { SearchResult } from '../src/search/search.js';
 import { git, makeFixtureRepo, runCli, runJson } from './helpers.js';
 

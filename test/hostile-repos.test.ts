@@ -7,7 +7,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { gitIn, marked } from '../fixtures/hostile-repo.js';
 import { writeLongHistory } from '../fixtures/synthetic-repo.js';
-import type { UsageError } from '../src/git/repo.js';
+import type { UsageError } from '../src/util/errors.js';
 import { tempDir } from './helpers.js';
 import { cli, manifestsOf, withIndex } from './robustness-helpers.js';
 

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { test } from 'node:test';
-import { tryLock } from '../src/index/lock.js';
 import { ChunkStore } from '../src/store/chunk-store.js';
+import { tryLock } from '../src/util/file-lock.js';
 import { PROJECT_ROOT, tempDir } from './helpers.js';
 import { sharedRows } from './robustness-helpers.js';
 

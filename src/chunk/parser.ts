@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Language, Parser, Query, type Tree } from 'web-tree-sitter';
-import type { SyntaxRules } from './rules.js';
+import type { SyntaxRules } from './define-rules.js';
 
 /** A loaded grammar with its reusable parser and compiled definition query. */
 export interface Grammar {

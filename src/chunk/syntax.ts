@@ -1,6 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
+import type { SyntaxRules } from './define-rules.js';
 import { parseWithin, type Grammar } from './parser.js';
-import { CLASS_LIKE_KINDS, type SyntaxRules } from './rules.js';
+import { CLASS_LIKE_KINDS } from './rules.js';
 import { formatElement } from '../text/breadcrumb.js';
 
 /** A definition found in a syntax tree, with the lines it owns (1-based, inclusive). */

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
-import { UsageError } from '../git/repo.js';
 import { GitError } from '../git/run.js';
-import { VERSION } from './version.js';
+import { UsageError } from '../util/errors.js';
+import { VERSION } from '../util/version.js';
 import { positiveInt, splitList } from './options.js';
 
 type Register = (program: Command) => void;

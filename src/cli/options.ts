@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Config } from '../config/config.js';
-import { UsageError } from '../git/repo.js';
 import type { CodeIndex, CodeIndexHooks } from '../service/code-index.js';
+import { UsageError } from '../util/errors.js';
 import { notice } from './output.js';
 
 interface GlobalOptions {

@@ -1,15 +1,8 @@
+import type { Paint } from '../render/text.js';
+
 /** Colours only for a person at a terminal, and never when NO_COLOR is set (https://no-color.org). */
 export function useColor(stream: NodeJS.WriteStream): boolean {
   return !!stream.isTTY && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '') && process.env.TERM !== 'dumb';
-}
-
-export interface Paint {
-  bold(s: string): string;
-  dim(s: string): string;
-  cyan(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  red(s: string): string;
 }
 
 export function paint(stream: NodeJS.WriteStream): Paint {

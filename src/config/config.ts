@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../git/repo.js';
+import { UsageError } from '../util/errors.js';
 
 /** Everything a user can set. Precedence: defaults < .ocrag/config.json < OCRAG_* environment < flags. */
 export interface Config {

@@ -1,7 +1,7 @@
+import { ModelUnavailableError } from '../util/errors.js';
 import { findOnnxFile } from './model-cache.js';
 import { onnxFacts } from './onnx-sidecar.js';
 import { layoutTag, readModelLayout } from './model-layout.js';
-import { ModelUnavailableError } from './model-errors.js';
 import { modelIdentity, requireModel } from './resolve-model.js';
 import { createStaticEmbedder } from './static-embedder.js';
 import type { Embedder } from './types.js';

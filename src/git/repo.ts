@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { UsageError } from '../util/errors.js';
 import { git, GitError } from './run.js';
 
 /** Where a repository lives and what is checked out. */
@@ -15,13 +16,6 @@ export interface RepoInfo {
   head: string | null;
   /** HEAD's root tree, or null with no commits. */
   tree: string | null;
-}
-
-/** A user-facing failure with a one-line message and an exit code (see README "Exit codes"). */
-export class UsageError extends Error {
-  constructor(message: string, readonly exitCode = 2) {
-    super(message);
-  }
 }
 
 /** Finds the repository that contains `cwd` (any subfolder works) and reads HEAD. */

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { openRepo, readHead } from '../git/repo.js';
 import { openContext, type IndexContext } from '../index/context.js';
 import { indexKnownTree, type IndexSummary } from '../index/known-tree.js';
-import { tryLock } from '../index/lock.js';
 import type { CodeIndex } from '../service/code-index.js';
 import { indexLayout } from '../store/layout.js';
+import { tryLock } from '../util/file-lock.js';
 import { appendLog } from './log.js';
 
 /**

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { loadConfig, type Config } from '../config/config.js';
-import { openRepo, UsageError, type RepoInfo } from '../git/repo.js';
+import { openRepo, type RepoInfo } from '../git/repo.js';
 import { indexLayout, type IndexLayout } from '../store/layout.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { CHUNKER_VERSION } from '../chunk/version.js';
 import { isDefaultModelSpec, SUPERSEDED_DEFAULT_MODEL_IDS } from '../embed/model-ids.js';
+import { UsageError } from '../util/errors.js';
 import { settingsKey } from './chunk-id.js';
 
 /** Everything a command needs to know about where it runs, read once per command. */

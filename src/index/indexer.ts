@@ -6,13 +6,13 @@ import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
 import type { ChunkStore } from '../store/chunk-store.js';
 import { ensureGitExclude } from '../store/layout.js';
-import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
+import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
 import { requireHead, selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
 import { crashPoint } from './crash-point.js';
 import { clearIndex, openStoreFor } from './open-store.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex } from './embed-blobs.js';
 import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
-import { selectFiles, type Selection, type SkipReason } from './select.js';
+import { selectFiles, type Selection } from './select.js';
 
 export { clearIndex, openStoreFor } from './open-store.js';
 

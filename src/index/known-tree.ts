@@ -1,6 +1,5 @@
 import fs from 'node:fs';
-import type { SkipReason } from './select.js';
-import { listManifests, manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
+import { listManifests, manifestKey, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { currentManifest, isUpToDate, requireHead, selectionKey, type IndexContext } from './context.js';
 

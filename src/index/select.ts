@@ -1,21 +1,7 @@
 import picomatch from 'picomatch';
 import type { Config } from '../config/config.js';
 import type { TreeEntry } from '../git/tree.js';
-
-/** Why a path is not indexed; shown by `status` and `index --dry-run`. */
-export type SkipReason =
-  | 'symlink'
-  | 'submodule'
-  | 'excluded'
-  | 'not included'
-  | 'too large'
-  | 'binary'
-  | 'lock file'
-  | 'generated'
-  | 'secret'
-  | 'lfs pointer'
-  | 'minified'
-  | 'not fetched';
+import type { SkipReason } from '../store/manifest.js';
 
 export interface Selection {
   files: TreeEntry[];

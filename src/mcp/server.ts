@@ -1,8 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from '../config/config.js';
-import { VERSION } from '../cli/version.js';
-import { AGENT_GUIDANCE } from './guidance.js';
+import { AGENT_GUIDANCE } from '../render/agent-guidance.js';
+import { VERSION } from '../util/version.js';
 import { RepoSession } from './session.js';
 import { registerFindSymbol } from './tools/find-symbol.js';
 import { registerIndexStatus } from './tools/index-status.js';

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { readHead, UsageError } from '../git/repo.js';
+import { readHead } from '../git/repo.js';
 import { workingChanges } from '../git/status.js';
 import { currentManifest, isUpToDate, type IndexContext } from '../index/context.js';
 import type { IndexProgress } from '../index/indexer.js';
@@ -7,6 +7,7 @@ import type { SearchOptions, SearchResult } from '../search/search.js';
 import { CodeIndex } from '../service/code-index.js';
 import { indexStatus, type IndexStatus } from '../service/status.js';
 import type { Manifest } from '../store/manifest.js';
+import { UsageError } from '../util/errors.js';
 import { LiveView } from './live-view.js';
 import { stateSignature } from './state-signature.js';
 import { QueryCache } from './query-cache.js';

@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import type { Config } from '../config/config.js';
 import type { Embedder } from '../embed/types.js';
 import { loadEmbedder } from '../embed/load.js';
-import { readHead, UsageError } from '../git/repo.js';
+import { readHead } from '../git/repo.js';
 import { currentManifest, isUpToDate, openContext, requireHead, supersededDefaultModel, type IndexContext } from '../index/context.js';
 import type { GcResult } from '../index/gc.js';
-import { waitLock } from '../index/lock.js';
 import { withWorkingTree } from '../index/overlay.js';
 import { workingChanges } from '../git/status.js';
 import type { IndexOptions, IndexSummary } from '../index/indexer.js';
@@ -14,6 +13,8 @@ import { StoreHandle } from '../store/store-handle.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { keepSnapshotCurrent, searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
+import { UsageError } from '../util/errors.js';
+import { waitLock } from '../util/file-lock.js';
 
 /** How long a command waits for a background run before giving up with a clear message. */
 const LOCK_WAIT_MS = 10 * 60_000;

@@ -1,15 +1,16 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config/config.js';
-import { HOOK_NAMES, hooksInstalled } from '../hooks/install.js';
 import { describeModel } from '../embed/index.js';
+import { HOOK_NAMES, hooksInstalled } from '../git/hook-files.js';
 import { openRepo, type RepoInfo } from '../git/repo.js';
 import { git } from '../git/run.js';
 import { currentManifest, isUpToDate, supersededDefaultModel, type IndexContext } from '../index/context.js';
 import { ChunkStore } from '../store/chunk-store.js';
-import { asStoreDamage, StoreDamageError } from '../store/damage.js';
+import { asStoreDamage } from '../store/damage.js';
 import { indexLayout } from '../store/layout.js';
 import { readMeta } from '../store/meta.js';
 import type { Config } from '../config/config.js';
+import { StoreDamageError } from '../util/errors.js';
 
 export interface Check {
   name: string;

@@ -1,4 +1,4 @@
-import { AGENT_GUIDANCE } from '../mcp/guidance.js';
+import { AGENT_GUIDANCE } from '../render/agent-guidance.js';
 
 const SUMMARY =
   "Search this repository's code by meaning or by name with the ocrag MCP tools (search_code, find_symbol, related). Use it before opening files you don't know yet, to find where something is implemented, configured, tested or used.";

@@ -1,4 +1,4 @@
-import { UsageError } from '../git/repo.js';
+import { UsageError } from '../util/errors.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { UsageError } from '../git/repo.js';
+import { UsageError } from '../util/errors.js';
 
 /**
  * Sets keys of one `[a.b]` table in a TOML file by editing its text: the rest of the file (comments, other

@@ -4,7 +4,8 @@ import type { Data, DataType, RecordBatch, Schema, Utf8 } from 'apache-arrow';
 import { chunkId } from '../index/chunk-id.js';
 import arrow from '../store/arrow.js';
 import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
-import { ArtifactError, isObjectId, ROWS_PER_ENTRY, shown } from './format.js';
+import { ArtifactError } from '../util/errors.js';
+import { isObjectId, ROWS_PER_ENTRY, shown } from './format.js';
 
 /** What every row of an artifact must agree with: its header's identity and its manifest's blobs. */
 export interface RowExpectations {

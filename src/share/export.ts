@@ -3,18 +3,24 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { CHUNKER_VERSION } from '../chunk/version.js';
-import { VERSION } from '../cli/version.js';
-import { resolveRevision, UsageError } from '../git/repo.js';
+import { resolveRevision } from '../git/repo.js';
 import { currentManifest, isUpToDate, requireHead, type IndexContext } from '../index/context.js';
-import { waitLock } from '../index/lock.js';
-import type { CodeIndex } from '../service/code-index.js';
 import { ChunkStore, type BlobMark } from '../store/chunk-store.js';
 import { listManifests, readManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
+import { UsageError } from '../util/errors.js';
+import { waitLock } from '../util/file-lock.js';
+import { VERSION } from '../util/version.js';
 import { digestOf, totalDigest } from './checksum.js';
 import { encodeChunkBatch } from './chunk-rows.js';
 import { ARTIFACT_FORMAT, chunkEntryNames, ENTRY, FORMAT_VERSION, type ArtifactHeader, type ArtifactTrailer, type EntryDigest } from './format.js';
 import { writeTar, type ArtifactEntry } from './tar-write.js';
+
+/** The index to export from: its context, and how to bring HEAD's index up to date when it is behind. */
+export interface ExportSource {
+  ctx: IndexContext;
+  indexHead: () => Promise<unknown>;
+}
 
 export interface ExportOptions {
   /** Revision to export (default HEAD). */
@@ -49,10 +55,10 @@ interface ExportEntry extends ArtifactEntry {
  * Writes the index of one commit (its manifest, marks and every chunk of its blobs, vectors included) to one
  * artifact, streaming chunk rows from the store batch by batch. HEAD is indexed first when it is behind.
  */
-export async function exportIndex(index: CodeIndex, opts: ExportOptions = {}): Promise<ExportSummary> {
+export async function exportIndex(source: ExportSource, opts: ExportOptions = {}): Promise<ExportSummary> {
   const started = performance.now();
-  const ctx = index.ctx;
-  const manifest = await manifestToExport(index, opts.rev);
+  const ctx = source.ctx;
+  const manifest = await manifestToExport(source, opts.rev);
   const meta = readMeta(ctx.layout.meta);
   if (!meta || !fs.existsSync(ctx.layout.lance)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
   if (manifest.modelId !== meta.modelId || manifest.chunkerVersion !== CHUNKER_VERSION || meta.chunkerVersion !== CHUNKER_VERSION) {
@@ -90,12 +96,12 @@ export async function exportIndex(index: CodeIndex, opts: ExportOptions = {}): P
 }
 
 /** The manifest of the revision; HEAD is brought up to date first, any other commit must have been indexed. */
-async function manifestToExport(index: CodeIndex, rev: string | undefined): Promise<Manifest> {
-  const ctx = index.ctx;
+async function manifestToExport(source: ExportSource, rev: string | undefined): Promise<Manifest> {
+  const ctx = source.ctx;
   const head = requireHead(ctx.repo);
   const target = rev ? await resolveRevision(ctx.repo.root, rev) : head;
   if (target.commit === head.commit) {
-    if (!isUpToDate(ctx, currentManifest(ctx))) await index.index();
+    if (!isUpToDate(ctx, currentManifest(ctx))) await source.indexHead();
     const manifest = currentManifest(ctx);
     if (manifest) return manifest;
   }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { UsageError } from '../git/repo.js';
+import { ArtifactError, UsageError } from '../util/errors.js';
 
 /**
  * An index artifact is a plain (uncompressed) tar of files under `ocrag-index/`, in this order:
@@ -113,13 +113,6 @@ export interface LocalIdentity {
   modelId: string;
   dim: number;
   chunkerVersion: string;
-}
-
-/** An artifact that cannot be used: exit code 4 (the index needs attention), one line saying why. */
-export class ArtifactError extends UsageError {
-  constructor(message: string) {
-    super(message, 4);
-  }
 }
 
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { constants, gunzip, gunzipSync } from 'node:zlib';
-import { ArtifactError, ENTRY, isGzipped, LIMITS, parseHeader, shown, sizeLimit } from './format.js';
+import { ArtifactError } from '../util/errors.js';
+import { ENTRY, isGzipped, LIMITS, parseHeader, shown, sizeLimit } from './format.js';
 import { ReadAhead } from './read-ahead.js';
 import { BLOCK, decodeHeader, isZeroBlock } from './ustar.js';
 

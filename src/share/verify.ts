@@ -1,9 +1,10 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { BlobMark } from '../store/chunk-store.js';
 import type { Manifest } from '../store/manifest.js';
+import { ArtifactError } from '../util/errors.js';
 import { digestOf, totalDigest } from './checksum.js';
 import { decodeChunkEntry, type RowExpectations } from './chunk-rows.js';
-import { ArtifactError, assertCompatible, chunkMember, ENTRY, LIMITS, parseHeader, parseTrailer, type ArtifactHeader, type ArtifactTrailer, type EntryDigest, type LocalIdentity, shown } from './format.js';
+import { assertCompatible, chunkMember, ENTRY, LIMITS, parseHeader, parseTrailer, type ArtifactHeader, type ArtifactTrailer, type EntryDigest, type LocalIdentity, shown } from './format.js';
 import { manifestBlobs, parseArtifactManifest, parseMarks } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
 

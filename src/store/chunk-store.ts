@@ -1,16 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { StoreDamageError } from '../util/errors.js';
+import { waitLock } from '../util/file-lock.js';
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
-import type { Data as DataType, Float32 as Float32Type, FixedSizeList as FixedSizeListType, RecordBatch as RecordBatchType, Schema as SchemaType, Table as TableType } from 'apache-arrow';
+import type { RecordBatch as RecordBatchType } from 'apache-arrow';
 import arrow from './arrow.js';
-import { waitLock } from '../index/lock.js';
-import { CHUNK_COLUMNS } from './chunk-columns.js';
-import { StoreDamageError } from './damage.js';
+import { chunkSchema, markSchema, rowsToArrow } from './chunk-arrow.js';
+import { addBatchesNotStored, batchesOf, chunkBatchesOf } from './chunk-batches.js';
 import { isLargeStore } from './large-store.js';
 import { ensureSearchIndexes, ensureTextIndex, queryStore, type StoreHits } from './search-indexes.js';
 
-const { Field, FixedSizeList, Float32, Int32, Schema, Utf8, makeData, Table: ArrowTable, RecordBatch, Struct, vectorFromArray } = arrow;
+const { Utf8, Table: ArrowTable, vectorFromArray } = arrow;
 
 /** One stored chunk. No path: the same blob may live at many paths; manifests map blobs to paths. */
 export interface ChunkRow {
@@ -39,22 +40,6 @@ const CHUNKS = 'chunks';
 /** A write holds the write lock for a LanceDB commit (well under a second); waiting longer means something is stuck. */
 const WRITE_LOCK_WAIT_MS = 120_000;
 const MARKS = 'blob_marks';
-
-function chunkSchema(dim: number): SchemaType {
-  return new Schema([
-    new Field('id', new Utf8(), false),
-    new Field('blob', new Utf8(), false),
-    new Field('start_line', new Int32(), false),
-    new Field('end_line', new Int32(), false),
-    new Field('language', new Utf8(), false),
-    new Field('symbol', new Utf8(), false),
-    new Field('text', new Utf8(), false),
-    new Field('terms', new Utf8(), false),
-    new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), false),
-  ]);
-}
-
-const markSchema = new Schema([new Field('blob', new Utf8(), false), new Field('reason', new Utf8(), false)]);
 
 /** The LanceDB tables of one index: chunks with their vectors, and marks for blobs without chunks. */
 export class ChunkStore {
@@ -146,7 +131,7 @@ export class ChunkStore {
    */
   async addChunks(rows: ChunkRow[], maybeStored: boolean): Promise<void> {
     if (rows.length === 0) return;
-    const data = this.toArrow(rows);
+    const data = rowsToArrow(rows, this.dim);
     await this.exclusive(async (foreignWrites) => {
       if (maybeStored || foreignWrites) await this.chunks.mergeInsert('id').whenNotMatchedInsertAll().execute(data);
       else await this.chunks.add(data);
@@ -170,15 +155,9 @@ export class ChunkStore {
     }
   }
 
-  /**
-   * Every column of the chunks of these blobs, streamed in the Arrow batches LanceDB reads (for export): memory
-   * holds one batch, never the whole set.
-   */
-  async *chunkBatchesOf(blobs: string[]): AsyncGenerator<RecordBatchType> {
-    for (const batch of batchesOf(blobs.filter((b) => /^[0-9a-f]{40,64}$/.test(b)), 2000)) {
-      const query = this.chunks.query().where(`blob IN (${batch.map((b) => `'${b}'`).join(',')})`).select(CHUNK_COLUMNS);
-      for await (const rows of query) yield rows as unknown as RecordBatchType;
-    }
+  /** Every column of the chunks of these blobs, streamed batch by batch (for export; see chunk-batches.ts). */
+  chunkBatchesOf(blobs: string[]): AsyncGenerator<RecordBatchType> {
+    return chunkBatchesOf(this.chunks, blobs);
   }
 
   /**
@@ -201,70 +180,12 @@ export class ChunkStore {
    * adding the same rows twice writes nothing. Plain batches of new rows go to LanceDB as they are.
    */
   async addChunkBatchesNotStored(batches: RecordBatchType[]): Promise<number> {
-    return this.exclusive(() => this.addBatchesNotStored(batches));
+    return this.exclusive(() => addBatchesNotStored(this.chunks, this.dim, batches));
   }
 
   /** As addChunkBatchesNotStored, into a table the caller builds alone under the index lock, tracking its ids in `stored`. */
   async addChunkBatchesToNewTable(batches: RecordBatchType[], stored: Set<string>): Promise<number> {
-    return this.addBatchesNotStored(batches, stored);
-  }
-
-  private async addBatchesNotStored(batches: RecordBatchType[], stored?: Set<string>): Promise<number> {
-    const seen = stored ?? (await this.storedIds(batches.flatMap((b) => [...b.getChild('blob')!]) as string[]));
-    const keep: [RecordBatchType, number][] = [];
-    for (const batch of batches) {
-      const ids = batch.getChild('id')!;
-      for (let i = 0; i < batch.numRows; i++) {
-        const id = ids.get(i) as string;
-        if (seen.has(id)) continue;
-        seen.add(id);
-        keep.push([batch, i]);
-      }
-    }
-    if (keep.length === 0) return 0;
-    const total = batches.reduce((n, b) => n + b.numRows, 0);
-    const plain = keep.length === total && batches.every((b) => CHUNK_COLUMNS.every((c) => b.getChild(c)?.data.length === 1 && b.getChild(c)!.data[0].offset === 0));
-    await this.append(plain ? this.asStored(batches) : this.toArrow(keep.map(([b, i]) => rowOf(b, i))));
-    return keep.length;
-  }
-
-  /**
-   * Appends rows in the store's own schema. LanceDB's add() encodes them as an Arrow IPC file for its native side,
-   * then copies that file once more: every byte an import adds (30 MB for tokio), 5% of its time. So the file goes
-   * to the native add() as it is; should a LanceDB upgrade move that method, the public add() is used.
-   */
-  private async append(rows: TableType): Promise<void> {
-    const native = (this.chunks as unknown as { inner?: { add?: (ipcFile: Buffer, mode: string) => Promise<unknown> } }).inner;
-    if (typeof native?.add !== 'function') {
-      await this.chunks.add(rows);
-      return;
-    }
-    const ipc = arrow.tableToIPC(rows, 'file');
-    await native.add(Buffer.from(ipc.buffer, ipc.byteOffset, ipc.byteLength), 'append');
-  }
-
-  private async storedIds(blobs: string[]): Promise<Set<string>> {
-    const ids = new Set<string>();
-    for (const batch of batchesOf([...new Set(blobs)].filter((b) => /^[0-9a-f]{40,64}$/.test(b)), 500)) {
-      for await (const found of this.chunks.query().where(`blob IN (${batch.map((b) => `'${b}'`).join(',')})`).select(['id'])) {
-        const col = found.getChild('id')!;
-        for (let i = 0; i < found.numRows; i++) ids.add(col.get(i) as string);
-      }
-    }
-    return ids;
-  }
-
-  /** The same column data under the store's own schema (names, nullability, vector child field) so LanceDB takes it. */
-  private asStored(batches: RecordBatchType[]): TableType {
-    const schema = chunkSchema(this.dim);
-    const vectorType = schema.fields[8].type as FixedSizeListType<Float32Type>;
-    return new ArrowTable(
-      batches.map((b) => {
-        const children = schema.fields.map((f) => b.getChild(f.name)!.data[0]);
-        children[8] = makeData({ type: vectorType, length: b.numRows, nullCount: 0, child: children[8].children[0] as DataType<Float32Type> });
-        return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: b.numRows, nullCount: 0, children }));
-      }),
-    );
+    return addBatchesNotStored(this.chunks, this.dim, batches, stored);
   }
 
   async addMarks(marks: BlobMark[]): Promise<void> {
@@ -332,49 +253,6 @@ export class ChunkStore {
     this.db.close();
   }
 
-  /** Builds the Arrow batch column by column from typed arrays (row objects would be ~10× slower). */
-  private toArrow(rows: ChunkRow[]): TableType {
-    const schema = chunkSchema(this.dim);
-    const vectors = new Float32Array(rows.length * this.dim);
-    rows.forEach((r, i) => vectors.set(r.vector, i * this.dim));
-    const strings = (f: (r: ChunkRow) => string) => vectorFromArray(rows.map(f), new Utf8()).data[0];
-    const ints = (f: (r: ChunkRow) => number) => makeData({ type: new Int32(), length: rows.length, nullCount: 0, data: Int32Array.from(rows, f) });
-    const vectorType = schema.fields[8].type as FixedSizeListType<Float32Type>;
-    const children = [
-      strings((r) => r.id),
-      strings((r) => r.blob),
-      ints((r) => r.startLine),
-      ints((r) => r.endLine),
-      strings((r) => r.language),
-      strings((r) => r.symbol),
-      strings((r) => r.text),
-      strings((r) => r.terms),
-      makeData({ type: vectorType, length: rows.length, nullCount: 0, child: makeData({ type: new Float32(), length: vectors.length, nullCount: 0, data: vectors }) }),
-    ];
-    const struct = makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children });
-    return new ArrowTable([new RecordBatch(schema, struct)]);
-  }
-}
-
-function batchesOf<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-function rowOf(batch: RecordBatchType, i: number): ChunkRow {
-  const get = (column: string) => batch.getChild(column)!.get(i);
-  return {
-    id: get('id') as string,
-    blob: get('blob') as string,
-    startLine: get('start_line') as number,
-    endLine: get('end_line') as number,
-    language: get('language') as string,
-    symbol: get('symbol') as string,
-    text: get('text') as string,
-    terms: get('terms') as string,
-    vector: Float32Array.from((get('vector') as { toArray(): Float32Array }).toArray()),
-  };
 }
 
 export function dirSize(dir: string): number {

@@ -1,18 +1,11 @@
-import { UsageError } from '../git/repo.js';
 import { GitError } from '../git/run.js';
+import { StoreDamageError, UsageError } from '../util/errors.js';
 
 /**
  * LanceDB's words for files of a table that are missing, short or unreadable. A bad query (a bug) reads
  * "Invalid user input" instead and is not matched, so it is never blamed on the user's disk.
  */
 const DAMAGE = /Not found|was not found|LanceError\(IO\)|failed to fill whole buffer|sufficient data|corrupt|unexpected eof|No such file|is missing/i;
-
-/** The store under .ocrag/lance cannot be read; the fix is a rebuild (exit 4, like every "index needs attention"). */
-export class StoreDamageError extends UsageError {
-  constructor(readonly dir: string, readonly detail: string) {
-    super(`the index is damaged (${detail}): run "ocrag index --rebuild" to rebuild it`, 4);
-  }
-}
 
 export function isStoreDamage(e: unknown): boolean {
   if (e instanceof StoreDamageError) return true;

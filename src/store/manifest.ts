@@ -1,7 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SkipReason } from '../index/select.js';
 import { writeFileAtomic } from './layout.js';
+
+/** Why a path is not indexed; shown by `status` and `index --dry-run`. */
+export type SkipReason =
+  | 'symlink'
+  | 'submodule'
+  | 'excluded'
+  | 'not included'
+  | 'too large'
+  | 'binary'
+  | 'lock file'
+  | 'generated'
+  | 'secret'
+  | 'lfs pointer'
+  | 'minified'
+  | 'not fetched';
 
 /** What one branch (or detached commit) was indexed at: the only place where paths live. */
 export interface Manifest {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { UsageError } from '../git/repo.js';
+import { UsageError } from '../util/errors.js';
 import { writeFileAtomic } from './layout.js';
 
 /** Identity of a store: every vector in it comes from this model and this chunker. */

@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { BlobReader } from '../../src/git/blobs.js';
-import { openRepo, resolveRevision, UsageError } from '../../src/git/repo.js';
+import { openRepo, resolveRevision } from '../../src/git/repo.js';
 import { listTree } from '../../src/git/tree.js';
+import { UsageError } from '../../src/util/errors.js';
 import { git, makeFixtureRepo, tempDir } from '../helpers.js';
 
 describe('git access on a real repository', () => {

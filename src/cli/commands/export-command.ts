@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../../git/repo.js';
 import { exportIndex, type ExportSummary } from '../../share/export.js';
 import { requireArtifactFile } from '../../share/format.js';
 import { verifyArtifact, type VerifiedArtifact } from '../../share/verify.js';
+import { UsageError } from '../../util/errors.js';
 import { openIndex } from '../options.js';
 import { formatBytes, paint, printJson } from '../output.js';
 import { progressBar } from '../progress.js';
@@ -34,7 +34,7 @@ export function registerExport(program: Command): void {
       const bar = progressBar();
       const index = await openIndex(cmd, { onProgress: bar.update });
       try {
-        const summary = await exportIndex(index, { rev: opts.rev, out: opts.out, onNotice: (m) => process.stderr.write(m + '\n') });
+        const summary = await exportIndex({ ctx: index.ctx, indexHead: () => index.index() }, { rev: opts.rev, out: opts.out, onNotice: (m) => process.stderr.write(m + '\n') });
         bar.done();
         if (opts.json) printJson(summary);
         else printExport(summary);

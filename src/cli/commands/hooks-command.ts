@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { hooksInstalled, installHooks, uninstallHooks } from '../../git/hook-files.js';
 import { runHook } from '../../hooks/background.js';
-import { hooksInstalled, installHooks, uninstallHooks } from '../../hooks/install.js';
 import { openRepo } from '../../git/repo.js';
 import { workDir } from '../options.js';
 import { printJson } from '../output.js';

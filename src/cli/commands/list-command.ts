@@ -5,7 +5,7 @@ import { currentManifest } from '../../index/context.js';
 import { ChunkStore } from '../../store/chunk-store.js';
 import { asStoreDamage } from '../../store/damage.js';
 import { readMeta } from '../../store/meta.js';
-import { UsageError } from '../../git/repo.js';
+import { UsageError } from '../../util/errors.js';
 import { openIndex } from '../options.js';
 import { printJson } from '../output.js';
 

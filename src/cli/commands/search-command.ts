@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import { UsageError } from '../../git/repo.js';
-import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../format/index.js';
+import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
+import { UsageError } from '../../util/errors.js';
 import { openIndex, positiveInt } from '../options.js';
 import { paint } from '../output.js';
 

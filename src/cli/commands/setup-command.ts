@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { openRepo, UsageError } from '../../git/repo.js';
+import { openRepo } from '../../git/repo.js';
 import { AGENT_IDS, AGENTS, type AgentId } from '../../setup/agents.js';
 import { applyPlan, planSetup } from '../../setup/apply.js';
 import { resolveLauncher, type Launcher } from '../../setup/launcher.js';
+import { UsageError } from '../../util/errors.js';
 import { workDir } from '../options.js';
 import { paint } from '../output.js';
 

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { UsageError } from '../../git/repo.js';
 import { GitError } from '../../git/run.js';
+import { UsageError } from '../../util/errors.js';
 
 /** The CLI's advice, translated into what an agent can do through this server. */
 const HINTS: [RegExp, string][] = [

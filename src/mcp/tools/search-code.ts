@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { trimToTokenBudget } from '../../cli/format/budget.js';
-import { formatMarkdown } from '../../cli/format/markdown.js';
+import { trimToTokenBudget } from '../../render/budget.js';
+import { formatMarkdown } from '../../render/markdown.js';
 import type { SearchResult } from '../../search/search.js';
 import type { RepoSession } from '../session.js';
 import { guarded } from './errors.js';

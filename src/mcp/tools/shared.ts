@@ -1,8 +1,8 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { formatMarkdown } from '../../cli/format/markdown.js';
 import type { IndexProgress } from '../../index/indexer.js';
+import { formatMarkdown } from '../../render/markdown.js';
 import type { SearchResult } from '../../search/search.js';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;

@@ -1,4 +1,4 @@
-import type { SearchResult } from '../../search/search.js';
+import type { SearchResult } from '../search/search.js';
 
 /** What a search printed in any format: the query, how long it took, and the ranked chunks. */
 export interface SearchReport {

@@ -1,8 +1,7 @@
-import type { Paint } from '../output.js';
 import { formatJson } from './json.js';
 import { formatMarkdown } from './markdown.js';
 import type { OutputFormat, SearchReport } from './report.js';
-import { formatText, PLAIN } from './text.js';
+import { formatText, PLAIN, type Paint } from './text.js';
 import { formatXml } from './xml.js';
 
 export { OUTPUT_FORMATS, type OutputFormat, type SearchReport } from './report.js';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RepoInfo } from '../git/repo.js';
-import { git } from '../git/run.js';
+import type { RepoInfo } from './repo.js';
+import { git } from './run.js';
 
 /** The git events after which the index may be behind HEAD. */
 export const HOOK_NAMES = ['post-commit', 'post-checkout', 'post-merge', 'post-rewrite'] as const;

@@ -1,5 +1,14 @@
-import type { Paint } from '../output.js';
 import type { SearchReport } from './report.js';
+
+/** Colours for text output; the CLI makes them ANSI codes at a terminal, PLAIN leaves text as it is. */
+export interface Paint {
+  bold(s: string): string;
+  dim(s: string): string;
+  cyan(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  red(s: string): string;
+}
 
 const SNIPPET_LINES = 8;
 

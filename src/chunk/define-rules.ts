@@ -1,0 +1,70 @@
+import type { Node } from 'web-tree-sitter';
+
+// The shape of a language's syntax rules and the helpers that name definitions; the rules themselves are in rules.ts.
+
+/** What a definition node is: its kind ("class", "fn", ...) and display name. */
+export interface Described {
+  kind: string;
+  name: string;
+}
+
+export type Namer = (node: Node) => Described | null;
+
+/** How to find definitions in one grammar's syntax trees. */
+export interface SyntaxRules {
+  /** Grammar file stem in @vscode/tree-sitter-wasm: tree-sitter-<grammar>.wasm */
+  grammar: string;
+  /** Tree-sitter query; every node captured as @def is a candidate definition. */
+  query: string;
+  /** Node types that wrap a single definition and belong to it (export, decorators, template<>). */
+  wrappers: ReadonlySet<string>;
+  /** Node types directly above a definition that belong to it (doc comments, attributes). */
+  leading: ReadonlySet<string>;
+  /** Kind and name of a captured node, or null when it is not a definition after all. */
+  describe(node: Node): Described | null;
+}
+
+interface RulesSpec {
+  grammar: string;
+  /** Node type → kind; the name is the node's `name` field. */
+  kinds: Record<string, string>;
+  /** Node types named by code; they must also be captured, by `kinds` or by `patterns`. */
+  namers?: Record<string, Namer>;
+  /** Extra query patterns capturing @def, for definitions that need structure to be recognised. */
+  patterns?: string[];
+  wrappers?: string[];
+  leading: string[];
+}
+
+export function defineRules(spec: RulesSpec): SyntaxRules {
+  const alternatives = Object.keys(spec.kinds).map((type) => `(${type})`).join(' ');
+  const query = [`[${alternatives}] @def`, ...(spec.patterns ?? [])].join('\n');
+  return {
+    grammar: spec.grammar,
+    query,
+    wrappers: new Set(spec.wrappers ?? []),
+    leading: new Set(spec.leading),
+    describe(node) {
+      const namer = spec.namers?.[node.type];
+      if (namer) return namer(node);
+      const kind = spec.kinds[node.type];
+      return kind ? { kind, name: nameOf(node) } : null;
+    },
+  };
+}
+
+const MAX_NAME_CHARS = 120;
+
+export function clean(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > MAX_NAME_CHARS ? `${oneLine.slice(0, MAX_NAME_CHARS)}…` : oneLine;
+}
+
+export function nameOf(node: Node, field = 'name'): string {
+  const nameNode = node.childForFieldName(field);
+  return nameNode ? clean(nameNode.text) : '(anonymous)';
+}
+
+export function withBody(kind: string): Namer {
+  return (node) => (node.childForFieldName('body') ? { kind, name: nameOf(node) } : null);
+}

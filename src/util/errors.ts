@@ -1,0 +1,38 @@
+/**
+ * The failures a user is shown as one line and an exit code (see README "Exit codes"). They live here, below
+ * every layer, because every layer throws them and every surface (CLI, MCP) tells them apart by class.
+ */
+
+/** A user-facing failure with a one-line message and an exit code (see README "Exit codes"). */
+export class UsageError extends Error {
+  constructor(message: string, readonly exitCode = 2) {
+    super(message);
+  }
+}
+
+/** The store under .ocrag/lance cannot be read; the fix is a rebuild (exit 4, like every "index needs attention"). */
+export class StoreDamageError extends UsageError {
+  constructor(readonly dir: string, readonly detail: string) {
+    super(`the index is damaged (${detail}): run "ocrag index --rebuild" to rebuild it`, 4);
+  }
+}
+
+/** An artifact that cannot be used: exit code 4 (the index needs attention), one line saying why. */
+export class ArtifactError extends UsageError {
+  constructor(message: string) {
+    super(message, 4);
+  }
+}
+
+/** Exit code 5 (README "Exit codes"): the model is not there, or not in a form ocrag can run. */
+export const MODEL_UNAVAILABLE_EXIT = 5;
+
+/**
+ * A model that cannot be used: the message says how to get one. A UsageError, so it reaches the user
+ * as it is (never taken for a damaged index) and the CLI exits with its code.
+ */
+export class ModelUnavailableError extends UsageError {
+  constructor(message: string) {
+    super(message, MODEL_UNAVAILABLE_EXIT);
+  }
+}

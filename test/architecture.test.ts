@@ -1,0 +1,223 @@
+// The import direction of src/ (docs/architecture.md): every import of every src/**/*.ts file is read with the
+// TypeScript parser and checked against the layer table below. A failure lists each offending import.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import ts from 'typescript';
+
+interface Layer {
+  name: string;
+  /** Top-level folders under src/; a folder's subfolders (cli/commands, search/rank) are its own business. */
+  folders: string[];
+  /** False when the folders of this layer may not import each other (independent entry points). */
+  peers: boolean;
+}
+
+/**
+ * Highest first. A file may import its own folder and any folder of a lower layer, never a higher one; folders
+ * of one layer may import each other when `peers` is true, as long as no cycle between folders forms.
+ */
+export const LAYERS: Layer[] = [
+  // The `ocrag` program: parses arguments and runs a command, which may start any other surface (mcp, setup, hooks).
+  { name: 'cli', folders: ['cli'], peers: false },
+  // Entry points of their own: the MCP server, agent setup, what a fired git hook runs. They share code only below.
+  { name: 'surfaces', folders: ['mcp', 'setup', 'hooks'], peers: false },
+  // What surfaces show a person or an agent: search result renderers, token budget, agent guidance text.
+  { name: 'render', folders: ['render'], peers: false },
+  // The index as surfaces use it: open, index, search, status, doctor.
+  { name: 'service', folders: ['service'], peers: false },
+  // Building an index, searching it, exporting and importing it.
+  { name: 'features', folders: ['index', 'search', 'share'], peers: true },
+  // LanceDB tables and manifests, models, the chunker, git access, text analysis, settings.
+  { name: 'foundations', folders: ['store', 'embed', 'chunk', 'git', 'text', 'config'], peers: true },
+  // Needs nothing of ocrag: errors, version, lock files, cache and package folders.
+  { name: 'util', folders: ['util'], peers: false },
+];
+
+export const MAX_LINES = 300;
+/** Files allowed over MAX_LINES: data tables, where a split would only scatter one table over files. */
+export const DATA_TABLES = ['src/text/zh-glossary.ts'];
+
+interface Import {
+  from: string;
+  to: string;
+  /** `import type`, or every name imported is a type: erased by tsc, so no module is loaded at run time. */
+  typeOnly: boolean;
+}
+
+/** Every relative import, re-export and dynamic import() of one file, resolved to a path under src/. */
+export function importsOf(file: string, source: string): Import[] {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const out: Import[] = [];
+  const add = (specifier: ts.Expression | undefined, typeOnly: boolean) => {
+    if (!specifier || !ts.isStringLiteralLike(specifier) || !specifier.text.startsWith('.')) return;
+    const to = path.posix.join(path.posix.dirname(file), specifier.text.replace(/\.js$/, '.ts'));
+    out.push({ from: file, to, typeOnly });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : null;
+      const onlyTypes = !!clause && (clause.isTypeOnly || (!clause.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
+      add(node.moduleSpecifier, onlyTypes);
+    } else if (ts.isExportDeclaration(node)) {
+      const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : null;
+      add(node.moduleSpecifier, node.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      add(node.arguments[0], false);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      add(node.argument.literal, true);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** The top-level folder under src/ that a file belongs to. */
+function folderOf(file: string): string {
+  return file.split('/')[1];
+}
+
+/** Strongly connected components of more than one node (or a node importing itself): the cycles of a graph. */
+function cyclesOf(edges: Map<string, Set<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const connect = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || edges.get(v)?.has(v)) found.push(component.sort());
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) connect(v);
+  return found;
+}
+
+/** The shortest cycle through the nodes of one strongly connected component, as a path that ends where it starts. */
+function shortestCycle(component: string[], edges: Map<string, Set<string>>): string[] {
+  const inside = new Set(component);
+  let best: string[] = [];
+  for (const start of component) {
+    const parent = new Map<string, string>();
+    const queue = [start];
+    search: while (queue.length > 0) {
+      const v = queue.shift()!;
+      for (const w of [...(edges.get(v) ?? [])].sort()) {
+        if (!inside.has(w) || parent.has(w)) continue;
+        parent.set(w, v);
+        if (w === start) break search;
+        queue.push(w);
+      }
+    }
+    const path = [start];
+    for (let v = parent.get(start)!; v !== start; v = parent.get(v)!) path.unshift(v);
+    path.unshift(start);
+    if (best.length === 0 || path.length < best.length) best = path;
+  }
+  return best;
+}
+
+/** One line per breach of the layer table, per runtime cycle between files and per cycle between folders. */
+export function checkImports(sources: Map<string, string>, layers: Layer[] = LAYERS): string[] {
+  const problems: string[] = [];
+  const rankOf = new Map<string, number>();
+  const layerOf = new Map<string, Layer>();
+  layers.forEach((layer, i) => layer.folders.forEach((f) => (rankOf.set(f, i), layerOf.set(f, layer))));
+  const imports = [...sources].flatMap(([file, source]) => importsOf(file, source));
+  for (const folder of new Set([...sources.keys()].map(folderOf))) {
+    if (!layerOf.has(folder)) problems.push(`src/${folder}/ is in no layer: add it to LAYERS in test/architecture.test.ts`);
+  }
+  const fileEdges = new Map<string, Set<string>>();
+  const folderEdges = new Map<string, Set<string>>();
+  const example = new Map<string, Import>();
+  for (const imp of imports) {
+    if (!sources.has(imp.to)) {
+      if (!fs.existsSync(imp.to)) problems.push(`${imp.from} → ${imp.to}: no such file`);
+      continue;
+    }
+    const a = folderOf(imp.from);
+    const b = folderOf(imp.to);
+    if (!imp.typeOnly) (fileEdges.get(imp.from) ?? fileEdges.set(imp.from, new Set()).get(imp.from)!).add(imp.to);
+    if (a === b || !layerOf.has(a) || !layerOf.has(b)) continue;
+    (folderEdges.get(a) ?? folderEdges.set(a, new Set()).get(a)!).add(b);
+    if (!example.has(`${a}→${b}`)) example.set(`${a}→${b}`, imp);
+    if (rankOf.get(a)! > rankOf.get(b)!) problems.push(`${imp.from} → ${imp.to}: ${a} may not import ${b} (layer ${layerOf.get(a)!.name} is below ${layerOf.get(b)!.name})`);
+    else if (rankOf.get(a) === rankOf.get(b) && !layerOf.get(a)!.peers) problems.push(`${imp.from} → ${imp.to}: ${a} may not import ${b} (folders of layer ${layerOf.get(a)!.name} are independent)`);
+  }
+  for (const component of cyclesOf(fileEdges)) {
+    const cycle = shortestCycle(component, fileEdges);
+    const more = component.length > cycle.length - 1 ? ` (one of the cycles among ${component.length} files)` : '';
+    problems.push(`runtime import cycle between files: ${cycle.join(' → ')}${more}`);
+  }
+  for (const component of cyclesOf(folderEdges)) {
+    const cycle = shortestCycle(component, folderEdges);
+    const hops = cycle.slice(1).map((b, i) => example.get(`${cycle[i]}→${b}`)!).map((imp) => `${imp.from} → ${imp.to}`);
+    const more = component.length > cycle.length - 1 ? ` (one of the cycles among folders ${component.join(', ')})` : '';
+    problems.push(`import cycle between folders ${cycle.join(' → ')}: ${hops.join('; ')}${more}`);
+  }
+  return problems;
+}
+
+function sourceFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => path.posix.join(path.relative('.', e.parentPath ?? e.path).split(path.sep).join('/'), e.name))
+    .sort();
+}
+
+describe('architecture', () => {
+  const sources = new Map(sourceFiles('src').map((f) => [f, fs.readFileSync(f, 'utf8')]));
+
+  test('every import of src/ goes down the layers, with no cycle between files or folders', () => {
+    assert.ok(sources.size > 100, `found only ${sources.size} files under src/: run the tests from the repository root`);
+    const problems = checkImports(sources);
+    assert.deepEqual(problems, [], `\n${problems.join('\n')}\n`);
+  });
+
+  test(`no file of src/ is over ${MAX_LINES} lines, except the data tables listed by name`, () => {
+    const long = [...sources].filter(([f, text]) => !DATA_TABLES.includes(f) && text.split('\n').length - 1 > MAX_LINES).map(([f, text]) => `${f}: ${text.split('\n').length - 1} lines`);
+    assert.deepEqual(long, [], `\nsplit these files (or, for a data table, list it in DATA_TABLES):\n${long.join('\n')}\n`);
+    for (const table of DATA_TABLES) assert.ok(sources.has(table), `DATA_TABLES names ${table}, which is gone`);
+  });
+
+  test('the check sees upward imports, type-only imports, re-exports, dynamic imports and cycles', () => {
+    const files = new Map([
+      ['src/util/a.ts', "import { run } from '../cli/main.js';\n"],
+      ['src/cli/main.ts', "export const run = 1;\nexport { x } from '../store/s.js';\n"],
+      ['src/store/s.ts', "import type { T } from '../index/t.js';\nexport const x = 1;\nconst later = () => import('./u.js');\n"],
+      ['src/store/u.ts', "import { x } from './s.js';\nimport { y } from '../git/g.js';\n"],
+      ['src/git/g.ts', "import '../store/u.js';\nexport const y = 1;\n"],
+      ['src/index/t.ts', 'export type T = number;\n'],
+      ['src/mcp/m.ts', "import { z } from '../setup/z.js';\n"],
+      ['src/setup/z.ts', 'export const z = 1;\n'],
+    ]);
+    assert.deepEqual(checkImports(files), [
+      'src/util/a.ts → src/cli/main.ts: util may not import cli (layer util is below cli)',
+      'src/store/s.ts → src/index/t.ts: store may not import index (layer foundations is below features)',
+      'src/mcp/m.ts → src/setup/z.ts: mcp may not import setup (folders of layer surfaces are independent)',
+      'runtime import cycle between files: src/git/g.ts → src/store/u.ts → src/git/g.ts (one of the cycles among 3 files)',
+      'import cycle between folders git → store → git: src/git/g.ts → src/store/u.ts; src/store/u.ts → src/git/g.ts',
+    ]);
+  });
+});
