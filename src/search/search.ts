@@ -60,7 +60,7 @@ export async function rankHits(manifest: Manifest, retriever: Retriever, query: 
   const view = searchView(manifest, opts.pathGlob);
   if (!view.files.length) return [];
   const q = analyzeQuery(query, hasCjk(query) ? await chineseLexicon() : undefined);
-  const paths = new PathScorer(q.keywords, view.pathWordFiles, view.files.length, { dirWeight: cfg.pathDirWeight, idf: cfg.pathIdf, informativeOnly: cfg.pathInformativeOnly });
+  const paths = new PathScorer(q.keywords, view.pathWordFiles, view.files.length, { dirWeight: cfg.pathDirWeight, idf: cfg.pathIdf, informativeOnly: cfg.pathInformativeOnly, aboveWeight: cfg.pathAboveWeight });
   const candidates = await gatherCandidates(retriever, view, q, cfg);
   const files = cfg.fileEvidence ? fileEvidence(candidates, q, cfg) : new Map<string, number>();
   const hits = scoreHits(fuse(candidates.pool.values(), q, cfg), { q, cfg, paths, defined: candidates.defined, files, hubs: cfg.centrality ? centrality(candidates.resident, candidates.visible) : new Map() });

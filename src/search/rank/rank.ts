@@ -49,13 +49,13 @@ export function scoreHits(fused: Map<Candidate, number>, ctx: RankContext): Hit[
       if (cfg.definitions) parts.definition = unit * cfg.definitionBoost * definitionTier(candidate, file, ctx);
       if (cfg.pathWords) {
         const match = paths.score(file);
-        if (match >= 0.1) parts.path = unit * cfg.pathBoost * match;
+        if (match >= cfg.pathMinMatch) parts.path = unit * cfg.pathBoost * match;
       }
-      if (cfg.penalties) parts.penalty *= pathPenalty(file.path, q, PROSE.has(candidate.chunk.language));
-      if (cfg.prose) parts.penalty *= languagePenalty(candidate.chunk.language, q);
-      if (cfg.legacy && file.legacy && !q.wantsLegacy) parts.penalty *= 0.5;
+      if (cfg.penalties) parts.penalty *= pathPenalty(file.path, q, cfg, PROSE.has(candidate.chunk.language));
+      if (cfg.prose) parts.penalty *= languagePenalty(candidate.chunk.language, q, cfg);
+      if (cfg.legacy && file.legacy && !q.wantsLegacy) parts.penalty *= cfg.legacyPenalty;
       // Unless it re-exports a name the query gives: then it may be the answer (the definition can live in another package).
-      if (cfg.barrels && parts.definition === 0 && isBarrel(candidate.chunk.text)) parts.penalty *= 0.5;
+      if (cfg.barrels && parts.definition === 0 && isBarrel(candidate.chunk.text)) parts.penalty *= cfg.barrelPenalty;
       hits.push({ candidate, file, base, score: (base + parts.definition + parts.path + parts.file + parts.hub) * parts.penalty, parts });
     }
   }
@@ -63,18 +63,18 @@ export function scoreHits(fused: Map<Candidate, number>, ctx: RankContext): Hit[
 }
 
 /** 1 for the definition of a queried name (1.5 in a file named after it), less for its members; halved in sentences. */
-function definitionTier(c: Candidate, file: ViewFile, { q, defined }: RankContext): number {
+function definitionTier(c: Candidate, file: ViewFile, { q, cfg, defined }: RankContext): number {
   let tier = 0;
   for (const name of q.symbols) {
     const strength = definitionStrength(c.chunk.symbol, c.chunk.text, name);
     if (strength === 'none' || (strength === 'reexport' && defined.has(name))) continue;
-    let t = strength === 'defines' ? 1 : strength === 'text' || strength === 'reexport' ? 0.6 : 0.3;
+    let t = strength === 'defines' ? 1 : strength === 'text' || strength === 'reexport' ? cfg.definitionTextTier : cfg.definitionMemberTier;
     // `app.set` asked and `function app.set` found: the qualified name pins the definition down.
-    if (strength === 'defines' && name.includes('.') === false && q.symbols.some((s) => s !== name && s.endsWith(`.${name}`) && writtenAs(c.chunk.symbol, s))) t *= 1.3;
-    if (stemNamesSymbol(file, name)) t *= 1.5;
+    if (strength === 'defines' && name.includes('.') === false && q.symbols.some((s) => s !== name && s.endsWith(`.${name}`) && writtenAs(c.chunk.symbol, s))) t *= cfg.qualifiedDefinitionFactor;
+    if (stemNamesSymbol(file, name)) t *= cfg.namedFileDefinitionFactor;
     tier = Math.max(tier, t);
   }
-  return q.isName ? tier : tier * 0.5;
+  return q.isName ? tier : tier * cfg.definitionInSentenceFactor;
 }
 
 /** Whether the chunk's own definition is written exactly so (`function app.set` for `app.set`). */
@@ -86,17 +86,17 @@ function writtenAs(symbol: string, qualified: string): boolean {
 const cachedPenalty = new Map<string, number>();
 
 /** `prose`: the chunk is documentation, which a docs/ folder holds as its own, not as example code. */
-export function pathPenalty(path: string, q: QueryInfo, prose = false): number {
-  const key = `${q.wantsTests ? 1 : 0}${q.wantsExamples ? 1 : 0}${prose ? 1 : 0}${path}`;
+export function pathPenalty(path: string, q: QueryInfo, cfg: RankingConfig, prose = false): number {
+  const key = `${cfg.testPenalty},${cfg.examplePenalty},${cfg.secondaryPenalty},${cfg.declarationPenalty},${cfg.packageMarkerPenalty},${q.wantsTests ? 1 : 0}${q.wantsExamples ? 1 : 0}${prose ? 1 : 0}${path}`;
   let p = cachedPenalty.get(key);
   if (p === undefined) {
     const role = pathRole(path);
     p = 1;
-    if (role.test && !q.wantsTests) p *= 0.3;
-    if (role.example && !q.wantsExamples && !(prose && DOCS_DIR.test(path))) p *= 0.3;
-    if (role.secondary) p *= 0.3;
-    if (role.declaration) p *= 0.7;
-    if (role.packageMarker) p *= 0.5;
+    if (role.test && !q.wantsTests) p *= cfg.testPenalty;
+    if (role.example && !q.wantsExamples && !(prose && DOCS_DIR.test(path))) p *= cfg.examplePenalty;
+    if (role.secondary) p *= cfg.secondaryPenalty;
+    if (role.declaration) p *= cfg.declarationPenalty;
+    if (role.packageMarker) p *= cfg.packageMarkerPenalty;
     if (cachedPenalty.size > 50_000) cachedPenalty.clear();
     cachedPenalty.set(key, p);
   }
@@ -108,8 +108,8 @@ const PROSE = new Set(['markdown', 'rst', 'asciidoc', 'text', 'latex', 'html']);
 const CONFIG = new Set(['json', 'yaml', 'toml', 'ini', 'properties', 'xml', 'go_mod', 'make', 'dockerfile', 'cmake', 'starlark', 'hcl', 'nix']);
 
 /** Prose and configuration answer "how do I" questions about a project, rarely "where is the code that". */
-export function languagePenalty(language: string, q: QueryInfo): number {
-  if (PROSE.has(language)) return q.wantsDocs ? 1 : 0.5;
-  if (CONFIG.has(language)) return q.wantsConfig ? 1 : 0.5;
+export function languagePenalty(language: string, q: QueryInfo, cfg: RankingConfig): number {
+  if (PROSE.has(language)) return q.wantsDocs ? 1 : cfg.prosePenalty;
+  if (CONFIG.has(language)) return q.wantsConfig ? 1 : cfg.configPenalty;
   return 1;
 }
