@@ -119,8 +119,8 @@ async function main(): Promise<void> {
       for (const s of sessions) {
         log(`${s.repo.name}: ${JSON.stringify(o.explain)}  want ${s.tasks.find((t) => t.query === o.explain)?.targets.map((t) => t.path).join(' ') ?? '?'}`);
         for (const h of await s.explain(o.explain, 15, o.set)) {
-          const p = h.parts;
-          log(`  ${h.score.toFixed(3)} base ${h.base.toFixed(3)} cos ${h.candidate.cosine.toFixed(3)} bm25 ${h.candidate.bm25.toFixed(1)} def ${p.definition.toFixed(2)} path ${p.path.toFixed(2)} file ${p.file.toFixed(2)} hub ${p.hub.toFixed(2)} pen ${p.penalty.toFixed(2)} coh ${p.coherence.toFixed(2)}  ${h.file.path}:${h.candidate.chunk.startLine}-${h.candidate.chunk.endLine} ${h.candidate.chunk.symbol}`);
+          const parts = Object.entries(h.parts).map(([name, v]) => `${name} ${v.toFixed(2)}`).join(' ');
+          log(`  ${h.score.toFixed(3)} base ${h.base.toFixed(3)} cos ${h.candidate.cosine.toFixed(3)} bm25 ${h.candidate.bm25.toFixed(1)} ${parts}  ${h.file.path}:${h.candidate.chunk.startLine}-${h.candidate.chunk.endLine} ${h.candidate.chunk.symbol}`);
         }
       }
       return;
