@@ -128,18 +128,3 @@ export const DEFAULT_RANKING: Readonly<RankingConfig> = Object.freeze({
   saturationDecay: 0.5,
   saturationFree: 1,
 });
-
-/** Every ranking component off: retrieval and fusion alone. */
-export const FUSION_ONLY: Partial<RankingConfig> = {
-  definitions: false,
-  symbols: false,
-  pathWords: false,
-  penalties: false,
-  prose: false,
-  legacy: false,
-  barrels: false,
-  coherence: false,
-  fileEvidence: false,
-  centrality: false,
-  saturation: false,
-};
