@@ -1,4 +1,4 @@
-import { isBarrel } from '../barrels.js';
+import { isCommentLine } from '../../../text/comments.js';
 import type { PenaltySignal } from './signal.js';
 
 /** Chunks that only forward whole modules. */
@@ -8,3 +8,54 @@ export const barrels: PenaltySignal = {
   // Unless it re-exports a name the query gives: then it may be the answer (the definition can live in another package).
   prepare: ({ cfg }) => (hit) => ((hit.parts.definitions ?? 0) === 0 && isBarrel(hit.candidate.chunk.text) ? cfg.barrelPenalty : 1),
 };
+
+/**
+ * Re-export barrels (`export * from './x'`, `pub use x::*;`, `from .x import *`) mention module paths and nothing
+ * else: they match path-like query words well and answer none of the questions.
+ */
+const REEXPORT_LINE = new RegExp(
+  [
+    String.raw`^export\s+(?:type\s+)?(?:\*|\{[^}]*\}?)(?:\s+as\s+[\w$]+)?\s*(?:from\s+['"][^'"]+['"])?;?$`,
+    String.raw`^export\s+(?:type\s+)?\*\s+as\s+[\w$]+\s+from\s+['"][^'"]+['"];?$`,
+    String.raw`^export\s+(?:default\s+)?[\w$]+;?$`,
+    String.raw`^(?:import|export)\s+.*\s+from\s+['"][^'"]+['"];?$`,
+    String.raw`^import\s+['"][^'"]+['"];?$`,
+    String.raw`^(?:pub(?:\([^)]*\))?\s+)?(?:use|mod|extern\s+crate)\s+[^;]*;?$`,
+    String.raw`^from\s+\S+\s+import\s+.*$`,
+    String.raw`^import\s+[\w.]+(?:\s+as\s+\w+)?$`,
+    String.raw`^__all__\s*[=+]`,
+    String.raw`^(?:module\.)?exports(?:\.[\w$]+)?\s*=\s*require\(`,
+    String.raw`^[\w$,\s]*\}?\s*(?:from\s+['"][^'"]+['"])?;?$`,
+    String.raw`^['"][\w$]+['"],?$`,
+    String.raw`^[\w$]+(?:\s+as\s+[\w$]+)?,?$`,
+    String.raw`^[)\]}]+;?$`,
+    String.raw`^#\[.*\]$`,
+  ].join('|'),
+);
+
+const WILDCARD_LINE = /^(?:(?:export|import)\s+\*(?:\s+as\s+[\w$]+)?\s+from\b|import\s+[\w$]+\s+from\b|export\s+default\s+[\w$]+;?$|(?:pub(?:\([^)]*\))?\s+)?use\s+[^;]*::\*\s*;|from\s+\S+\s+import\s+\*|(?:module\.)?exports\s*=\s*require\()/;
+
+/**
+ * A chunk that only forwards whole modules (`export * from './x'`, `import z from './x'; export default z`,
+ * `pub use a::*;`, `from .x import *`) and documents
+ * nothing. Named re-exports are kept out on purpose: a file listing `export { Reporter } from` or
+ * `from starlette.middleware.cors import CORSMiddleware` is often the public face of that name, and the answer.
+ */
+export function isBarrel(text: string): boolean {
+  let code = 0;
+  let reexports = 0;
+  let wildcards = 0;
+  let comments = 0;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    if (isCommentLine(line)) {
+      comments++;
+      continue;
+    }
+    code++;
+    if (REEXPORT_LINE.test(line)) reexports++;
+    if (WILDCARD_LINE.test(line)) wildcards++;
+  }
+  return code > 0 && reexports / code >= 0.8 && wildcards / code >= 0.5 && comments < 3;
+}

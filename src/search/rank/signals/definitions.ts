@@ -1,10 +1,9 @@
+import { definesName, innermost, parseBreadcrumb, writtenName, type BreadcrumbElement } from '../../../text/breadcrumb.js';
 import type { Candidate } from '../../candidates.js';
 import type { QueryInfo } from '../../query.js';
 import type { ViewFile } from '../../view.js';
-import { innermost, writtenName } from '../../../text/breadcrumb.js';
 import type { RankingConfig } from '../config.js';
-import { definitionStrength } from '../definitions.js';
-import { stemNamesSymbol } from '../path-words.js';
+import { stemNamesSymbol } from './path-words.js';
 import type { BoostSignal } from './signal.js';
 
 /** Chunks defining a name the query gives (`Router`, or `ZodType` inside a sentence). */
@@ -37,4 +36,69 @@ function definitionTier(c: Candidate, file: ViewFile, q: QueryInfo, cfg: Ranking
 function writtenAs(symbol: string, qualified: string): boolean {
   const element = innermost(symbol);
   return element !== null && writtenName(element) === qualified;
+}
+
+/**
+ * Does a chunk define a name? Two views of the same question: the chunker's breadcrumb (`class Router >
+ * method handle`, from the syntax tree) and definition lines in the text (for chunks the grammar could not
+ * name: line windows, small definitions merged into one chunk, `macro_rules!`, Go `type (` groups).
+ */
+
+export type DefinitionStrength = 'none' | 'reexport' | 'member' | 'text' | 'defines';
+
+/** Breadcrumb kinds that introduce a type or callable a query may name. */
+const MODIFIERS = String.raw`(?:(?:export|default|declare|public|private|protected|internal|static|final|abstract|sealed|open|data|inline|async|unsafe|extern|const|pub(?:\([^)]*\))?|partial|readonly|override|virtual)\s+)*`;
+const KEYWORDS = String.raw`(?:class|interface|struct|enum|trait|type|union|func|function\*?|fn|def|module|namespace|protocol|record|object|macro_rules!|mod|const|let|var|val|typedef|@interface)`;
+
+interface Patterns {
+  line: RegExp;
+  goMethod: RegExp;
+  assigned: RegExp;
+  reexport: RegExp;
+}
+
+const cache = new Map<string, Patterns>();
+
+function patterns(name: string): Patterns {
+  let p = cache.get(name);
+  if (!p) {
+    const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    p = {
+      // `pub struct Router<S>`, `export const ZodType: ...`, `class Flask(App):`, `def render_template(`, `type Context struct`
+      line: new RegExp(String.raw`^[ \t]*${MODIFIERS}${KEYWORDS}[ \t]+(?:[\w$]+(?:\.|::))*[$_]?${n}(?![\w$])`, 'm'),
+      // `func (c *Context) Next()`
+      goMethod: new RegExp(String.raw`^func[ \t]*\([^)]*\)[ \t]*${n}[ \t]*[(\[]`, 'm'),
+      // `exports.render = function`, `Foo.prototype.bar = ` (not any `obj.name = value`)
+      assigned: new RegExp(String.raw`^[ \t]*(?:(?:module\.)?exports|[\w$]+\.prototype)\.${n}[ \t]*=[^=]`, 'm'),
+      // `pub use axum_core::extract::{FromRequest, ...}`, `export { ZodType } from`, `from .app import Flask`
+      reexport: new RegExp(
+        String.raw`^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+use[ \t][^;]*\b${n}\b|export[ \t]+(?:type[ \t]+)?\{[^}]*\b${n}\b[^}]*\}[ \t]*from|from[ \t]+\S+[ \t]+import[ \t][^\n]*\b${n}\b)`,
+        'm',
+      ),
+    };
+    if (cache.size > 512) cache.clear();
+    cache.set(name, p);
+  }
+  return p;
+}
+
+/**
+ * `defines` when the chunk's own symbol is the name; `text` when a line of its text looks like its definition;
+ * `member` when the chunk sits inside that definition (a method of the queried class): part of the answer, not its head.
+ */
+export function definitionStrength(symbol: string, text: string, name: string): DefinitionStrength {
+  const elements = parseBreadcrumb(symbol);
+  // `$ZodType` or `_record` define ZodType / record too: the prefix only marks an internal or a variant.
+  const bare = (n: string) => n.replace(/^[$_]+/, '');
+  const defines = (e: BreadcrumbElement) => definesName(e) && bare(e.name) === bare(name);
+  const last = elements[elements.length - 1];
+  if (last && defines(last)) return 'defines';
+  const p = patterns(name);
+  // A definition line the breadcrumb does not name: merged small definitions, line windows, macros, or quoted code.
+  if (text.includes(name) && (p.line.test(text) || p.goMethod.test(text) || p.assigned.test(text))) return 'text';
+  if (elements.some(defines)) return 'member';
+  // An impl of the queried type holds its methods: part of the answer, never its definition.
+  if (elements.some((e) => e.kind === 'impl' && e.name === name)) return 'member';
+  if (text.includes(name) && p.reexport.test(text)) return 'reexport';
+  return 'none';
 }

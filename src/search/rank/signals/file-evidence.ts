@@ -1,4 +1,8 @@
-import { fileEvidence as wholeFileEvidence } from '../file-evidence.js';
+import type { CandidatePool } from '../../candidates.js';
+import { fileBm25 } from '../../lexical.js';
+import type { QueryInfo } from '../../query.js';
+import type { RankingConfig } from '../config.js';
+import { semanticShare } from '../../fusion.js';
 import type { BoostSignal } from './signal.js';
 
 /** Whole-file evidence (file-as-document BM25, best chunk cosine) added to each of the file's chunks. */
@@ -11,3 +15,32 @@ export const fileEvidence: BoostSignal = {
     return (hit) => files.get(hit.file.blob) ?? 0;
   },
 };
+
+/**
+ * How well each whole file answers the query, 0..1 per blob: BM25 with the file as one document (it covers every
+ * query word somewhere, not only in one chunk) blended with its best chunk's cosine, as chunks are blended.
+ * Answers are files more often than single chunks, and a file's other chunks are evidence for its best one.
+ */
+function wholeFileEvidence(p: CandidatePool, q: QueryInfo, cfg: RankingConfig): Map<string, number> {
+  const share = semanticShare(q, cfg);
+  const lexical = cfg.lexical ? fileBm25(p.resident, p.visible, q.terms, { k1: cfg.bm25K1, b: cfg.bm25B }, q.termWeights) : new Map<string, number>();
+  const bestCosine = new Map<string, number>();
+  for (const i of p.visible.chunks) {
+    const blob = p.resident.info[i].blob;
+    const c = p.cosine[i];
+    if (c > (bestCosine.get(blob) ?? -Infinity)) bestCosine.set(blob, c);
+  }
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const c of bestCosine.values()) {
+    lo = Math.min(lo, c);
+    hi = Math.max(hi, c);
+  }
+  const topLexical = Math.max(0, ...lexical.values()) || 1;
+  const out = new Map<string, number>();
+  for (const [blob, c] of bestCosine) {
+    const dense = cfg.dense ? (c - lo) / (hi - lo || 1) : 0;
+    out.set(blob, share * dense + (1 - share) * (lexical.get(blob) ?? 0) / topLexical);
+  }
+  return out;
+}

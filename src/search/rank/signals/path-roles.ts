@@ -1,6 +1,5 @@
 import type { QueryInfo } from '../../query.js';
 import type { RankingConfig } from '../config.js';
-import { pathRole } from '../path-roles.js';
 import { PROSE } from './prose-config.js';
 import type { PenaltySignal } from './signal.js';
 
@@ -32,3 +31,44 @@ export function pathPenalty(path: string, q: QueryInfo, cfg: RankingConfig, pros
 }
 
 const DOCS_DIR = /(?:^|\/)docs?\//i;
+
+/**
+ * What a path says about the role of its file. Search answers "where is X implemented", so files that only
+ * exercise, demonstrate, declare or copy code rank below the code itself unless the query asks for them.
+ */
+export interface PathRole {
+  test: boolean;
+  example: boolean;
+  /** Vendored, generated or compatibility copies of code that lives elsewhere. */
+  secondary: boolean;
+  /** TypeScript declaration stubs. */
+  declaration: boolean;
+  /** Package markers that usually only re-export (`__init__.py`, `package-info.java`). */
+  packageMarker: boolean;
+}
+
+const TEST_FILE = new RegExp(
+  '(?:^|/)(?:' +
+    [
+      'test_[^/]*\\.py', '[^/]*_test\\.py', 'conftest\\.py', '[^/]*_test\\.go', '[^/]*Tests?\\.java', '[^/]*Tests?\\.kt', '[^/]*Spec\\.kt',
+      '[^/]*Tests?\\.cs', '[^/]*Tests?\\.swift', '[^/]*Test\\.php', '[^/]*_spec\\.rb', '[^/]*_test\\.rb', '[^/]*\\.(?:test|spec|bench)\\.[cm]?[jt]sx?',
+      '[^/]*\\.test-d\\.ts', 'test_[^/]*\\.(?:c|cc|cpp)', '[^/]*_test\\.(?:c|cc|cpp|dart|lua|exs?)', '[^/]*_spec\\.lua', '[^/]*(?:Spec|Suite|Test)\\.scala',
+      'test[-_]?helpers?[^/]*\\.\\w+', 'testutils?\\.\\w+',
+    ].join('|') +
+    ')$',
+);
+const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testing|testdata|test-?utils|fixtures?|e2e|benches|benchmarks?)(?:\/|$)/i;
+const EXAMPLE_DIR = /(?:^|\/)(?:_?examples?|samples?|demos?|docs?_src|docs?|playground|tutorials?)(?:\/|$)/i;
+const SECONDARY_DIR = /(?:^|\/)(?:vendor|vendored|third[-_]party|node_modules|generated|compat|_compat|legacy|single_include)(?:\/|$)/i;
+const GENERATED_FILE = /(?:\.generated\.\w+|\.pb\.go|_pb2\.py|\.g\.dart|\.min\.js)$/;
+
+export function pathRole(path: string): PathRole {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return {
+    test: TEST_FILE.test(path) || TEST_DIR.test(path),
+    example: EXAMPLE_DIR.test(path),
+    secondary: SECONDARY_DIR.test(path) || GENERATED_FILE.test(name),
+    declaration: /\.d\.[cm]?ts$/.test(name),
+    packageMarker: name === '__init__.py' || name === 'package-info.java',
+  };
+}

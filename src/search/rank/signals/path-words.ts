@@ -1,4 +1,6 @@
-import { PathScorer } from '../path-words.js';
+import { normalsMatch, normalWord } from '../../../text/path-words.js';
+import { stem } from '../../../text/stem.js';
+import type { ViewFile } from '../../view.js';
 import type { BoostSignal } from './signal.js';
 
 /** Files whose path words match the query's words. */
@@ -14,3 +16,94 @@ export const pathWords: BoostSignal = {
     };
   },
 };
+
+const normalized = new WeakMap<Map<string, number>, { word: string; normal: string; files: number }[]>();
+
+/**
+ * A view's path words with their normal forms, worked out once per view: a large tree has more distinct path
+ * words than the normal-form memo holds, and would otherwise normalise them all again for every query.
+ */
+function normalizedWords(pathWordFiles: Map<string, number>): { word: string; normal: string; files: number }[] {
+  let list = normalized.get(pathWordFiles);
+  if (!list) {
+    list = [...pathWordFiles].map(([word, files]) => ({ word, normal: word.length < 2 ? word : normalWord(word), files }));
+    normalized.set(pathWordFiles, list);
+  }
+  return list;
+}
+
+/** Files that stand for their directory: a query naming the directory names them. */
+const MODULE_ROOTS = new Set(['mod', 'index', 'init', 'lib', 'main', 'package', 'packageinfo']);
+
+export interface PathScoring {
+  /** Weight of a match in the directory holding the file (a match in the file name weighs 1). */
+  dirWeight: number;
+  /** Weigh each query word by how few of the view's paths it matches. */
+  idf: boolean;
+  /** Leave out of the share the query words that match no path of the view: they say nothing about paths. */
+  informativeOnly: boolean;
+  /** Weight of a match one or two directories above the file's own. */
+  aboveWeight: number;
+}
+
+/**
+ * How well paths answer one query's words, 0..1 per file: each keyword found in the file name counts 1, in the
+ * directory holding it `dirWeight` (1 for module roots like `mod.rs`, which stand for their directory), two
+ * levels up `aboveWeight`. With `idf`, keywords matching few of the view's paths weigh more. Memoised per query.
+ */
+export class PathScorer {
+  private readonly byPath = new Map<string, number>();
+  /** Per keyword, the view's path words it matches (each path word is compared once per query). */
+  private readonly matching: Set<string>[];
+  private readonly weights: number[];
+
+  constructor(private readonly keywords: string[], pathWordFiles: Map<string, number>, fileCount: number, private readonly opts: PathScoring) {
+    this.matching = keywords.map(() => new Set<string>());
+    const df = keywords.map(() => 0);
+    const normalKeywords = keywords.map(normalWord);
+    for (const { word, normal: n, files } of normalizedWords(pathWordFiles)) {
+      keywords.forEach((k, i) => {
+        if (k !== word && (k.length < 2 || word.length < 2 || !normalsMatch(normalKeywords[i], n))) return;
+        this.matching[i].add(word);
+        df[i] += files;
+      });
+    }
+    this.weights = keywords.map((_, i) => {
+      if (opts.informativeOnly && df[i] === 0) return 0;
+      return opts.idf ? Math.log(1 + fileCount / Math.max(1, Math.min(df[i], fileCount))) : 1;
+    });
+  }
+
+  score(file: ViewFile): number {
+    let s = this.byPath.get(file.path);
+    if (s === undefined) this.byPath.set(file.path, (s = this.compute(file)));
+    return s;
+  }
+
+  private compute(file: ViewFile): number {
+    if (!this.keywords.length) return 0;
+    const root = MODULE_ROOTS.has(file.stemWords[0] ?? '');
+    const name = root ? (file.dirWords[0] ?? []) : file.stemWords;
+    const dir = root ? (file.dirWords[1] ?? []) : (file.dirWords[0] ?? []);
+    const above = file.dirWords.slice(root ? 2 : 1, root ? 4 : 3);
+    let matched = 0;
+    let total = 0;
+    this.keywords.forEach((_, i) => {
+      const w = this.weights[i];
+      const m = this.matching[i];
+      total += w;
+      if (!m.size) return;
+      if (name.some((x) => m.has(x))) matched += w;
+      else if (dir.some((x) => m.has(x))) matched += w * this.opts.dirWeight;
+      else if (above.some((ws) => ws.some((x) => m.has(x)))) matched += w * this.opts.aboveWeight;
+    });
+    return total ? matched / total : 0;
+  }
+}
+
+/** A file named after the name (`routergroup.go` for `RouterGroup`, `sessions.py` for `Session`). */
+export function stemNamesSymbol(file: ViewFile, name: string): boolean {
+  const lower = name.toLowerCase();
+  const whole = file.stemWords[0] ?? '';
+  return whole === lower || stem(whole) === stem(lower) || whole === lower + 's';
+}
