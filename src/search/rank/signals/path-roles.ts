@@ -7,15 +7,29 @@ import type { PenaltySignal } from './signal.js';
 export const pathRoles: PenaltySignal = {
   name: 'penalties',
   stage: 'penalty',
-  prepare: ({ q, cfg }) => (hit) => pathPenalty(hit.file.path, q, cfg, PROSE.has(hit.candidate.chunk.language)),
+  prepare: ({ q, cfg }) => {
+    const cache = cacheFor(cfg);
+    return (hit) => pathPenalty(hit.file.path, q, cfg, cache, PROSE.has(hit.candidate.chunk.language));
+  },
 };
 
-const cachedPenalty = new Map<string, number>();
+/** Per set of penalty weights (a sweep tries several in one process), path and query flags → penalty. */
+const caches = new Map<string, Map<string, number>>();
+
+function cacheFor(cfg: RankingConfig): Map<string, number> {
+  const weights = [cfg.testPenalty, cfg.examplePenalty, cfg.secondaryPenalty, cfg.declarationPenalty, cfg.packageMarkerPenalty].join();
+  let cache = caches.get(weights);
+  if (!cache) {
+    if (caches.size >= 16) caches.clear();
+    caches.set(weights, (cache = new Map()));
+  }
+  return cache;
+}
 
 /** `prose`: the chunk is documentation, which a docs/ folder holds as its own, not as example code. */
-export function pathPenalty(path: string, q: QueryInfo, cfg: RankingConfig, prose = false): number {
-  const key = `${cfg.testPenalty},${cfg.examplePenalty},${cfg.secondaryPenalty},${cfg.declarationPenalty},${cfg.packageMarkerPenalty},${q.wantsTests ? 1 : 0}${q.wantsExamples ? 1 : 0}${prose ? 1 : 0}${path}`;
-  let p = cachedPenalty.get(key);
+function pathPenalty(path: string, q: QueryInfo, cfg: RankingConfig, cache: Map<string, number>, prose: boolean): number {
+  const key = `${q.wantsTests ? 1 : 0}${q.wantsExamples ? 1 : 0}${prose ? 1 : 0}${path}`;
+  let p = cache.get(key);
   if (p === undefined) {
     const role = pathRole(path);
     p = 1;
@@ -24,8 +38,8 @@ export function pathPenalty(path: string, q: QueryInfo, cfg: RankingConfig, pros
     if (role.secondary) p *= cfg.secondaryPenalty;
     if (role.declaration) p *= cfg.declarationPenalty;
     if (role.packageMarker) p *= cfg.packageMarkerPenalty;
-    if (cachedPenalty.size > 50_000) cachedPenalty.clear();
-    cachedPenalty.set(key, p);
+    if (cache.size > 50_000) cache.clear();
+    cache.set(key, p);
   }
   return p;
 }
