@@ -16,7 +16,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_RANKING, FUSION_ONLY, type RankingConfig } from '../src/search/rank/config.js';
+import { DEFAULT_RANKING, type RankingConfig } from '../src/search/rank/config.js';
+import { RANKING_SIGNALS } from '../src/search/rank/signals/index.js';
+import type { RankingSignal } from '../src/search/rank/signals/signal.js';
 import { loadHarness } from './eval/harness.js';
 import { printAblation, printMisses, printTable, score, type Scored } from './eval/report.js';
 import { RepoSession } from './eval/repo-session.js';
@@ -75,20 +77,21 @@ function parseSetting(text: string): Partial<RankingConfig> {
 }
 
 /**
- * Cumulative rows (fusion alone, then each component of the default stack added in turn), leave-one-out rows of
- * the full stack, and rows adding the components that are off by default.
+ * Cumulative rows (fusion alone, then the symbol-table candidates and each signal of the list that is on added in
+ * turn), leave-one-out rows of the full stack, and rows adding the signals that are off by default.
  */
-function ablations(base: Partial<RankingConfig>): { label: string; ranking: Partial<RankingConfig> }[] {
+function ablations(base: Partial<RankingConfig>, signals: readonly RankingSignal[]): { label: string; ranking: Partial<RankingConfig> }[] {
   const full = { ...DEFAULT_RANKING, ...base };
-  const components = Object.keys(FUSION_ONLY) as (keyof RankingConfig)[];
+  const components: (keyof RankingConfig)[] = ['symbols', ...signals.map((s) => s.name)];
+  const fusionOnly: Partial<RankingConfig> = Object.fromEntries(components.map((c) => [c, false]));
   const on = components.filter((c) => full[c] === true);
   const off = components.filter((c) => full[c] === false);
   const rows: { label: string; ranking: Partial<RankingConfig> }[] = [
-    { label: 'BM25 only, no ranking', ranking: { ...base, ...FUSION_ONLY, dense: false } },
-    { label: 'vectors only, no ranking', ranking: { ...base, ...FUSION_ONLY, lexical: false } },
-    { label: 'fusion alone', ranking: { ...base, ...FUSION_ONLY } },
+    { label: 'BM25 only, no ranking', ranking: { ...base, ...fusionOnly, dense: false } },
+    { label: 'vectors only, no ranking', ranking: { ...base, ...fusionOnly, lexical: false } },
+    { label: 'fusion alone', ranking: { ...base, ...fusionOnly } },
   ];
-  let acc: Partial<RankingConfig> = { ...base, ...FUSION_ONLY };
+  let acc: Partial<RankingConfig> = { ...base, ...fusionOnly };
   for (const step of on) {
     acc = { ...acc, [step]: true };
     rows.push({ label: `+ ${step}`, ranking: acc });
@@ -119,8 +122,8 @@ async function main(): Promise<void> {
       for (const s of sessions) {
         log(`${s.repo.name}: ${JSON.stringify(o.explain)}  want ${s.tasks.find((t) => t.query === o.explain)?.targets.map((t) => t.path).join(' ') ?? '?'}`);
         for (const h of await s.explain(o.explain, 15, o.set)) {
-          const p = h.parts;
-          log(`  ${h.score.toFixed(3)} base ${h.base.toFixed(3)} cos ${h.candidate.cosine.toFixed(3)} bm25 ${h.candidate.bm25.toFixed(1)} def ${p.definition.toFixed(2)} path ${p.path.toFixed(2)} file ${p.file.toFixed(2)} hub ${p.hub.toFixed(2)} pen ${p.penalty.toFixed(2)} coh ${p.coherence.toFixed(2)}  ${h.file.path}:${h.candidate.chunk.startLine}-${h.candidate.chunk.endLine} ${h.candidate.chunk.symbol}`);
+          const parts = Object.entries(h.parts).map(([name, v]) => `${name} ${v.toFixed(2)}`).join(' ');
+          log(`  ${h.score.toFixed(3)} base ${h.base.toFixed(3)} cos ${h.candidate.cosine.toFixed(3)} bm25 ${h.candidate.bm25.toFixed(1)} ${parts}  ${h.file.path}:${h.candidate.chunk.startLine}-${h.candidate.chunk.endLine} ${h.candidate.chunk.symbol}`);
         }
       }
       return;
@@ -145,7 +148,7 @@ async function main(): Promise<void> {
       log('');
       log('ablation (store kept open; each row is the whole benchmark):');
       const rows = [];
-      for (const row of ablations(o.set)) rows.push({ label: row.label, s: await runAll(row.ranking, 'cached') });
+      for (const row of ablations(o.set, RANKING_SIGNALS)) rows.push({ label: row.label, s: await runAll(row.ranking, 'cached') });
       printAblation(rows, log);
     }
   } finally {

@@ -3,11 +3,11 @@ import { describe, test } from 'node:test';
 import type { Candidate } from '../src/search/candidates.js';
 import { topEntries } from '../src/search/lexical.js';
 import { analyzeQuery } from '../src/search/query.js';
-import { isBarrel } from '../src/search/rank/barrels.js';
+import { isBarrel } from '../src/search/rank/signals/barrels.js';
 import { DEFAULT_RANKING } from '../src/search/rank/config.js';
-import { definitionStrength } from '../src/search/rank/definitions.js';
-import { pathRole } from '../src/search/rank/path-roles.js';
-import { PathScorer } from '../src/search/rank/path-words.js';
+import { definitionStrength } from '../src/search/rank/signals/definitions.js';
+import { pathRole } from '../src/search/rank/signals/path-roles.js';
+import { PathScorer } from '../src/search/rank/signals/path-words.js';
 import { wordsMatch } from '../src/text/path-words.js';
 import type { Hit } from '../src/search/rank/rank.js';
 import { selectTop } from '../src/search/rank/select.js';
@@ -68,7 +68,7 @@ describe('paths', () => {
   });
 
   test('a module root stands for its directory', () => {
-    const scorer = new PathScorer(['middleware'], new Map([['middleware', 2]]), 10, { dirWeight: 0.5, idf: false, informativeOnly: false });
+    const scorer = new PathScorer(['middleware'], new Map([['middleware', 2]]), 10, { dirWeight: 0.5, idf: false, informativeOnly: false, aboveWeight: 0.3 });
     assert.equal(scorer.score(describePath('src/middleware/mod.rs')), 1);
     assert.equal(scorer.score(describePath('src/middleware/from_fn.rs')), 0.5);
     assert.equal(scorer.score(describePath('src/routing/mod.rs')), 0);

@@ -5,11 +5,8 @@ import { hasCjk } from '../text/scripts.js';
 import { loadZhLexicon, type ZhLexicon } from '../text/zh-lexicon.js';
 import { analyzeQuery } from './query.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank/config.js';
-import { centrality } from './rank/centrality.js';
-import { fileEvidence } from './rank/file-evidence.js';
-import { PathScorer } from './rank/path-words.js';
-import { scoreHits, type Hit } from './rank/rank.js';
-import { boostCoherentFiles, selectTop } from './rank/select.js';
+import { rescoreHits, scoreHits, type Hit } from './rank/rank.js';
+import { selectTop } from './rank/select.js';
 import { searchView } from './view.js';
 
 export { keepSnapshotCurrent, storeRetriever, type Retriever } from './candidates.js';
@@ -54,17 +51,15 @@ export async function searchManifest(manifest: Manifest, retriever: Retriever, q
     .filter((r) => r.score >= minScore);
 }
 
-/** The k best hits with what each ranking component contributed (search results are made from these). */
+/** The k best hits with what each ranking signal (`rank/signals/index.ts`) contributed (search results are made from these). */
 export async function rankHits(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<Hit[]> {
   const cfg: RankingConfig = { ...DEFAULT_RANKING, ...opts.ranking };
   const view = searchView(manifest, opts.pathGlob);
   if (!view.files.length) return [];
   const q = analyzeQuery(query, hasCjk(query) ? await chineseLexicon() : undefined);
-  const paths = new PathScorer(q.keywords, view.pathWordFiles, view.files.length, { dirWeight: cfg.pathDirWeight, idf: cfg.pathIdf, informativeOnly: cfg.pathInformativeOnly });
   const candidates = await gatherCandidates(retriever, view, q, cfg);
-  const files = cfg.fileEvidence ? fileEvidence(candidates, q, cfg) : new Map<string, number>();
-  const hits = scoreHits(fuse(candidates.pool.values(), q, cfg), { q, cfg, paths, defined: candidates.defined, files, hubs: cfg.centrality ? centrality(candidates.resident, candidates.visible) : new Map() });
-  if (cfg.coherence) boostCoherentFiles(hits, cfg);
+  const hits = scoreHits(fuse(candidates.pool.values(), q, cfg), { q, cfg, view, candidates });
+  rescoreHits(hits, cfg);
   return selectTop(hits, opts.k, cfg);
 }
 

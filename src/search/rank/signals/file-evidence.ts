@@ -1,15 +1,27 @@
-import type { CandidatePool } from '../candidates.js';
-import { fileBm25 } from '../lexical.js';
-import type { QueryInfo } from '../query.js';
-import type { RankingConfig } from './config.js';
-import { semanticShare } from '../fusion.js';
+import type { CandidatePool } from '../../candidates.js';
+import { fileBm25 } from '../../lexical.js';
+import type { QueryInfo } from '../../query.js';
+import type { RankingConfig } from '../config.js';
+import { semanticShare } from '../../fusion.js';
+import type { BoostSignal } from './signal.js';
+
+/** Whole-file evidence (file-as-document BM25, best chunk cosine) added to each of the file's chunks. */
+export const fileEvidence: BoostSignal = {
+  name: 'fileEvidence',
+  stage: 'boost',
+  weight: (cfg) => cfg.fileBoost,
+  prepare: ({ q, cfg, candidates }) => {
+    const files = wholeFileEvidence(candidates, q, cfg);
+    return (hit) => files.get(hit.file.blob) ?? 0;
+  },
+};
 
 /**
  * How well each whole file answers the query, 0..1 per blob: BM25 with the file as one document (it covers every
  * query word somewhere, not only in one chunk) blended with its best chunk's cosine, as chunks are blended.
  * Answers are files more often than single chunks, and a file's other chunks are evidence for its best one.
  */
-export function fileEvidence(p: CandidatePool, q: QueryInfo, cfg: RankingConfig): Map<string, number> {
+function wholeFileEvidence(p: CandidatePool, q: QueryInfo, cfg: RankingConfig): Map<string, number> {
   const share = semanticShare(q, cfg);
   const lexical = cfg.lexical ? fileBm25(p.resident, p.visible, q.terms, { k1: cfg.bm25K1, b: cfg.bm25B }, q.termWeights) : new Map<string, number>();
   const bestCosine = new Map<string, number>();

@@ -1,6 +1,21 @@
-import { normalsMatch, normalWord } from '../../text/path-words.js';
-import { stem } from '../../text/stem.js';
-import type { ViewFile } from '../view.js';
+import { normalsMatch, normalWord } from '../../../text/path-words.js';
+import { stem } from '../../../text/stem.js';
+import type { ViewFile } from '../../view.js';
+import type { BoostSignal } from './signal.js';
+
+/** Files whose path words match the query's words. */
+export const pathWords: BoostSignal = {
+  name: 'pathWords',
+  stage: 'boost',
+  weight: (cfg) => cfg.pathBoost,
+  prepare: ({ q, cfg, view }) => {
+    const paths = new PathScorer(q.keywords, view.pathWordFiles, view.files.length, { dirWeight: cfg.pathDirWeight, idf: cfg.pathIdf, informativeOnly: cfg.pathInformativeOnly, aboveWeight: cfg.pathAboveWeight });
+    return (hit) => {
+      const match = paths.score(hit.file);
+      return match >= cfg.pathMinMatch ? match : 0;
+    };
+  },
+};
 
 const normalized = new WeakMap<Map<string, number>, { word: string; normal: string; files: number }[]>();
 
@@ -27,12 +42,14 @@ export interface PathScoring {
   idf: boolean;
   /** Leave out of the share the query words that match no path of the view: they say nothing about paths. */
   informativeOnly: boolean;
+  /** Weight of a match one or two directories above the file's own. */
+  aboveWeight: number;
 }
 
 /**
  * How well paths answer one query's words, 0..1 per file: each keyword found in the file name counts 1, in the
  * directory holding it `dirWeight` (1 for module roots like `mod.rs`, which stand for their directory), two
- * levels up 0.3. With `idf`, keywords matching few of the view's paths weigh more. Memoised per query.
+ * levels up `aboveWeight`. With `idf`, keywords matching few of the view's paths weigh more. Memoised per query.
  */
 export class PathScorer {
   private readonly byPath = new Map<string, number>();
@@ -78,7 +95,7 @@ export class PathScorer {
       if (!m.size) return;
       if (name.some((x) => m.has(x))) matched += w;
       else if (dir.some((x) => m.has(x))) matched += w * this.opts.dirWeight;
-      else if (above.some((ws) => ws.some((x) => m.has(x)))) matched += w * 0.3;
+      else if (above.some((ws) => ws.some((x) => m.has(x)))) matched += w * this.opts.aboveWeight;
     });
     return total ? matched / total : 0;
   }

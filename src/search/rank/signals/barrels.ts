@@ -1,4 +1,13 @@
-import { isCommentLine } from '../../text/comments.js';
+import { isCommentLine } from '../../../text/comments.js';
+import type { PenaltySignal } from './signal.js';
+
+/** Chunks that only forward whole modules. */
+export const barrels: PenaltySignal = {
+  name: 'barrels',
+  stage: 'penalty',
+  // Unless it re-exports a name the query gives: then it may be the answer (the definition can live in another package).
+  prepare: ({ cfg }) => (hit) => ((hit.parts.definitions ?? 0) === 0 && isBarrel(hit.candidate.chunk.text) ? cfg.barrelPenalty : 1),
+};
 
 /**
  * Re-export barrels (`export * from './x'`, `pub use x::*;`, `from .x import *`) mention module paths and nothing

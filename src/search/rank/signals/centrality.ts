@@ -1,8 +1,20 @@
-import type { VisibleChunks } from '../lexical.js';
-import type { ResidentChunks } from '../resident.js';
-import { codeTerms } from '../../text/terms.js';
-import { ownDefinition, parseBreadcrumb } from '../../text/breadcrumb.js';
-import { stem } from '../../text/stem.js';
+import type { VisibleChunks } from '../../lexical.js';
+import type { ResidentChunks } from '../../resident.js';
+import { codeTerms } from '../../../text/terms.js';
+import { ownDefinition, parseBreadcrumb } from '../../../text/breadcrumb.js';
+import { stem } from '../../../text/stem.js';
+import type { BoostSignal } from './signal.js';
+
+/** Files whose top-level names many other files mention (hubs). */
+export const centrality: BoostSignal = {
+  name: 'centrality',
+  stage: 'boost',
+  weight: (cfg) => cfg.centralityBoost,
+  prepare: ({ candidates }) => {
+    const hubs = fileCentrality(candidates.resident, candidates.visible);
+    return (hit) => hubs.get(hit.file.blob) ?? 0;
+  },
+};
 
 const cache = new WeakMap<VisibleChunks, Map<string, number>>();
 
@@ -12,7 +24,7 @@ const cache = new WeakMap<VisibleChunks, Map<string, number>>();
  * what "how does X work" questions are usually about; a language-independent stand-in for the import graph,
  * computed from the symbol table and the word postings once per view.
  */
-export function centrality(resident: ResidentChunks, visible: VisibleChunks): Map<string, number> {
+function fileCentrality(resident: ResidentChunks, visible: VisibleChunks): Map<string, number> {
   let out = cache.get(visible);
   if (out) return out;
   const defs = new Map<string, Set<string>>();

@@ -1,0 +1,29 @@
+import type { Hit } from '../rank.js';
+import type { HitsSignal } from './signal.js';
+
+/**
+ * File coherence: a file with several good chunks is more likely the answer than a file with one lucky chunk,
+ * so each file's best hit gains a share of the best score in proportion to the file's summed evidence.
+ */
+export const coherence: HitsSignal = {
+  name: 'coherence',
+  stage: 'hits',
+  apply(hits: Hit[], cfg) {
+    if (!hits.length) return;
+    const best = Math.max(...hits.map((h) => h.score));
+    if (best <= 0) return;
+    const sums = new Map<string, number>();
+    const top = new Map<string, Hit>();
+    for (const h of hits) {
+      sums.set(h.file.path, (sums.get(h.file.path) ?? 0) + Math.max(0, h.score));
+      const t = top.get(h.file.path);
+      if (!t || h.score > t.score) top.set(h.file.path, h);
+    }
+    const maxSum = Math.max(...sums.values());
+    if (maxSum <= 0) return;
+    for (const [path, hit] of top) {
+      hit.parts.coherence = best * cfg.coherenceBoost * (sums.get(path)! / maxSum);
+      hit.score += hit.parts.coherence;
+    }
+  },
+};

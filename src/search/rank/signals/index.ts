@@ -1,0 +1,29 @@
+import { barrels } from './barrels.js';
+import { centrality } from './centrality.js';
+import { coherence } from './coherence.js';
+import { definitions } from './definitions.js';
+import { fileEvidence } from './file-evidence.js';
+import { legacy } from './legacy.js';
+import { pathRoles } from './path-roles.js';
+import { pathWords } from './path-words.js';
+import { proseAndConfig } from './prose-config.js';
+import { saturation } from './saturation.js';
+import type { RankingSignal } from './signal.js';
+
+/**
+ * The ranking stack, in the order it runs: boosts add up in this order, penalties multiply after every boost
+ * (they may look at the boosts), then the whole-list stages, then selection. A new signal is one line here.
+ */
+export const RANKING_SIGNALS: readonly RankingSignal[] = [
+  definitions,
+  pathWords,
+  fileEvidence,
+  centrality,
+  pathRoles,
+  proseAndConfig,
+  legacy,
+  barrels,
+  coherence,
+  saturation,
+];
+

@@ -1,0 +1,16 @@
+import type { PenaltySignal } from './signal.js';
+
+export const PROSE = new Set(['markdown', 'rst', 'asciidoc', 'text', 'latex', 'html']);
+const CONFIG = new Set(['json', 'yaml', 'toml', 'ini', 'properties', 'xml', 'go_mod', 'make', 'dockerfile', 'cmake', 'starlark', 'hcl', 'nix']);
+
+/** Prose and configuration answer "how do I" questions about a project, rarely "where is the code that". */
+export const proseAndConfig: PenaltySignal = {
+  name: 'prose',
+  stage: 'penalty',
+  prepare: ({ q, cfg }) => (hit) => {
+    const language = hit.candidate.chunk.language;
+    if (PROSE.has(language)) return q.wantsDocs ? 1 : cfg.prosePenalty;
+    if (CONFIG.has(language)) return q.wantsConfig ? 1 : cfg.configPenalty;
+    return 1;
+  },
+};

@@ -1,0 +1,60 @@
+import type { Candidate, CandidatePool } from '../../candidates.js';
+import type { QueryInfo } from '../../query.js';
+import type { SearchView, ViewFile } from '../../view.js';
+import type { RankingConfig } from '../config.js';
+import type { Hit } from '../rank.js';
+
+/** The `RankingConfig` keys that are on/off switches. */
+export type RankingSwitch = { [K in keyof RankingConfig]: RankingConfig[K] extends boolean ? K : never }[keyof RankingConfig];
+
+/** Everything a signal may look at once per query, before any hit is scored. */
+export interface QueryScope {
+  q: QueryInfo;
+  cfg: RankingConfig;
+  view: SearchView;
+  candidates: CandidatePool;
+}
+
+/** A candidate chunk at one of its paths, with the boosts it has been given so far. */
+export interface HitSite {
+  candidate: Candidate;
+  file: ViewFile;
+  parts: Hit['parts'];
+}
+
+interface SignalBase {
+  /** Its switch in `RankingConfig`, its row in `--ablate`, and (for boosts and file stages) its part in `--explain`. */
+  name: RankingSwitch;
+}
+
+/** Adds the best fused score × `weight` × strength to each hit; boosts add up, in list order. */
+export interface BoostSignal extends SignalBase {
+  stage: 'boost';
+  weight(cfg: RankingConfig): number;
+  /** Called once per query; the function returned gives each hit's strength (0 for none). */
+  prepare(scope: QueryScope): (hit: HitSite) => number;
+}
+
+/** Multiplies each hit's boosted score by a factor (1 for none); runs after every boost, so it may see them. */
+export interface PenaltySignal extends SignalBase {
+  stage: 'penalty';
+  prepare(scope: QueryScope): (hit: HitSite) => number;
+}
+
+/** Rescores the scored hits together (a file's hits as evidence for its best one). */
+export interface HitsSignal extends SignalBase {
+  stage: 'hits';
+  apply(hits: Hit[], cfg: RankingConfig): void;
+}
+
+/** Shapes the choice of the top k: the share of its score a hit keeps (≤ 1) when `taken` hits of its file are in. */
+export interface SelectionSignal extends SignalBase {
+  stage: 'selection';
+  keep(taken: number, cfg: RankingConfig): number;
+}
+
+export type RankingSignal = BoostSignal | PenaltySignal | HitsSignal | SelectionSignal;
+
+export function isOn(signal: RankingSignal, cfg: RankingConfig): boolean {
+  return cfg[signal.name];
+}
