@@ -18,22 +18,31 @@ export interface ReindexSnapshot {
   summary: IndexSummary | null;
 }
 
-/** Thrown from the progress callback to stop the indexer between two durable writes. */
+/** The reason a cancelled run is aborted with: the indexer throws it back, and only it means "cancelled". */
 export class ReindexCancelled extends Error {
   constructor() {
     super('reindex cancelled');
   }
 }
 
+/** How a run ended, as the snapshot's final state. */
+export type ReindexOutcome = { state: 'done'; summary: IndexSummary } | { state: 'cancelled' } | { state: 'failed'; error: string };
+
+/** What a run is given: the signal to stop at, and where to report progress. */
+export interface ReindexRun {
+  signal: AbortSignal;
+  onProgress: (p: IndexProgress) => void;
+}
+
 /**
- * One background index run at a time, started without waiting for it. Cancelling is cooperative: the indexer
- * reports progress after each durable group of chunks, and the next report throws, so what was stored stays
- * stored and the previous manifest stays searchable.
+ * One background index run at a time, started without waiting for it. Cancelling aborts the run's signal; the
+ * indexer looks at it after each durable group of chunks, so what was stored stays stored and the previous
+ * manifest stays searchable.
  */
 export class ReindexJob {
   private snapshotNow: ReindexSnapshot = idle();
-  private cancelRequested = false;
-  private running: Promise<void> | null = null;
+  private controller: AbortController | null = null;
+  private running: Promise<ReindexOutcome> | null = null;
 
   get active(): boolean {
     return this.running !== null;
@@ -47,33 +56,33 @@ export class ReindexJob {
     return { ...this.snapshotNow, files: { ...this.snapshotNow.files }, errors: [...this.snapshotNow.errors] };
   }
 
-  /** Starts `run` unless a run is active; `run` must report progress through the callback it is given. */
-  start(kind: ReindexKind, run: (onProgress: (p: IndexProgress) => void) => Promise<IndexSummary>): boolean {
+  /** Starts `run` unless a run is active; `run` must pass the signal to the indexer and report progress. */
+  start(kind: ReindexKind, run: (job: ReindexRun) => Promise<IndexSummary>): boolean {
     if (this.running) return false;
-    this.cancelRequested = false;
+    const controller = new AbortController();
+    this.controller = controller;
     this.snapshotNow = { ...idle(), state: 'running', kind, startedAt: new Date().toISOString() };
-    this.running = run((p) => this.progress(p)).then(
-      (summary) => this.finish('done', { summary, percent: 100, files: { done: summary.newBlobs, total: summary.newBlobs }, chunks: summary.chunksEmbedded }),
-      (e: unknown) => (e instanceof ReindexCancelled ? this.finish('cancelled') : this.finish('failed', { errors: [(e as Error)?.message ?? String(e)] })),
-    );
+    const { signal } = controller;
+    this.running = outcomeOf(run({ signal, onProgress: (p) => this.progress(p, signal) }), signal).then((outcome) => this.finish(outcome));
     return true;
   }
 
-  /** Asks the active run to stop at its next progress report; false when nothing runs. */
+  /** Asks the active run to stop after its current durable write; false when nothing runs. */
   cancel(): boolean {
     if (!this.running) return false;
-    this.cancelRequested = true;
+    this.controller?.abort(new ReindexCancelled());
     this.snapshotNow.state = 'cancelling';
     return true;
   }
 
-  /** Resolves when the active run (if any) has ended. */
-  async settled(): Promise<void> {
-    await this.running;
+  /** Resolves when the active run (if any) has ended, with how it ended. */
+  async settled(): Promise<ReindexOutcome | undefined> {
+    return (await this.running) ?? undefined;
   }
 
-  private progress(p: IndexProgress): void {
-    if (this.cancelRequested) throw new ReindexCancelled();
+  private progress(p: IndexProgress, signal: AbortSignal): void {
+    // The report that the indexer stops after is not shown: a cancelled run keeps the progress it had when asked.
+    if (signal.aborted) return;
     Object.assign(this.snapshotNow, {
       percent: p.blobsTotal ? Math.round((100 * p.blobsDone) / p.blobsTotal) : 100,
       files: { done: p.blobsDone, total: p.blobsTotal },
@@ -82,9 +91,28 @@ export class ReindexJob {
     });
   }
 
-  private finish(state: ReindexState, extra: Partial<ReindexSnapshot> = {}): void {
-    Object.assign(this.snapshotNow, { state, finishedAt: new Date().toISOString() }, extra);
+  private finish(outcome: ReindexOutcome): ReindexOutcome {
+    const extra: Partial<ReindexSnapshot> =
+      outcome.state === 'done'
+        ? { summary: outcome.summary, percent: 100, files: { done: outcome.summary.newBlobs, total: outcome.summary.newBlobs }, chunks: outcome.summary.chunksEmbedded }
+        : outcome.state === 'failed'
+          ? { errors: [outcome.error] }
+          : {};
+    Object.assign(this.snapshotNow, { state: outcome.state, finishedAt: new Date().toISOString() }, extra);
     this.running = null;
+    this.controller = null;
+    return outcome;
+  }
+}
+
+/** A run's promise as an outcome that never rejects. */
+async function outcomeOf(run: Promise<IndexSummary>, signal: AbortSignal): Promise<ReindexOutcome> {
+  try {
+    return { state: 'done', summary: await run };
+  } catch (e) {
+    // Only the abort's own reason means cancelled: a run that failed otherwise while stopping still failed.
+    if (signal.aborted && e === signal.reason) return { state: 'cancelled' };
+    return { state: 'failed', error: (e as Error)?.message ?? String(e) };
   }
 }
 
