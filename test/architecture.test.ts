@@ -25,6 +25,8 @@ export const LAYERS: Layer[] = [
   { name: 'surfaces', folders: ['mcp', 'setup', 'hooks'], peers: false },
   // What surfaces show a person or an agent: search result renderers, token budget, agent guidance text.
   { name: 'render', folders: ['render'], peers: false },
+  // The long-lived engine a surface keeps open: one index per repository, its live view, tree watcher and reindex job.
+  { name: 'session', folders: ['session'], peers: false },
   // The index as surfaces use it: open, index, search, status, doctor.
   { name: 'service', folders: ['service'], peers: false },
   // Building an index, searching it, exporting and importing it.

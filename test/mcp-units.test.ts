@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Embedder } from '../src/embed/types.js';
-import { QueryCache } from '../src/mcp/query-cache.js';
+import { QueryCache } from '../src/session/query-cache.js';
 import { editDistance, matchSymbol } from '../src/mcp/symbol-match.js';
 import { languagesFor } from '../src/mcp/tools/language.js';
-import { TreeWatcher } from '../src/mcp/tree-watcher.js';
+import { TreeWatcher } from '../src/session/tree-watcher.js';
 import { git, tempDir } from './helpers.js';
 
 describe('symbol matching', () => {

@@ -43,13 +43,16 @@ export async function embedBlobs(
   embedder: Embedder,
   blobs: BlobToIndex[],
   read: (b: BlobToIndex) => Promise<Buffer | null>,
-  settings: { maxLineChars: number; onProgress?: (p: BlobProgress) => void },
+  settings: { maxLineChars: number; onProgress?: (p: BlobProgress) => void; signal?: AbortSignal },
 ): Promise<EmbedBlobsResult> {
   const result: EmbedBlobsResult = { chunks: 0, writes: 0, marks: [] };
   if (blobs.length === 0) return result;
   const started = performance.now();
-  const report = (done: number) =>
+  const report = (done: number) => {
     settings.onProgress?.({ blobsDone: done, blobsTotal: blobs.length, chunks: result.chunks, chunksPerSecond: result.chunks / ((performance.now() - started) / 1000 || 1) });
+    // Right after a durable write: what was stored stays stored, and no manifest names a half-done run.
+    settings.signal?.throwIfAborted();
+  };
   // A store that already has rows may hold part of this work (a crashed run): merge by id, never append twice.
   const maybeStored = (await store.countChunks()) > 0;
   // Crash tests make groups tiny, to have many commits to kill a run between.

@@ -24,6 +24,8 @@ export interface IndexOptions {
   /** Manifests (keys) of commits close to this one, e.g. the branch checked out before: their blobs are known stored. */
   baseKeys?: string[];
   onProgress?: (p: IndexProgress) => void;
+  /** Stops the run after the progress report of a durable write, throwing the signal's reason; the manifest stays as it was. */
+  signal?: AbortSignal;
   /** Tells the user about slow one-time work (model build, chunker upgrade) on stderr. */
   onNotice?: (message: string) => void;
   /** Loads the embedder only when there is something to embed. */
@@ -69,7 +71,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     const reader = new BlobReader(ctx.repo.root);
     let result;
     try {
-      result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress });
+      result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress, signal: opts.signal });
     } finally {
       await reader.close();
     }

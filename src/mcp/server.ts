@@ -3,7 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Config } from '../config/config.js';
 import { AGENT_GUIDANCE } from '../render/agent-guidance.js';
 import { VERSION } from '../util/version.js';
-import { RepoSession } from './session.js';
+import { RepoSession } from '../session/session.js';
 import { registerFindSymbol } from './tools/find-symbol.js';
 import { registerIndexStatus } from './tools/index-status.js';
 import { registerReindex } from './tools/reindex.js';

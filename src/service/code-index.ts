@@ -68,9 +68,9 @@ export class CodeIndex {
   }
 
   /** Indexes HEAD. Waits for a run in another process (a hook's) unless the caller holds the lock already. */
-  async index(opts: { rebuild?: boolean; holdingLock?: boolean } = {}): Promise<IndexSummary> {
+  async index(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal } = {}): Promise<IndexSummary> {
     await this.refreshHead();
-    const summary = await this.runIndex(opts.rebuild, opts.holdingLock);
+    const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal);
     if (!summary.upToDate) await this.refreshSearchSnapshot();
     return summary;
   }
@@ -102,8 +102,8 @@ export class CodeIndex {
     return this.locked(async () => (await import('../index/gc.js')).collectGarbage(this.ctx, keep)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.lance)));
   }
 
-  private runIndex(rebuild = false, holdingLock = false): Promise<IndexSummary> {
-    const run = async () => (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress: this.hooks.onProgress, onNotice: this.hooks.onNotice });
+  private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal): Promise<IndexSummary> {
+    const run = async () => (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress: this.hooks.onProgress, onNotice: this.hooks.onNotice, signal });
     // The run wrote (and maybe compacted) through its own handle: a kept one would not see it.
     return (holdingLock ? run() : this.locked(run))
       .catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.lance)))

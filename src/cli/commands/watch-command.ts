@@ -1,8 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
+import { HeadWatcher } from '../../session/head-watcher.js';
+import { TreeWatcher } from '../../session/tree-watcher.js';
 import { openIndex } from '../options.js';
 
+/** An editor's save is several writes (temp file, rename, attributes): one re-index after they settle. */
 const DEBOUNCE_MS = 400;
 
 export function registerWatch(program: Command): void {
@@ -15,28 +16,37 @@ export function registerWatch(program: Command): void {
       const root = index.ctx.repo.root;
       let timer: NodeJS.Timeout | null = null;
       let running = Promise.resolve();
+      const changed = () => {
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(update, DEBOUNCE_MS);
+      };
+      // The MCP server's watchers: the folders of the files in the index (and new ones git does not ignore), and HEAD.
+      const tree = new TreeWatcher(root, changed);
+      const head = new HeadWatcher(index.ctx, changed);
       const update = () => {
         running = running.then(async () => {
           try {
             const started = performance.now();
-            const files = await index.refreshWorkingTree();
-            process.stderr.write(`ocrag: index current (${files} files, ${Math.round(performance.now() - started)} ms)\n`);
+            const view = await index.currentView();
+            const ms = Math.round(performance.now() - started);
+            // Before reporting, so an edit made once the index is reported current is seen.
+            await tree.watchFoldersOf([...Object.keys(view.files), ...Object.keys(view.skipped)]);
+            process.stderr.write(`ocrag: index current (${Object.keys(view.files).length} files, ${ms} ms)\n`);
           } catch (e) {
             process.stderr.write(`ocrag: ${(e as Error).message}\n`);
           }
         });
       };
-      const watcher = fs.watch(root, { recursive: true }, (_event, file) => {
-        const rel = String(file ?? '');
-        if (rel.startsWith('.ocrag') || rel.split(path.sep).includes('.git') && !/^\.git[/\\](HEAD|refs)/.test(rel)) return;
-        if (timer) clearTimeout(timer);
-        timer = setTimeout(update, DEBOUNCE_MS);
-      });
       update();
       process.stderr.write(`ocrag: watching ${root} (Ctrl-C to stop)\n`);
+      // The watches don't hold the process open (a server's must not): this does, until interrupted.
+      const keepAlive = setInterval(() => undefined, 1 << 30);
       await new Promise<void>((resolve) => {
         const stop = () => {
-          watcher.close();
+          clearInterval(keepAlive);
+          if (timer) clearTimeout(timer);
+          tree.close();
+          head.close();
           resolve();
         };
         process.once('SIGINT', stop);

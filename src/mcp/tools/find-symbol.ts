@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { SearchResult } from '../../search/search.js';
-import type { RepoSession } from '../session.js';
+import type { RepoSession } from '../../session/session.js';
 import { MATCH_RANK, matchSymbol, type SymbolMatch } from '../symbol-match.js';
 import { guarded } from './errors.js';
 import { answer, codeResultShape, resultsAsText, toCodeResult } from './shared.js';

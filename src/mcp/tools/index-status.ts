@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ReindexSnapshot } from '../reindex-job.js';
-import type { RepoSession, SessionStatus } from '../session.js';
+import type { ReindexSnapshot } from '../../session/reindex-job.js';
+import type { RepoSession, SessionStatus } from '../../session/session.js';
 import { guarded } from './errors.js';
 import { answer } from './shared.js';
 

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { RepoSession } from '../session.js';
+import type { RepoSession } from '../../session/session.js';
 import { guarded } from './errors.js';
 import { answer } from './shared.js';
 

@@ -6,7 +6,7 @@ import { chunkFile } from '../../chunk/index.js';
 import { embeddingText } from '../../index/embed-blobs.js';
 import { UsageError } from '../../util/errors.js';
 import { formatBreadcrumb } from '../../text/breadcrumb.js';
-import type { RepoSession } from '../session.js';
+import type { RepoSession } from '../../session/session.js';
 import { guarded } from './errors.js';
 import { answer, codeResultShape, resultsAsText, toCodeResult } from './shared.js';
 

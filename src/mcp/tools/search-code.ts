@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { trimToTokenBudget } from '../../render/budget.js';
 import { formatMarkdown } from '../../render/markdown.js';
 import type { SearchResult } from '../../search/search.js';
-import type { RepoSession } from '../session.js';
+import type { RepoSession } from '../../session/session.js';
 import { guarded } from './errors.js';
 import { languagesFor } from './language.js';
 import { answer, codeResultSchema, progressNotifier, resultsAsText, toCodeResult } from './shared.js';

@@ -13,7 +13,8 @@ const NEVER_IN_VIEW = new Set(['.git', '.ocrag']);
  * folders that hold the files of the index (one non-recursive watch each, portable and cheap), so a search can
  * skip `git status` while nothing moved. Folders created later are watched as they appear, unless git ignores
  * them. Whenever it can't be sure (still setting up, a watch failed, too many folders) it reports a change:
- * the caller then asks git, which is always right.
+ * the caller then asks git, which is always right. `onChange`, when given, hears each of those moments as it
+ * happens, for a caller that acts on changes rather than asking before each query.
  */
 export class TreeWatcher {
   /** Folder → its watch. */
@@ -22,7 +23,10 @@ export class TreeWatcher {
   private settingUp = 0;
   private gaveUp = false;
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly onChange?: () => void,
+  ) {}
 
   get dirty(): boolean {
     return this.changed || this.settingUp > 0 || this.gaveUp;
@@ -67,14 +71,14 @@ export class TreeWatcher {
       this.watchers.set(folder, watcher);
     } catch (e) {
       // A folder deleted meanwhile needs no watch (its parent saw it go); anything else (out of inotify watches) does.
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.gaveUp = true;
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.giveUp();
     }
   }
 
   private onEvent(folder: string, event: fs.WatchEventType, name: string | Buffer | null): void {
     const entry = name === null ? null : String(name);
     if (folder === '' && entry !== null && NEVER_IN_VIEW.has(entry)) return;
-    this.changed = true;
+    this.touch();
     if (entry === null) return;
     const rel = folder ? `${folder}/${entry}` : entry;
     const watched = this.watchers.has(rel);
@@ -89,7 +93,17 @@ export class TreeWatcher {
   private unwatch(folder: string): void {
     this.watchers.get(folder)?.close();
     this.watchers.delete(folder);
+    this.touch();
+  }
+
+  private touch(): void {
     this.changed = true;
+    this.onChange?.();
+  }
+
+  private giveUp(): void {
+    this.gaveUp = true;
+    this.touch();
   }
 
   private unwatchTree(folder: string): void {
@@ -102,12 +116,12 @@ export class TreeWatcher {
     try {
       if (await this.ignored(folder)) return;
       const found = this.subfolders(folder);
-      if (found === null) this.gaveUp = true;
+      if (found === null) this.giveUp();
       else await this.watchAll(found);
     } finally {
       this.settingUp--;
       // Files may have landed in the folder before its watch existed.
-      this.changed = true;
+      this.touch();
     }
   }
 

@@ -123,9 +123,9 @@ export class RepoSession {
   }
 
   private startJob(index: CodeIndex, live: LiveView, kind: ReindexKind): boolean {
-    return this.job.start(kind, (onProgress) => {
+    return this.job.start(kind, ({ signal, onProgress }) => {
       this.jobProgress = onProgress;
-      return index.index({ rebuild: kind === 'full' }).finally(() => {
+      return index.index({ rebuild: kind === 'full', signal }).finally(() => {
         this.jobProgress = null;
         live.invalidate();
       });
@@ -237,7 +237,6 @@ export class RepoSession {
         onNotice: this.options.log,
         onProgress: (p) => {
           this.foregroundProgress?.(p);
-          // Last: it throws to cancel the job.
           if (this.job.active) this.jobProgress?.(p);
         },
         wrapModel: (model) => (this.queryCache = new QueryCache(model)),

@@ -1,0 +1,121 @@
+import type { IndexProgress, IndexSummary } from '../index/indexer.js';
+
+export type ReindexKind = 'incremental' | 'full';
+export type ReindexState = 'idle' | 'running' | 'cancelling' | 'done' | 'failed' | 'cancelled';
+
+/** What `index_status` shows of the background run: the current one, or the last one once it ended. */
+export interface ReindexSnapshot {
+  state: ReindexState;
+  kind: ReindexKind | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** Share of the new blobs (file contents) already chunked and embedded, 0..100. */
+  percent: number;
+  files: { done: number; total: number };
+  chunks: number;
+  chunksPerSecond: number;
+  errors: string[];
+  summary: IndexSummary | null;
+}
+
+/** The reason a cancelled run is aborted with: the indexer throws it back, and only it means "cancelled". */
+export class ReindexCancelled extends Error {
+  constructor() {
+    super('reindex cancelled');
+  }
+}
+
+/** How a run ended, as the snapshot's final state. */
+export type ReindexOutcome = { state: 'done'; summary: IndexSummary } | { state: 'cancelled' } | { state: 'failed'; error: string };
+
+/** What a run is given: the signal to stop at, and where to report progress. */
+export interface ReindexRun {
+  signal: AbortSignal;
+  onProgress: (p: IndexProgress) => void;
+}
+
+/**
+ * One background index run at a time, started without waiting for it. Cancelling aborts the run's signal; the
+ * indexer looks at it after each durable group of chunks, so what was stored stays stored and the previous
+ * manifest stays searchable.
+ */
+export class ReindexJob {
+  private snapshotNow: ReindexSnapshot = idle();
+  private controller: AbortController | null = null;
+  private running: Promise<ReindexOutcome> | null = null;
+
+  get active(): boolean {
+    return this.running !== null;
+  }
+
+  get kind(): ReindexKind | null {
+    return this.active ? this.snapshotNow.kind : null;
+  }
+
+  snapshot(): ReindexSnapshot {
+    return { ...this.snapshotNow, files: { ...this.snapshotNow.files }, errors: [...this.snapshotNow.errors] };
+  }
+
+  /** Starts `run` unless a run is active; `run` must pass the signal to the indexer and report progress. */
+  start(kind: ReindexKind, run: (job: ReindexRun) => Promise<IndexSummary>): boolean {
+    if (this.running) return false;
+    const controller = new AbortController();
+    this.controller = controller;
+    this.snapshotNow = { ...idle(), state: 'running', kind, startedAt: new Date().toISOString() };
+    const { signal } = controller;
+    this.running = outcomeOf(run({ signal, onProgress: (p) => this.progress(p, signal) }), signal).then((outcome) => this.finish(outcome));
+    return true;
+  }
+
+  /** Asks the active run to stop after its current durable write; false when nothing runs. */
+  cancel(): boolean {
+    if (!this.running) return false;
+    this.controller?.abort(new ReindexCancelled());
+    this.snapshotNow.state = 'cancelling';
+    return true;
+  }
+
+  /** Resolves when the active run (if any) has ended, with how it ended. */
+  async settled(): Promise<ReindexOutcome | undefined> {
+    return (await this.running) ?? undefined;
+  }
+
+  private progress(p: IndexProgress, signal: AbortSignal): void {
+    // The report that the indexer stops after is not shown: a cancelled run keeps the progress it had when asked.
+    if (signal.aborted) return;
+    Object.assign(this.snapshotNow, {
+      percent: p.blobsTotal ? Math.round((100 * p.blobsDone) / p.blobsTotal) : 100,
+      files: { done: p.blobsDone, total: p.blobsTotal },
+      chunks: p.chunks,
+      chunksPerSecond: Math.round(p.chunksPerSecond),
+    });
+  }
+
+  private finish(outcome: ReindexOutcome): ReindexOutcome {
+    const extra: Partial<ReindexSnapshot> =
+      outcome.state === 'done'
+        ? { summary: outcome.summary, percent: 100, files: { done: outcome.summary.newBlobs, total: outcome.summary.newBlobs }, chunks: outcome.summary.chunksEmbedded }
+        : outcome.state === 'failed'
+          ? { errors: [outcome.error] }
+          : {};
+    Object.assign(this.snapshotNow, { state: outcome.state, finishedAt: new Date().toISOString() }, extra);
+    this.running = null;
+    this.controller = null;
+    return outcome;
+  }
+}
+
+/** A run's promise as an outcome that never rejects. */
+async function outcomeOf(run: Promise<IndexSummary>, signal: AbortSignal): Promise<ReindexOutcome> {
+  try {
+    return { state: 'done', summary: await run };
+  } catch (e) {
+    // Only the abort's own reason means cancelled: a run that failed otherwise while stopping still failed.
+    if (signal.aborted && e === signal.reason) return { state: 'cancelled' };
+    return { state: 'failed', error: (e as Error)?.message ?? String(e) };
+  }
+}
+
+function idle(): ReindexSnapshot {
+  return { state: 'idle', kind: null, startedAt: null, finishedAt: null, percent: 0, files: { done: 0, total: 0 }, chunks: 0, chunksPerSecond: 0, errors: [], summary: null };
+}
