@@ -4,7 +4,7 @@ import { findOnnxFile, readManifest } from './model-cache.js';
 import { onnxFacts } from './onnx-sidecar.js';
 import { layoutTag, readModelLayout, type ModelLayout } from './model-layout.js';
 import { locateModel, modelIdentity, type ModelSource } from './resolve-model.js';
-import { TEACHER_DIM } from './teacher.js';
+import { TEACHER_DIM } from '../recipe/teacher.js';
 
 export interface ModelDescription {
   /** The id an index built with this model records. */

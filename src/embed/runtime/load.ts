@@ -1,8 +1,8 @@
-import { ModelUnavailableError } from '../util/errors.js';
-import { findOnnxFile } from './model-cache.js';
-import { onnxFacts } from './onnx-sidecar.js';
-import { layoutTag, readModelLayout } from './model-layout.js';
-import { modelIdentity, requireModel } from './resolve-model.js';
+import { ModelUnavailableError } from '../../util/errors.js';
+import { findOnnxFile } from '../models/model-cache.js';
+import { onnxFacts } from '../models/onnx-sidecar.js';
+import { layoutTag, readModelLayout } from '../models/model-layout.js';
+import { modelIdentity, requireModel } from '../models/resolve-model.js';
 import { createStaticEmbedder } from './static-embedder.js';
 import type { Embedder } from './types.js';
 
