@@ -10,7 +10,7 @@ import type { LocalIdentity } from './format.js';
  * states both; a pipeline model's size is known only by running it, unless the store records it for that id.
  */
 export async function localIdentity(ctx: IndexContext, loadModel: () => Promise<StoreIdentity>): Promise<LocalIdentity> {
-  const { describeModel } = await import('../embed/models/describe.js');
+  const { describeModel } = await import('../embed/index.js');
   const described = await describeModel(ctx.config.model);
   let identity: StoreIdentity | null = null;
   if (described.built && described.backend === 'static' && described.dim > 0) identity = { modelId: described.id, dim: described.dim };
