@@ -4,4 +4,4 @@ export { buildDefaultModel, ensureDefaultModel, type BuildOptions, type EnsureOp
 export { DEFAULT_MODEL_ID, isDefaultModelSpec, SUPERSEDED_DEFAULT_MODEL_IDS } from './models/model-ids.js';
 export { pullModel, type PullOptions } from './models/pull.js';
 export { modelCacheDir } from './models/model-cache.js';
-export { describeModel, type ModelDescription } from './models/describe.js';
+export { describeModel, describesDim, type ModelDescription } from './models/describe.js';

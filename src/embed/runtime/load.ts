@@ -3,17 +3,18 @@ import { findOnnxFile } from '../models/model-cache.js';
 import { onnxFacts } from '../models/onnx-sidecar.js';
 import { layoutTag, readModelLayout } from '../models/model-layout.js';
 import { modelIdentity, requireModel } from '../models/resolve-model.js';
-import { createStaticEmbedder } from './static-embedder.js';
+import { backendFor, backendNamed } from './backends.js';
 import type { Embedder } from './types.js';
 
 export interface LoadOptions {
   /** One-line notices (first-use model build); defaults to stderr. */
   onNotice?: (line: string) => void;
   /**
-   * "auto" (default) takes the static fast path whenever the ONNX graph is a pure token lookup;
-   * "pipeline" forces Transformers.js (used to check the two agree); "static" fails otherwise.
+   * "auto" (default) takes the first backend of `BACKENDS` (backends.ts) that accepts the folder: the static fast
+   * path whenever the ONNX graph is a pure token lookup. A backend's name forces it ("pipeline" checks the two
+   * agree) and fails on a folder it does not accept.
    */
-  backend?: 'auto' | 'static' | 'pipeline';
+  backend?: 'auto' | (string & {});
   /** Worker threads of the static path (0/1 = none); default min(cores, 4) or $OCRAG_EMBED_THREADS. */
   threads?: number;
   /** Texts per onnxruntime call on the pipeline path. */
@@ -31,15 +32,10 @@ export async function loadEmbedder(spec?: string, options: LoadOptions = {}): Pr
   const facts = onnxFacts(onnxPath);
   const layout = readModelLayout(location.dir);
   const modelId = modelIdentity(location, facts, layoutTag(layout));
-  const backend = options.backend ?? 'auto';
-  // The fast path sums token rows: mean pooling, nothing else.
-  const staticLookup = layout.pooling === 'mean' ? facts.staticLookup : undefined;
-
-  if (backend !== 'pipeline' && staticLookup) {
-    return createStaticEmbedder(location.dir, staticLookup, { modelId, prompts: layout.prompts, threads: options.threads });
-  }
-  if (backend === 'static') throw new Error(`model ${modelId} is not a static token-lookup model with mean pooling; it needs the pipeline backend`);
-  // Loaded only here: a static model, the default, never needs this module (nor Transformers.js behind it).
-  const { createPipelineEmbedder } = await import('./pipeline-embedder.js');
-  return createPipelineEmbedder(location.dir, { modelId, layout, batchSize: options.batchSize });
+  const folder = { dir: location.dir, onnx: facts, layout, modelId };
+  const wanted = options.backend ?? 'auto';
+  const backend = wanted === 'auto' ? backendFor(folder) : backendNamed(wanted);
+  if (!backend) throw new Error(`unknown embedding backend "${wanted}"`);
+  if (!backend.accepts(folder)) throw new Error(`model ${modelId} is not ${backend.requirement}; it needs the ${backendFor(folder).name} backend`);
+  return backend.load(folder, { threads: options.threads, batchSize: options.batchSize });
 }
