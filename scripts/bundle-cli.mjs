@@ -30,7 +30,7 @@ for (const file of fs.readdirSync(out)) if (/^chunk-.*\.js(\.map)?$/.test(file))
 await build({
   entryPoints: {
     main: path.join(out, 'main.js'),
-    'static-worker': path.join(dist, 'embed', 'static-worker.js'),
+    'static-worker': path.join(dist, 'embed', 'runtime', 'static-worker.js'),
     'teacher-worker': path.join(dist, 'embed', 'recipe', 'teacher-worker.js'),
   },
   outdir: out,

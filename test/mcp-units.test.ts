@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import type { Embedder } from '../src/embed/types.js';
+import type { Embedder } from '../src/embed/runtime/types.js';
 import { QueryCache } from '../src/session/query-cache.js';
 import { editDistance, matchSymbol } from '../src/mcp/symbol-match.js';
 import { languagesFor } from '../src/mcp/tools/language.js';

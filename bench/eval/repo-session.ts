@@ -1,8 +1,8 @@
 // One benchmark checkout, indexed once through CodeIndex, then searched in-process as many times as needed.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeModel } from '../../src/embed/describe.js';
-import { readManifest as readModelManifest } from '../../src/embed/model-cache.js';
+import { describeModel } from '../../src/embed/models/describe.js';
+import { readManifest as readModelManifest } from '../../src/embed/models/model-cache.js';
 import { CodeIndex } from '../../src/service/code-index.js';
 import { rankHits, searchManifest, storeRetriever, type Retriever, type SearchResult } from '../../src/search/search.js';
 import type { Hit } from '../../src/search/rank/rank.js';

@@ -1,6 +1,7 @@
-export type { Embedder } from './types.js';
-export { loadEmbedder, type LoadOptions } from './load.js';
-export { buildDefaultModel, ensureDefaultModel, DEFAULT_MODEL_ID, type BuildOptions, type EnsureOptions } from './build-static.js';
-export { pullModel, type PullOptions } from './pull.js';
-export { modelCacheDir } from './model-cache.js';
-export { describeModel, type ModelDescription } from './describe.js';
+export type { Embedder } from './runtime/types.js';
+export { loadEmbedder, type LoadOptions } from './runtime/load.js';
+export { buildDefaultModel, ensureDefaultModel, type BuildOptions, type EnsureOptions } from './models/build-static.js';
+export { DEFAULT_MODEL_ID, isDefaultModelSpec, SUPERSEDED_DEFAULT_MODEL_IDS } from './models/model-ids.js';
+export { pullModel, type PullOptions } from './models/pull.js';
+export { modelCacheDir } from './models/model-cache.js';
+export { describeModel, describesDim, type ModelDescription } from './models/describe.js';

@@ -4,7 +4,7 @@ import { openRepo, type RepoInfo } from '../git/repo.js';
 import { indexLayout, type IndexLayout } from '../store/layout.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { CHUNKER_VERSION } from '../chunk/version.js';
-import { isDefaultModelSpec, SUPERSEDED_DEFAULT_MODEL_IDS } from '../embed/model-ids.js';
+import { isDefaultModelSpec, SUPERSEDED_DEFAULT_MODEL_IDS } from '../embed/index.js';
 import { UsageError } from '../util/errors.js';
 import { settingsKey } from './chunk-id.js';
 

@@ -1,6 +1,6 @@
 import { chunkFile, CHUNKER_VERSION } from '../chunk/index.js';
 import type { Chunk } from '../chunk/types.js';
-import type { Embedder } from '../embed/types.js';
+import type { Embedder } from '../embed/index.js';
 import { formatBreadcrumb } from '../text/breadcrumb.js';
 import { codeTerms } from '../text/terms.js';
 import type { BlobMark, ChunkRow, ChunkStore } from '../store/chunk-store.js';

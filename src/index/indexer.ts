@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { CHUNKER_VERSION } from '../chunk/version.js';
-import type { Embedder } from '../embed/types.js';
-import { DEFAULT_MODEL_ID } from '../embed/model-ids.js';
+import { DEFAULT_MODEL_ID, type Embedder } from '../embed/index.js';
 import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
 import type { ChunkStore } from '../store/chunk-store.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Embedder } from '../embed/types.js';
+import type { Embedder } from '../embed/index.js';
 import { workingChanges } from '../git/status.js';
 import type { TreeEntry } from '../git/tree.js';
 import { knownBlobs, placeFiles, type Manifest } from '../store/manifest.js';

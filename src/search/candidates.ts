@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Embedder } from '../embed/types.js';
+import type { Embedder } from '../embed/index.js';
 import type { ChunkInfo } from '../store/chunk-store.js';
 import { isLargeStore } from '../store/large-store.js';
 import type { StoreHandle } from '../store/store-handle.js';

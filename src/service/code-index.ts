@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type { Config } from '../config/config.js';
-import type { Embedder } from '../embed/types.js';
-import { loadEmbedder } from '../embed/load.js';
+import { loadEmbedder, type Embedder } from '../embed/index.js';
 import { readHead } from '../git/repo.js';
 import { currentManifest, isUpToDate, openContext, requireHead, supersededDefaultModel, type IndexContext } from '../index/context.js';
 import type { GcResult } from '../index/gc.js';

@@ -1,4 +1,4 @@
-import type { Embedder } from '../embed/types.js';
+import type { Embedder } from '../embed/index.js';
 
 /**
  * The model with a small LRU of query vectors in front of `embedQuery`: agents repeat queries (and

@@ -7,13 +7,13 @@ import type { LocalIdentity } from './format.js';
 /**
  * The configured model's id and vector size, which an artifact must match, without loading the model when
  * that can be avoided (loading costs more than the rest of a small import): a built static model's description
- * states both; a pipeline model's size is known only by running it, unless the store records it for that id.
+ * states both (`describesDim`); a pipeline model's size is known only by running it, unless the store records it for that id.
  */
 export async function localIdentity(ctx: IndexContext, loadModel: () => Promise<StoreIdentity>): Promise<LocalIdentity> {
-  const { describeModel } = await import('../embed/describe.js');
+  const { describeModel, describesDim } = await import('../embed/index.js');
   const described = await describeModel(ctx.config.model);
   let identity: StoreIdentity | null = null;
-  if (described.built && described.backend === 'static' && described.dim > 0) identity = { modelId: described.id, dim: described.dim };
+  if (describesDim(described)) identity = { modelId: described.id, dim: described.dim };
   else if (described.built) {
     const meta = readMeta(ctx.layout.meta);
     if (meta?.modelId === described.id) identity = { modelId: meta.modelId, dim: meta.dim };

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { buildDefaultModel, DEFAULT_MODEL_ID, describeModel, ensureDefaultModel, loadEmbedder, modelCacheDir } from '../../src/embed/index.js';
-import { extractStaticLookup } from '../../src/embed/static-onnx.js';
+import { extractStaticLookup } from '../../src/embed/models/static-onnx.js';
 import { sharedDefaultModel, snapshot, useFreshCache } from './helpers.js';
 
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEFAULT_MODEL_ID, loadEmbedder, type Embedder } from '../../src/embed/index.js';
-import { MAX_CHARS } from '../../src/embed/text-limits.js';
+import { MAX_CHARS } from '../../src/embed/runtime/text-limits.js';
 import { CODE_SNIPPETS, cosine, freshCacheWithDefaultModel, norm } from './helpers.js';
 
 const TEXTS = [

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { tokenizerFrom } from '../../src/embed/fast-unigram.js';
+import { tokenizerFrom } from '../../src/embed/runtime/fast-unigram.js';
 import { PROJECT_ROOT } from '../helpers.js';
 import { CODE_SNIPPETS, sharedDefaultModel } from './helpers.js';
 

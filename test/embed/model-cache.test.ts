@@ -5,10 +5,10 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, describe, test } from 'node:test';
-import { installModel, modelsRoot } from '../../src/embed/model-cache.js';
+import { installModel, modelsRoot } from '../../src/embed/models/model-cache.js';
 import { useFreshCache } from './helpers.js';
 
-const MODEL_CACHE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/embed/model-cache.ts');
+const MODEL_CACHE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/embed/models/model-cache.ts');
 
 /** The cache mechanics only care about the files being there, so a minimal folder will do. */
 async function writeMinimalFolder(dir: string, marker: string): Promise<void> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
-import { encodeStaticLookupModel, extractStaticLookup } from '../../src/embed/static-onnx.js';
+import { encodeStaticLookupModel, extractStaticLookup } from '../../src/embed/models/static-onnx.js';
 
 const { onnx } = createRequire(import.meta.url)('onnx-proto') as typeof import('onnx-proto');
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { unigramTokenizerJson } from '../../src/embed/code-tokenizer.js';
-import { readTokenizerJson } from '../../src/embed/tokenizer-sidecar.js';
+import { unigramTokenizerJson } from '../../src/embed/runtime/code-tokenizer.js';
+import { readTokenizerJson } from '../../src/embed/runtime/tokenizer-sidecar.js';
 import { tempDir } from '../helpers.js';
 
 /** A tokenizer.json of made-up pieces (this judges file handling, not tokenization). */

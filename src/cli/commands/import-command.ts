@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Embedder } from '../../embed/types.js';
+import type { Embedder } from '../../embed/index.js';
 import { openContext, type IndexContext } from '../../index/context.js';
 import { importArtifact, type ImportSummary } from '../../share/import.js';
 import { configFlags, workDir } from '../options.js';

@@ -1,7 +1,7 @@
 import { Tokenizer } from '@huggingface/tokenizers';
-import { tokenizerConfigJson, unigramTokenizerJson, type ScoredPiece } from '../code-tokenizer.js';
-import { tokenizerFrom } from '../fast-unigram.js';
-import { MAX_TOKENS } from '../text-limits.js';
+import { tokenizerConfigJson, unigramTokenizerJson, type ScoredPiece } from '../runtime/code-tokenizer.js';
+import { tokenizerFrom } from '../runtime/fast-unigram.js';
+import { MAX_TOKENS } from '../runtime/text-limits.js';
 import { buildZhEntries } from '../../text/zh-lexicon-build.js';
 import { ZH_GLOSSARY } from '../../text/zh-glossary.js';
 

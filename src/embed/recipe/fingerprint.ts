@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { TOKENIZER_PIPELINE } from '../code-tokenizer.js';
-import { packageVersion, TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE } from '../teacher.js';
+import { TOKENIZER_PIPELINE } from '../runtime/code-tokenizer.js';
+import { packageVersion, TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE } from './teacher.js';
 import { CODE_STATISTICS } from './code-statistics.js';
 import { ABBREVIATIONS } from './glossary.js';
 import { ZH_GLOSSARY } from '../../text/zh-glossary.js';

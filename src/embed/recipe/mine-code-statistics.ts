@@ -8,8 +8,8 @@ import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { CODE_NORMALIZER_RULES, unigramTokenizerJson, WORD_BOUNDARY } from '../code-tokenizer.js';
-import { teacherVocabulary } from '../teacher.js';
+import { CODE_NORMALIZER_RULES, unigramTokenizerJson, WORD_BOUNDARY } from '../runtime/code-tokenizer.js';
+import { teacherVocabulary } from './teacher.js';
 import { expandAbbreviation } from './glossary.js';
 import { piecesFingerprint, studentPieces, UNK_PIECE_ID, type CodeWords } from './vocabulary.js';
 

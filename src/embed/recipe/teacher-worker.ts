@@ -1,5 +1,5 @@
-import { loadTeacher } from '../teacher.js';
-import { serveJobs } from '../worker-threads.js';
+import { loadTeacher } from './teacher.js';
+import { serveJobs } from '../runtime/worker-threads.js';
 
 // Each worker loads its own copy of the teacher (TensorFlow.js is single-threaded in pure JS).
 const teacher = loadTeacher();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { WORD_BOUNDARY, type ScoredPiece } from '../code-tokenizer.js';
-import { TEACHER_CONTROL_IDS, teacherVocabulary } from '../teacher.js';
+import { WORD_BOUNDARY, type ScoredPiece } from '../runtime/code-tokenizer.js';
+import { TEACHER_CONTROL_IDS, teacherVocabulary } from './teacher.js';
 import { expandAbbreviation } from './glossary.js';
 
 export const UNK_PIECE_ID = 0;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { modelMaxLength } from './model-layout.js';
+import { modelMaxLength } from '../models/model-layout.js';
 import { clipText, isBlank } from './text-limits.js';
 import { tokenizerFrom } from './fast-unigram.js';
 import { readTokenizerFile } from './tokenizer-sidecar.js';

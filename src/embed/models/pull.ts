@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { moduleConfigFiles, MODULES_FILE } from './model-layout.js';
-import { ST_CONFIG_FILE } from './prompts.js';
+import { ST_CONFIG_FILE } from '../runtime/prompts.js';
 import { cachedModelDir, installModel, isCompleteModelFolder, isValidModelName, MANIFEST_FILE, type ModelManifest } from './model-cache.js';
 
 export interface PullOptions {

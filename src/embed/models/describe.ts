@@ -4,7 +4,8 @@ import { findOnnxFile, readManifest } from './model-cache.js';
 import { onnxFacts } from './onnx-sidecar.js';
 import { layoutTag, readModelLayout, type ModelLayout } from './model-layout.js';
 import { locateModel, modelIdentity, type ModelSource } from './resolve-model.js';
-import { TEACHER_DIM } from './teacher.js';
+import { TEACHER_DIM } from '../recipe/teacher.js';
+import { backendFor, backendNamed } from '../runtime/backends.js';
 
 export interface ModelDescription {
   /** The id an index built with this model records. */
@@ -16,8 +17,8 @@ export interface ModelDescription {
   /** Size of the model folder on disk (0 if not built). */
   bytes: number;
   source: ModelSource;
-  /** "static" = token-lookup fast path; "pipeline" = Transformers.js/onnxruntime. */
-  backend: 'static' | 'pipeline' | 'unknown';
+  /** The backend's name (runtime/backends.ts): "static" = token-lookup fast path, "pipeline" = Transformers.js/onnxruntime; "unknown" until built. */
+  backend: string;
   /** How the folder says it is used (model-layout.ts); absent until the model is there. */
   layout?: LayoutDescription;
   /** Why the model cannot be used as it stands (e.g. a pooling ocrag cannot reproduce). */
@@ -53,7 +54,6 @@ export async function describeModel(spec?: string): Promise<ModelDescription> {
   } catch (e) {
     problem = (e as Error).message;
   }
-  const staticPath = !!facts.staticLookup && layout?.pooling === 'mean';
   return {
     id: modelIdentity(location, facts, layout ? layoutTag(layout) : ''),
     dim: facts.staticLookup?.dim ?? declaredDim(location.dir),
@@ -61,10 +61,15 @@ export async function describeModel(spec?: string): Promise<ModelDescription> {
     built: true,
     bytes: folderBytes(location.dir),
     source: location.source,
-    backend: staticPath ? 'static' : 'pipeline',
+    backend: backendFor({ dir: location.dir, onnx: facts, layout }).name,
     ...(layout && { layout: describeLayout(layout) }),
     ...(problem && { problem }),
   };
+}
+
+/** Whether the description's vector size is certain without loading the model (its backend reads it from the graph). */
+export function describesDim(described: ModelDescription): boolean {
+  return described.built && described.dim > 0 && !!backendNamed(described.backend)?.dimFromFacts;
 }
 
 function describeLayout(layout: ModelLayout): LayoutDescription {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { MANIFEST_FILE } from './model-cache.js';
+import { MANIFEST_FILE } from '../models/model-cache.js';
 import { isBlank } from './text-limits.js';
 
 /** Text some retrieval models expect in front of queries / documents (e.g. "search_query: "). */

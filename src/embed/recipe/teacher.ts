@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { packageDir } from '../util/package-dir.js';
-import type { ScoredPiece } from './code-tokenizer.js';
+import { packageDir } from '../../util/package-dir.js';
+import type { ScoredPiece } from '../runtime/code-tokenizer.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,4 +1,4 @@
-import type { PoolingMode } from './model-layout.js';
+import type { PoolingMode } from '../models/model-layout.js';
 
 /** Token vectors of a padded batch, [batch, sequence, dim] row-major, and its attention mask [batch, sequence]. */
 export interface TokenStates {

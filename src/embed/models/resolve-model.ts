@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { ModelUnavailableError } from '../util/errors.js';
+import { ModelUnavailableError } from '../../util/errors.js';
 import { DEFAULT_MODEL_ID, ensureDefaultModel, isDefaultModelFolder } from './build-static.js';
 import { isDefaultModelSpec } from './model-ids.js';
 import { cachedModelDir, findOnnxFile, isCompleteModelFolder, isValidModelName, modelsRoot, readManifest } from './model-cache.js';

@@ -1,5 +1,5 @@
 import { cachedModelDir, installModel, isCompleteModelFolder, readManifest } from './model-cache.js';
-import { recipeFingerprint } from './recipe/fingerprint.js';
+import { recipeFingerprint } from '../recipe/fingerprint.js';
 
 import { DEFAULT_MODEL_ID } from './model-ids.js';
 
@@ -13,7 +13,7 @@ export interface BuildOptions {
 
 /** Builds the default model into the cache (about 10 s) and returns its folder. */
 export function buildDefaultModel(options: BuildOptions = {}): Promise<string> {
-  return installModel(DEFAULT_MODEL_ID, async (dir) => (await import('./recipe/distil.js')).writeDistilledModel(dir, DEFAULT_MODEL_ID, options.onProgress), {
+  return installModel(DEFAULT_MODEL_ID, async (dir) => (await import('../recipe/distil.js')).writeDistilledModel(dir, DEFAULT_MODEL_ID, options.onProgress), {
     replace: options.force,
     isComplete: isDefaultModelFolder,
   });
@@ -39,7 +39,7 @@ export async function ensureDefaultModel(options: EnsureOptions = {}): Promise<s
     DEFAULT_MODEL_ID,
     async (tmpDir) => {
       log('ocrag: building the default embedding model (one time, ~10 s)…');
-      await (await import('./recipe/distil.js')).writeDistilledModel(tmpDir, DEFAULT_MODEL_ID);
+      await (await import('../recipe/distil.js')).writeDistilledModel(tmpDir, DEFAULT_MODEL_ID);
     },
     {
       isComplete: isDefaultModelFolder,

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { readTable, TableFileRows } from './onnx-sidecar.js';
+import { readTable, TableFileRows } from '../models/onnx-sidecar.js';
 import { withPrefix, type Prompts } from './prompts.js';
 import { StaticEncoder, type StaticEncoderSource } from './static-encoder.js';
 import type { StaticWorkerPool } from './static-pool.js';

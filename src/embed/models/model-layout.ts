@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { ModelUnavailableError } from '../util/errors.js';
-import { modelPrompts, readJson, type ModelPrompts } from './prompts.js';
-import { MAX_TOKENS } from './text-limits.js';
+import { ModelUnavailableError } from '../../util/errors.js';
+import { modelPrompts, readJson, type ModelPrompts } from '../runtime/prompts.js';
+import { MAX_TOKENS } from '../runtime/text-limits.js';
 
 /** How token vectors become one vector, as sentence-transformers' Pooling module names its modes. */
 export type PoolingMode = 'mean' | 'cls' | 'lasttoken' | 'max';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { cacheRoot } from '../util/cache-dir.js';
+import { cacheRoot } from '../../util/cache-dir.js';
 
 /**
  * A Unigram tokenizer.json is mostly its vocabulary: with the Chinese words the default model's is 1.2 MB, and

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { cacheRoot } from '../util/cache-dir.js';
+import { cacheRoot } from '../../util/cache-dir.js';
 
 /** Root of ocrag's per-user cache (models, the Chinese lexicon). */
 export const modelCacheDir = cacheRoot;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ModelLayout } from './model-layout.js';
+import type { ModelLayout } from '../models/model-layout.js';
 import { poolAndNormalise } from './pooling.js';
 import { withPrefix } from './prompts.js';
 import { clipText, isBlank } from './text-limits.js';
