@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { writeFileAtomic as writeAtomically } from '../util/atomic-write.js';
 import { modelCacheDir } from './model-cache.js';
 import { extractStaticLookup, type StaticLookup } from './static-onnx.js';
 
@@ -117,17 +118,6 @@ function store(onnxPath: string, stat: { size: number; mtimeMs: number }, sha256
 function sidecarBases(onnxPath: string): string[] {
   const slot = createHash('sha256').update(onnxPath).digest('hex').slice(0, 16);
   return [onnxPath, join(modelCacheDir(), 'sidecars', slot, basename(onnxPath))];
-}
-
-function writeAtomically(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
 }
 
 function readMeta(file: string): SidecarMeta | undefined {
