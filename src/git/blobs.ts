@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { isObjectId } from './object-id.js';
 import { gitEnv, GitError } from './run.js';
 
 interface Pending {
@@ -34,7 +35,7 @@ export class BlobReader {
   /** The blob's bytes, or null when the object does not exist. */
   read(sha: string): Promise<Buffer | null> {
     if (this.failed) return Promise.reject(this.failed);
-    if (!/^[0-9a-f]{40,64}$/.test(sha)) return Promise.reject(new Error(`not an object id: ${sha}`));
+    if (!isObjectId(sha)) return Promise.reject(new Error(`not an object id: ${sha}`));
     return new Promise((resolve, reject) => {
       this.queue.push({ sha, resolve, reject });
       this.child.stdin.write(sha + '\n');

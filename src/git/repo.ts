@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { UsageError } from '../util/errors.js';
+import { isObjectId } from './object-id.js';
 import { git, GitError } from './run.js';
 
 /** Where a repository lives and what is checked out. */
@@ -34,7 +35,7 @@ async function openRepoAtOnce(cwd: string): Promise<RepoInfo | null> {
   } catch {
     return null;
   }
-  if (lines.length !== 6 || !/^[0-9a-f]{40,64}$/.test(lines[3]) || !/^[0-9a-f]{40,64}$/.test(lines[4])) return null;
+  if (lines.length !== 6 || !isObjectId(lines[3]) || !isObjectId(lines[4])) return null;
   const [root, gitDir, common, head, tree, ref] = lines;
   return { root, gitDir, commonDir: path.resolve(root, common), branch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null, head, tree };
 }

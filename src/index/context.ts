@@ -6,6 +6,7 @@ import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { CHUNKER_VERSION } from '../chunk/version.js';
 import { isDefaultModelSpec, SUPERSEDED_DEFAULT_MODEL_IDS } from '../embed/index.js';
 import { UsageError } from '../util/errors.js';
+import { readJson } from '../util/json-file.js';
 import { settingsKey } from './chunk-id.js';
 
 /** Everything a command needs to know about where it runs, read once per command. */
@@ -47,10 +48,6 @@ export function isUpToDate(ctx: IndexContext, manifest: Manifest | null): boolea
 /** The old default model's id when the store was built with it and the default model is configured, else null. */
 export function supersededDefaultModel(ctx: IndexContext): string | null {
   if (!isDefaultModelSpec(ctx.config.model)) return null;
-  try {
-    const { modelId } = JSON.parse(fs.readFileSync(ctx.layout.meta, 'utf8')) as { modelId?: string };
-    return modelId && SUPERSEDED_DEFAULT_MODEL_IDS.has(modelId) ? modelId : null;
-  } catch {
-    return null;
-  }
+  const modelId = readJson<{ modelId?: string }>(ctx.layout.meta)?.modelId;
+  return modelId && SUPERSEDED_DEFAULT_MODEL_IDS.has(modelId) ? modelId : null;
 }

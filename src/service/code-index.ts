@@ -13,10 +13,7 @@ import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { keepSnapshotCurrent, searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 import { UsageError } from '../util/errors.js';
-import { waitLock } from '../util/file-lock.js';
-
-/** How long a command waits for a background run before giving up with a clear message. */
-const LOCK_WAIT_MS = 10 * 60_000;
+import { withIndexLock } from '../util/file-lock.js';
 
 export interface CodeIndexHooks {
   /** One-line messages about work done on the user's behalf (auto-index, model build), for stderr. */
@@ -112,18 +109,11 @@ export class CodeIndex {
   /** Runs a writer under the index lock, waiting for a run in another process (a hook's) to finish first. */
   private async locked<T>(run: () => Promise<T>): Promise<T> {
     fs.mkdirSync(this.ctx.layout.dir, { recursive: true });
-    let waited = false;
-    const lock = await waitLock(this.ctx.layout.lock, LOCK_WAIT_MS, () => {
-      waited = true;
-      this.hooks.onNotice?.('ocrag: waiting for another ocrag run (a git hook?) to finish');
-    });
-    try {
+    return withIndexLock(this.ctx.layout.lock, this.hooks.onNotice, async (waited) => {
       // HEAD may have moved while we waited; the other run may even have done our work.
       if (waited) await this.refreshHead();
-      return await run();
-    } finally {
-      lock.release();
-    }
+      return run();
+    });
   }
 
   /** Re-reads HEAD (cheap) so a long-lived server follows checkouts and commits. */

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import type { AgentTarget } from './agents.js';
 import type { Launcher } from './launcher.js';
 
@@ -30,10 +31,7 @@ export function applyPlan(root: string, plan: PlannedFile[]): void {
   for (const file of plan) {
     if (file.change === 'unchanged') continue;
     const full = path.join(root, file.path);
-    fs.mkdirSync(path.dirname(full), { recursive: true });
-    const tmp = `${full}.ocrag-${process.pid}.tmp`;
-    fs.writeFileSync(tmp, file.after);
-    fs.renameSync(tmp, full);
+    writeFileAtomic(full, file.after);
   }
 }
 

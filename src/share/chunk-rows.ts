@@ -5,7 +5,8 @@ import { chunkId } from '../index/chunk-id.js';
 import arrow from '../store/arrow.js';
 import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
 import { ArtifactError } from '../util/errors.js';
-import { isObjectId, ROWS_PER_ENTRY, shown } from './format.js';
+import { isObjectId } from '../git/object-id.js';
+import { ROWS_PER_ENTRY, shown } from './format.js';
 
 /** What every row of an artifact must agree with: its header's identity and its manifest's blobs. */
 export interface RowExpectations {

@@ -9,7 +9,7 @@ import { ChunkStore, type BlobMark } from '../store/chunk-store.js';
 import { listManifests, readManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { UsageError } from '../util/errors.js';
-import { waitLock } from '../util/file-lock.js';
+import { withIndexLock } from '../util/file-lock.js';
 import { VERSION } from '../util/version.js';
 import { digestOf, totalDigest } from './checksum.js';
 import { encodeChunkBatch } from './chunk-rows.js';
@@ -41,7 +41,6 @@ export interface ExportSummary {
   seconds: number;
 }
 
-const LOCK_WAIT_MS = 10 * 60_000;
 /** Members are compressed once, in CI, and unpacked on every import: a smaller artifact also unpacks faster. */
 const GZIP_LEVEL = 6;
 const gzipped = promisify(gzip);
@@ -79,8 +78,7 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
     createdAt: createdAt.toISOString(),
   };
   // Chunks are read while no other run compacts the store under us (compaction deletes old files).
-  const lock = await waitLock(ctx.layout.lock, LOCK_WAIT_MS, () => opts.onNotice?.('ocrag: waiting for another ocrag run (a git hook?) to finish'));
-  try {
+  return withIndexLock(ctx.layout.lock, opts.onNotice, async () => {
     const store = await ChunkStore.open(ctx.layout.lance, meta.dim);
     try {
       const { chunkBlobs, marks } = await partitionBlobs(store, manifest);
@@ -90,9 +88,7 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
     } finally {
       store.close();
     }
-  } finally {
-    lock.release();
-  }
+  });
 }
 
 /** The manifest of the revision; HEAD is brought up to date first, any other commit must have been indexed. */

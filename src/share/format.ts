@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { isObjectId } from '../git/object-id.js';
 import { ArtifactError, UsageError } from '../util/errors.js';
 
 /**
@@ -115,11 +116,6 @@ export interface LocalIdentity {
   chunkerVersion: string;
 }
 
-const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-
-export function isObjectId(value: unknown): value is string {
-  return typeof value === 'string' && SHA.test(value);
-}
 
 /** A missing artifact is a usage error (exit 2); a bad one is an ArtifactError (exit 4). */
 export function requireArtifactFile(file: string): void {

@@ -8,7 +8,7 @@ import { ensureGitExclude } from '../store/layout.js';
 import { manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
 import { StagedStore } from '../store/staging.js';
 import { ArtifactError } from '../util/errors.js';
-import { waitLock } from '../util/file-lock.js';
+import { withIndexLock as withLock } from '../util/file-lock.js';
 import { digestOf } from './checksum.js';
 import { decodeCheckedEntry } from './chunk-rows.js';
 import { ChunkWriter } from './chunk-writer.js';
@@ -33,7 +33,6 @@ export interface ImportSummary {
   seconds: number;
 }
 
-const LOCK_WAIT_MS = 10 * 60_000;
 /** Memory for checked chunk entries between verifying and writing; larger artifacts are read twice instead. */
 const KEEP_CHUNK_BYTES = 128 * 1024 * 1024;
 /** Chunk entries are added in groups of at most about this many rows (one commit each). */
@@ -149,13 +148,10 @@ async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outco
 
 async function withIndexLock<T>(ctx: IndexContext, opts: ImportOptions, use: () => Promise<T>): Promise<T> {
   fs.mkdirSync(ctx.layout.dir, { recursive: true });
-  const lock = await waitLock(ctx.layout.lock, LOCK_WAIT_MS, () => opts.onNotice?.('ocrag: waiting for another ocrag run (a git hook?) to finish'));
-  try {
+  return withLock(ctx.layout.lock, opts.onNotice, () => {
     ensureGitExclude(ctx.repo);
-    return await use();
-  } finally {
-    lock.release();
-  }
+    return use();
+  });
 }
 
 async function checkRepository(ctx: IndexContext, run: ImportRun, verified: VerifiedArtifact): Promise<ImportSummary['repository']> {

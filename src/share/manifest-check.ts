@@ -3,7 +3,8 @@ import type { Manifest } from '../store/manifest.js';
 import { listTree } from '../git/tree.js';
 import { git } from '../git/run.js';
 import { ArtifactError } from '../util/errors.js';
-import { ENTRY, isObjectId, parseJson, shown, type ArtifactHeader } from './format.js';
+import { isObjectId } from '../git/object-id.js';
+import { ENTRY, parseJson, shown, type ArtifactHeader } from './format.js';
 
 /** Skip reasons and mark reasons are short lowercase words ("binary", "lfs pointer"); anything else is refused. */
 const REASON = /^[a-z][a-z -]{0,31}$/;

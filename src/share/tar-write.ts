@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { streamAtomically } from '../util/atomic-write.js';
 import { BLOCK, encodeHeader } from './ustar.js';
 
 /** One member of an artifact, as stored. */
@@ -15,15 +15,7 @@ export interface ArtifactEntry {
  * artifact that looks whole.
  */
 export async function writeTar(file: string, entries: AsyncIterable<ArtifactEntry>, mtime: Date): Promise<number> {
-  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const partial = `${file}.${process.pid}.partial`;
-  try {
-    await pipeline(tarBlocks(entries, mtime), fs.createWriteStream(partial));
-    fs.renameSync(partial, file);
-  } catch (e) {
-    fs.rmSync(partial, { force: true });
-    throw e;
-  }
+  await streamAtomically(file, (tmp) => pipeline(tarBlocks(entries, mtime), fs.createWriteStream(tmp)));
   return fs.statSync(file).size;
 }
 

@@ -3,6 +3,7 @@ import type * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch as RecordBatchType, Table as TableType } from 'apache-arrow';
 import arrow from './arrow.js';
 import { batchesAsStored, rowOf, rowsToArrow } from './chunk-arrow.js';
+import { blobFilters } from './blob-filter.js';
 import { CHUNK_COLUMNS } from './chunk-columns.js';
 
 /**
@@ -10,8 +11,8 @@ import { CHUNK_COLUMNS } from './chunk-columns.js';
  * holds one batch, never the whole set.
  */
 export async function* chunkBatchesOf(chunks: lancedb.Table, blobs: string[]): AsyncGenerator<RecordBatchType> {
-  for (const batch of batchesOf(blobs.filter((b) => /^[0-9a-f]{40,64}$/.test(b)), 2000)) {
-    const query = chunks.query().where(`blob IN (${batch.map((b) => `'${b}'`).join(',')})`).select(CHUNK_COLUMNS);
+  for (const filter of blobFilters(blobs, 2000)) {
+    const query = chunks.query().where(filter).select(CHUNK_COLUMNS);
     for await (const rows of query) yield rows as unknown as RecordBatchType;
   }
 }
@@ -56,17 +57,11 @@ async function append(chunks: lancedb.Table, rows: TableType): Promise<void> {
 
 async function storedIds(chunks: lancedb.Table, blobs: string[]): Promise<Set<string>> {
   const ids = new Set<string>();
-  for (const batch of batchesOf([...new Set(blobs)].filter((b) => /^[0-9a-f]{40,64}$/.test(b)), 500)) {
-    for await (const found of chunks.query().where(`blob IN (${batch.map((b) => `'${b}'`).join(',')})`).select(['id'])) {
+  for (const filter of blobFilters(new Set(blobs), 500)) {
+    for await (const found of chunks.query().where(filter).select(['id'])) {
       const col = found.getChild('id')!;
       for (let i = 0; i < found.numRows; i++) ids.add(col.get(i) as string);
     }
   }
   return ids;
-}
-
-export function batchesOf<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }

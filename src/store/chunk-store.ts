@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isObjectId } from '../git/object-id.js';
 import { StoreDamageError } from '../util/errors.js';
 import { waitLock } from '../util/file-lock.js';
 import './lance-env.js';
@@ -7,7 +8,8 @@ import * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch as RecordBatchType } from 'apache-arrow';
 import arrow from './arrow.js';
 import { chunkSchema, markSchema, rowsToArrow } from './chunk-arrow.js';
-import { addBatchesNotStored, batchesOf, chunkBatchesOf } from './chunk-batches.js';
+import { addBatchesNotStored, chunkBatchesOf } from './chunk-batches.js';
+import { blobFilters } from './blob-filter.js';
 import { isLargeStore } from './large-store.js';
 import { ensureSearchIndexes, ensureTextIndex, queryStore, type StoreHits } from './search-indexes.js';
 
@@ -86,7 +88,7 @@ export class ChunkStore {
    */
   async blobState(only?: Iterable<string>): Promise<Map<string, string>> {
     const state = new Map<string, string>();
-    const filters = only ? batchesOf([...only].filter((b) => /^[0-9a-f]{40,64}$/.test(b)), 500).map((batch) => `blob IN (${batch.map((b) => `'${b}'`).join(',')})`) : [null];
+    const filters = only ? blobFilters(only, 500) : [null];
     for (const filter of filters) {
       const marks = this.marks.query().select(['blob', 'reason']);
       for (const row of await (filter ? marks.where(filter) : marks).toArray()) state.set(row.blob as string, row.reason as string);
@@ -165,9 +167,9 @@ export class ChunkStore {
    * loads the chunks a view needs into memory with it; a long list is served by one scan, not many look-ups.
    */
   async *chunkColumns(blobs: string[] | null, columns: string[]): AsyncGenerator<RecordBatchType> {
-    const wanted = blobs && new Set(blobs.filter((b) => /^[0-9a-f]{40,64}$/.test(b)));
+    const wanted = blobs && new Set(blobs.filter(isObjectId));
     if (wanted && wanted.size === 0) return;
-    const filters = !wanted || wanted.size > 2000 ? [null] : batchesOf([...wanted], 500).map((batch) => `blob IN (${batch.map((b) => `'${b}'`).join(',')})`);
+    const filters = !wanted || wanted.size > 2000 ? [null] : blobFilters(wanted, 500);
     for (const filter of filters) {
       const query = this.chunks.query().select(columns);
       for await (const rows of filter ? query.where(filter) : query) yield rows as unknown as RecordBatchType;
@@ -216,8 +218,7 @@ export class ChunkStore {
   /** Deletes every chunk and mark of these blobs; returns how many chunks went. */
   async deleteBlobs(blobs: string[]): Promise<number> {
     const before = await this.chunks.countRows();
-    for (const batch of batchesOf(blobs.filter((b) => /^[0-9a-f]{40,64}$/.test(b)), 500)) {
-      const filter = `blob IN (${batch.map((b) => `'${b}'`).join(',')})`;
+    for (const filter of blobFilters(blobs, 500)) {
       await this.chunks.delete(filter);
       await this.marks.delete(filter);
     }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from './layout.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 
 /**
  * Where a store says it is large and indexed for search. Searches read this instead of opening LanceDB to ask,

@@ -44,17 +44,3 @@ export function ensureGitExclude(repo: Pick<RepoInfo, 'commonDir'>): void {
   if (text.split('\n').some((line) => line.trim() === '.ocrag/' || line.trim() === '/.ocrag/')) return;
   fs.appendFileSync(file, `${text && !text.endsWith('\n') ? '\n' : ''}# ocrag index\n/.ocrag/\n`);
 }
-
-/** Writes a file so that readers see either the old or the new content, never a torn one. */
-export function writeFileAtomic(file: string, data: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fd = fs.openSync(tmp, 'w');
-  try {
-    fs.writeSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-}

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from './layout.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 
 /** Why a path is not indexed; shown by `status` and `index --dry-run`. */
 export type SkipReason =

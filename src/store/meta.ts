@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { UsageError } from '../util/errors.js';
-import { writeFileAtomic } from './layout.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 
 /** Identity of a store: every vector in it comes from this model and this chunker. */
 export interface StoreMeta {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import { cacheRoot } from '../util/cache-dir.js';
 import type { ZhEntry } from './zh-lexicon-build.js';
 import { ZH_GLOSSARY } from './zh-glossary.js';
@@ -129,10 +130,7 @@ export function loadZhLexicon(): Promise<ZhLexicon> {
     } catch {
       const { buildZhEntries } = await import('./zh-lexicon-build.js');
       const tsv = ZhLexicon.serialise(await buildZhEntries());
-      mkdirSync(join(file, '..'), { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, tsv);
-      renameSync(tmp, file);
+      writeFileAtomic(file, tsv);
       return ZhLexicon.parse(tsv);
     }
   })();

@@ -99,6 +99,26 @@ export async function waitLock(file: string, timeoutMs: number, onWait?: () => v
   }
 }
 
+/** How long a command waits for another run (a git hook's, say) to let go of the index lock. */
+const INDEX_LOCK_WAIT_MS = 10 * 60_000;
+
+/**
+ * Runs `use` holding the index lock, waiting for another ocrag run to finish first (telling `onNotice` once);
+ * `use` learns whether it waited, as the other run may have moved HEAD or done its work.
+ */
+export async function withIndexLock<T>(file: string, onNotice: ((message: string) => void) | undefined, use: (waited: boolean) => Promise<T>): Promise<T> {
+  let waited = false;
+  const lock = await waitLock(file, INDEX_LOCK_WAIT_MS, () => {
+    waited = true;
+    onNotice?.('ocrag: waiting for another ocrag run (a git hook?) to finish');
+  });
+  try {
+    return await use(waited);
+  } finally {
+    lock.release();
+  }
+}
+
 /** The lock file's text and age, or null when there is none. */
 function readLock(file: string): { text: string; mtimeMs: number } | null {
   try {

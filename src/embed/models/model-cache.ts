@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, readdir, rename, rm, utimes, writeFile } from 'n
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { cacheRoot } from '../../util/cache-dir.js';
+import { readJson } from '../../util/json-file.js';
 
 /** Root of ocrag's per-user cache (models, the Chinese lexicon). */
 export const modelCacheDir = cacheRoot;
@@ -63,11 +64,7 @@ export interface ModelManifest {
 }
 
 export function readManifest(dir: string): ModelManifest | undefined {
-  try {
-    return JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as ModelManifest;
-  } catch {
-    return undefined;
-  }
+  return readJson<ModelManifest>(join(dir, MANIFEST_FILE));
 }
 
 export function fileSize(file: string): number | undefined {

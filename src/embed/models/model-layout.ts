@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ModelUnavailableError } from '../../util/errors.js';
-import { modelPrompts, readJson, type ModelPrompts } from '../runtime/prompts.js';
+import { readJson } from '../../util/json-file.js';
+import { modelPrompts, type ModelPrompts } from '../runtime/prompts.js';
 import { MAX_TOKENS } from '../runtime/text-limits.js';
 
 /** How token vectors become one vector, as sentence-transformers' Pooling module names its modes. */

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { writeFileAtomic as writeAtomically } from '../../util/atomic-write.js';
+import { readJson } from '../../util/json-file.js';
 import { modelCacheDir } from './model-cache.js';
 import { extractStaticLookup, type StaticLookup } from './static-onnx.js';
 
@@ -28,7 +30,7 @@ const TABLE_SUFFIX = '.ocrag-table.f32';
 export function onnxFacts(onnxPath: string): OnnxFacts {
   const stat = statSync(onnxPath);
   for (const base of sidecarBases(onnxPath)) {
-    const meta = readMeta(base + META_SUFFIX);
+    const meta = readJson<SidecarMeta>(base + META_SUFFIX);
     if (!meta || meta.onnxBytes !== stat.size || meta.onnxMtimeMs !== stat.mtimeMs) continue;
     if (!meta.staticLookup) return { sha256: meta.sha256, staticLookup: null };
     const tablePath = base + TABLE_SUFFIX;
@@ -117,25 +119,6 @@ function store(onnxPath: string, stat: { size: number; mtimeMs: number }, sha256
 function sidecarBases(onnxPath: string): string[] {
   const slot = createHash('sha256').update(onnxPath).digest('hex').slice(0, 16);
   return [onnxPath, join(modelCacheDir(), 'sidecars', slot, basename(onnxPath))];
-}
-
-function writeAtomically(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
-function readMeta(file: string): SidecarMeta | undefined {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as SidecarMeta;
-  } catch {
-    return undefined;
-  }
 }
 
 function fileSizeOr(file: string): number | undefined {

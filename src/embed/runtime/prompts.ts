@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readJson } from '../../util/json-file.js';
 import { basename, join } from 'node:path';
 import { MANIFEST_FILE } from '../models/model-cache.js';
 import { isBlank } from './text-limits.js';
@@ -65,14 +65,6 @@ export function modelPrompts(modelDir: string): ModelPrompts {
 
 function asString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-export function readJson(file: string): Record<string, unknown> | undefined {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Blank texts stay blank (they embed to zeros on every path), others get the prefix. */

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
+import { readJsonOr } from '../../util/json-file.js';
 import { modelMaxLength } from '../models/model-layout.js';
 import { clipText, isBlank } from './text-limits.js';
 import { tokenizerFrom } from './fast-unigram.js';
@@ -136,10 +136,3 @@ function memoiseUnigramWords(tokenizer: Tokenizer, tokenizerJson: Record<string,
   };
 }
 
-function readJsonOr(file: string, fallback: Record<string, unknown>): Record<string, unknown> {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    return fallback;
-  }
-}

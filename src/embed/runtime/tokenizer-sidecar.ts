@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { writeFileAtomic } from '../../util/atomic-write.js';
 import { cacheRoot } from '../../util/cache-dir.js';
 
 /**
@@ -110,14 +111,10 @@ function writeSidecar(sidecar: string, digest: string, json: Record<string, unkn
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headerBytes.length, 0);
   const scores = Buffer.from(Float64Array.from(vocab, ([, score]) => score).buffer);
-  const tmp = `${sidecar}.${process.pid}.tmp`;
   try {
-    mkdirSync(dirname(sidecar), { recursive: true });
-    writeFileSync(tmp, Buffer.concat([length, headerBytes, pieces, scores]));
-    renameSync(tmp, sidecar);
+    writeFileAtomic(sidecar, Buffer.concat([length, headerBytes, pieces, scores]));
     return true;
   } catch {
-    rmSync(tmp, { force: true });
     return false;
   }
 }

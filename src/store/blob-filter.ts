@@ -1,0 +1,15 @@
+import { isObjectId } from '../git/object-id.js';
+
+/**
+ * LanceDB `blob IN (…)` filters for these blobs, `size` ids to a filter. Anything not an object id is dropped
+ * first, so no quote or other SQL ever reaches a filter.
+ */
+export function blobFilters(blobs: Iterable<string>, size: number): string[] {
+  return batchesOf([...blobs].filter(isObjectId), size).map((batch) => `blob IN (${batch.map((b) => `'${b}'`).join(',')})`);
+}
+
+export function batchesOf<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
