@@ -30,19 +30,22 @@ export function createStaticEmbedder(
   const threads = options.threads ?? defaultThreadCount();
   // The table (16 MB for the default model) is read when documents are first embedded; until then queries read
   // just their tokens' rows, which keeps it out of a one-shot search.
-  let full: { source: StaticEncoderSource & { table: Float32Array }; encoder: StaticEncoder } | null = null;
+  // This thread's encoder over the whole table is made for the first small batch: an index run whose batches all
+  // go to the workers never sets up a tokenizer here (~20 ms with the Chinese vocabulary).
+  let full: { source: StaticEncoderSource & { table: Float32Array }; encoder: () => StaticEncoder } | null = null;
   let rows: TableFileRows | null = null;
   let queryEncoder: StaticEncoder | null = null;
   const loadFull = () => {
     if (!full) {
       const source = { modelDir, dim: lookup.dim, table: readTable(lookup.tablePath, threads > 1) };
-      full = { source, encoder: new StaticEncoder(source) };
+      let encoder: StaticEncoder | undefined;
+      full = { source, encoder: () => (encoder ??= new StaticEncoder(source)) };
       rows?.close();
     }
     return full;
   };
   const forQuery = () => {
-    if (full) return full.encoder;
+    if (full) return full.encoder();
     if (!queryEncoder) queryEncoder = new StaticEncoder({ modelDir, dim: lookup.dim, table: (rows = new TableFileRows(lookup.tablePath, lookup.dim)) });
     return queryEncoder;
   };
@@ -62,7 +65,7 @@ export function createStaticEmbedder(
         pool ??= import('./static-pool.js').then((m) => new m.StaticWorkerPool(source, threads));
         return split(await (await pool).encode(prefixed, lookup.dim), prefixed.length);
       }
-      return split(encoder.encodeBatch(prefixed), prefixed.length);
+      return split(encoder().encodeBatch(prefixed), prefixed.length);
     },
     async embedQuery(text) {
       return forQuery().encodeBatch([withPrefix(options.prompts.query, text)]);
