@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadEmbedder } from '../src/embed/index.js';
-import { CHUNKER_VERSION } from '../src/chunk/index.js';
-import { openContext } from '../src/index/context.js';
-import { localIdentity } from '../src/share/local-identity.js';
-import { makeFixtureRepo, tempDir, TEST_CACHE } from './helpers.js';
+import { loadEmbedder } from '../../src/embed/index.js';
+import { CHUNKER_VERSION } from '../../src/chunk/index.js';
+import { openContext } from '../../src/index/context.js';
+import { localIdentity } from '../../src/share/local-identity.js';
+import { makeFixtureRepo, tempDir, TEST_CACHE } from '../helpers.js';
 
 process.env.OCRAG_CACHE ??= TEST_CACHE;
 

@@ -1,7 +1,7 @@
 // Child process of robustness-concurrency.test.ts: for each "<store dir> <start at ms>" line on stdin, opens
 // the store, waits for the moment, writes the shared rows, and answers "done".
 import readline from 'node:readline';
-import { ChunkStore } from '../src/store/chunk-store.js';
+import { ChunkStore } from '../../src/store/chunk-store.js';
 import { sharedRows } from './robustness-helpers.js';
 
 for await (const line of readline.createInterface({ input: process.stdin })) {

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { CodeIndex } from '../src/service/code-index.js';
-import { importArtifact } from '../src/share/import.js';
-import { ChunkStore } from '../src/store/chunk-store.js';
-import { answersOf, cloneRepo, git, makeFixtureRepo, runCli, runJson, tempDir, TEST_CACHE } from './helpers.js';
+import { CodeIndex } from '../../src/service/code-index.js';
+import { importArtifact } from '../../src/share/import.js';
+import { ChunkStore } from '../../src/store/chunk-store.js';
+import { answersOf, cloneRepo, git, makeFixtureRepo, runCli, runJson, tempDir, TEST_CACHE } from '../helpers.js';
 
 // The in-process import below loads the model from the test cache, as the CLI runs do.
 process.env.OCRAG_CACHE ??= TEST_CACHE;

@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Candidate } from '../src/search/candidates.js';
-import { topEntries } from '../src/search/lexical.js';
-import { analyzeQuery } from '../src/search/query.js';
-import { isBarrel } from '../src/search/rank/signals/barrels.js';
-import { DEFAULT_RANKING } from '../src/search/rank/config.js';
-import { definitionStrength } from '../src/search/rank/signals/definitions.js';
-import { pathRole } from '../src/search/rank/signals/path-roles.js';
-import { PathScorer } from '../src/search/rank/signals/path-words.js';
-import { wordsMatch } from '../src/text/path-words.js';
-import type { Hit } from '../src/search/rank/rank.js';
-import { selectTop } from '../src/search/rank/select.js';
-import { relevance } from '../src/search/search.js';
-import { describePath } from '../src/search/view.js';
+import type { Candidate } from '../../src/search/candidates.js';
+import { topEntries } from '../../src/search/lexical.js';
+import { analyzeQuery } from '../../src/search/query.js';
+import { isBarrel } from '../../src/search/rank/signals/barrels.js';
+import { DEFAULT_RANKING } from '../../src/search/rank/config.js';
+import { definitionStrength } from '../../src/search/rank/signals/definitions.js';
+import { pathRole } from '../../src/search/rank/signals/path-roles.js';
+import { PathScorer } from '../../src/search/rank/signals/path-words.js';
+import { wordsMatch } from '../../src/text/path-words.js';
+import type { Hit } from '../../src/search/rank/rank.js';
+import { selectTop } from '../../src/search/rank/select.js';
+import { relevance } from '../../src/search/search.js';
+import { describePath } from '../../src/search/view.js';
 
 describe('query analysis', () => {
   test('a bare identifier is a name query; a sentence names its code-shaped words', () => {

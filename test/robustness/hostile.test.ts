@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CRLF_MARKER_LINE, DEEP_DEPTH, GIANT_LINES, makeHostileRepo, ODD_PATHS, SECRET_PATHS, SECRET_TOKEN } from '../fixtures/hostile-repo.js';
-import type { SearchResult } from '../src/search/search.js';
-import { CodeIndex } from '../src/service/code-index.js';
-import { ChunkStore } from '../src/store/chunk-store.js';
-import type { Manifest } from '../src/store/manifest.js';
-import { tempDir } from './helpers.js';
+import { CRLF_MARKER_LINE, DEEP_DEPTH, GIANT_LINES, makeHostileRepo, ODD_PATHS, SECRET_PATHS, SECRET_TOKEN } from '../../fixtures/hostile-repo.js';
+import type { SearchResult } from '../../src/search/search.js';
+import { CodeIndex } from '../../src/service/code-index.js';
+import { ChunkStore } from '../../src/store/chunk-store.js';
+import type { Manifest } from '../../src/store/manifest.js';
+import { tempDir } from '../helpers.js';
 import { cli, layoutOf, manifestsOf } from './robustness-helpers.js';
 
 describe('hostile and odd input', () => {

@@ -5,10 +5,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { gitIn, marked } from '../fixtures/hostile-repo.js';
-import { writeLongHistory } from '../fixtures/synthetic-repo.js';
-import type { UsageError } from '../src/util/errors.js';
-import { tempDir } from './helpers.js';
+import { gitIn, marked } from '../../fixtures/hostile-repo.js';
+import { writeLongHistory } from '../../fixtures/synthetic-repo.js';
+import type { UsageError } from '../../src/util/errors.js';
+import { tempDir } from '../helpers.js';
 import { cli, manifestsOf, withIndex } from './robustness-helpers.js';
 
 /** A three-file repository to clone in odd ways. */

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI, GIT_IDENTITY, TEST_CACHE } from './helpers.js';
-import type { SearchResult } from '../src/search/search.js';
+import { CLI, GIT_IDENTITY, TEST_CACHE } from '../helpers.js';
+import type { SearchResult } from '../../src/search/search.js';
 
 /** A search_code result: the service's result with the chunk text as `code`. */
 export type CodeResult = Omit<SearchResult, 'text'> & { code: string };

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { git, makeFixtureRepo, runJson } from './helpers.js';
+import { git, makeFixtureRepo, runJson } from '../helpers.js';
 import { call, search, startServer, text, type CodeResult } from './mcp-helpers.js';
 
 /** Beside the fixture's calculator: a trait impl longer than one chunk, so each method is a chunk of its own. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CodeIndex } from '../src/service/code-index.js';
-import type { SearchResult } from '../src/search/search.js';
-import { makeFixtureRepo, TEST_CACHE } from './helpers.js';
+import { CodeIndex } from '../../src/service/code-index.js';
+import type { SearchResult } from '../../src/search/search.js';
+import { makeFixtureRepo, TEST_CACHE } from '../helpers.js';
 
 process.env.OCRAG_CACHE ??= TEST_CACHE;
 

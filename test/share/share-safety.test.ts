@@ -4,13 +4,13 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as tar from 'tar';
-import { digestOf, totalDigest } from '../src/share/checksum.js';
-import { ENTRY, isGzipped } from '../src/share/format.js';
-import { readArtifact } from '../src/share/tar-read.js';
-import { writeTar, type ArtifactEntry } from '../src/share/tar-write.js';
-import arrow from '../src/store/arrow.js';
-import { ChunkStore } from '../src/store/chunk-store.js';
-import { git, makeFixtureRepo, runCli, runJson, tempDir } from './helpers.js';
+import { digestOf, totalDigest } from '../../src/share/checksum.js';
+import { ENTRY, isGzipped } from '../../src/share/format.js';
+import { readArtifact } from '../../src/share/tar-read.js';
+import { writeTar, type ArtifactEntry } from '../../src/share/tar-write.js';
+import arrow from '../../src/store/arrow.js';
+import { ChunkStore } from '../../src/store/chunk-store.js';
+import { git, makeFixtureRepo, runCli, runJson, tempDir } from '../helpers.js';
 
 /** Everything an import could change: manifests (byte for byte), chunk count, and files outside .ocrag/. */
 interface State {

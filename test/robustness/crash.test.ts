@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { before, describe, test } from 'node:test';
-import { syntheticFiles } from '../fixtures/synthetic-repo.js';
-import { git, makeFixtureRepo } from './helpers.js';
+import { syntheticFiles } from '../../fixtures/synthetic-repo.js';
+import { git, makeFixtureRepo } from '../helpers.js';
 import { cli, copyRepo, isAlive, layoutOf, manifestsOf, storedIds, withIndex, writeFiles } from './robustness-helpers.js';
 
 // One LanceDB commit per blob for the first index and the killed runs: together they make ~30, past the

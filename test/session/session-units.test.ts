@@ -1,8 +1,8 @@
 // The background reindex job on its own: cancelling aborts the run's signal, and how the run ends is the job's state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { IndexSummary } from '../src/index/indexer.js';
-import { ReindexJob, type ReindexRun } from '../src/session/reindex-job.js';
+import type { IndexSummary } from '../../src/index/indexer.js';
+import { ReindexJob, type ReindexRun } from '../../src/session/reindex-job.js';
 
 const SUMMARY = { newBlobs: 2, chunksEmbedded: 5 } as IndexSummary;
 const PROGRESS = { blobsDone: 1, blobsTotal: 4, chunks: 3, chunksPerSecond: 10 };

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CLI, PROJECT_ROOT, git, makeFixtureRepo, runCommand, runJson, tempDir } from './helpers.js';
+import { CLI, PROJECT_ROOT, git, makeFixtureRepo, runCommand, runJson, tempDir } from '../helpers.js';
 import { call, search, startServer, text, until, type CodeResult } from './mcp-helpers.js';
 
 describe('ocrag mcp, driven by the MCP SDK client over stdio', () => {

@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { installHooks } from '../src/git/hook-files.js';
-import { runHook } from '../src/hooks/background.js';
-import { openRepo } from '../src/git/repo.js';
-import { UsageError } from '../src/util/errors.js';
-import { git, makeFixtureRepo } from './helpers.js';
+import { installHooks } from '../../src/git/hook-files.js';
+import { runHook } from '../../src/hooks/background.js';
+import { openRepo } from '../../src/git/repo.js';
+import { UsageError } from '../../src/util/errors.js';
+import { git, makeFixtureRepo } from '../helpers.js';
 import { cli, copyRepo, layoutOf, manifestsOf, withIndex } from './robustness-helpers.js';
 
 const QUERY = 'parse command line arguments';

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { gitIn, marked } from '../fixtures/hostile-repo.js';
-import { installHooks } from '../src/git/hook-files.js';
-import { openRepo } from '../src/git/repo.js';
-import { PROJECT_ROOT, tempDir } from './helpers.js';
+import { gitIn, marked } from '../../fixtures/hostile-repo.js';
+import { installHooks } from '../../src/git/hook-files.js';
+import { openRepo } from '../../src/git/repo.js';
+import { PROJECT_ROOT, tempDir } from '../helpers.js';
 import { cli, layoutOf } from './robustness-helpers.js';
 
 const PAYLOADS = ['$(touch PWNED)', '`touch PWNED`', ';touch PWNED;', "'; touch PWNED; '", '"; touch PWNED; "', '| touch PWNED', '&& touch PWNED'];

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../src/config/config.js';
-import { CodeIndex } from '../src/service/code-index.js';
-import { ChunkStore, type ChunkRow } from '../src/store/chunk-store.js';
-import { indexLayout } from '../src/store/layout.js';
-import { listManifests, readManifest, type Manifest } from '../src/store/manifest.js';
-import { CLI, GIT_IDENTITY, TEST_CACHE, tempDir } from './helpers.js';
+import type { Config } from '../../src/config/config.js';
+import { CodeIndex } from '../../src/service/code-index.js';
+import { ChunkStore, type ChunkRow } from '../../src/store/chunk-store.js';
+import { indexLayout } from '../../src/store/layout.js';
+import { listManifests, readManifest, type Manifest } from '../../src/store/manifest.js';
+import { CLI, GIT_IDENTITY, TEST_CACHE, tempDir } from '../helpers.js';
 
 // In-process CodeIndex instances load the model from the same cache as the CLI children.
 process.env.OCRAG_CACHE ??= TEST_CACHE;

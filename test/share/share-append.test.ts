@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { RecordBatch } from 'apache-arrow';
-import arrow from '../src/store/arrow.js';
-import { ChunkStore } from '../src/store/chunk-store.js';
-import { tempDir } from './helpers.js';
+import arrow from '../../src/store/arrow.js';
+import { ChunkStore } from '../../src/store/chunk-store.js';
+import { tempDir } from '../helpers.js';
 
 const DIM = 4;
 

@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { tryLock, type IndexLock } from '../src/util/file-lock.js';
-import { git, makeFixtureRepo, runJson } from './helpers.js';
+import { tryLock, type IndexLock } from '../../src/util/file-lock.js';
+import { git, makeFixtureRepo, runJson } from '../helpers.js';
 import { call, search, startServerWithStderr, text, until } from './mcp-helpers.js';
-import { layoutOf } from './robustness-helpers.js';
+import { layoutOf } from '../robustness/robustness-helpers.js';
 
 const marker = (word: string) => `/** The ${word} marker: only one branch has it. */\nexport function ${word}(): string {\n  return '${word}';\n}\n`;
 

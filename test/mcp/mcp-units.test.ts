@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import type { Embedder } from '../src/embed/runtime/types.js';
-import { QueryCache } from '../src/session/query-cache.js';
-import { editDistance, matchSymbol } from '../src/mcp/symbol-match.js';
-import { languagesFor } from '../src/mcp/tools/language.js';
-import { TreeWatcher } from '../src/session/tree-watcher.js';
-import { git, tempDir } from './helpers.js';
+import type { Embedder } from '../../src/embed/runtime/types.js';
+import { QueryCache } from '../../src/session/query-cache.js';
+import { editDistance, matchSymbol } from '../../src/mcp/symbol-match.js';
+import { languagesFor } from '../../src/mcp/tools/language.js';
+import { TreeWatcher } from '../../src/session/tree-watcher.js';
+import { git, tempDir } from '../helpers.js';
 
 describe('symbol matching', () => {
   test('exact, case-insensitive, partial and fuzzy matches; qualifiers must appear in the breadcrumb', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { answersOf, cloneRepo, git, makeFixtureRepo, runCli, runJson, tempDir } from './helpers.js';
+import { answersOf, cloneRepo, git, makeFixtureRepo, runCli, runJson, tempDir } from '../helpers.js';
 
 interface ImportSummary {
   manifestWritten: boolean;

@@ -7,15 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { test } from 'node:test';
-import { ChunkStore } from '../src/store/chunk-store.js';
-import { tryLock } from '../src/util/file-lock.js';
-import { PROJECT_ROOT, tempDir } from './helpers.js';
+import { ChunkStore } from '../../src/store/chunk-store.js';
+import { tryLock } from '../../src/util/file-lock.js';
+import { PROJECT_ROOT, tempDir } from '../helpers.js';
 import { sharedRows } from './robustness-helpers.js';
 
 const ROUNDS = 6;
 
 test(`concurrent writers of the same chunks never store one twice (${ROUNDS} races)`, async () => {
-  const writer = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'test', 'robustness-writer.ts')], { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const writer = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'test', 'robustness', 'robustness-writer.ts')], { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const answers = readline.createInterface({ input: writer.stdout })[Symbol.asyncIterator]();
   try {
     for (let round = 0; round < ROUNDS; round++) {
