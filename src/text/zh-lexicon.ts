@@ -36,10 +36,6 @@ export class ZhLexicon {
     return this.starts.length;
   }
 
-  has(word: string): boolean {
-    return this.entry(word) !== null;
-  }
-
   /** English senses, best first; empty for a word the lexicon lacks. */
   senses(word: string): readonly string[] {
     return this.entry(word)?.senses ?? [];

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { unigramTokenizerJson } from '../../src/embed/runtime/code-tokenizer.js';
-import { readTokenizerJson } from '../../src/embed/runtime/tokenizer-sidecar.js';
+import { readTokenizerFile } from '../../src/embed/runtime/tokenizer-sidecar.js';
 import { tempDir } from '../helpers.js';
 
 /** A tokenizer.json of made-up pieces (this judges file handling, not tokenization). */
@@ -18,29 +18,34 @@ describe('tokenizer.json vocabulary sidecar', () => {
 
   test('the sidecar gives back exactly what the JSON says, and is written on first read', () => {
     const file = writeTokenizer(tempDir('sidecar'), pieces);
-    const first = readTokenizerJson(file);
+    const first = readTokenizerFile(file);
+    assert.equal(first.columns, undefined, 'the first read parses the JSON');
     assert.ok(fs.existsSync(`${file}.ocrag-vocab`));
-    const second = readTokenizerJson(file);
-    assert.deepEqual(second, JSON.parse(fs.readFileSync(file, 'utf8')));
-    assert.deepEqual(second, first);
+    const second = readTokenizerFile(file);
+    assert.ok(second.columns, 'the second read comes from the sidecar');
+    assert.deepEqual(second.columns.pieces, pieces.map(([piece]) => piece));
+    assert.deepEqual(second.json, JSON.parse(fs.readFileSync(file, 'utf8')));
+    assert.deepEqual(second.json, first.json);
   });
 
   test('a changed tokenizer.json is read again, never an old sidecar', () => {
     const file = writeTokenizer(tempDir('sidecar'), pieces);
-    readTokenizerJson(file);
+    readTokenizerFile(file);
     const changed: [string, number][] = [...pieces, ['▁args', -4.25]];
     writeTokenizer(path.dirname(file), changed);
-    const model = readTokenizerJson(file).model as { vocab: [string, number][] };
+    const model = readTokenizerFile(file).json.model as { vocab: [string, number][] };
     assert.deepEqual(model.vocab, changed);
   });
 
   test('a torn or foreign sidecar is ignored and replaced', () => {
     const file = writeTokenizer(tempDir('sidecar'), pieces);
-    readTokenizerJson(file);
+    readTokenizerFile(file);
     for (const damage of [Buffer.from('garbage'), fs.readFileSync(`${file}.ocrag-vocab`).subarray(0, 40), Buffer.alloc(0)]) {
       fs.writeFileSync(`${file}.ocrag-vocab`, damage);
-      assert.deepEqual((readTokenizerJson(file).model as { vocab: unknown }).vocab, pieces);
-      assert.deepEqual((readTokenizerJson(file).model as { vocab: unknown }).vocab, pieces);
+      assert.deepEqual((readTokenizerFile(file).json.model as { vocab: unknown }).vocab, pieces);
+      const again = readTokenizerFile(file);
+      assert.deepEqual((again.json.model as { vocab: unknown }).vocab, pieces);
+      assert.ok(again.columns, 'replaced by a good sidecar');
     }
   });
 });

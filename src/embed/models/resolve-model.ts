@@ -18,14 +18,13 @@ export interface ModelLocation {
   ready: boolean;
 }
 
-export const isDefaultSpec = isDefaultModelSpec;
 
 /**
  * "default" (or nothing) → the built-in model; an existing directory or anything path-like
  * (absolute, ./, ../, ~/) → that folder; otherwise a model id under `<cache>/models/<id>/`.
  */
 export function locateModel(spec: string | undefined): ModelLocation {
-  if (isDefaultSpec(spec)) {
+  if (isDefaultModelSpec(spec)) {
     const dir = cachedModelDir(DEFAULT_MODEL_ID);
     return { source: 'default', name: DEFAULT_MODEL_ID, dir, ready: isDefaultModelFolder(dir) };
   }

@@ -20,15 +20,12 @@ interface UnigramModel {
   eos_token_id: number | undefined;
   min_score: number;
   unk_score: number;
-  trie: PrefixLookup;
+  /** The library's character trie; replaced by the piece set (its own search is replaced too). */
+  trie: unknown;
   tokenize(word: string): string[];
 }
 
-interface PrefixLookup {
-  common_prefix_search(chars: string[], start?: number): Iterable<string>;
-}
-
-interface GrowingPrefixLookup extends PrefixLookup {
+interface PieceSet {
   add(pieces: string[]): void;
   has(piece: string): boolean;
   /** Length of the longest piece that starts with `char`, in UTF-16 units (0: none does). */
@@ -39,7 +36,7 @@ interface GrowingPrefixLookup extends PrefixLookup {
  * A tokenizer from tokenizer.json, set up faster for Unigram models: the library builds a trie node per piece
  * character when constructing one (~40 ms for the default model's 8,224 pieces, a tenth of a one-shot search).
  * Here the model is constructed with one piece and then given the whole vocabulary as the library's constructor
- * would, with a prefix lookup over a set of the pieces, which yields exactly the pieces the trie yields. Tests compare
+ * would, a set of the pieces in place of the trie, and the lattice search below in place of its own. Tests compare
  * the ids with the library's own tokenizer (test/embed/fast-unigram.test.ts). Other model types are untouched.
  */
 export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown>, columns?: VocabColumns): Tokenizer {
@@ -68,7 +65,7 @@ export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerC
   model.min_score = min;
   model.unk_score = min - 10;
   scores[config.unk_id] = model.unk_score;
-  const lookup = prefixLookup(vocab.slice(0, lazyFrom));
+  const lookup = pieceSet(vocab.slice(0, lazyFrom));
   model.trie = lookup;
   // Then, as the tokenizer's constructor did to the model it built, its added tokens.
   const added = (tokenizer as unknown as { added_tokens: { content: string; id: number }[] }).added_tokens ?? [];
@@ -97,7 +94,7 @@ export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerC
  * pieces, took 45% longer to tokenize with the Chinese words in the vocabulary (fastapi's zh/ja/ko docs: 1.6 s →
  * 2.3 s), the index run's largest cost there.
  */
-function viterbi(word: string, lookup: GrowingPrefixLookup, ids: Map<string, number>, scores: ArrayLike<number>, unkScore: number): string[] {
+function viterbi(word: string, lookup: PieceSet, ids: Map<string, number>, scores: ArrayLike<number>, unkScore: number): string[] {
   const chars = Array.from(word);
   const n = chars.length;
   const best = new Float64Array(n + 1).fill(-Infinity);
@@ -139,16 +136,15 @@ function cjkTail(vocab: string[]): number {
   return i;
 }
 
-/** The pieces that start `chars` at `start`, shortest first, as the library's character trie yields them. */
-function prefixLookup(pieces: string[]): GrowingPrefixLookup {
+/**
+ * The pieces, and how long the longest one starting with each character is: past it no prefix can be a piece (a
+ * trie would stop sooner, but building one costs more than these few set look-ups; a Chinese word is at most a
+ * few characters, an English piece up to 21).
+ */
+function pieceSet(pieces: string[]): PieceSet {
   const whole = new Set(pieces);
-  // No piece is longer than the longest one: past it no prefix can be a piece (a trie would stop sooner, but
-  // building one, or sorting the pieces for a binary search, costs more than these few set look-ups).
-  let longest = 0;
-  // And per first character (a Chinese word is at most a few characters, an English piece up to 21).
   const longestFrom = new Map<string, number>();
   const note = (piece: string) => {
-    if (piece.length > longest) longest = piece.length;
     const first = String.fromCodePoint(piece.codePointAt(0) ?? 0);
     if (piece.length > (longestFrom.get(first) ?? 0)) longestFrom.set(first, piece.length);
   };
@@ -162,13 +158,5 @@ function prefixLookup(pieces: string[]): GrowingPrefixLookup {
     },
     has: (piece) => whole.has(piece),
     longestFrom: (char) => longestFrom.get(char) ?? 0,
-    *common_prefix_search(chars: string[], start = 0) {
-      let prefix = '';
-      for (let i = start; i < chars.length; i++) {
-        prefix += chars[i];
-        if (prefix.length > longest) return;
-        if (whole.has(prefix)) yield prefix;
-      }
-    },
   };
 }

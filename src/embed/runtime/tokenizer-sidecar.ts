@@ -52,9 +52,6 @@ export function readTokenizerFile(file: string): TokenizerFile {
   return { json };
 }
 
-export function readTokenizerJson(file: string): Record<string, unknown> {
-  return readTokenizerFile(file).json;
-}
 
 /** Written by the model builder right after tokenizer.json, so loading the model never writes into its folder. */
 export function writeTokenizerSidecar(file: string): void {
