@@ -13,7 +13,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { writeSyntheticRepo } from '../fixtures/synthetic-repo.js';
 import { loadEmbedder } from '../src/embed/index.js';
 import { CodeIndex } from '../src/service/code-index.js';
-import { dirSize } from '../src/store/chunk-store.js';
+import { dirSize } from '../src/util/dir-size.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');

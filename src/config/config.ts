@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { UsageError } from '../util/errors.js';
 
 /** Everything a user can set. Precedence: defaults < .ocrag/config.json < OCRAG_* environment < flags. */
@@ -40,9 +39,8 @@ const ENV_KEYS: Record<string, keyof Config> = {
   OCRAG_KEEP_MANIFESTS: 'keepManifests',
 };
 
-/** Merges the layers in precedence order; each layer is checked and a bad value names its source. */
-export function loadConfig(indexDir: string, flags: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  const file = path.join(indexDir, 'config.json');
+/** Merges the layers in precedence order (`file` is the index's config.json); each layer is checked and a bad value names its source. */
+export function loadConfig(file: string, flags: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
   return { ...DEFAULT_CONFIG, ...readConfigFile(file), ...fromEnv(env), ...definedOnly(flags) };
 }
 

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { openRepo, readHead } from '../git/repo.js';
 import { openContext, type IndexContext } from '../index/context.js';
 import { indexKnownTree, type IndexSummary } from '../index/known-tree.js';
@@ -22,7 +21,7 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
     const { layout } = ctx;
     logFile = layout.log;
     fs.mkdirSync(layout.dir, { recursive: true });
-    const pending = path.join(layout.dir, 'index.pending');
+    const { pending } = layout;
     let headJustRead = true;
     for (;;) {
       const lock = tryLock(layout.lock);

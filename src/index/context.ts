@@ -19,7 +19,7 @@ export interface IndexContext {
 export async function openContext(cwd: string, flags: Partial<Config> = {}): Promise<IndexContext> {
   const repo = await openRepo(cwd);
   const layout = indexLayout(repo);
-  const config = loadConfig(layout.dir, flags);
+  const config = loadConfig(layout.config, flags);
   return { repo, layout, config };
 }
 
@@ -42,7 +42,7 @@ export function currentManifest(ctx: IndexContext): Manifest | null {
 
 /** True when the checked-out tree was indexed with the current settings: nothing to do. */
 export function isUpToDate(ctx: IndexContext, manifest: Manifest | null): boolean {
-  return !!manifest && manifest.tree === ctx.repo.tree && manifest.selectionKey === selectionKey(ctx.config) && fs.existsSync(ctx.layout.meta) && fs.existsSync(ctx.layout.lance) && !supersededDefaultModel(ctx);
+  return !!manifest && manifest.tree === ctx.repo.tree && manifest.selectionKey === selectionKey(ctx.config) && fs.existsSync(ctx.layout.meta) && fs.existsSync(ctx.layout.tables) && !supersededDefaultModel(ctx);
 }
 
 /** The old default model's id when the store was built with it and the default model is configured, else null. */

@@ -23,8 +23,8 @@ export async function dryRun(ctx: IndexContext): Promise<IndexPlan> {
   const meta = readMeta(ctx.layout.meta);
   // Blob → "stored" when it has chunks, or the reason it was marked as yielding none.
   let storedState = (_blob: string): string | undefined => undefined;
-  if (meta && fs.existsSync(ctx.layout.lance)) {
-    const state = await ChunkStore.open(ctx.layout.lance, meta.dim, { create: false })
+  if (meta && fs.existsSync(ctx.layout.tables)) {
+    const state = await ChunkStore.open(ctx.layout.tables, meta.dim, { create: false })
       .then(async (store) => {
         try {
           return await store.blobState();
@@ -32,7 +32,7 @@ export async function dryRun(ctx: IndexContext): Promise<IndexPlan> {
           store.close();
         }
       })
-      .catch((e) => Promise.reject(asStoreDamage(e, ctx.layout.lance)));
+      .catch((e) => Promise.reject(asStoreDamage(e, ctx.layout.tables)));
     storedState = (blob) => (state.get(blob) === 'chunks' ? 'stored' : state.get(blob));
   }
   const skipped: Record<string, string[]> = {};

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { checkedOut } from '../git/worktrees.js';
-import { ChunkStore, dirSize } from '../store/chunk-store.js';
-import { knownBlobs, listManifests, manifestKey, readManifest, type Manifest } from '../store/manifest.js';
+import { ChunkStore } from '../store/chunk-store.js';
+import { knownBlobs, listManifests, manifestKey, readManifest, removeManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { removeStagingLeftovers } from '../store/staging.js';
+import { dirSize } from '../util/dir-size.js';
 import type { IndexContext } from './context.js';
 
 export interface GcResult {
@@ -24,22 +24,22 @@ export interface GcResult {
 export async function collectGarbage(ctx: IndexContext, keep: number): Promise<GcResult> {
   const bytesBefore = fs.existsSync(ctx.layout.dir) ? dirSize(ctx.layout.dir) : 0;
   // gc runs under the index lock: a staging folder now is what a killed import left behind.
-  removeStagingLeftovers(ctx.layout.dir);
+  removeStagingLeftovers(ctx.layout);
   const { kept, removed } = await chooseManifests(ctx, keep);
-  for (const key of removed) fs.rmSync(path.join(ctx.layout.manifests, `${key}.json`), { force: true });
+  for (const key of removed) removeManifest(ctx.layout.manifests, key);
   const meta = readMeta(ctx.layout.meta);
   let blobsRemoved = 0;
   let chunksRemoved = 0;
-  if (meta && fs.existsSync(ctx.layout.lance)) {
+  if (meta && fs.existsSync(ctx.layout.tables)) {
     const referenced = new Map<string, string>();
     for (const m of kept.values()) knownBlobs(m, referenced);
-    const store = await ChunkStore.open(ctx.layout.lance, meta.dim, { create: false });
+    const store = await ChunkStore.open(ctx.layout.tables, meta.dim, { create: false });
     try {
       const unreferenced = [...(await store.blobState()).keys()].filter((b) => !referenced.has(b));
       blobsRemoved = unreferenced.length;
       chunksRemoved = await store.deleteBlobs(unreferenced);
       // Search snapshots still hold the deleted rows; the next search rebuilds them from what is left.
-      if (chunksRemoved) fs.rmSync(path.join(ctx.layout.dir, 'resident'), { recursive: true, force: true });
+      if (chunksRemoved) fs.rmSync(ctx.layout.resident, { recursive: true, force: true });
       await store.compact();
     } finally {
       store.close();

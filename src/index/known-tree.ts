@@ -44,7 +44,7 @@ function fileUnderHead(ctx: IndexContext, source: Manifest, commit: string): Man
 
 /** The newest manifest of this tree made with the current settings for the store's model, if any. */
 function sameTree(ctx: IndexContext, tree: string): Manifest | null {
-  if (!fs.existsSync(ctx.layout.lance)) return null;
+  if (!fs.existsSync(ctx.layout.tables)) return null;
   const meta = readMeta(ctx.layout.meta);
   if (!meta) return null;
   const key = selectionKey(ctx.config);

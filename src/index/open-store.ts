@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { CHUNKER_VERSION } from '../chunk/version.js';
 import { ChunkStore } from '../store/chunk-store.js';
 import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
-import { removeStagingLeftovers } from '../store/staging.js';
+import { storeEntries } from '../store/layout.js';
 import type { IndexContext } from './context.js';
 
 /** What every vector of a store comes from; a loaded model has it, and so does a model's description. */
@@ -16,7 +15,7 @@ export interface StoreIdentity {
 export async function openStoreFor(ctx: IndexContext, identity: StoreIdentity, opts: { onNotice?: (message: string) => void }): Promise<ChunkStore> {
   await dropStaleStore(ctx, identity, opts);
   if (!fs.existsSync(ctx.layout.meta)) writeStoreMeta(ctx, identity);
-  return ChunkStore.open(ctx.layout.lance, identity.dim);
+  return ChunkStore.open(ctx.layout.tables, identity.dim);
 }
 
 /**
@@ -32,11 +31,11 @@ export async function dropStaleStore(ctx: IndexContext, identity: StoreIdentity,
       clearIndex(ctx);
       return;
     }
-  } else if (fs.existsSync(ctx.layout.lance)) {
+  } else if (fs.existsSync(ctx.layout.tables)) {
     clearIndex(ctx);
     return;
   }
-  if (meta && !(await ChunkStore.hasTables(ctx.layout.lance))) clearIndex(ctx);
+  if (meta && !(await ChunkStore.hasTables(ctx.layout.tables))) clearIndex(ctx);
 }
 
 /** Records the store's identity; a new record also starts a new store generation (search snapshots key on it). */
@@ -44,10 +43,7 @@ export function writeStoreMeta(ctx: IndexContext, identity: StoreIdentity): void
   writeMeta(ctx.layout.meta, { format: 1, modelId: identity.modelId, dim: identity.dim, chunkerVersion: CHUNKER_VERSION, createdAt: new Date().toISOString() });
 }
 
-/** Removes vectors, manifests and store identity; keeps the user's config. */
+/** Removes vectors, manifests and store identity, and all derived from them; keeps the user's config. */
 export function clearIndex(ctx: IndexContext): void {
-  // resident/ holds search-side snapshots of the store's rows: they go with the store.
-  for (const p of [ctx.layout.lance, ctx.layout.manifests, ctx.layout.meta, path.join(ctx.layout.dir, 'resident'), path.join(ctx.layout.dir, 'search-indexes.json')]) fs.rmSync(p, { recursive: true, force: true });
-  // And what a killed import was building.
-  removeStagingLeftovers(ctx.layout.dir);
+  for (const p of storeEntries(ctx.layout)) fs.rmSync(p, { recursive: true, force: true });
 }

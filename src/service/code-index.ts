@@ -81,7 +81,7 @@ export class CodeIndex {
       const manifest = currentManifest(this.ctx);
       const meta = readMeta(this.ctx.layout.meta);
       if (!manifest || !meta) return;
-      const store = new StoreHandle(this.ctx.layout.lance, meta.dim, meta.createdAt);
+      const store = new StoreHandle(this.ctx.layout.tables, meta.dim, meta.createdAt);
       try {
         await keepSnapshotCurrent(store, meta.modelId, new Set(Object.values(manifest.files)));
       } finally {
@@ -95,14 +95,14 @@ export class CodeIndex {
   /** Drops manifests beyond `keep` (checked-out ones always stay) and the chunks only they referenced. */
   gc(keep = this.ctx.config.keepManifests): Promise<GcResult> {
     // Writers load on demand: a search process never needs the indexer, the chunker or their parsers.
-    return this.locked(async () => (await import('../index/gc.js')).collectGarbage(this.ctx, keep)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.lance)));
+    return this.locked(async () => (await import('../index/gc.js')).collectGarbage(this.ctx, keep)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables)));
   }
 
   private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal): Promise<IndexSummary> {
     const run = async () => (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress: this.hooks.onProgress, onNotice: this.hooks.onNotice, signal });
     // The run wrote (and maybe compacted) through its own handle: a kept one would not see it.
     return (holdingLock ? run() : this.locked(run))
-      .catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.lance)))
+      .catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables)))
       .finally(() => this.releaseStore());
   }
 
@@ -192,7 +192,7 @@ export class CodeIndex {
   private async withStore<T>(use: (store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
     const embedder = await this.model();
     const meta = readMeta(this.ctx.layout.meta);
-    if (!meta || !fs.existsSync(this.ctx.layout.lance)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
+    if (!meta || !fs.existsSync(this.ctx.layout.tables)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
     assertSameModel(meta, embedder.modelId, embedder.dim);
     try {
       if (this.options.keepStoreOpen) return await this.withKeptStore(meta, embedder, use);
@@ -204,12 +204,12 @@ export class CodeIndex {
         return await this.withFreshStore(meta, embedder, use);
       }
     } catch (e) {
-      throw asStoreDamage(e, this.ctx.layout.lance);
+      throw asStoreDamage(e, this.ctx.layout.tables);
     }
   }
 
   private async withFreshStore<T>(meta: StoreMeta, embedder: Embedder, use: (store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
-    const store = new StoreHandle(this.ctx.layout.lance, meta.dim, meta.createdAt);
+    const store = new StoreHandle(this.ctx.layout.tables, meta.dim, meta.createdAt);
     try {
       return await use(store, embedder);
     } finally {
@@ -221,7 +221,7 @@ export class CodeIndex {
     const reused = this.kept !== null && this.kept.store.dim === meta.dim && this.kept.store.generation === meta.createdAt;
     if (!reused) {
       this.releaseStore();
-      this.kept = { store: new StoreHandle(this.ctx.layout.lance, meta.dim, meta.createdAt), users: 0, released: false };
+      this.kept = { store: new StoreHandle(this.ctx.layout.tables, meta.dim, meta.createdAt), users: 0, released: false };
     }
     const kept = this.kept!;
     kept.users++;

@@ -40,7 +40,7 @@ export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Ch
   if (!repo) return checks;
   const ctx = { repo: repo as RepoInfo, layout: indexLayout(repo as RepoInfo), config: null as unknown as Config };
   await attempt('config', async () => {
-    ctx.config = loadConfig(ctx.layout.dir, flags);
+    ctx.config = loadConfig(ctx.layout.config, flags);
     const file = fs.existsSync(ctx.layout.config) ? ctx.layout.config : 'defaults (no .ocrag/config.json)';
     return { status: 'ok', detail: file };
   });
@@ -66,10 +66,10 @@ export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Ch
 async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
   const meta = readMeta(ctx.layout.meta);
   if (!meta) return { status: 'warn', detail: 'no index yet', fix: 'run "ocrag index"' };
-  if (!fs.existsSync(ctx.layout.lance)) return { status: 'fail', detail: 'store folder is missing', fix: 'run "ocrag index --rebuild"' };
+  if (!fs.existsSync(ctx.layout.tables)) return { status: 'fail', detail: 'store folder is missing', fix: 'run "ocrag index --rebuild"' };
   let chunks = 0;
   try {
-    const store = await ChunkStore.open(ctx.layout.lance, meta.dim, { create: false });
+    const store = await ChunkStore.open(ctx.layout.tables, meta.dim, { create: false });
     try {
       // Reads a column of every data file: a missing or short one shows up here, not just in the row count.
       for (const n of (await store.chunkCounts()).values()) chunks += n;
@@ -77,7 +77,7 @@ async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
       store.close();
     }
   } catch (e) {
-    const damage = asStoreDamage(e, ctx.layout.lance);
+    const damage = asStoreDamage(e, ctx.layout.tables);
     if (!(damage instanceof StoreDamageError)) throw e;
     return { status: 'fail', detail: `the store is damaged: ${damage.detail}`, fix: 'run "ocrag index --rebuild"' };
   }

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { currentManifest, isUpToDate, type IndexContext } from '../index/context.js';
 import { reclaimableChunks } from '../index/gc.js';
-import { ChunkStore, dirSize } from '../store/chunk-store.js';
+import { ChunkStore } from '../store/chunk-store.js';
 import { asStoreDamage } from '../store/damage.js';
 import { listManifests, readManifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
+import { dirSize } from '../util/dir-size.js';
 
 export interface IndexStatus {
   root: string;
@@ -33,9 +34,9 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
   let chunksStored = 0;
   let chunksReclaimable = 0;
   const blobs = new Set(Object.values(manifest?.files ?? {}));
-  if (meta && fs.existsSync(ctx.layout.lance)) {
+  if (meta && fs.existsSync(ctx.layout.tables)) {
     try {
-      const store = await ChunkStore.open(ctx.layout.lance, meta.dim, { create: false });
+      const store = await ChunkStore.open(ctx.layout.tables, meta.dim, { create: false });
       try {
         const counts = await store.chunkCounts();
         for (const [blob, n] of counts) {
@@ -47,7 +48,7 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
         store.close();
       }
     } catch (e) {
-      throw asStoreDamage(e, ctx.layout.lance);
+      throw asStoreDamage(e, ctx.layout.tables);
     }
   }
   const skipped: IndexStatus['skipped'] = {};

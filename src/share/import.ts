@@ -79,7 +79,7 @@ export async function importArtifact(target: ImportTarget, file: string, opts: I
   const here = early ? commitTree(ctx.repo.root, early.commit) : Promise.resolve(null);
   here.catch(() => undefined);
   const run: ImportRun = { file, local, early, here, opts };
-  const outcome = (!fs.existsSync(ctx.layout.lance) && (await importIntoNewStore(ctx, run))) || (await importIntoStore(ctx, run));
+  const outcome = (!fs.existsSync(ctx.layout.tables) && (await importIntoNewStore(ctx, run))) || (await importIntoStore(ctx, run));
   return { file: path.resolve(file), ...outcome, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -87,8 +87,8 @@ export async function importArtifact(target: ImportTarget, file: string, opts: I
 async function importIntoNewStore(ctx: IndexContext, run: ImportRun): Promise<Outcome | null> {
   return withIndexLock(ctx, run.opts, async () => {
     await dropStaleStore(ctx, run.local, run.opts);
-    if (fs.existsSync(ctx.layout.lance)) return null;
-    const staged = await StagedStore.create(ctx.layout.dir, run.local.dim);
+    if (fs.existsSync(ctx.layout.tables)) return null;
+    const staged = await StagedStore.create(ctx.layout, run.local.dim);
     const writer = new ChunkWriter(staged.store, { maxRowsPerWrite: ROWS_PER_WRITE, newStore: true });
     let verified: VerifiedArtifact;
     let repository: ImportSummary['repository'];
@@ -112,7 +112,7 @@ async function importIntoNewStore(ctx: IndexContext, run: ImportRun): Promise<Ou
     }
     crashPoint('import.staged');
     writeStoreMeta(ctx, run.local);
-    staged.place(ctx.layout.lance);
+    staged.place(ctx.layout);
     crashPoint('import.placed');
     return { ...summaryOf(verified, registerManifest(ctx, verified.manifest)), repository, chunksAdded, marksAdded };
   });

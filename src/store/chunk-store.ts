@@ -255,11 +255,3 @@ export class ChunkStore {
   }
 
 }
-
-export function dirSize(dir: string): number {
-  let total = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) total += fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).size;
-  }
-  return total;
-}

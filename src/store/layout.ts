@@ -2,16 +2,33 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RepoInfo } from '../git/repo.js';
 
+/** Where one store lives: its tables, and the files beside them that are the store's own. */
+export interface StoreLocation {
+  /** The tables: a local folder today; a URI (`s3://…`) once stores live elsewhere (see open-store.ts). */
+  tables: string;
+  /** The lock writers of the tables take turns under (see lance/lance-store.ts). */
+  writeLock: string;
+  /** Present when the store is large and searched through its indexes (see large-store.ts). */
+  searchIndexes: string;
+}
+
 /** Files and folders of an index, all under `.ocrag/` at the work tree root. */
-export interface IndexLayout {
+export interface IndexLayout extends StoreLocation {
   dir: string;
   config: string;
   meta: string;
-  lance: string;
   manifests: string;
   log: string;
   lock: string;
+  /** Left by a hook that found the index lock taken: the run holding it indexes once more. */
+  pending: string;
+  /** Search's snapshots of the store's rows (search/resident-snapshot.ts): they go with the store. */
+  resident: string;
+  /** Where this process builds a new store before moving it into place (staging.ts). */
+  staging: string;
 }
+
+const STAGING_PREFIX = 'staging-';
 
 /**
  * One index per repository, shared by all its worktrees: `.ocrag/` in the main worktree (beside the common
@@ -25,11 +42,39 @@ export function indexLayout(repo: Pick<RepoInfo, 'root' | 'commonDir'>): IndexLa
     dir,
     config: path.join(dir, 'config.json'),
     meta: path.join(dir, 'store.json'),
-    lance: path.join(dir, 'lance'),
+    ...storeLocation(dir),
     manifests: path.join(dir, 'manifests'),
     log: path.join(dir, 'log'),
     lock: path.join(dir, 'index.lock'),
+    pending: path.join(dir, 'index.pending'),
+    resident: path.join(dir, 'resident'),
+    staging: path.join(dir, `${STAGING_PREFIX}${process.pid}`),
   };
+}
+
+/** A local store kept in this folder: the index's own (`.ocrag/`), or a staging folder. */
+export function storeLocation(dir: string): StoreLocation {
+  return { tables: path.join(dir, 'lance'), writeLock: path.join(dir, 'write.lock'), searchIndexes: path.join(dir, 'search-indexes.json') };
+}
+
+/** Every staging folder in the index folder: this process's, and any a killed one left behind. */
+export function stagingFolders(layout: Pick<IndexLayout, 'dir'>): string[] {
+  try {
+    return fs
+      .readdirSync(layout.dir)
+      .filter((name) => name.startsWith(STAGING_PREFIX))
+      .map((name) => path.join(layout.dir, name));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What clearing the index removes: the store, what is derived from it (manifests, identity, search snapshots and
+ * marker) and what a killed import was staging. Never the user's config, the log or a lock.
+ */
+export function storeEntries(layout: IndexLayout): string[] {
+  return [layout.tables, layout.manifests, layout.meta, layout.resident, layout.searchIndexes, ...stagingFolders(layout)];
 }
 
 /** Keeps `.ocrag/` out of `git status` through the repository's own exclude file, never the user's .gitignore. */

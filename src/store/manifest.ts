@@ -64,6 +64,10 @@ export function writeManifest(dir: string, key: string, manifest: Manifest): voi
   writeFileAtomic(path.join(dir, `${key}.json`), JSON.stringify(manifest));
 }
 
+export function removeManifest(dir: string, key: string): void {
+  fs.rmSync(path.join(dir, `${key}.json`), { force: true });
+}
+
 export function listManifests(dir: string): string[] {
   try {
     return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));

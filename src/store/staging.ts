@@ -1,9 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { ChunkStore } from './chunk-store.js';
-import { LARGE_STORE_MARKER } from './large-store.js';
-
-const PREFIX = 'staging-';
+import { stagingFolders, storeLocation, type IndexLayout, type StoreLocation } from './layout.js';
 
 /**
  * A new store built in a folder of its own beside the index (`.ocrag/staging-<pid>/`) and moved into place by
@@ -14,29 +11,30 @@ export class StagedStore {
   private constructor(
     readonly store: ChunkStore,
     private readonly dir: string,
+    private readonly location: StoreLocation,
   ) {}
 
   /** The caller holds the index lock, so no other staging run is alive: any staging folder found is left over. */
-  static async create(indexDir: string, dim: number): Promise<StagedStore> {
-    removeStagingLeftovers(indexDir);
-    const dir = path.join(indexDir, `${PREFIX}${process.pid}`);
+  static async create(layout: IndexLayout, dim: number): Promise<StagedStore> {
+    removeStagingLeftovers(layout);
+    const dir = layout.staging;
+    const location = storeLocation(dir);
     fs.mkdirSync(dir, { recursive: true });
     try {
-      return new StagedStore(await ChunkStore.open(path.join(dir, 'lance'), dim), dir);
+      return new StagedStore(await ChunkStore.open(location.tables, dim), dir, location);
     } catch (e) {
       fs.rmSync(dir, { recursive: true, force: true });
       throw e;
     }
   }
 
-  /** Moves the tables to `lanceDir`, which must not exist: a rename never merges two stores. */
-  place(lanceDir: string): void {
+  /** Moves the tables to `target`, which must not have any: a rename never merges two stores. */
+  place(target: StoreLocation): void {
     this.store.close();
-    if (fs.existsSync(lanceDir)) throw new Error(`${lanceDir} appeared while a store was staged for it`);
-    fs.renameSync(path.join(this.dir, 'lance'), lanceDir);
+    if (fs.existsSync(target.tables)) throw new Error(`${target.tables} appeared while a store was staged for it`);
+    fs.renameSync(this.location.tables, target.tables);
     // A large store's mark (see large-store.ts) sits beside its tables and moves with them.
-    const marker = path.join(this.dir, LARGE_STORE_MARKER);
-    if (fs.existsSync(marker)) fs.renameSync(marker, path.join(lanceDir, '..', LARGE_STORE_MARKER));
+    if (fs.existsSync(this.location.searchIndexes)) fs.renameSync(this.location.searchIndexes, target.searchIndexes);
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
@@ -47,12 +45,6 @@ export class StagedStore {
 }
 
 /** Removes every staging folder: call with the index lock held (or when clearing the index), so none is in use. */
-export function removeStagingLeftovers(indexDir: string): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(indexDir);
-  } catch {
-    return;
-  }
-  for (const name of names) if (name.startsWith(PREFIX)) fs.rmSync(path.join(indexDir, name), { recursive: true, force: true });
+export function removeStagingLeftovers(layout: Pick<IndexLayout, 'dir'>): void {
+  for (const dir of stagingFolders(layout)) fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -69,7 +69,7 @@ describe('hostile and odd input', () => {
   });
 
   test('a 10,000-line function is cut into bounded, ordered chunks that cover every line', async () => {
-    const store = await ChunkStore.open(layoutOf(repo).lance, 512, { create: false });
+    const store = await ChunkStore.open(layoutOf(repo).tables, 512, { create: false });
     const spans: [number, number][] = [];
     try {
       for await (const batch of store.chunkColumns([manifest.files['long/giant.ts']], ['start_line', 'end_line'])) {
@@ -143,7 +143,7 @@ describe('hostile and odd input', () => {
     } finally {
       fs.rmSync(path.join(repo, '.env.local'));
     }
-    const store = await ChunkStore.open(layoutOf(repo).lance, 512, { create: false });
+    const store = await ChunkStore.open(layoutOf(repo).tables, 512, { create: false });
     try {
       const texts: string[] = [];
       for await (const batch of store.chunkColumns(null, ['text'])) for (let i = 0; i < batch.numRows; i++) texts.push(batch.getChild('text')!.get(i));

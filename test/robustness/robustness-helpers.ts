@@ -44,7 +44,7 @@ export function layoutOf(repo: string) {
 
 /** Every chunk id in the repository's store (duplicates kept, so callers can look for them). */
 export async function storedIds(repo: string, dim = 512): Promise<string[]> {
-  const store = await ChunkStore.open(layoutOf(repo).lance, dim, { create: false });
+  const store = await ChunkStore.open(layoutOf(repo).tables, dim, { create: false });
   try {
     return (await store.chunkIds()).map((c) => c.id);
   } finally {

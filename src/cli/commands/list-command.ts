@@ -19,8 +19,8 @@ export function registerList(program: Command): void {
       const index = await openIndex(cmd);
       const manifest = currentManifest(index.ctx);
       const meta = readMeta(index.ctx.layout.meta);
-      if (!manifest || !meta || !fs.existsSync(index.ctx.layout.lance)) throw new UsageError('nothing indexed for this commit yet: run "ocrag index"', 4);
-      const counts = await ChunkStore.open(index.ctx.layout.lance, meta.dim, { create: false })
+      if (!manifest || !meta || !fs.existsSync(index.ctx.layout.tables)) throw new UsageError('nothing indexed for this commit yet: run "ocrag index"', 4);
+      const counts = await ChunkStore.open(index.ctx.layout.tables, meta.dim, { create: false })
         .then(async (store) => {
           try {
             return await store.chunkCounts();
@@ -28,7 +28,7 @@ export function registerList(program: Command): void {
             store.close();
           }
         })
-        .catch((e) => Promise.reject(asStoreDamage(e, index.ctx.layout.lance)));
+        .catch((e) => Promise.reject(asStoreDamage(e, index.ctx.layout.tables)));
       const match = glob ? picomatch(glob, { dot: true }) : () => true;
       const rows = Object.entries(manifest.files)
         .filter(([path]) => match(path))

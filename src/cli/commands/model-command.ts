@@ -56,7 +56,7 @@ async function configuredModel(cmd: Command): Promise<string> {
   const flags = configFlags(cmd);
   try {
     const repo = await openRepo(workDir(cmd));
-    return loadConfig(indexLayout(repo).dir, flags).model;
+    return loadConfig(indexLayout(repo).config, flags).model;
   } catch {
     return flags.model ?? 'default';
   }
