@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ChunkStore } from '../src/store/contract.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = path.join(PROJECT_ROOT, 'dist', 'cli', 'main.js');
@@ -71,5 +72,16 @@ export function cloneRepo(origin: string, name: string): string {
 export async function answersOf(repo: string, queries: string[]): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const q of queries) out.push(await runJson(['search', q, '-k', '5', '--no-update'], repo));
+  return out;
+}
+
+/** Id and blob of every chunk a store holds. */
+export async function storedChunks(store: ChunkStore): Promise<{ id: string; blob: string }[]> {
+  const out: { id: string; blob: string }[] = [];
+  for await (const batch of store.chunkColumns(null, ['id', 'blob'])) {
+    const ids = batch.getChild('id')!;
+    const blobs = batch.getChild('blob')!;
+    for (let i = 0; i < batch.numRows; i++) out.push({ id: ids.get(i) as string, blob: blobs.get(i) as string });
+  }
   return out;
 }

@@ -3,9 +3,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { ChunkStore } from '../src/store/chunk-store.js';
+import { storeLocation } from '../src/store/layout.js';
+import { openStore } from '../src/store/open-store.js';
 import { listManifests, readManifest, type Manifest } from '../src/store/manifest.js';
-import { git, makeFixtureRepo, PROJECT_ROOT, runCli, runJson, tempDir } from './helpers.js';
+import { git, makeFixtureRepo, PROJECT_ROOT, runCli, runJson, storedChunks, tempDir } from './helpers.js';
 
 interface Result {
   path: string;
@@ -59,10 +60,10 @@ function readLog(repo: string): string {
 
 /** Chunk ids of every blob a manifest names: what a search on that commit can return. */
 async function chunkIdsOf(repo: string, manifest: Manifest): Promise<string[]> {
-  const store = await ChunkStore.open(path.join(repo, '.ocrag', 'lance'), 512);
+  const store = await openStore(storeLocation(path.join(repo, '.ocrag')), 512);
   try {
     const blobs = new Set(Object.values(manifest.files));
-    return (await store.chunkIds()).filter((c) => blobs.has(c.blob)).map((c) => c.id).sort();
+    return (await storedChunks(store)).filter((c) => blobs.has(c.blob)).map((c) => c.id).sort();
   } finally {
     store.close();
   }

@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ChunkStore } from '../src/store/chunk-store.js';
+import { storeLocation } from '../src/store/layout.js';
+import { openStore } from '../src/store/open-store.js';
 import { CLI, GIT_IDENTITY, git, makeFixtureRepo, runJson, TEST_CACHE } from './helpers.js';
 
 const EDITED = 'src/util/color.ts';
@@ -41,7 +42,7 @@ test('watch embeds an edit as it is saved; a search without update then finds it
   assert.equal(await exited, 0, stderr);
 
   const blob = git(repo, 'hash-object', EDITED);
-  const store = await ChunkStore.open(path.join(repo, '.ocrag', 'lance'), 512, { create: false });
+  const store = await openStore(storeLocation(path.join(repo, '.ocrag')), 512, { create: false });
   try {
     assert.equal((await store.blobState([blob])).get(blob), 'chunks', 'the watcher embedded the edited file');
   } finally {

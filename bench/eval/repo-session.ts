@@ -7,8 +7,8 @@ import { CodeIndex } from '../../src/service/code-index.js';
 import { rankHits, searchManifest, storeRetriever, type Retriever, type SearchResult } from '../../src/search/search.js';
 import type { Hit } from '../../src/search/rank/rank.js';
 import type { RankingConfig } from '../../src/search/rank/config.js';
-import { ChunkStore } from '../../src/store/chunk-store.js';
 import { readMeta } from '../../src/store/meta.js';
+import { openStore } from '../../src/store/open-store.js';
 import { StoreHandle } from '../../src/store/store-handle.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import type { BenchRepo, Harness, Task } from './harness.js';
@@ -68,7 +68,7 @@ export class RepoSession {
     if (!summary.upToDate) opts.log(`  ${repo.name}: indexed ${summary.files} files, ${summary.chunksEmbedded} chunks in ${(ms / 1000).toFixed(1)} s`);
     const view = await index.currentView({ update: false, committedOnly: true });
     const root = h.rootOf(repo);
-    const store = await ChunkStore.open(index.ctx.layout.tables, readMeta(index.ctx.layout.meta)!.dim);
+    const store = await openStore(index.ctx.layout, readMeta(index.ctx.layout.meta)!.dim);
     const chunks = await store.countChunks();
     store.close();
     return new RepoSession(repo, h.loadTasks(repo, opts.annotations), root === '.' ? undefined : `${root}/**`, index, view, indexMs, chunks);
@@ -83,7 +83,7 @@ export class RepoSession {
   async searchCached(query: string, k: number, ranking?: Partial<RankingConfig>): Promise<SearchResult[]> {
     if (!this.retriever) {
       const meta = readMeta(this.index.ctx.layout.meta)!;
-      this.store = new StoreHandle(this.index.ctx.layout.tables, meta.dim, meta.createdAt);
+      this.store = new StoreHandle(this.index.ctx.layout, meta.dim, meta.createdAt);
       this.retriever = storeRetriever(this.store, await this.index.model());
     }
     return searchManifest(this.view, this.retriever, query, { k, pathGlob: this.glob, ranking });

@@ -3,6 +3,7 @@ import { loadConfig, type Config } from '../config/config.js';
 import { openRepo, type RepoInfo } from '../git/repo.js';
 import { indexLayout, type IndexLayout } from '../store/layout.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
+import { storeExists } from '../store/open-store.js';
 import { CHUNKER_VERSION } from '../chunk/version.js';
 import { isDefaultModelSpec, SUPERSEDED_DEFAULT_MODEL_IDS } from '../embed/index.js';
 import { UsageError } from '../util/errors.js';
@@ -42,7 +43,7 @@ export function currentManifest(ctx: IndexContext): Manifest | null {
 
 /** True when the checked-out tree was indexed with the current settings: nothing to do. */
 export function isUpToDate(ctx: IndexContext, manifest: Manifest | null): boolean {
-  return !!manifest && manifest.tree === ctx.repo.tree && manifest.selectionKey === selectionKey(ctx.config) && fs.existsSync(ctx.layout.meta) && fs.existsSync(ctx.layout.tables) && !supersededDefaultModel(ctx);
+  return !!manifest && manifest.tree === ctx.repo.tree && manifest.selectionKey === selectionKey(ctx.config) && fs.existsSync(ctx.layout.meta) && storeExists(ctx.layout) && !supersededDefaultModel(ctx);
 }
 
 /** The old default model's id when the store was built with it and the default model is configured, else null. */

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
 import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
-import { ChunkStore } from '../store/chunk-store.js';
 import { asStoreDamage } from '../store/damage.js';
 import { readMeta } from '../store/meta.js';
+import { openStore, storeExists } from '../store/open-store.js';
 import { requireHead, type IndexContext } from './context.js';
 import { classifyContent, selectFiles } from './select.js';
 
@@ -23,8 +22,8 @@ export async function dryRun(ctx: IndexContext): Promise<IndexPlan> {
   const meta = readMeta(ctx.layout.meta);
   // Blob → "stored" when it has chunks, or the reason it was marked as yielding none.
   let storedState = (_blob: string): string | undefined => undefined;
-  if (meta && fs.existsSync(ctx.layout.tables)) {
-    const state = await ChunkStore.open(ctx.layout.tables, meta.dim, { create: false })
+  if (meta && storeExists(ctx.layout)) {
+    const state = await openStore(ctx.layout, meta.dim, { create: false })
       .then(async (store) => {
         try {
           return await store.blobState();

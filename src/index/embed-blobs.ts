@@ -3,7 +3,7 @@ import type { Chunk } from '../chunk/types.js';
 import type { Embedder } from '../embed/index.js';
 import { formatBreadcrumb } from '../text/breadcrumb.js';
 import { codeTerms } from '../text/terms.js';
-import type { BlobMark, ChunkRow, ChunkStore } from '../store/chunk-store.js';
+import type { BlobMark, ChunkRow, ChunkStore } from '../store/contract.js';
 import { chunkId } from './chunk-id.js';
 import { crashPoint } from './crash-point.js';
 import { classifyContent } from './select.js';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { checkedOut } from '../git/worktrees.js';
-import { ChunkStore } from '../store/chunk-store.js';
 import { knownBlobs, listManifests, manifestKey, readManifest, removeManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
+import { openStore, storeExists } from '../store/open-store.js';
 import { removeStagingLeftovers } from '../store/staging.js';
 import { dirSize } from '../util/dir-size.js';
 import type { IndexContext } from './context.js';
@@ -30,10 +30,10 @@ export async function collectGarbage(ctx: IndexContext, keep: number): Promise<G
   const meta = readMeta(ctx.layout.meta);
   let blobsRemoved = 0;
   let chunksRemoved = 0;
-  if (meta && fs.existsSync(ctx.layout.tables)) {
+  if (meta && storeExists(ctx.layout)) {
     const referenced = new Map<string, string>();
     for (const m of kept.values()) knownBlobs(m, referenced);
-    const store = await ChunkStore.open(ctx.layout.tables, meta.dim, { create: false });
+    const store = await openStore(ctx.layout, meta.dim, { create: false });
     try {
       const unreferenced = [...(await store.blobState()).keys()].filter((b) => !referenced.has(b));
       blobsRemoved = unreferenced.length;

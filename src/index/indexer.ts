@@ -3,7 +3,7 @@ import { CHUNKER_VERSION } from '../chunk/version.js';
 import { DEFAULT_MODEL_ID, type Embedder } from '../embed/index.js';
 import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
-import type { ChunkStore } from '../store/chunk-store.js';
+import type { ChunkStore } from '../store/contract.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
 import { requireHead, selectionKey, supersededDefaultModel, type IndexContext } from './context.js';

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import { listManifests, manifestKey, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
+import { storeExists } from '../store/open-store.js';
 import { currentManifest, isUpToDate, requireHead, selectionKey, type IndexContext } from './context.js';
 
 /** What an index run did (or found already done) for the checked-out commit. */
@@ -44,7 +44,7 @@ function fileUnderHead(ctx: IndexContext, source: Manifest, commit: string): Man
 
 /** The newest manifest of this tree made with the current settings for the store's model, if any. */
 function sameTree(ctx: IndexContext, tree: string): Manifest | null {
-  if (!fs.existsSync(ctx.layout.tables)) return null;
+  if (!storeExists(ctx.layout)) return null;
   const meta = readMeta(ctx.layout.meta);
   if (!meta) return null;
   const key = selectionKey(ctx.config);

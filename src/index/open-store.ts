@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { CHUNKER_VERSION } from '../chunk/version.js';
-import { ChunkStore } from '../store/chunk-store.js';
-import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
+import type { ChunkStore } from '../store/contract.js';
 import { storeEntries } from '../store/layout.js';
+import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
+import { hasTables, openStore, storeExists } from '../store/open-store.js';
 import type { IndexContext } from './context.js';
 
 /** What every vector of a store comes from; a loaded model has it, and so does a model's description. */
@@ -15,7 +16,7 @@ export interface StoreIdentity {
 export async function openStoreFor(ctx: IndexContext, identity: StoreIdentity, opts: { onNotice?: (message: string) => void }): Promise<ChunkStore> {
   await dropStaleStore(ctx, identity, opts);
   if (!fs.existsSync(ctx.layout.meta)) writeStoreMeta(ctx, identity);
-  return ChunkStore.open(ctx.layout.tables, identity.dim);
+  return openStore(ctx.layout, identity.dim);
 }
 
 /**
@@ -31,11 +32,11 @@ export async function dropStaleStore(ctx: IndexContext, identity: StoreIdentity,
       clearIndex(ctx);
       return;
     }
-  } else if (fs.existsSync(ctx.layout.tables)) {
+  } else if (storeExists(ctx.layout)) {
     clearIndex(ctx);
     return;
   }
-  if (meta && !(await ChunkStore.hasTables(ctx.layout.tables))) clearIndex(ctx);
+  if (meta && !(await hasTables(ctx.layout))) clearIndex(ctx);
 }
 
 /** Records the store's identity; a new record also starts a new store generation (search snapshots key on it). */

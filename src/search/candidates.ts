@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Embedder } from '../embed/index.js';
-import type { ChunkInfo } from '../store/chunk-store.js';
+import type { ChunkInfo } from '../store/contract.js';
 import { isLargeStore } from '../store/large-store.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { bm25, topEntries, visibleChunks, type VisibleChunks } from './lexical.js';
@@ -25,7 +24,7 @@ export interface Retriever {
 
 /**
  * Searches a small store's views in memory (exact, every ranking signal) and a large store's through its indexes
- * (see search-indexes.ts).
+ * (`queryIndexes`, see store/contract.ts).
  */
 export function storeRetriever(store: StoreHandle, embedder: Embedder): Retriever {
   const vectors = new Map<string, Promise<Float32Array>>();
@@ -33,7 +32,7 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
     if (!vectors.has(query)) vectors.set(query, embedder.embedQuery(query));
     return vectors.get(query)!;
   };
-  if (isLargeStore(store.dir)) return { embed, chunks: (view, q, settings, vector) => fromStoreIndexes(store, view, q, settings, vector) };
+  if (isLargeStore(store.layout)) return { embed, chunks: (view, q, settings, vector) => fromStoreIndexes(store, view, q, settings, vector) };
   const resident = residentOf(store, embedder.modelId);
   return {
     embed,
@@ -48,7 +47,7 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
 }
 
 function residentOf(store: StoreHandle, modelId: string): ResidentChunks {
-  return residentFor(`${store.dir}\n${modelId}\n${store.generation}`, store.dim, path.join(store.dir, '..', 'resident'));
+  return residentFor(`${store.layout.tables}\n${modelId}\n${store.generation}`, store.dim, store.layout.resident);
 }
 
 /**
@@ -57,7 +56,7 @@ function residentOf(store: StoreHandle, modelId: string): ResidentChunks {
  * in the snapshot and never opens LanceDB.
  */
 export async function keepSnapshotCurrent(store: StoreHandle, modelId: string, blobs: Iterable<string>): Promise<void> {
-  if (isLargeStore(store.dir)) return;
+  if (isLargeStore(store.layout)) return;
   const resident = residentOf(store, modelId);
   if (resident.snapshotFile && fs.existsSync(resident.snapshotFile)) await resident.ensure(store, blobs);
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ChunkInfo } from '../store/chunk-store.js';
+import type { ChunkInfo } from '../store/contract.js';
 import { writeAtomicallyWith } from '../util/atomic-write.js';
 import { packBytes, packStrings, unpackStrings, type PackedStrings } from './packed-strings.js';
 import { ListTable, PostingTable, type PackedLists } from './postings.js';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { RecordBatch } from 'apache-arrow';
-import type { ChunkInfo } from '../store/chunk-store.js';
+import type { ChunkBatch, ChunkInfo } from '../store/contract.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { stem } from '../text/stem.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
@@ -156,7 +155,7 @@ export class ResidentChunks {
    * Adds the rows of a batch whose blob is wanted (a set may hold only some of a blob's chunks: one query's
    * candidates) and whose id is not in `seen`, which then records them.
    */
-  add(batch: RecordBatch, wanted: Set<string>, seen?: Set<string>): void {
+  add(batch: ChunkBatch, wanted: Set<string>, seen?: Set<string>): void {
     const col = (name: string) => batch.getChild(name)!;
     const [ids, blobs, starts, ends, languages, symbols, texts, terms, vectors] = ['id', 'blob', 'start_line', 'end_line', 'language', 'symbol', 'text', 'terms', 'vector'].map(col);
     const list = vectors.data[0];

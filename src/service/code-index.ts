@@ -8,6 +8,7 @@ import { withWorkingTree } from '../index/overlay.js';
 import { workingChanges } from '../git/status.js';
 import type { IndexOptions, IndexSummary } from '../index/indexer.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
+import { storeExists } from '../store/open-store.js';
 import { StoreHandle } from '../store/store-handle.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
@@ -81,7 +82,7 @@ export class CodeIndex {
       const manifest = currentManifest(this.ctx);
       const meta = readMeta(this.ctx.layout.meta);
       if (!manifest || !meta) return;
-      const store = new StoreHandle(this.ctx.layout.tables, meta.dim, meta.createdAt);
+      const store = new StoreHandle(this.ctx.layout, meta.dim, meta.createdAt);
       try {
         await keepSnapshotCurrent(store, meta.modelId, new Set(Object.values(manifest.files)));
       } finally {
@@ -192,7 +193,7 @@ export class CodeIndex {
   private async withStore<T>(use: (store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
     const embedder = await this.model();
     const meta = readMeta(this.ctx.layout.meta);
-    if (!meta || !fs.existsSync(this.ctx.layout.tables)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
+    if (!meta || !storeExists(this.ctx.layout)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
     assertSameModel(meta, embedder.modelId, embedder.dim);
     try {
       if (this.options.keepStoreOpen) return await this.withKeptStore(meta, embedder, use);
@@ -209,7 +210,7 @@ export class CodeIndex {
   }
 
   private async withFreshStore<T>(meta: StoreMeta, embedder: Embedder, use: (store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
-    const store = new StoreHandle(this.ctx.layout.tables, meta.dim, meta.createdAt);
+    const store = new StoreHandle(this.ctx.layout, meta.dim, meta.createdAt);
     try {
       return await use(store, embedder);
     } finally {
@@ -221,7 +222,7 @@ export class CodeIndex {
     const reused = this.kept !== null && this.kept.store.dim === meta.dim && this.kept.store.generation === meta.createdAt;
     if (!reused) {
       this.releaseStore();
-      this.kept = { store: new StoreHandle(this.ctx.layout.tables, meta.dim, meta.createdAt), users: 0, released: false };
+      this.kept = { store: new StoreHandle(this.ctx.layout, meta.dim, meta.createdAt), users: 0, released: false };
     }
     const kept = this.kept!;
     kept.users++;

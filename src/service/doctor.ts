@@ -5,10 +5,10 @@ import { HOOK_NAMES, hooksInstalled } from '../git/hook-files.js';
 import { openRepo, type RepoInfo } from '../git/repo.js';
 import { git } from '../git/run.js';
 import { currentManifest, isUpToDate, supersededDefaultModel, type IndexContext } from '../index/context.js';
-import { ChunkStore } from '../store/chunk-store.js';
 import { asStoreDamage } from '../store/damage.js';
 import { indexLayout } from '../store/layout.js';
 import { readMeta } from '../store/meta.js';
+import { openStore, storeExists } from '../store/open-store.js';
 import type { Config } from '../config/config.js';
 import { StoreDamageError } from '../util/errors.js';
 
@@ -66,10 +66,10 @@ export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Ch
 async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
   const meta = readMeta(ctx.layout.meta);
   if (!meta) return { status: 'warn', detail: 'no index yet', fix: 'run "ocrag index"' };
-  if (!fs.existsSync(ctx.layout.tables)) return { status: 'fail', detail: 'store folder is missing', fix: 'run "ocrag index --rebuild"' };
+  if (!storeExists(ctx.layout)) return { status: 'fail', detail: 'store folder is missing', fix: 'run "ocrag index --rebuild"' };
   let chunks = 0;
   try {
-    const store = await ChunkStore.open(ctx.layout.tables, meta.dim, { create: false });
+    const store = await openStore(ctx.layout, meta.dim, { create: false });
     try {
       // Reads a column of every data file: a missing or short one shows up here, not just in the row count.
       for (const n of (await store.chunkCounts()).values()) chunks += n;

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { currentManifest, isUpToDate, type IndexContext } from '../index/context.js';
 import { reclaimableChunks } from '../index/gc.js';
-import { ChunkStore } from '../store/chunk-store.js';
 import { asStoreDamage } from '../store/damage.js';
 import { listManifests, readManifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
+import { openStore, storeExists } from '../store/open-store.js';
 import { dirSize } from '../util/dir-size.js';
 
 export interface IndexStatus {
@@ -34,9 +34,9 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
   let chunksStored = 0;
   let chunksReclaimable = 0;
   const blobs = new Set(Object.values(manifest?.files ?? {}));
-  if (meta && fs.existsSync(ctx.layout.tables)) {
+  if (meta && storeExists(ctx.layout)) {
     try {
-      const store = await ChunkStore.open(ctx.layout.tables, meta.dim, { create: false });
+      const store = await openStore(ctx.layout, meta.dim, { create: false });
       try {
         const counts = await store.chunkCounts();
         for (const [blob, n] of counts) {

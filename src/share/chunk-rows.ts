@@ -1,9 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 import os from 'node:os';
-import type { Data, DataType, RecordBatch, Schema, Utf8 } from 'apache-arrow';
 import { chunkId } from '../index/chunk-id.js';
-import arrow from '../store/arrow.js';
+import arrow, { type Data, type DataType, type Schema, type Utf8 } from '../store/arrow.js';
 import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
+import type { ChunkBatch } from '../store/contract.js';
 import { ArtifactError } from '../util/errors.js';
 import { isObjectId } from '../git/object-id.js';
 import { ROWS_PER_ENTRY, shown } from './format.js';
@@ -19,7 +19,7 @@ export interface RowExpectations {
 
 /** A chunk entry that passed every check: one Arrow batch of the store's columns, ready to be added as it is. */
 export interface CheckedChunks {
-  batch: RecordBatch;
+  batch: ChunkBatch;
   blobs: Set<string>;
 }
 
@@ -42,7 +42,7 @@ const STRING_COLUMNS = ['id', 'blob', 'language', 'symbol', 'text', 'terms'];
 const BIG_ENDIAN = os.endianness() === 'BE';
 
 /** Cuts a stored batch into chunk entries of at most ROWS_PER_ENTRY rows. */
-export function* encodeChunkBatch(batch: RecordBatch, dim: number): Generator<ChunkEntry> {
+export function* encodeChunkBatch(batch: ChunkBatch, dim: number): Generator<ChunkEntry> {
   for (let start = 0; start < batch.numRows; start += ROWS_PER_ENTRY) {
     const slice = batch.slice(start, Math.min(start + ROWS_PER_ENTRY, batch.numRows));
     const ipc = arrow.tableToIPC(new arrow.Table(slice.select(ROW_COLUMNS)), 'stream');
@@ -61,7 +61,7 @@ export function* encodeChunkBatch(batch: RecordBatch, dim: number): Generator<Ch
  */
 export function decodeChunkEntry(names: ChunkEntryNames, entry: ChunkEntry, expect: RowExpectations): CheckedChunks {
   const name = names.columns;
-  let columns: RecordBatch;
+  let columns: ChunkBatch;
   try {
     const table = arrow.tableFromIPC(entry.columns);
     checkSchema(name, table.schema);
@@ -97,12 +97,12 @@ export function decodeChunkEntry(names: ChunkEntryNames, entry: ChunkEntry, expe
 }
 
 /** Decodes an entry whose bytes hash exactly as an entry decodeChunkEntry accepted: no need to check it twice. */
-export function decodeCheckedEntry(entry: ChunkEntry, dim: number): RecordBatch {
+export function decodeCheckedEntry(entry: ChunkEntry, dim: number): ChunkBatch {
   return withVectors(arrow.tableFromIPC(entry.columns).batches[0], floatsOf(entry.vectors), dim);
 }
 
 /** The row columns and the vectors as one batch of every stored column. */
-function withVectors(columns: RecordBatch, vectors: Float32Array, dim: number): RecordBatch {
+function withVectors(columns: ChunkBatch, vectors: Float32Array, dim: number): ChunkBatch {
   const { Field, FixedSizeList, Float32, RecordBatch, Schema, Struct, makeData } = arrow;
   const type = new FixedSizeList(dim, new Field('item', new Float32(), true));
   const fields = [...columns.schema.fields, new Field('vector', type, false)];
@@ -119,7 +119,7 @@ function floatsOf(bytes: Buffer): Float32Array {
 }
 
 /** Checks row i, adding its blob to `blobs`. */
-function rowChecker(batch: RecordBatch, expect: RowExpectations, blobs: Set<string>): (i: number) => string | null {
+function rowChecker(batch: ChunkBatch, expect: RowExpectations, blobs: Set<string>): (i: number) => string | null {
   const col = (n: string) => batch.getChild(n)!.data[0];
   const ids = asciiColumn(col('id') as Data<Utf8>);
   const blobColumn = asciiColumn(col('blob') as Data<Utf8>);

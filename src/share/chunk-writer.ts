@@ -1,5 +1,4 @@
-import type { RecordBatch } from 'apache-arrow';
-import type { ChunkStore } from '../store/chunk-store.js';
+import type { ChunkBatch, ChunkStore } from '../store/contract.js';
 
 export interface ChunkWriterOptions {
   /** A write takes at most about this many rows (one LanceDB commit each); a caller ahead by more waits. */
@@ -21,7 +20,7 @@ const NEW_STORE_WRITES_AT_ONCE = 2;
  */
 export class ChunkWriter {
   private added = 0;
-  private queued: RecordBatch[] = [];
+  private queued: ChunkBatch[] = [];
   private queuedRows = 0;
   private running = new Set<Promise<void>>();
   private failure: { error: unknown } | null = null;
@@ -44,7 +43,7 @@ export class ChunkWriter {
   }
 
   /** Returns at once unless a full write is queued already; a failed write throws here or in finish(). */
-  async push(batch: RecordBatch): Promise<void> {
+  async push(batch: ChunkBatch): Promise<void> {
     this.throwIfFailed();
     this.queued.push(batch);
     this.queuedRows += batch.numRows;
@@ -86,7 +85,7 @@ export class ChunkWriter {
     }
   }
 
-  private async writeGroup(group: RecordBatch[]): Promise<void> {
+  private async writeGroup(group: ChunkBatch[]): Promise<void> {
     try {
       // Not `this.added += await …`: that reads `added` before the wait, losing what a write beside it added.
       const added = await this.write(group);
@@ -98,7 +97,7 @@ export class ChunkWriter {
     }
   }
 
-  private write(group: RecordBatch[]): Promise<number> {
+  private write(group: ChunkBatch[]): Promise<number> {
     return this.ids ? this.store.addChunkBatchesToNewTable(group, this.ids) : this.store.addChunkBatchesNotStored(group);
   }
 

@@ -1,13 +1,13 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { CHUNKER_VERSION } from '../chunk/version.js';
 import { resolveRevision } from '../git/repo.js';
 import { currentManifest, isUpToDate, requireHead, type IndexContext } from '../index/context.js';
-import { ChunkStore, type BlobMark } from '../store/chunk-store.js';
+import type { BlobMark, ChunkStore } from '../store/contract.js';
 import { listManifests, readManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
+import { openStore, storeExists } from '../store/open-store.js';
 import { UsageError } from '../util/errors.js';
 import { withIndexLock } from '../util/file-lock.js';
 import { VERSION } from '../util/version.js';
@@ -59,7 +59,7 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
   const ctx = source.ctx;
   const manifest = await manifestToExport(source, opts.rev);
   const meta = readMeta(ctx.layout.meta);
-  if (!meta || !fs.existsSync(ctx.layout.tables)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
+  if (!meta || !storeExists(ctx.layout)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
   if (manifest.modelId !== meta.modelId || manifest.chunkerVersion !== CHUNKER_VERSION || meta.chunkerVersion !== CHUNKER_VERSION) {
     throw new UsageError(`commit ${manifest.commit.slice(0, 8)} was indexed with another model or chunker than the store's: check it out and run "ocrag index"`, 4);
   }
@@ -79,7 +79,7 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
   };
   // Chunks are read while no other run compacts the store under us (compaction deletes old files).
   return withIndexLock(ctx.layout.lock, opts.onNotice, async () => {
-    const store = await ChunkStore.open(ctx.layout.tables, meta.dim);
+    const store = await openStore(ctx.layout, meta.dim);
     try {
       const { chunkBlobs, marks } = await partitionBlobs(store, manifest);
       const trailer = emptyTrailer(manifest, chunkBlobs.length, marks.length);

@@ -3,9 +3,10 @@ import path from 'node:path';
 import { selectionKey, type IndexContext } from '../index/context.js';
 import { crashPoint } from '../index/crash-point.js';
 import { dropStaleStore, openStoreFor, writeStoreMeta, type StoreIdentity } from '../index/open-store.js';
-import type { ChunkStore } from '../store/chunk-store.js';
+import type { ChunkStore } from '../store/contract.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
+import { storeExists } from '../store/open-store.js';
 import { StagedStore } from '../store/staging.js';
 import { ArtifactError } from '../util/errors.js';
 import { withIndexLock as withLock } from '../util/file-lock.js';
@@ -79,7 +80,7 @@ export async function importArtifact(target: ImportTarget, file: string, opts: I
   const here = early ? commitTree(ctx.repo.root, early.commit) : Promise.resolve(null);
   here.catch(() => undefined);
   const run: ImportRun = { file, local, early, here, opts };
-  const outcome = (!fs.existsSync(ctx.layout.tables) && (await importIntoNewStore(ctx, run))) || (await importIntoStore(ctx, run));
+  const outcome = (!storeExists(ctx.layout) && (await importIntoNewStore(ctx, run))) || (await importIntoStore(ctx, run));
   return { file: path.resolve(file), ...outcome, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -87,7 +88,7 @@ export async function importArtifact(target: ImportTarget, file: string, opts: I
 async function importIntoNewStore(ctx: IndexContext, run: ImportRun): Promise<Outcome | null> {
   return withIndexLock(ctx, run.opts, async () => {
     await dropStaleStore(ctx, run.local, run.opts);
-    if (fs.existsSync(ctx.layout.tables)) return null;
+    if (storeExists(ctx.layout)) return null;
     const staged = await StagedStore.create(ctx.layout, run.local.dim);
     const writer = new ChunkWriter(staged.store, { maxRowsPerWrite: ROWS_PER_WRITE, newStore: true });
     let verified: VerifiedArtifact;

@@ -1,4 +1,4 @@
-import type { BlobMark } from '../store/chunk-store.js';
+import type { BlobMark } from '../store/contract.js';
 import type { Manifest } from '../store/manifest.js';
 import { listTree } from '../git/tree.js';
 import { git } from '../git/run.js';

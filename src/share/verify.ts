@@ -1,5 +1,4 @@
-import type { RecordBatch } from 'apache-arrow';
-import type { BlobMark } from '../store/chunk-store.js';
+import type { BlobMark, ChunkBatch } from '../store/contract.js';
 import type { Manifest } from '../store/manifest.js';
 import { ArtifactError } from '../util/errors.js';
 import { digestOf, totalDigest } from './checksum.js';
@@ -11,7 +10,7 @@ import { readArtifact } from './tar-read.js';
 export interface VerifyOptions {
   /** Chunk entries up to this many bytes in all are kept in `chunkBatches`. */
   keepChunkBytes?: number;
-  onChunks?: (batch: RecordBatch) => Promise<void>;
+  onChunks?: (batch: ChunkBatch) => Promise<void>;
 }
 
 /** An artifact read end to end and found whole, consistent and (if asked) compatible; nothing was written. */
@@ -24,7 +23,7 @@ export interface VerifiedArtifact {
   digests: EntryDigest[];
   expectations: RowExpectations;
   /** The checked chunk batches, when they fit in `keepChunkBytes`; null when they must be read again. */
-  chunkBatches: RecordBatch[] | null;
+  chunkBatches: ChunkBatch[] | null;
 }
 
 /**
@@ -71,7 +70,7 @@ export async function verifyArtifact(file: string, local?: LocalIdentity, opts: 
     }
     digests.push(digestOf(name, member.stored));
     if (contentError) continue;
-    let checked: RecordBatch | null;
+    let checked: ChunkBatch | null;
     try {
       checked = contents.add(name, await member.content);
     } catch (e) {
@@ -118,7 +117,7 @@ class ArtifactContents {
   /** Blobs with chunks or a mark in the artifact. */
   covered = new Set<string>();
   /** Checked batches while they fit in the budget: small artifacts are then read once. */
-  kept: RecordBatch[] | null = [];
+  kept: ChunkBatch[] | null = [];
   private keptBytes = 0;
   /** A chunk entry's columns, waiting for its vectors (the next entry). */
   private columns: { name: string; n: number; body: Buffer } | null = null;
@@ -126,7 +125,7 @@ class ArtifactContents {
   constructor(private readonly keepBytes: number) {}
 
   /** Parses and checks one entry's contents; returns the rows of a chunk entry once both its halves are in. */
-  add(name: string, body: Buffer): RecordBatch | null {
+  add(name: string, body: Buffer): ChunkBatch | null {
     this.bytes += body.length;
     if (this.bytes > LIMITS.totalBytes) throw new ArtifactError(`artifact unpacks to more than ${LIMITS.totalBytes} bytes`);
     const chunkPart = chunkMember(name);
@@ -160,7 +159,7 @@ class ArtifactContents {
     if (this.columns) throw new ArtifactError(`artifact entry ${this.columns.name} is not followed by its vectors`);
   }
 
-  private addChunks(name: string, n: number, vectors: Buffer): RecordBatch {
+  private addChunks(name: string, n: number, vectors: Buffer): ChunkBatch {
     const columns = this.columns;
     if (!columns || columns.n !== n) throw new ArtifactError(`artifact entry ${name} does not follow the columns of its rows`);
     this.columns = null;

@@ -1,22 +1,17 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import type { StoreLocation } from './layout.js';
 
-/**
- * Where a store says it is large and indexed for search. Searches read this instead of opening LanceDB to ask,
- * so a one-shot search of a small store never loads it.
+/*
+ * A store says it is large and indexed for search by a file beside its tables (StoreLocation.searchIndexes).
+ * Searches read this instead of opening the store to ask, so a one-shot search of a small store never loads it.
  */
-function markerFile(lanceDir: string): string {
-  return path.join(lanceDir, '..', LARGE_STORE_MARKER);
+
+/** Whether the store is searched through its indexes rather than in memory. */
+export function isLargeStore(location: Pick<StoreLocation, 'searchIndexes'>): boolean {
+  return fs.existsSync(location.searchIndexes);
 }
 
-export const LARGE_STORE_MARKER = 'search-indexes.json';
-
-/** Whether the store behind this LanceDB folder is searched through its indexes rather than in memory. */
-export function isLargeStore(lanceDir: string): boolean {
-  return fs.existsSync(markerFile(lanceDir));
-}
-
-export function markLargeStore(lanceDir: string, chunks: number): void {
-  if (!isLargeStore(lanceDir)) writeFileAtomic(markerFile(lanceDir), JSON.stringify({ chunks, at: new Date().toISOString() }) + '\n');
+export function markLargeStore(location: Pick<StoreLocation, 'searchIndexes'>, chunks: number): void {
+  if (!isLargeStore(location)) writeFileAtomic(location.searchIndexes, JSON.stringify({ chunks, at: new Date().toISOString() }) + '\n');
 }

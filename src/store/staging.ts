@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import { ChunkStore } from './chunk-store.js';
+import type { ChunkStore } from './contract.js';
 import { stagingFolders, storeLocation, type IndexLayout, type StoreLocation } from './layout.js';
+import { openStore, storeExists } from './open-store.js';
 
 /**
  * A new store built in a folder of its own beside the index (`.ocrag/staging-<pid>/`) and moved into place by
@@ -21,7 +22,7 @@ export class StagedStore {
     const location = storeLocation(dir);
     fs.mkdirSync(dir, { recursive: true });
     try {
-      return new StagedStore(await ChunkStore.open(location.tables, dim), dir, location);
+      return new StagedStore(await openStore(location, dim), dir, location);
     } catch (e) {
       fs.rmSync(dir, { recursive: true, force: true });
       throw e;
@@ -31,7 +32,7 @@ export class StagedStore {
   /** Moves the tables to `target`, which must not have any: a rename never merges two stores. */
   place(target: StoreLocation): void {
     this.store.close();
-    if (fs.existsSync(target.tables)) throw new Error(`${target.tables} appeared while a store was staged for it`);
+    if (storeExists(target)) throw new Error(`${target.tables} appeared while a store was staged for it`);
     fs.renameSync(this.location.tables, target.tables);
     // A large store's mark (see large-store.ts) sits beside its tables and moves with them.
     if (fs.existsSync(this.location.searchIndexes)) fs.renameSync(this.location.searchIndexes, target.searchIndexes);

@@ -1,18 +1,20 @@
-import type { ChunkStore } from './chunk-store.js';
+import type { ChunkStore } from './contract.js';
+import type { IndexLayout } from './layout.js';
+import { openStore } from './open-store.js';
 
 /**
  * A store that is opened on first use. Most searches never need it (the resident set answers from its snapshot
- * and a clean work tree adds nothing), and opening it means loading LanceDB, a third of a one-shot search.
+ * and a clean work tree adds nothing), and opening it means loading its backend, a third of a one-shot search.
  */
 export class StoreHandle {
   private opening: Promise<ChunkStore> | null = null;
 
   /** `generation` names the store's incarnation (its creation time): what is cached of its rows belongs to it. */
-  constructor(readonly dir: string, readonly dim: number, readonly generation = '') {}
+  constructor(readonly layout: IndexLayout, readonly dim: number, readonly generation = '') {}
 
   get(): Promise<ChunkStore> {
     if (!this.opening) {
-      const opening = import('./chunk-store.js').then(({ ChunkStore }) => ChunkStore.open(this.dir, this.dim, { create: false }));
+      const opening = openStore(this.layout, this.dim, { create: false });
       // A failed open is not kept: the next use tries again (the caller reports this one).
       opening.catch(() => {
         if (this.opening === opening) this.opening = null;

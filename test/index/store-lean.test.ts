@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import * as lancedb from '@lancedb/lancedb';
-import { ensureTextIndex } from '../../src/store/search-indexes.js';
+import { ensureTextIndex } from '../../src/store/lance/search-indexes.js';
 import { makeFixtureRepo, runJson } from '../helpers.js';
 
 const indexFiles = (repo: string) => {

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { CRLF_MARKER_LINE, DEEP_DEPTH, GIANT_LINES, makeHostileRepo, ODD_PATHS, SECRET_PATHS, SECRET_TOKEN } from '../../fixtures/hostile-repo.js';
 import type { SearchResult } from '../../src/search/search.js';
 import { CodeIndex } from '../../src/service/code-index.js';
-import { ChunkStore } from '../../src/store/chunk-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import { tempDir } from '../helpers.js';
 import { cli, layoutOf, manifestsOf } from './robustness-helpers.js';
@@ -69,7 +69,7 @@ describe('hostile and odd input', () => {
   });
 
   test('a 10,000-line function is cut into bounded, ordered chunks that cover every line', async () => {
-    const store = await ChunkStore.open(layoutOf(repo).tables, 512, { create: false });
+    const store = await openStore(layoutOf(repo), 512, { create: false });
     const spans: [number, number][] = [];
     try {
       for await (const batch of store.chunkColumns([manifest.files['long/giant.ts']], ['start_line', 'end_line'])) {
@@ -143,7 +143,7 @@ describe('hostile and odd input', () => {
     } finally {
       fs.rmSync(path.join(repo, '.env.local'));
     }
-    const store = await ChunkStore.open(layoutOf(repo).tables, 512, { create: false });
+    const store = await openStore(layoutOf(repo), 512, { create: false });
     try {
       const texts: string[] = [];
       for await (const batch of store.chunkColumns(null, ['text'])) for (let i = 0; i < batch.numRows; i++) texts.push(batch.getChild('text')!.get(i));

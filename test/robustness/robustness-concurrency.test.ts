@@ -7,9 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { test } from 'node:test';
-import { ChunkStore } from '../../src/store/chunk-store.js';
+import { storeLocation } from '../../src/store/layout.js';
+import { openStore } from '../../src/store/open-store.js';
 import { tryLock } from '../../src/util/file-lock.js';
-import { PROJECT_ROOT, tempDir } from '../helpers.js';
+import { PROJECT_ROOT, storedChunks, tempDir } from '../helpers.js';
 import { sharedRows } from './robustness-helpers.js';
 
 const ROUNDS = 6;
@@ -19,17 +20,17 @@ test(`concurrent writers of the same chunks never store one twice (${ROUNDS} rac
   const answers = readline.createInterface({ input: writer.stdout })[Symbol.asyncIterator]();
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      const dir = path.join(tempDir('race'), 'lance');
-      const store = await ChunkStore.open(dir, 4);
+      const dir = tempDir('race');
+      const store = await openStore(storeLocation(dir), 4);
       await store.addChunks([{ ...sharedRows()[0], id: 'seed', blob: 'b'.repeat(40) }], false);
       const at = Date.now() + 400;
       writer.stdin.write(`${dir} ${at}\n`);
-      const mine = await ChunkStore.open(dir, 4);
+      const mine = await openStore(storeLocation(dir), 4);
       await new Promise((resolve) => setTimeout(resolve, at - Date.now()));
       await mine.addChunks(sharedRows(), true);
       assert.equal((await answers.next()).value, 'done');
-      const after = await ChunkStore.open(dir, 4);
-      const ids = (await after.chunkIds()).map((c) => c.id);
+      const after = await openStore(storeLocation(dir), 4);
+      const ids = (await storedChunks(after)).map((c) => c.id);
       assert.equal(ids.length, new Set(ids).size, `round ${round}: ${ids.length} rows, ${new Set(ids).size} ids`);
       assert.equal(ids.length, 101);
       for (const s of [store, mine, after]) s.close();
@@ -61,7 +62,8 @@ test('index lock: a dead holder or an untouched file is taken over, a live holde
   assert.deepEqual(fs.readdirSync(path.dirname(file)), [], 'no temporary files left behind');
 });
 
-test("LanceDB's CPU pool gets at least 2 threads (with 1, its full-text index build deadlocks on 2-core machines)", () => {
-  // Set by src/store/lance-env.ts when chunk-store.ts (imported above) loads, before the native module.
+test("LanceDB's CPU pool gets at least 2 threads (with 1, its full-text index build deadlocks on 2-core machines)", async () => {
+  // Set by src/store/lance/lance-env.ts when the LanceDB store loads, before the native module.
+  await import('../../src/store/lance/lance-store.js');
   assert.ok(Number(process.env.LANCE_CPU_THREADS) >= 2, `LANCE_CPU_THREADS=${process.env.LANCE_CPU_THREADS}`);
 });

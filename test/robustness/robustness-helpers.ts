@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../src/config/config.js';
 import { CodeIndex } from '../../src/service/code-index.js';
-import { ChunkStore, type ChunkRow } from '../../src/store/chunk-store.js';
+import type { ChunkRow } from '../../src/store/contract.js';
 import { indexLayout } from '../../src/store/layout.js';
+import { openStore } from '../../src/store/open-store.js';
 import { listManifests, readManifest, type Manifest } from '../../src/store/manifest.js';
-import { CLI, GIT_IDENTITY, TEST_CACHE, tempDir } from '../helpers.js';
+import { CLI, GIT_IDENTITY, storedChunks, TEST_CACHE, tempDir } from '../helpers.js';
 
 // In-process CodeIndex instances load the model from the same cache as the CLI children.
 process.env.OCRAG_CACHE ??= TEST_CACHE;
@@ -44,9 +45,9 @@ export function layoutOf(repo: string) {
 
 /** Every chunk id in the repository's store (duplicates kept, so callers can look for them). */
 export async function storedIds(repo: string, dim = 512): Promise<string[]> {
-  const store = await ChunkStore.open(layoutOf(repo).tables, dim, { create: false });
+  const store = await openStore(layoutOf(repo), dim, { create: false });
   try {
-    return (await store.chunkIds()).map((c) => c.id);
+    return (await storedChunks(store)).map((c) => c.id);
   } finally {
     store.close();
   }

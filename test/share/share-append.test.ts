@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { RecordBatch } from 'apache-arrow';
 import arrow from '../../src/store/arrow.js';
-import { ChunkStore } from '../../src/store/chunk-store.js';
+import type { ChunkBatch, ChunkStore } from '../../src/store/contract.js';
+import { storeLocation } from '../../src/store/layout.js';
+import { openStore } from '../../src/store/open-store.js';
 import { tempDir } from '../helpers.js';
 
 const DIM = 4;
 
 /** Rows `from`…`from + n - 1` as an import hands them to the store: one plain batch of every stored column. */
-function rows(from: number, n: number): RecordBatch {
+function rows(from: number, n: number): ChunkBatch {
   const { Field, FixedSizeList, Float32, makeData, RecordBatch: Batch, Schema, Struct, vectorFromArray, Int32, Utf8 } = arrow;
   const strings = (f: (i: number) => string) => vectorFromArray(Array.from({ length: n }, (_, i) => f(i)), new Utf8()).data[0];
   const ints = (f: (i: number) => number) => makeData({ type: new Int32(), length: n, nullCount: 0, data: Int32Array.from({ length: n }, (_, i) => f(i)) });
@@ -40,8 +41,8 @@ async function storedRows(store: ChunkStore): Promise<unknown[]> {
 
 test('rows added to a store being built read back the same through LanceDB native add and through its public add', async () => {
   const dir = tempDir('append');
-  const direct = await ChunkStore.open(path.join(dir, 'direct'), DIM);
-  const fallback = await ChunkStore.open(path.join(dir, 'fallback'), DIM);
+  const direct = await openStore(storeLocation(path.join(dir, 'direct')), DIM);
+  const fallback = await openStore(storeLocation(path.join(dir, 'fallback')), DIM);
   // As if a LanceDB upgrade had moved the native table: the store must fall back to the public add().
   const table = (fallback as unknown as { chunks: object }).chunks;
   (fallback as unknown as { chunks: object }).chunks = new Proxy(table, {

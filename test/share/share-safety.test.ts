@@ -9,7 +9,8 @@ import { ENTRY, isGzipped } from '../../src/share/format.js';
 import { readArtifact } from '../../src/share/tar-read.js';
 import { writeTar, type ArtifactEntry } from '../../src/share/tar-write.js';
 import arrow from '../../src/store/arrow.js';
-import { ChunkStore } from '../../src/store/chunk-store.js';
+import { storeLocation } from '../../src/store/layout.js';
+import { openStore } from '../../src/store/open-store.js';
 import { git, makeFixtureRepo, runCli, runJson, tempDir } from '../helpers.js';
 
 /** Everything an import could change: manifests (byte for byte), chunk count, and files outside .ocrag/. */
@@ -28,7 +29,7 @@ async function snapshot(repo: string, sandbox: string): Promise<State> {
   const manifests: Record<string, string> = {};
   for (const f of fs.readdirSync(dir)) manifests[f] = fs.readFileSync(path.join(dir, f), 'utf8');
   const meta = JSON.parse(fs.readFileSync(path.join(repo, '.ocrag', 'store.json'), 'utf8')) as { dim: number };
-  const store = await ChunkStore.open(path.join(repo, '.ocrag', 'lance'), meta.dim);
+  const store = await openStore(storeLocation(path.join(repo, '.ocrag')), meta.dim);
   const chunks = await store.countChunks();
   store.close();
   const inRepo = (rel: string) => rel.startsWith(`${path.basename(repo)}/.ocrag`) || rel.startsWith(`${path.basename(repo)}/.git`);

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { CodeIndex } from '../../src/service/code-index.js';
 import { importArtifact } from '../../src/share/import.js';
-import { ChunkStore } from '../../src/store/chunk-store.js';
+import { storeLocation } from '../../src/store/layout.js';
+import { openStore } from '../../src/store/open-store.js';
 import { answersOf, cloneRepo, git, makeFixtureRepo, runCli, runJson, tempDir, TEST_CACHE } from '../helpers.js';
 
 // The in-process import below loads the model from the test cache, as the CLI runs do.
@@ -146,7 +147,7 @@ describe('team index sharing: export in one clone, import in another', () => {
     const g = clone(origin, 'g');
     await runJson(['import', artifact], g);
     const meta = JSON.parse(fs.readFileSync(path.join(g, '.ocrag', 'store.json'), 'utf8')) as { dim: number };
-    const store = await ChunkStore.open(path.join(g, '.ocrag', 'lance'), meta.dim);
+    const store = await openStore(storeLocation(path.join(g, '.ocrag')), meta.dim);
     try {
       const rows = await store.lexical('LRUCache evict', 3);
       assert.ok(rows.length > 0);

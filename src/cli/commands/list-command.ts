@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import picomatch from 'picomatch';
-import fs from 'node:fs';
 import { currentManifest } from '../../index/context.js';
-import { ChunkStore } from '../../store/chunk-store.js';
 import { asStoreDamage } from '../../store/damage.js';
 import { readMeta } from '../../store/meta.js';
+import { openStore, storeExists } from '../../store/open-store.js';
 import { UsageError } from '../../util/errors.js';
 import { openIndex } from '../options.js';
 import { printJson } from '../output.js';
@@ -19,8 +18,8 @@ export function registerList(program: Command): void {
       const index = await openIndex(cmd);
       const manifest = currentManifest(index.ctx);
       const meta = readMeta(index.ctx.layout.meta);
-      if (!manifest || !meta || !fs.existsSync(index.ctx.layout.tables)) throw new UsageError('nothing indexed for this commit yet: run "ocrag index"', 4);
-      const counts = await ChunkStore.open(index.ctx.layout.tables, meta.dim, { create: false })
+      if (!manifest || !meta || !storeExists(index.ctx.layout)) throw new UsageError('nothing indexed for this commit yet: run "ocrag index"', 4);
+      const counts = await openStore(index.ctx.layout, meta.dim, { create: false })
         .then(async (store) => {
           try {
             return await store.chunkCounts();

@@ -1,10 +1,10 @@
 // Whole Arrow batches in and out of the chunks table, for share/: export streams them out, import adds them.
 import type * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch as RecordBatchType, Table as TableType } from 'apache-arrow';
-import arrow from './arrow.js';
+import arrow from '../arrow.js';
 import { batchesAsStored, rowOf, rowsToArrow } from './chunk-arrow.js';
 import { blobFilters } from './blob-filter.js';
-import { CHUNK_COLUMNS } from './chunk-columns.js';
+import { CHUNK_COLUMNS } from '../chunk-columns.js';
 
 /**
  * Every column of the chunks of these blobs, streamed in the Arrow batches LanceDB reads (for export): memory

@@ -1,7 +1,9 @@
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch } from 'apache-arrow';
-import { markLargeStore } from './large-store.js';
+import type { StoreHits } from '../contract.js';
+import { markLargeStore } from '../large-store.js';
+import type { StoreLocation } from '../layout.js';
 
 /**
  * From this many chunks, search stops holding the store in memory and asks its indexes instead: an approximate
@@ -21,20 +23,11 @@ export const CANDIDATE_COLUMNS = ['id', 'blob', 'start_line', 'end_line', 'langu
 const NPROBES = 20;
 const REFINE_FACTOR = 5;
 
-/** What the store answers for one query: rows by vector distance, and rows by full-text score. */
-export interface StoreHits {
-  rows: RecordBatch[];
-  /** Full-text score per chunk id, for the rows that matched words. */
-  textScores: Map<string, number>;
-  /** Ids in vector order, nearest first. */
-  nearest: string[];
-}
-
 /**
  * Builds the search indexes a large store needs, once each, then marks the store as large. Small stores are
  * searched in memory and get none (they would only cost index time and disk).
  */
-export async function ensureSearchIndexes(chunks: lancedb.Table, lanceDir: string, onNotice?: (message: string) => void): Promise<void> {
+export async function ensureSearchIndexes(chunks: lancedb.Table, location: StoreLocation, onNotice?: (message: string) => void): Promise<void> {
   const rows = await chunks.countRows();
   if (rows < LARGE_STORE_CHUNKS) return;
   const indexed = new Set((await chunks.listIndices()).flatMap((i) => i.columns));
@@ -48,7 +41,7 @@ export async function ensureSearchIndexes(chunks: lancedb.Table, lanceDir: strin
     const numPartitions = Math.max(1, Math.round(rows / 4096));
     await chunks.createIndex('vector', { config: lancedb.Index.ivfPq({ numPartitions, numSubVectors: 32, distanceType: 'cosine' }) });
   }
-  markLargeStore(lanceDir, rows);
+  markLargeStore(location, rows);
 }
 
 /** The full-text index over `terms`; created once, then kept current by compaction (LanceDB's optimize). */

@@ -1,6 +1,6 @@
 import type { Data as DataType, Float32 as Float32Type, FixedSizeList as FixedSizeListType, RecordBatch as RecordBatchType, Schema as SchemaType, Table as TableType } from 'apache-arrow';
-import arrow from './arrow.js';
-import type { ChunkRow } from './chunk-store.js';
+import arrow from '../arrow.js';
+import type { ChunkRow } from '../contract.js';
 
 const { Field, FixedSizeList, Float32, Int32, Schema, Utf8, makeData, Table: ArrowTable, RecordBatch, Struct, vectorFromArray } = arrow;
 

@@ -1,42 +1,19 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { isObjectId } from '../git/object-id.js';
-import { StoreDamageError } from '../util/errors.js';
-import { waitLock } from '../util/file-lock.js';
+import { isObjectId } from '../../git/object-id.js';
+import { StoreDamageError } from '../../util/errors.js';
+import { waitLock } from '../../util/file-lock.js';
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
-import type { RecordBatch as RecordBatchType } from 'apache-arrow';
-import arrow from './arrow.js';
+import arrow from '../arrow.js';
+import type { BlobMark, ChunkBatch, ChunkRow, ChunkStore, StoreHits } from '../contract.js';
+import { isLargeStore } from '../large-store.js';
+import type { StoreLocation } from '../layout.js';
 import { chunkSchema, markSchema, rowsToArrow } from './chunk-arrow.js';
 import { addBatchesNotStored, chunkBatchesOf } from './chunk-batches.js';
 import { blobFilters } from './blob-filter.js';
-import { isLargeStore } from './large-store.js';
-import { ensureSearchIndexes, ensureTextIndex, queryStore, type StoreHits } from './search-indexes.js';
+import { ensureSearchIndexes, ensureTextIndex, queryStore } from './search-indexes.js';
 
 const { Utf8, Table: ArrowTable, vectorFromArray } = arrow;
-
-/** One stored chunk. No path: the same blob may live at many paths; manifests map blobs to paths. */
-export interface ChunkRow {
-  id: string;
-  blob: string;
-  startLine: number;
-  endLine: number;
-  language: string;
-  /** Breadcrumb, e.g. "class Router > method handle". */
-  symbol: string;
-  text: string;
-  /** Space-separated identifier-aware words of symbol and text, for full-text search. */
-  terms: string;
-  vector: Float32Array;
-}
-
-export type ChunkInfo = Omit<ChunkRow, 'vector' | 'terms'>;
-
-/** A blob that was read but yields no chunks (binary, LFS pointer, minified, empty): remembered so it is never read again. */
-export interface BlobMark {
-  blob: string;
-  reason: string;
-}
 
 const CHUNKS = 'chunks';
 /** A write holds the write lock for a LanceDB commit (well under a second); waiting longer means something is stuck. */
@@ -44,17 +21,18 @@ const WRITE_LOCK_WAIT_MS = 120_000;
 const MARKS = 'blob_marks';
 
 /** The LanceDB tables of one index: chunks with their vectors, and marks for blobs without chunks. */
-export class ChunkStore {
+export class LanceChunkStore implements ChunkStore {
   private constructor(
     private readonly db: lancedb.Connection,
     private readonly chunks: lancedb.Table,
     private readonly marks: lancedb.Table,
     readonly dim: number,
-    readonly dir: string,
+    private readonly location: StoreLocation,
   ) {}
 
   /** Opens the tables, creating missing ones; with `create: false` (readers) a missing table is damage, not an empty index. */
-  static async open(dir: string, dim: number, opts: { create?: boolean } = {}): Promise<ChunkStore> {
+  static async open(location: StoreLocation, dim: number, opts: { create?: boolean } = {}): Promise<LanceChunkStore> {
+    const dir = location.tables;
     fs.mkdirSync(dir, { recursive: true });
     const db = await lancedb.connect(dir);
     const names = new Set(await db.tableNames());
@@ -65,21 +43,9 @@ export class ChunkStore {
     }
     const chunks = names.has(CHUNKS) ? await db.openTable(CHUNKS) : await db.createEmptyTable(CHUNKS, chunkSchema(dim), { existOk: true });
     const marks = names.has(MARKS) ? await db.openTable(MARKS) : await db.createEmptyTable(MARKS, markSchema, { existOk: true });
-    const store = new ChunkStore(db, chunks, marks, dim, dir);
+    const store = new LanceChunkStore(db, chunks, marks, dim, location);
     store.rowsSeen = await chunks.countRows();
     return store;
-  }
-
-  /** Whether both tables exist (an index run that finds them gone must not trust the manifests that name their chunks). */
-  static async hasTables(dir: string): Promise<boolean> {
-    if (!fs.existsSync(dir)) return false;
-    const db = await lancedb.connect(dir);
-    try {
-      const names = await db.tableNames();
-      return names.includes(CHUNKS) && names.includes(MARKS);
-    } finally {
-      db.close();
-    }
   }
 
   /**
@@ -99,17 +65,6 @@ export class ChunkStore {
       }
     }
     return state;
-  }
-
-  /** Id and blob of every chunk (for consistency checks and export). */
-  async chunkIds(): Promise<{ id: string; blob: string }[]> {
-    const out: { id: string; blob: string }[] = [];
-    for await (const batch of this.chunks.query().select(['id', 'blob'])) {
-      const ids = batch.getChild('id')!;
-      const blobs = batch.getChild('blob')!;
-      for (let i = 0; i < batch.numRows; i++) out.push({ id: ids.get(i) as string, blob: blobs.get(i) as string });
-    }
-    return out;
   }
 
   /** Blob → number of chunks, for `list` and `status`. */
@@ -145,7 +100,7 @@ export class ChunkStore {
 
   /** Runs a write alone among processes (a short lock file beside the store), on the table's latest version. */
   private async exclusive<T>(write: (foreignWrites: boolean) => Promise<T>): Promise<T> {
-    const lock = await waitLock(path.join(path.dirname(this.dir), 'write.lock'), WRITE_LOCK_WAIT_MS);
+    const lock = await waitLock(this.location.writeLock, WRITE_LOCK_WAIT_MS);
     try {
       await this.chunks.checkoutLatest();
       const before = await this.chunks.countRows();
@@ -158,7 +113,7 @@ export class ChunkStore {
   }
 
   /** Every column of the chunks of these blobs, streamed batch by batch (for export; see chunk-batches.ts). */
-  chunkBatchesOf(blobs: string[]): AsyncGenerator<RecordBatchType> {
+  chunkBatchesOf(blobs: string[]): AsyncGenerator<ChunkBatch> {
     return chunkBatchesOf(this.chunks, blobs);
   }
 
@@ -166,13 +121,13 @@ export class ChunkStore {
    * Chosen columns of the chunks of these blobs (null: of every chunk), streamed in LanceDB's batches. Search
    * loads the chunks a view needs into memory with it; a long list is served by one scan, not many look-ups.
    */
-  async *chunkColumns(blobs: string[] | null, columns: string[]): AsyncGenerator<RecordBatchType> {
+  async *chunkColumns(blobs: string[] | null, columns: string[]): AsyncGenerator<ChunkBatch> {
     const wanted = blobs && new Set(blobs.filter(isObjectId));
     if (wanted && wanted.size === 0) return;
     const filters = !wanted || wanted.size > 2000 ? [null] : blobFilters(wanted, 500);
     for (const filter of filters) {
       const query = this.chunks.query().select(columns);
-      for await (const rows of filter ? query.where(filter) : query) yield rows as unknown as RecordBatchType;
+      for await (const rows of filter ? query.where(filter) : query) yield rows as unknown as ChunkBatch;
     }
   }
 
@@ -181,12 +136,12 @@ export class ChunkStore {
    * stored yet, nor earlier in the batches; returns how many were added. Stored rows are never rewritten, so
    * adding the same rows twice writes nothing. Plain batches of new rows go to LanceDB as they are.
    */
-  async addChunkBatchesNotStored(batches: RecordBatchType[]): Promise<number> {
+  async addChunkBatchesNotStored(batches: ChunkBatch[]): Promise<number> {
     return this.exclusive(() => addBatchesNotStored(this.chunks, this.dim, batches));
   }
 
   /** As addChunkBatchesNotStored, into a table the caller builds alone under the index lock, tracking its ids in `stored`. */
-  async addChunkBatchesToNewTable(batches: RecordBatchType[], stored: Set<string>): Promise<number> {
+  async addChunkBatchesToNewTable(batches: ChunkBatch[], stored: Set<string>): Promise<number> {
     return addBatchesNotStored(this.chunks, this.dim, batches, stored);
   }
 
@@ -204,10 +159,9 @@ export class ChunkStore {
     return rows.map((r) => ({ id: r.id as string, score: r._score as number }));
   }
 
-
   /** Builds the indexes search needs at this store's size (none while it is small enough to search in memory). */
   async ensureSearchIndexes(onNotice?: (message: string) => void): Promise<void> {
-    await ensureSearchIndexes(this.chunks, this.dir, onNotice);
+    await ensureSearchIndexes(this.chunks, this.location, onNotice);
   }
 
   /** Best chunks for a query from the store's own indexes (large stores, see search-indexes.ts). */
@@ -244,7 +198,7 @@ export class ChunkStore {
   async compact(): Promise<void> {
     // A small store's full-text index (left by an older indexer or the evaluation) is read by nobody: compaction
     // would otherwise keep it current. A large store's is how it is searched.
-    if (!isLargeStore(this.dir)) for (const index of await this.chunks.listIndices()) if (index.columns.includes('terms')) await this.chunks.dropIndex(index.name);
+    if (!isLargeStore(this.location)) for (const index of await this.chunks.listIndices()) if (index.columns.includes('terms')) await this.chunks.dropIndex(index.name);
     for (const table of [this.chunks, this.marks]) await table.optimize({ cleanupOlderThan: new Date(), deleteUnverified: false });
   }
 
@@ -253,5 +207,16 @@ export class ChunkStore {
     this.marks.close();
     this.db.close();
   }
+}
 
+/** Whether both tables exist in this folder. */
+export async function hasTables(dir: string): Promise<boolean> {
+  if (!fs.existsSync(dir)) return false;
+  const db = await lancedb.connect(dir);
+  try {
+    const names = await db.tableNames();
+    return names.includes(CHUNKS) && names.includes(MARKS);
+  } finally {
+    db.close();
+  }
 }

@@ -1,4 +1,4 @@
-import { isObjectId } from '../git/object-id.js';
+import { isObjectId } from '../../git/object-id.js';
 
 /**
  * LanceDB `blob IN (…)` filters for these blobs, `size` ids to a filter. Anything not an object id is dropped

@@ -1,0 +1,109 @@
+// What indexing, search, gc, status, doctor, list and share ask of a store, whatever keeps its tables. A backend
+// implements ChunkStore and is chosen by the location of its tables (see BACKENDS in open-store.ts).
+import type { RecordBatch } from './arrow.js';
+import type { StoreLocation } from './layout.js';
+
+/** One stored chunk. No path: the same blob may live at many paths; manifests map blobs to paths. */
+export interface ChunkRow {
+  id: string;
+  blob: string;
+  startLine: number;
+  endLine: number;
+  language: string;
+  /** Breadcrumb, e.g. "class Router > method handle". */
+  symbol: string;
+  text: string;
+  /** Space-separated identifier-aware words of symbol and text, for full-text search. */
+  terms: string;
+  vector: Float32Array;
+}
+
+export type ChunkInfo = Omit<ChunkRow, 'vector' | 'terms'>;
+
+/** A blob that was read but yields no chunks (binary, LFS pointer, minified, empty): remembered so it is never read again. */
+export interface BlobMark {
+  blob: string;
+  reason: string;
+}
+
+/**
+ * Chunks in columns: an Arrow record batch whose columns are named as in CHUNK_COLUMNS (chunk-columns.ts), the
+ * vector a fixed-size list of float32. Artifacts carry chunks as Arrow IPC and search reads columns in place, so
+ * batches cross the contract as they are; build them with the Arrow module of arrow.ts.
+ */
+export type ChunkBatch = RecordBatch;
+
+/** What the store answers for one query: rows by vector distance, and rows by full-text score. */
+export interface StoreHits {
+  rows: ChunkBatch[];
+  /** Full-text score per chunk id, for the rows that matched words. */
+  textScores: Map<string, number>;
+  /** Ids in vector order, nearest first. */
+  nearest: string[];
+}
+
+/** The chunks of one index with their vectors, and marks for blobs without chunks. */
+export interface ChunkStore {
+  readonly dim: number;
+
+  /**
+   * What the store knows of blobs: "chunks" when it has their chunks, else the reason they yield none.
+   * With a list, only those blobs are looked up (cheap for a commit's few new blobs); without, all are read.
+   */
+  blobState(only?: Iterable<string>): Promise<Map<string, string>>;
+  /** Blob → number of chunks, for `list` and `status`. */
+  chunkCounts(): Promise<Map<string, number>>;
+  countChunks(): Promise<number>;
+
+  /**
+   * Adds chunks in one atomic commit. Rows whose id is already stored are left untouched, so a run resumed after
+   * a crash never duplicates a chunk, nor do two processes embedding the same blob at once. `maybeStored` says
+   * some rows may be stored already.
+   */
+  addChunks(rows: ChunkRow[], maybeStored: boolean): Promise<void>;
+  /** Adds these marks (the caller leaves out blobs already known). */
+  addMarks(marks: BlobMark[]): Promise<void>;
+  /** Deletes every chunk and mark of these blobs; returns how many chunks went. */
+  deleteBlobs(blobs: string[]): Promise<number>;
+
+  /** Every column of the chunks of these blobs, streamed batch by batch (for export): memory holds one batch. */
+  chunkBatchesOf(blobs: string[]): AsyncIterable<ChunkBatch>;
+  /** Chosen columns of the chunks of these blobs (null: of every chunk), streamed; search loads a view's chunks with it. */
+  chunkColumns(blobs: string[] | null, columns: string[]): AsyncIterable<ChunkBatch>;
+  /**
+   * Adds, in one commit, the rows of these batches whose id is not stored yet, nor earlier in the batches; returns
+   * how many were added. Stored rows are never rewritten, so adding the same rows twice writes nothing.
+   */
+  addChunkBatchesNotStored(batches: ChunkBatch[]): Promise<number>;
+  /** As addChunkBatchesNotStored, into a store the caller builds alone under the index lock, tracking its ids in `stored`. */
+  addChunkBatchesToNewTable(batches: ChunkBatch[], stored: Set<string>): Promise<number>;
+
+  /** Best BM25 matches of space-separated words over `terms` by the store's own full-text index. */
+  lexical(words: string, limit: number): Promise<{ id: string; score: number }[]>;
+  /**
+   * Builds the indexes search needs at this store's size, and once it is large marks it so (large-store.ts): search
+   * then asks queryIndexes instead of holding the store in memory.
+   */
+  ensureSearchIndexes(onNotice?: (message: string) => void): Promise<void>;
+  /** The `limit` nearest chunks and the `limit` best full-text matches, with every column ranking needs. */
+  queryIndexes(vector: Float32Array, words: string, limit: number): Promise<StoreHits>;
+
+  /** Compacts once small writes have piled up; says whether it did. */
+  compactIfFragmented(): Promise<boolean>;
+  /** Folds what writes left behind and frees what deletes left (after gc). */
+  compact(): Promise<void>;
+  close(): void;
+}
+
+/** One way of keeping stores: answers for the locations it accepts (see BACKENDS in open-store.ts). */
+export interface StoreBackend {
+  /**
+   * Opens the store, creating what is missing; with `create: false` (readers) a missing table is damage
+   * (StoreDamageError), not an empty index. A heavy package is imported here, not when the backend is listed.
+   */
+  open(location: StoreLocation, dim: number, opts: { create?: boolean }): Promise<ChunkStore>;
+  /** Whether anything of a store is there (cheap: asked before every search). */
+  exists(location: StoreLocation): boolean;
+  /** Whether every table is there (an index run that finds one gone must not trust the manifests naming its chunks). */
+  hasTables(location: StoreLocation): Promise<boolean>;
+}
