@@ -31,7 +31,7 @@ export const LAYERS: Layer[] = [
   { name: 'service', folders: ['service'], peers: false },
   // Building an index, searching it, exporting and importing it.
   { name: 'features', folders: ['index', 'search', 'share'], peers: true },
-  // LanceDB tables and manifests, models, the chunker, git access, text analysis, settings.
+  // The store contract and its LanceDB adapter, manifests and layout, models, the chunker, git access, text analysis, settings.
   { name: 'foundations', folders: ['store', 'embed', 'chunk', 'git', 'text', 'config'], peers: true },
   // Needs nothing of ocrag: errors, version, lock files, cache and package folders.
   { name: 'util', folders: ['util'], peers: false },
@@ -48,14 +48,40 @@ interface Import {
   typeOnly: boolean;
 }
 
+/**
+ * Packages only some files may import, and which: the store's backend is LanceDB behind its adapter, and chunk
+ * batches are Arrow, which code outside store/ takes from store/arrow.ts (the copy LanceDB reads).
+ */
+export const CONFINED_PACKAGES: { name: string; within: (file: string) => boolean }[] = [
+  { name: '@lancedb/lancedb', within: (f) => f.startsWith('src/store/lance/') },
+  { name: 'apache-arrow', within: (f) => f.startsWith('src/store/lance/') || f === 'src/store/arrow.ts' },
+];
+
 /** Every relative import, re-export and dynamic import() of one file, resolved to a path under src/. */
 export function importsOf(file: string, source: string): Import[] {
+  return specifiersOf(file, source).flatMap(({ specifier, typeOnly }) =>
+    specifier.startsWith('.') ? [{ from: file, to: path.posix.join(path.posix.dirname(file), specifier.replace(/\.js$/, '.ts')), typeOnly }] : [],
+  );
+}
+
+/** One line per import of a confined package (any kind, types too) by a file outside the files it is confined to. */
+export function checkPackages(sources: Map<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [file, source] of sources) {
+    for (const { specifier } of specifiersOf(file, source)) {
+      const confined = CONFINED_PACKAGES.find((p) => specifier === p.name || specifier.startsWith(`${p.name}/`));
+      if (confined && !confined.within(file)) problems.push(`${file} imports ${specifier}, which only the store's own files may (see CONFINED_PACKAGES)`);
+    }
+  }
+  return problems;
+}
+
+/** The module specifier of every import, re-export, dynamic import() and import type of one file. */
+function specifiersOf(file: string, source: string): { specifier: string; typeOnly: boolean }[] {
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const out: Import[] = [];
+  const out: { specifier: string; typeOnly: boolean }[] = [];
   const add = (specifier: ts.Expression | undefined, typeOnly: boolean) => {
-    if (!specifier || !ts.isStringLiteralLike(specifier) || !specifier.text.startsWith('.')) return;
-    const to = path.posix.join(path.posix.dirname(file), specifier.text.replace(/\.js$/, '.ts'));
-    out.push({ from: file, to, typeOnly });
+    if (specifier && ts.isStringLiteralLike(specifier)) out.push({ specifier: specifier.text, typeOnly });
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
@@ -195,6 +221,18 @@ describe('architecture', () => {
     assert.ok(sources.size > 100, `found only ${sources.size} files under src/: run the tests from the repository root`);
     const problems = checkImports(sources);
     assert.deepEqual(problems, [], `\n${problems.join('\n')}\n`);
+  });
+
+  test('LanceDB is imported only by the store\'s adapter (src/store/lance/), Arrow only there and by src/store/arrow.ts', () => {
+    const problems = checkPackages(sources);
+    assert.deepEqual(problems, [], `\n${problems.join('\n')}\n`);
+    assert.deepEqual(
+      checkPackages(new Map([['src/share/x.ts', "import type { RecordBatch } from 'apache-arrow';\nconst l = () => import('@lancedb/lancedb');\n"], ['src/store/lance/y.ts', "import * as lancedb from '@lancedb/lancedb';\n"]])),
+      [
+        "src/share/x.ts imports apache-arrow, which only the store's own files may (see CONFINED_PACKAGES)",
+        "src/share/x.ts imports @lancedb/lancedb, which only the store's own files may (see CONFINED_PACKAGES)",
+      ],
+    );
   });
 
   test(`no file of src/ is over ${MAX_LINES} lines, except the data tables listed by name`, () => {
