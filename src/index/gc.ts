@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkedOut } from '../git/worktrees.js';
+import type { BlobState } from '../store/blob-state.js';
 import { ChunkStore, dirSize } from '../store/chunk-store.js';
 import { knownBlobs, listManifests, manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
@@ -31,7 +32,7 @@ export async function collectGarbage(ctx: IndexContext, keep: number): Promise<G
   let blobsRemoved = 0;
   let chunksRemoved = 0;
   if (meta && fs.existsSync(ctx.layout.lance)) {
-    const referenced = new Map<string, string>();
+    const referenced = new Map<string, BlobState>();
     for (const m of kept.values()) knownBlobs(m, referenced);
     const store = await ChunkStore.open(ctx.layout.lance, meta.dim, { create: false });
     try {
@@ -66,7 +67,7 @@ async function chooseManifests(ctx: IndexContext, keep: number): Promise<{ kept:
 
 /** Chunks no manifest references (what gc would delete with nothing else removed). */
 export async function reclaimableChunks(ctx: IndexContext, counts: Map<string, number>): Promise<number> {
-  const referenced = new Map<string, string>();
+  const referenced = new Map<string, BlobState>();
   for (const key of listManifests(ctx.layout.manifests)) {
     const m = readManifest(ctx.layout.manifests, key);
     if (m) knownBlobs(m, referenced);

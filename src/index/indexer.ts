@@ -3,6 +3,7 @@ import { CHUNKER_VERSION } from '../chunk/version.js';
 import { DEFAULT_MODEL_ID, type Embedder } from '../embed/index.js';
 import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
+import type { BlobState } from '../store/blob-state.js';
 import type { ChunkStore } from '../store/chunk-store.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
@@ -95,8 +96,8 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
  * Blob → "chunks" or skip reason for every selected blob the index already has. Manifests answer for free
  * (their blobs are stored by construction); the store is asked only about the rest.
  */
-async function knownState(ctx: IndexContext, store: ChunkStore, selection: Selection, modelId: string, baseKeys: string[]): Promise<Map<string, string>> {
-  const known = new Map<string, string>();
+async function knownState(ctx: IndexContext, store: ChunkStore, selection: Selection, modelId: string, baseKeys: string[]): Promise<Map<string, BlobState>> {
+  const known = new Map<string, BlobState>();
   const keys = new Set(baseKeys);
   if (keys.size === 1) for (const key of listManifests(ctx.layout.manifests).slice(0, 3)) keys.add(key);
   for (const key of keys) {
@@ -111,7 +112,7 @@ async function knownState(ctx: IndexContext, store: ChunkStore, selection: Selec
 }
 
 /** One entry per blob the index lacks (a blob at many paths is read once), first path in tree order. */
-function uniqueUnknown(files: BlobToIndex[], known: Map<string, string>): BlobToIndex[] {
+function uniqueUnknown(files: BlobToIndex[], known: ReadonlyMap<string, BlobState>): BlobToIndex[] {
   const seen = new Set<string>();
   const out: BlobToIndex[] = [];
   for (const f of files) {
@@ -122,7 +123,7 @@ function uniqueUnknown(files: BlobToIndex[], known: Map<string, string>): BlobTo
   return out;
 }
 
-function buildManifest(ctx: IndexContext, branch: string | null, commit: string, tree: string, modelId: string, selection: Selection, known: Map<string, string>): Manifest {
+function buildManifest(ctx: IndexContext, branch: string | null, commit: string, tree: string, modelId: string, selection: Selection, known: ReadonlyMap<string, BlobState>): Manifest {
   const files: Record<string, string> = {};
   const skipped: Record<string, SkipReason> = {};
   const skippedBlobs: Record<string, string> = {};

@@ -5,6 +5,7 @@ import { gzip } from 'node:zlib';
 import { CHUNKER_VERSION } from '../chunk/version.js';
 import { resolveRevision } from '../git/repo.js';
 import { currentManifest, isUpToDate, requireHead, type IndexContext } from '../index/context.js';
+import { parseMarkReason, type MarkReason } from '../store/blob-state.js';
 import { ChunkStore, type BlobMark } from '../store/chunk-store.js';
 import { listManifests, readManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
@@ -120,7 +121,7 @@ async function partitionBlobs(store: ChunkStore, manifest: Manifest): Promise<{ 
   const fileBlobs = [...new Set(Object.values(manifest.files))];
   const state = await store.blobState([...fileBlobs, ...Object.values(manifest.skippedBlobs)]);
   const chunkBlobs: string[] = [];
-  const marks = new Map<string, string>();
+  const marks = new Map<string, MarkReason>();
   for (const blob of fileBlobs) {
     const s = state.get(blob);
     if (!s) throw new UsageError(`the index lacks blob ${blob} of commit ${manifest.commit.slice(0, 8)}: run "ocrag index --rebuild"`, 4);
@@ -129,7 +130,7 @@ async function partitionBlobs(store: ChunkStore, manifest: Manifest): Promise<{ 
   }
   for (const [p, blob] of Object.entries(manifest.skippedBlobs)) {
     const s = state.get(blob);
-    if (!marks.has(blob)) marks.set(blob, s && s !== 'chunks' ? s : manifest.skipped[p] ?? 'binary');
+    if (!marks.has(blob)) marks.set(blob, s && s !== 'chunks' ? s : parseMarkReason(manifest.skipped[p] ?? 'binary'));
   }
   return { chunkBlobs, marks: [...marks].map(([blob, reason]) => ({ blob, reason })) };
 }

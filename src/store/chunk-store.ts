@@ -10,6 +10,7 @@ import arrow from './arrow.js';
 import { chunkSchema, markSchema, rowsToArrow } from './chunk-arrow.js';
 import { addBatchesNotStored, chunkBatchesOf } from './chunk-batches.js';
 import { blobFilters } from './blob-filter.js';
+import { parseMarkReason, type BlobState, type MarkReason } from './blob-state.js';
 import { isLargeStore } from './large-store.js';
 import { ensureSearchIndexes, ensureTextIndex, queryStore, type StoreHits } from './search-indexes.js';
 
@@ -35,7 +36,7 @@ export type ChunkInfo = Omit<ChunkRow, 'vector' | 'terms'>;
 /** A blob that was read but yields no chunks (binary, LFS pointer, minified, empty): remembered so it is never read again. */
 export interface BlobMark {
   blob: string;
-  reason: string;
+  reason: MarkReason;
 }
 
 const CHUNKS = 'chunks';
@@ -86,12 +87,12 @@ export class ChunkStore {
    * What the store knows of blobs: "chunks" when it has their chunks, else the reason they yield none.
    * With a list, only those blobs are looked up (cheap for a commit's few new blobs); without, all are read.
    */
-  async blobState(only?: Iterable<string>): Promise<Map<string, string>> {
-    const state = new Map<string, string>();
+  async blobState(only?: Iterable<string>): Promise<Map<string, BlobState>> {
+    const state = new Map<string, BlobState>();
     const filters = only ? blobFilters(only, 500) : [null];
     for (const filter of filters) {
       const marks = this.marks.query().select(['blob', 'reason']);
-      for (const row of await (filter ? marks.where(filter) : marks).toArray()) state.set(row.blob as string, row.reason as string);
+      for (const row of await (filter ? marks.where(filter) : marks).toArray()) state.set(row.blob as string, parseMarkReason(row.reason as string));
       const chunks = this.chunks.query().select(['blob']);
       for await (const batch of filter ? chunks.where(filter) : chunks) {
         const col = batch.getChild('blob')!;
