@@ -2,18 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CHUNKER_VERSION } from '../chunk/version.js';
 import { ChunkStore } from '../store/chunk-store.js';
+import type { ModelIdentity } from '../store/identity.js';
 import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
 import { removeStagingLeftovers } from '../store/staging.js';
 import type { IndexContext } from './context.js';
 
-/** What every vector of a store comes from; a loaded model has it, and so does a model's description. */
-export interface StoreIdentity {
-  modelId: string;
-  dim: number;
-}
-
 /** Opens the store, creating it for this model, refusing another model's store, and upgrading an old chunker's. */
-export async function openStoreFor(ctx: IndexContext, identity: StoreIdentity, opts: { onNotice?: (message: string) => void }): Promise<ChunkStore> {
+export async function openStoreFor(ctx: IndexContext, identity: ModelIdentity, opts: { onNotice?: (message: string) => void }): Promise<ChunkStore> {
   await dropStaleStore(ctx, identity, opts);
   if (!fs.existsSync(ctx.layout.meta)) writeStoreMeta(ctx, identity);
   return ChunkStore.open(ctx.layout.lance, identity.dim);
@@ -23,10 +18,10 @@ export async function openStoreFor(ctx: IndexContext, identity: StoreIdentity, o
  * Refuses a store of another model, and clears one whose chunks can't be trusted: of an older chunker, without a
  * record of its model, or whose tables are gone while manifests still vouch for their chunks.
  */
-export async function dropStaleStore(ctx: IndexContext, identity: StoreIdentity, opts: { onNotice?: (message: string) => void }): Promise<void> {
+export async function dropStaleStore(ctx: IndexContext, identity: ModelIdentity, opts: { onNotice?: (message: string) => void }): Promise<void> {
   const meta = readMeta(ctx.layout.meta);
   if (meta) {
-    assertSameModel(meta, identity.modelId, identity.dim);
+    assertSameModel(meta, identity);
     if (meta.chunkerVersion !== CHUNKER_VERSION) {
       opts.onNotice?.(`ocrag: the chunker changed (${meta.chunkerVersion} → ${CHUNKER_VERSION}); re-indexing everything once`);
       clearIndex(ctx);
@@ -40,7 +35,7 @@ export async function dropStaleStore(ctx: IndexContext, identity: StoreIdentity,
 }
 
 /** Records the store's identity; a new record also starts a new store generation (search snapshots key on it). */
-export function writeStoreMeta(ctx: IndexContext, identity: StoreIdentity): void {
+export function writeStoreMeta(ctx: IndexContext, identity: ModelIdentity): void {
   writeMeta(ctx.layout.meta, { format: 1, modelId: identity.modelId, dim: identity.dim, chunkerVersion: CHUNKER_VERSION, createdAt: new Date().toISOString() });
 }
 

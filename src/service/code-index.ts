@@ -193,7 +193,7 @@ export class CodeIndex {
     const embedder = await this.model();
     const meta = readMeta(this.ctx.layout.meta);
     if (!meta || !fs.existsSync(this.ctx.layout.lance)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
-    assertSameModel(meta, embedder.modelId, embedder.dim);
+    assertSameModel(meta, embedder);
     try {
       if (this.options.keepStoreOpen) return await this.withKeptStore(meta, embedder, use);
       try {

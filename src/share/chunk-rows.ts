@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import os from 'node:os';
 import type { Data, DataType, RecordBatch, Schema, Utf8 } from 'apache-arrow';
 import { chunkId } from '../index/chunk-id.js';
+import type { IndexIdentity } from '../store/identity.js';
 import arrow from '../store/arrow.js';
 import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
 import { ArtifactError } from '../util/errors.js';
@@ -9,10 +10,7 @@ import { isObjectId } from '../git/object-id.js';
 import { ROWS_PER_ENTRY, shown } from './format.js';
 
 /** What every row of an artifact must agree with: its header's identity and its manifest's blobs. */
-export interface RowExpectations {
-  modelId: string;
-  dim: number;
-  chunkerVersion: string;
+export interface RowExpectations extends IndexIdentity {
   /** Blobs the manifest indexes; a row of any other blob is refused. */
   blobs: Set<string>;
 }

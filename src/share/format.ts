@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { isObjectId } from '../git/object-id.js';
+import type { IndexIdentity } from '../store/identity.js';
 import { ArtifactError, UsageError } from '../util/errors.js';
 
 /**
@@ -80,13 +81,11 @@ export function sizeLimit(name: string): number | null {
 /** Rows per chunk entry: a few MiB each, so reader and writer hold little. */
 export const ROWS_PER_ENTRY = 1024;
 
-export interface ArtifactHeader {
+/** The artifact's identity first: an importer refuses another model's or chunker's index before reading on. */
+export interface ArtifactHeader extends IndexIdentity {
   format: typeof ARTIFACT_FORMAT;
   formatVersion: number;
   ocragVersion: string;
-  modelId: string;
-  dim: number;
-  chunkerVersion: string;
   commit: string;
   tree: string;
   /** Branch the index was built on (informative: the importer registers it for its own checkout). */
@@ -107,13 +106,6 @@ export interface ArtifactTrailer {
   entries: EntryDigest[];
   /** sha256 over the lines "<sha256>  <name>\n" of every entry before the trailer, in order (sha256sum style). */
   sha256: string;
-}
-
-/** What the importing side runs with; an artifact must match it exactly. */
-export interface LocalIdentity {
-  modelId: string;
-  dim: number;
-  chunkerVersion: string;
 }
 
 
@@ -147,7 +139,7 @@ export function parseHeader(body: Buffer): ArtifactHeader {
 }
 
 /** Refuses an artifact built with another model, dimension or chunker, naming which one differs. */
-export function assertCompatible(header: ArtifactHeader, local: LocalIdentity): void {
+export function assertCompatible(header: ArtifactHeader, local: IndexIdentity): void {
   if (header.modelId !== local.modelId) {
     throw new ArtifactError(`artifact was built with model ${shown(header.modelId)} but the configured model is ${shown(local.modelId)}: configure that model (--model) or index locally`);
   }

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { selectionKey, type IndexContext } from '../index/context.js';
 import { crashPoint } from '../index/crash-point.js';
-import { dropStaleStore, openStoreFor, writeStoreMeta, type StoreIdentity } from '../index/open-store.js';
+import { dropStaleStore, openStoreFor, writeStoreMeta } from '../index/open-store.js';
 import type { ChunkStore } from '../store/chunk-store.js';
+import type { IndexIdentity, ModelIdentity } from '../store/identity.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
 import { StagedStore } from '../store/staging.js';
@@ -12,7 +13,7 @@ import { withIndexLock as withLock } from '../util/file-lock.js';
 import { digestOf } from './checksum.js';
 import { decodeCheckedEntry } from './chunk-rows.js';
 import { ChunkWriter } from './chunk-writer.js';
-import { assertCompatible, chunkMember, ENTRY, requireArtifactFile, type ArtifactHeader, type LocalIdentity } from './format.js';
+import { assertCompatible, chunkMember, ENTRY, requireArtifactFile, type ArtifactHeader } from './format.js';
 import { localIdentity } from './local-identity.js';
 import { checkAgainstRepository, commitTree, type CommitTree } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
@@ -41,7 +42,7 @@ const ROWS_PER_WRITE = 16_384;
 /** Where an artifact goes: a CodeIndex, or a lighter holder of the same context and model. */
 export interface ImportTarget {
   ctx: IndexContext;
-  model(): Promise<StoreIdentity>;
+  model(): Promise<ModelIdentity>;
 }
 
 export interface ImportOptions {
@@ -53,7 +54,7 @@ export interface ImportOptions {
 /** What both ways of importing share: the artifact, the local identity, and git's view of its commit. */
 interface ImportRun {
   file: string;
-  local: LocalIdentity;
+  local: IndexIdentity;
   early: ArtifactHeader | null;
   here: Promise<CommitTree | null>;
   opts: ImportOptions;

@@ -1,10 +1,11 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { BlobMark } from '../store/chunk-store.js';
+import type { IndexIdentity } from '../store/identity.js';
 import type { Manifest } from '../store/manifest.js';
 import { ArtifactError } from '../util/errors.js';
 import { digestOf, totalDigest } from './checksum.js';
 import { decodeChunkEntry, type RowExpectations } from './chunk-rows.js';
-import { assertCompatible, chunkMember, ENTRY, LIMITS, parseHeader, parseTrailer, type ArtifactHeader, type ArtifactTrailer, type EntryDigest, type LocalIdentity, shown } from './format.js';
+import { assertCompatible, chunkMember, ENTRY, LIMITS, parseHeader, parseTrailer, type ArtifactHeader, type ArtifactTrailer, type EntryDigest, shown } from './format.js';
 import { manifestBlobs, parseArtifactManifest, parseMarks } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
 
@@ -52,7 +53,7 @@ export async function peekHeader(file: string): Promise<ArtifactHeader | null> {
  * `onChunks` receives each chunk entry's rows once checked, in order, until a content problem is found; they are
  * trustworthy only if the whole verification then succeeds.
  */
-export async function verifyArtifact(file: string, local?: LocalIdentity, opts: VerifyOptions = {}): Promise<VerifiedArtifact> {
+export async function verifyArtifact(file: string, local?: IndexIdentity, opts: VerifyOptions = {}): Promise<VerifiedArtifact> {
   const digests: EntryDigest[] = [];
   const names = new Set<string>();
   const contents = new ArtifactContents(opts.keepChunkBytes ?? 0);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { parseMarkReason, type BlobState, type ContentSkipReason } from './blob-state.js';
+import type { IndexIdentity } from './identity.js';
 
 /** Why a path is not indexed; shown by `status` and `index --dry-run`. */
 export type SkipReason =
@@ -17,14 +18,12 @@ export type SkipReason =
   | ContentSkipReason;
 
 /** What one branch (or detached commit) was indexed at: the only place where paths live. */
-export interface Manifest {
+export interface Manifest extends Pick<IndexIdentity, 'modelId' | 'chunkerVersion'> {
   version: 1;
   /** Branch name, or null for a detached HEAD. */
   branch: string | null;
   commit: string;
   tree: string;
-  modelId: string;
-  chunkerVersion: string;
   /** Hash of the settings that decide which files are indexed; a change forces a fresh selection. */
   selectionKey: string;
   indexedAt: string;
