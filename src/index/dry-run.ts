@@ -18,7 +18,7 @@ export interface IndexPlan {
 
 /** What `ocrag index` would do, read-only: the selection, and the content checks of blobs it would read. */
 export async function dryRun(ctx: IndexContext): Promise<IndexPlan> {
-  const { commit, tree } = requireHead(ctx.repo);
+  const { commit, tree } = requireHead(ctx.head);
   const selection = selectFiles(await listTree(ctx.repo.root, tree), ctx.config);
   const meta = readMeta(ctx.layout.meta);
   // Blob → "stored" when it has chunks, or the reason it was marked as yielding none.

@@ -44,9 +44,8 @@ const LOOKUP_LIMIT = 5000;
  */
 export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
-  const { commit, tree } = requireHead(ctx.repo);
-  // A long-lived caller may re-read HEAD while this runs: the manifest is filed under the HEAD it was built for.
-  const { branch } = ctx.repo;
+  const { commit, tree } = requireHead(ctx.head);
+  const { branch } = ctx.head;
   const superseded = supersededDefaultModel(ctx);
   if (superseded && !opts.rebuild) {
     opts.onNotice?.(`ocrag: the default model changed (${superseded} → ${DEFAULT_MODEL_ID}: it reads Chinese now); re-indexing everything once`);

@@ -24,19 +24,19 @@ export interface IndexSummary {
  * tree needs a real run. The caller holds the index lock: the copy names chunks that gc must not take meanwhile.
  */
 export function indexKnownTree(ctx: IndexContext, started = performance.now()): IndexSummary | null {
-  const { commit, tree } = requireHead(ctx.repo);
+  const { commit, tree } = requireHead(ctx.head);
   const own = currentManifest(ctx);
   // HEAD's manifest holds this tree; under another commit when an amend or a rebase changed no file, and then it
   // is filed again, so that it names the commit it stands for.
   const source = isUpToDate(ctx, own) ? own! : sameTree(ctx, tree);
   if (!source) return null;
-  const manifest = source.commit === commit && source.branch === ctx.repo.branch ? source : fileUnderHead(ctx, source, commit);
+  const manifest = source.commit === commit && source.branch === ctx.head.branch ? source : fileUnderHead(ctx, source, commit);
   return summarize(manifest, { upToDate: true, newBlobs: 0, chunksEmbedded: 0, chunksTotal: null, started });
 }
 
 /** A copy of a manifest of HEAD's tree, filed under HEAD's branch (or commit, when detached). */
 function fileUnderHead(ctx: IndexContext, source: Manifest, commit: string): Manifest {
-  const { branch } = ctx.repo;
+  const { branch } = ctx.head;
   const manifest: Manifest = { ...source, branch, commit, indexedAt: new Date().toISOString() };
   writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
   return manifest;

@@ -95,7 +95,7 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
 /** The manifest of the revision; HEAD is brought up to date first, any other commit must have been indexed. */
 async function manifestToExport(source: ExportSource, rev: string | undefined): Promise<Manifest> {
   const ctx = source.ctx;
-  const head = requireHead(ctx.repo);
+  const head = requireHead(ctx.head);
   const target = rev ? await resolveRevision(ctx.repo.root, rev) : head;
   if (target.commit === head.commit) {
     if (!isUpToDate(ctx, currentManifest(ctx))) await source.indexHead();

@@ -200,7 +200,7 @@ async function addMarks(store: ChunkStore, verified: VerifiedArtifact): Promise<
  * already there for the same tree and the local settings is kept.
  */
 function registerManifest(ctx: IndexContext, manifest: Manifest): { key: string; written: boolean } {
-  const branch = ctx.repo.head === manifest.commit ? ctx.repo.branch : null;
+  const branch = ctx.head.commit === manifest.commit ? ctx.head.branch : null;
   const key = manifestKey(branch, manifest.commit);
   const existing = readManifest(ctx.layout.manifests, key);
   const current =
