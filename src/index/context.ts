@@ -3,7 +3,7 @@ import { loadConfig, type Config } from '../config/config.js';
 import { openRepoWithHead, type HeadSnapshot, type RepoInfo } from '../git/repo.js';
 import { indexLayout, type IndexLayout } from '../store/layout.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
-import { CHUNKER_VERSION } from '../chunk/version.js';
+import { chunkerVersion } from '../chunk/version.js';
 import { isDefaultModelSpec, SUPERSEDED_DEFAULT_MODEL_IDS } from '../embed/index.js';
 import { UsageError } from '../util/errors.js';
 import { readJson } from '../util/json-file.js';
@@ -36,7 +36,7 @@ export function requireHead(head: HeadSnapshot): { commit: string; tree: string 
 /** What a manifest must match to be current: same tree and same settings. */
 export function selectionKey(config: Config): string {
   const { include, exclude, maxFileBytes, maxLineChars, model, skipSecrets } = config;
-  return settingsKey({ include, exclude, maxFileBytes, maxLineChars, model, skipSecrets, chunker: CHUNKER_VERSION });
+  return settingsKey({ include, exclude, maxFileBytes, maxLineChars, model, skipSecrets, chunker: chunkerVersion() });
 }
 
 export function currentManifest(ctx: IndexContext): Manifest | null {

@@ -6,6 +6,7 @@ import { ChunkStore, dirSize } from '../store/chunk-store.js';
 import { knownBlobs, listManifests, manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { removeStagingLeftovers } from '../store/staging.js';
+import { dropOutdatedChunks } from './chunker-upgrade.js';
 import type { IndexContext } from './context.js';
 
 export interface GcResult {
@@ -19,8 +20,9 @@ export interface GcResult {
 
 /**
  * Keeps the manifests of every checked-out branch or commit (all worktrees) and the `keep` most recently
- * indexed others; deletes the rest, then the chunks no kept manifest references, then compacts. Manifests go
- * first, so a crash in between never leaves a manifest that names deleted chunks.
+ * indexed others; deletes the rest, then the chunks no kept manifest references and those of a language's older
+ * chunker, then compacts. Manifests go first, so a crash in between never leaves a manifest that names deleted
+ * chunks (a manifest of an older chunker vouches for none).
  */
 export async function collectGarbage(ctx: IndexContext, keep: number): Promise<GcResult> {
   const bytesBefore = fs.existsSync(ctx.layout.dir) ? dirSize(ctx.layout.dir) : 0;
@@ -39,6 +41,8 @@ export async function collectGarbage(ctx: IndexContext, keep: number): Promise<G
       const unreferenced = [...(await store.blobState()).keys()].filter((b) => !referenced.has(b));
       blobsRemoved = unreferenced.length;
       chunksRemoved = await store.deleteBlobs(unreferenced);
+      // After a language's chunking changed, its old chunks go too (the next index run embeds its files again).
+      chunksRemoved += await dropOutdatedChunks(store, meta);
       // Search snapshots still hold the deleted rows; the next search rebuilds them from what is left.
       if (chunksRemoved) fs.rmSync(path.join(ctx.layout.dir, 'resident'), { recursive: true, force: true });
       await store.compact();

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { CHUNKER_VERSION } from '../chunk/version.js';
+import { chunkerVersion } from '../chunk/version.js';
 import { DEFAULT_MODEL_ID, type Embedder } from '../embed/index.js';
 import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
@@ -9,7 +9,7 @@ import { ensureGitExclude } from '../store/layout.js';
 import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
 import { requireHead, selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
 import { crashPoint } from './crash-point.js';
-import { clearIndex, openStoreFor } from './open-store.js';
+import { clearIndex, finishChunkerUpgrade, openStoreFor } from './open-store.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex } from './embed-blobs.js';
 import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
 import { selectFiles, type Selection } from './select.js';
@@ -81,6 +81,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
       crashPoint('index.text-index');
       await store.ensureSearchIndexes(opts.onNotice);
     }
+    finishChunkerUpgrade(ctx, embedder);
     const manifest = buildManifest(ctx, branch, commit, tree, embedder.modelId, selection, known);
     crashPoint('index.manifest');
     writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
@@ -101,7 +102,7 @@ async function knownState(ctx: IndexContext, store: ChunkStore, selection: Selec
   if (keys.size === 1) for (const key of listManifests(ctx.layout.manifests).slice(0, 3)) keys.add(key);
   for (const key of keys) {
     const m = readManifest(ctx.layout.manifests, key);
-    if (m && m.modelId === modelId && m.chunkerVersion === CHUNKER_VERSION) knownBlobs(m, known);
+    if (m && m.modelId === modelId && m.chunkerVersion === chunkerVersion()) knownBlobs(m, known);
   }
   const unknown = new Set(selection.files.map((f) => f.blob).filter((b) => !known.has(b)));
   if (unknown.size === 0) return known;
@@ -134,7 +135,7 @@ function buildManifest(ctx: IndexContext, branch: string | null, commit: string,
     commit,
     tree,
     modelId,
-    chunkerVersion: CHUNKER_VERSION,
+    chunkerVersion: chunkerVersion(),
     selectionKey: selectionKey(ctx.config),
     indexedAt: new Date().toISOString(),
     files,

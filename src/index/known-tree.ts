@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { chunkerVersion } from '../chunk/version.js';
 import { listManifests, manifestKey, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { currentManifest, isUpToDate, requireHead, selectionKey, type IndexContext } from './context.js';
@@ -42,7 +43,7 @@ function fileUnderHead(ctx: IndexContext, source: Manifest, commit: string): Man
   return manifest;
 }
 
-/** The newest manifest of this tree made with the current settings for the store's model, if any. */
+/** The newest manifest of this tree made with the current settings and chunker for the store's model, if any. */
 function sameTree(ctx: IndexContext, tree: string): Manifest | null {
   if (!fs.existsSync(ctx.layout.lance)) return null;
   const meta = readMeta(ctx.layout.meta);
@@ -51,7 +52,7 @@ function sameTree(ctx: IndexContext, tree: string): Manifest | null {
   let best: Manifest | null = null;
   for (const name of listManifests(ctx.layout.manifests)) {
     const m = readManifest(ctx.layout.manifests, name);
-    if (!m || m.tree !== tree || m.selectionKey !== key || m.modelId !== meta.modelId || m.chunkerVersion !== meta.chunkerVersion) continue;
+    if (!m || m.tree !== tree || m.selectionKey !== key || m.modelId !== meta.modelId || m.chunkerVersion !== chunkerVersion()) continue;
     if (!best || m.indexedAt > best.indexedAt) best = m;
   }
   return best;

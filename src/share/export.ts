@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { CHUNKER_VERSION } from '../chunk/version.js';
+import { chunkerVersion } from '../chunk/version.js';
 import { resolveRevision } from '../git/repo.js';
 import { currentManifest, isUpToDate, requireHead, type IndexContext } from '../index/context.js';
 import { parseMarkReason, type MarkReason } from '../store/blob-state.js';
@@ -61,7 +61,8 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
   const manifest = await manifestToExport(source, opts.rev);
   const meta = readMeta(ctx.layout.meta);
   if (!meta || !fs.existsSync(ctx.layout.lance)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
-  if (manifest.modelId !== meta.modelId || manifest.chunkerVersion !== CHUNKER_VERSION || meta.chunkerVersion !== CHUNKER_VERSION) {
+  const chunker = chunkerVersion();
+  if (manifest.modelId !== meta.modelId || manifest.chunkerVersion !== chunker || meta.chunkerVersion !== chunker) {
     throw new UsageError(`commit ${manifest.commit.slice(0, 8)} was indexed with another model or chunker than the store's: check it out and run "ocrag index"`, 4);
   }
   const file = path.resolve(opts.out ?? `ocrag-index-${manifest.commit.slice(0, 12)}.tar`);
@@ -72,7 +73,7 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
     ocragVersion: VERSION,
     modelId: meta.modelId,
     dim: meta.dim,
-    chunkerVersion: CHUNKER_VERSION,
+    chunkerVersion: chunker,
     commit: manifest.commit,
     tree: manifest.tree,
     branch: manifest.branch,

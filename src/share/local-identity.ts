@@ -1,4 +1,4 @@
-import { CHUNKER_VERSION } from '../chunk/version.js';
+import { chunkerVersion } from '../chunk/version.js';
 import type { IndexContext } from '../index/context.js';
 import type { IndexIdentity, ModelIdentity } from '../store/identity.js';
 import { readMeta } from '../store/meta.js';
@@ -18,5 +18,5 @@ export async function localIdentity(ctx: IndexContext, loadModel: () => Promise<
     if (meta?.modelId === described.id) identity = { modelId: meta.modelId, dim: meta.dim };
   }
   identity ??= await loadModel();
-  return { modelId: identity.modelId, dim: identity.dim, chunkerVersion: CHUNKER_VERSION };
+  return { modelId: identity.modelId, dim: identity.dim, chunkerVersion: chunkerVersion() };
 }

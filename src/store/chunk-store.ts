@@ -9,7 +9,7 @@ import type { RecordBatch as RecordBatchType } from 'apache-arrow';
 import arrow from './arrow.js';
 import { chunkSchema, markSchema, rowsToArrow } from './chunk-arrow.js';
 import { addBatchesNotStored, chunkBatchesOf } from './chunk-batches.js';
-import { blobFilters } from './blob-filter.js';
+import { blobFilters, idFilters } from './blob-filter.js';
 import { parseMarkReason, type BlobState, type MarkReason } from './blob-state.js';
 import { isLargeStore } from './large-store.js';
 import { ensureSearchIndexes, ensureTextIndex, queryStore, type StoreHits } from './search-indexes.js';
@@ -223,6 +223,13 @@ export class ChunkStore {
       await this.chunks.delete(filter);
       await this.marks.delete(filter);
     }
+    return before - (await this.chunks.countRows());
+  }
+
+  /** Deletes these chunks, by id (their blobs' marks stay); returns how many went. */
+  async deleteChunks(ids: string[]): Promise<number> {
+    const before = await this.chunks.countRows();
+    for (const filter of idFilters(ids, 500)) await this.chunks.delete(filter);
     return before - (await this.chunks.countRows());
   }
 
