@@ -56,7 +56,7 @@ export async function peekHeader(file: string): Promise<ArtifactHeader | null> {
 export async function verifyArtifact(file: string, local?: IndexIdentity, opts: VerifyOptions = {}): Promise<VerifiedArtifact> {
   const digests: EntryDigest[] = [];
   const names = new Set<string>();
-  const contents = new ArtifactContents(opts.keepChunkBytes ?? 0);
+  const contents = new ArtifactContents(opts.keepChunkBytes ?? 0, local);
   let trailer: ArtifactTrailer | undefined;
   let contentError: ArtifactError | undefined;
 
@@ -124,7 +124,7 @@ class ArtifactContents {
   /** A chunk entry's columns, waiting for its vectors (the next entry). */
   private columns: { name: string; n: number; body: Buffer } | null = null;
 
-  constructor(private readonly keepBytes: number) {}
+  constructor(private readonly keepBytes: number, private readonly local?: IndexIdentity) {}
 
   /** Parses and checks one entry's contents; returns the rows of a chunk entry once both its halves are in. */
   add(name: string, body: Buffer): RecordBatch | null {
@@ -139,7 +139,7 @@ class ArtifactContents {
     const header = this.header!;
     if (name === ENTRY.manifest) {
       this.manifest = parseArtifactManifest(body, header);
-      this.expectations = { modelId: header.modelId, dim: header.dim, chunkerVersion: header.chunkerVersion, blobs: new Set(Object.values(this.manifest.files)) };
+      this.expectations = { modelId: header.modelId, dim: header.dim, chunkerVersion: header.chunkerVersion, localChunkerVersion: this.local?.chunkerVersion, blobs: new Set(Object.values(this.manifest.files)) };
       return null;
     }
     if (!this.manifest || !this.expectations) throw new ArtifactError(`artifact entry ${name} comes before the manifest`);
