@@ -28,6 +28,25 @@ export function makeFixtureRepo(): string {
   return dir;
 }
 
+/** A small repository of two TypeScript and two Python files, one commit on main. */
+export function twoLanguageRepo(): string {
+  const repo = path.join(tempDir('two'), 'two');
+  const files: Record<string, string> = {
+    'src/cache.ts': 'export class LruCache {\n  get(key: string): string | undefined {\n    return this.map.get(key);\n  }\n  private map = new Map<string, string>();\n}\n',
+    'src/router.ts': 'export function route(path: string): string {\n  return path.split("/").filter(Boolean).join(" > ");\n}\n',
+    'tools/backup.py': 'def backup_database(path):\n    """Copies the database file to a dated backup."""\n    return path + ".bak"\n',
+    'tools/report.py': 'class Report:\n    def render(self, rows):\n        return "\\n".join(str(r) for r in rows)\n',
+  };
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    fs.writeFileSync(path.join(repo, file), text);
+  }
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'two languages');
+  return repo;
+}
+
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_IDENTITY } }).trim();
 }

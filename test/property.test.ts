@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { chunkFile, CHUNKER_VERSION, type Chunk } from '../src/chunk/index.js';
+import { chunkFile, chunkerVersionOf, type Chunk } from '../src/chunk/index.js';
 import { loadEmbedder, type Embedder } from '../src/embed/index.js';
 import { chunkId } from '../src/index/chunk-id.js';
 import { codeTerms } from '../src/text/terms.js';
@@ -105,7 +105,7 @@ describe('chunk ids (chunkId)', () => {
   test('the chunks of one file have pairwise distinct ids', async () => {
     await fc.assert(
       fc.asyncProperty(hex, fc.constantFrom(...PATHS), sourceText, async (blob, path, text) => {
-        const ids = (await chunkFile(path, text)).map((c) => chunkId(blob, CHUNKER_VERSION, 'model', c.startLine, c.endLine));
+        const ids = (await chunkFile(path, text)).map((c) => chunkId(blob, chunkerVersionOf(c.language), 'model', c.startLine, c.endLine));
         assert.equal(new Set(ids).size, ids.length);
       }),
       { ...RUNS, numRuns: 50 },

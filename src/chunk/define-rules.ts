@@ -14,6 +14,8 @@ export type Namer = (node: Node) => Described | null;
 export interface SyntaxRules {
   /** Grammar file stem in @vscode/tree-sitter-wasm: tree-sitter-<grammar>.wasm */
   grammar: string;
+  /** Revision of this language's chunking, part of its chunks' ids (see chunk/version.ts). */
+  version: number;
   /** Tree-sitter query; every node captured as @def is a candidate definition. */
   query: string;
   /** Node types that wrap a single definition and belong to it (export, decorators, template<>). */
@@ -26,6 +28,13 @@ export interface SyntaxRules {
 
 interface RulesSpec {
   grammar: string;
+  /**
+   * Raise it whenever the chunks of this language change for the same file: its files, and only they, are then
+   * chunked and embedded again. Rules start at 1 only for the languages that had them when versions became per
+   * language (test/chunk/version.test.ts lists them); a language given rules later starts at 2, since its files
+   * were line windows (revision 1) until then.
+   */
+  version?: number;
   /** Node type → kind; the name is the node's `name` field. */
   kinds: Record<string, string>;
   /** Node types named by code; they must also be captured, by `kinds` or by `patterns`. */
@@ -41,6 +50,7 @@ export function defineRules(spec: RulesSpec): SyntaxRules {
   const query = [`[${alternatives}] @def`, ...(spec.patterns ?? [])].join('\n');
   return {
     grammar: spec.grammar,
+    version: spec.version ?? 1,
     query,
     wrappers: new Set(spec.wrappers ?? []),
     leading: new Set(spec.leading),

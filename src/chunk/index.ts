@@ -10,8 +10,8 @@ import { slidingWindows, type Span } from './windows.js';
 export type { Chunk, ChunkOptions } from './types.js';
 export { detectLanguage } from './languages.js';
 
-// Kept in its own module: knowing the version must not load the parsers (a search checks it on every run).
-export { CHUNKER_VERSION } from './version.js';
+// Kept in its own module: knowing the versions must not load the parsers (a search checks them on every run).
+export { chunkerVersion, chunkerVersionOf } from './version.js';
 
 export const DEFAULT_CHUNK_OPTIONS: Readonly<ChunkOptions> = Object.freeze({
   maxLines: 80,

@@ -265,6 +265,11 @@ export function rulesFor(language: string): SyntaxRules | undefined {
   return RULES_BY_LANGUAGE[language];
 }
 
+/** Each language with rules → the revision of its chunking. */
+export function ruleRevisions(): Record<string, number> {
+  return Object.fromEntries(Object.entries(RULES_BY_LANGUAGE).map(([language, rules]) => [language, rules.version]));
+}
+
 /** Kinds whose nested functions are called methods. */
 export const CLASS_LIKE_KINDS: ReadonlySet<string> = new Set([
   'class', 'interface', 'struct', 'record', 'enum', 'union', 'trait', 'impl',

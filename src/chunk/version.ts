@@ -1,2 +1,79 @@
-/** Part of every chunk id: bump whenever the chunks produced for the same input change. */
-export const CHUNKER_VERSION = '1';
+import { ruleRevisions } from './rules.js';
+
+/**
+ * The chunker's versions. Each language's chunking has a revision of its own: its `SyntaxRules.version`, or, for
+ * a language without rules, the line windows' revision. A chunk id holds the version of its language: the base
+ * version while that revision is 1, else `<base>+<language>.<revision>` (the line windows as `lines`). So
+ * raising one language's revision changes the ids of its chunks only, and the ids of every chunk made before
+ * versions were per language (all `'1'`) stay as they were.
+ *
+ * An index records the whole table as one string, the base then every revision past 1 in key order
+ * (`1+lines.2+rust.3`): manifests, the store's metadata and artifact headers carry it as `chunkerVersion`.
+ */
+
+/** Version of what all languages share (span planning, line handling): raising it re-chunks every file. */
+export const BASE_CHUNKER_VERSION = '1';
+
+/** Revision of the line windows that files of languages without rules are cut into. */
+const LINE_WINDOWS_REVISION = 1;
+const LINE_WINDOWS = 'lines';
+
+/** Tests raise revisions without editing rules: `OCRAG_TEST_CHUNKER_REVISIONS=rust=2,lines=3`. */
+const TEST_REVISIONS = 'OCRAG_TEST_CHUNKER_REVISIONS';
+
+export interface ChunkerVersions {
+  readonly base: string;
+  /** A language with rules, or "lines", → its revision; revisions of 1 are left out. */
+  readonly revisions: Readonly<Record<string, number>>;
+}
+
+let current: { seam: string | undefined; versions: ChunkerVersions; text: string } | null = null;
+
+/** The versions this ocrag chunks with, as an index records them. */
+export function chunkerVersion(): string {
+  return currentEntry().text;
+}
+
+/** The version in the ids of chunks of this language (as the chunker names it, e.g. "rust", "markdown"). */
+export function chunkerVersionOf(language: string, versions: ChunkerVersions = currentEntry().versions): string {
+  const key = Object.hasOwn(rulesRevisions(), language) ? language : LINE_WINDOWS;
+  return Object.hasOwn(versions.revisions, key) ? `${versions.base}+${key}.${versions.revisions[key]}` : versions.base;
+}
+
+export function formatChunkerVersions(versions: ChunkerVersions): string {
+  const keys = Object.keys(versions.revisions).filter((k) => versions.revisions[k] !== 1).sort();
+  return [versions.base, ...keys.map((k) => `${k}.${versions.revisions[k]}`)].join('+');
+}
+
+/** Reads a recorded table; a string that is not one (say, from a foreign artifact) is a base that matches nothing. */
+export function parseChunkerVersions(text: string): ChunkerVersions {
+  const [base, ...parts] = text.split('+');
+  const revisions: Record<string, number> = {};
+  for (const part of parts) {
+    const m = /^([a-z][a-z0-9_]*)\.([1-9]\d{0,8})$/.exec(part);
+    if (!m || Object.hasOwn(revisions, m[1])) return { base: text, revisions: {} };
+    if (m[2] !== '1') revisions[m[1]] = Number(m[2]);
+  }
+  return { base, revisions };
+}
+
+let rules: Record<string, number> | null = null;
+
+function rulesRevisions(): Record<string, number> {
+  return (rules ??= ruleRevisions());
+}
+
+function currentEntry(): { versions: ChunkerVersions; text: string } {
+  const seam = process.env[TEST_REVISIONS];
+  if (!current || current.seam !== seam) {
+    const revisions: Record<string, number> = { ...rulesRevisions(), [LINE_WINDOWS]: LINE_WINDOWS_REVISION };
+    for (const entry of (seam ?? '').split(',')) {
+      const [key, value] = entry.split('=');
+      if (key && Number(value) >= 1) revisions[key.trim()] = Math.floor(Number(value));
+    }
+    for (const key of Object.keys(revisions)) if (revisions[key] === 1) delete revisions[key];
+    const versions = { base: BASE_CHUNKER_VERSION, revisions };
+    current = { seam, versions, text: formatChunkerVersions(versions) };
+  }
+  return current;
+}

@@ -3,24 +3,42 @@ import { UsageError } from '../util/errors.js';
 import { isObjectId } from './object-id.js';
 import { git, GitError } from './run.js';
 
-/** Where a repository lives and what is checked out. */
+/** Where a repository lives: fixed for as long as ocrag runs in it, whatever is checked out. */
 export interface RepoInfo {
   /** Work tree root (the folder holding the checked-out files). */
-  root: string;
+  readonly root: string;
   /** This work tree's git dir (differs per worktree). */
-  gitDir: string;
+  readonly gitDir: string;
   /** The git dir shared by all worktrees. */
-  commonDir: string;
-  /** Branch short name, or null when HEAD is detached. */
-  branch: string | null;
-  /** HEAD commit, or null in a repository with no commits yet. */
-  head: string | null;
-  /** HEAD's root tree, or null with no commits. */
-  tree: string | null;
+  readonly commonDir: string;
 }
 
-/** Finds the repository that contains `cwd` (any subfolder works) and reads HEAD. */
+/**
+ * What HEAD pointed at when it was read. A frozen value: whoever follows checkouts and commits reads a new one,
+ * so a run that was handed one keeps working for the commit it started on.
+ */
+export interface HeadSnapshot {
+  /** Branch short name, or null when HEAD is detached. */
+  readonly branch: string | null;
+  /** HEAD commit, or null in a repository with no commits yet. */
+  readonly commit: string | null;
+  /** HEAD's root tree, or null with no commits. */
+  readonly tree: string | null;
+}
+
+/** A repository as found, and its HEAD at that moment. */
+export interface OpenedRepo {
+  readonly repo: RepoInfo;
+  readonly head: HeadSnapshot;
+}
+
+/** Finds the repository that contains `cwd` (any subfolder works). */
 export async function openRepo(cwd: string): Promise<RepoInfo> {
+  return (await openRepoWithHead(cwd)).repo;
+}
+
+/** Finds the repository that contains `cwd` and reads HEAD. */
+export async function openRepoWithHead(cwd: string): Promise<OpenedRepo> {
   return (await openRepoAtOnce(cwd)) ?? openRepoStepwise(cwd);
 }
 
@@ -28,7 +46,7 @@ export async function openRepo(cwd: string): Promise<RepoInfo> {
  * The common case, a work tree with commits, in one git process (a one-shot search pays for each). Anything
  * else (no commits, bare, a file named HEAD) fails here and gets the stepwise path with its precise errors.
  */
-async function openRepoAtOnce(cwd: string): Promise<RepoInfo | null> {
+async function openRepoAtOnce(cwd: string): Promise<OpenedRepo | null> {
   let lines: string[];
   try {
     lines = (await git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', 'HEAD', 'HEAD^{tree}', '--symbolic-full-name', 'HEAD'], { cwd })).split('\n');
@@ -36,11 +54,12 @@ async function openRepoAtOnce(cwd: string): Promise<RepoInfo | null> {
     return null;
   }
   if (lines.length !== 6 || !isObjectId(lines[3]) || !isObjectId(lines[4])) return null;
-  const [root, gitDir, common, head, tree, ref] = lines;
-  return { root, gitDir, commonDir: path.resolve(root, common), branch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null, head, tree };
+  const [root, gitDir, common, commit, tree, ref] = lines;
+  const head = headSnapshot(ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null, commit, tree);
+  return { repo: Object.freeze({ root, gitDir, commonDir: path.resolve(root, common) }), head };
 }
 
-async function openRepoStepwise(cwd: string): Promise<RepoInfo> {
+async function openRepoStepwise(cwd: string): Promise<OpenedRepo> {
   let lines: string[];
   try {
     const out = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { cwd });
@@ -56,19 +75,21 @@ async function openRepoStepwise(cwd: string): Promise<RepoInfo> {
   }
   if (lines.length < 3) throw new UsageError(`not inside a git work tree: ${cwd}`, 3);
   const [root, gitDir, common] = lines;
-  const commonDir = path.resolve(root, common);
-  const state = await readHead(root);
-  return { root, gitDir, commonDir, ...state };
+  return { repo: Object.freeze({ root, gitDir, commonDir: path.resolve(root, common) }), head: await readHead(root) };
 }
 
 /** Reads branch, commit and tree of HEAD; cheap enough to call before every search. */
-export async function readHead(root: string): Promise<Pick<RepoInfo, 'branch' | 'head' | 'tree'>> {
+export async function readHead(root: string): Promise<HeadSnapshot> {
   const [branchOut, headOut] = await Promise.all([
     git(['symbolic-ref', '-q', '--short', 'HEAD'], { cwd: root, okCodes: [1] }),
     commitAndTree(root, 'HEAD'),
   ]);
-  const [head, tree] = headOut.split('\n');
-  return { branch: branchOut || null, head: head || null, tree: tree || null };
+  const [commit, tree] = headOut.split('\n');
+  return headSnapshot(branchOut || null, commit || null, tree || null);
+}
+
+function headSnapshot(branch: string | null, commit: string | null, tree: string | null): HeadSnapshot {
+  return Object.freeze({ branch, commit, tree });
 }
 
 /** Resolves any revision to its commit and root tree. */

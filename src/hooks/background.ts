@@ -17,7 +17,7 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
   const full: { index: CodeIndex | null } = { index: null };
   let logFile: string | null = null;
   try {
-    const ctx = await openContext(cwd);
+    let ctx = await openContext(cwd);
     const { layout } = ctx;
     logFile = layout.log;
     fs.mkdirSync(layout.dir, { recursive: true });
@@ -33,7 +33,7 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
       try {
         do {
           fs.rmSync(pending, { force: true });
-          if (!headJustRead) Object.assign(ctx.repo, await readHead(ctx.repo.root));
+          if (!headJustRead) ctx = { ...ctx, head: await readHead(ctx.repo.root) };
           headJustRead = false;
           const s = await indexOnce(ctx, cwd, full);
           appendLog(

@@ -1,49 +1,53 @@
 import fs from 'node:fs';
 import { loadConfig, type Config } from '../config/config.js';
-import { openRepo, type RepoInfo } from '../git/repo.js';
+import { openRepoWithHead, type HeadSnapshot, type RepoInfo } from '../git/repo.js';
 import { indexLayout, type IndexLayout } from '../store/layout.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { storeExists } from '../store/open-store.js';
-import { CHUNKER_VERSION } from '../chunk/version.js';
+import { chunkerVersion } from '../chunk/version.js';
 import { isDefaultModelSpec, SUPERSEDED_DEFAULT_MODEL_IDS } from '../embed/index.js';
 import { UsageError } from '../util/errors.js';
 import { readJson } from '../util/json-file.js';
 import { settingsKey } from './chunk-id.js';
 
-/** Everything a command needs to know about where it runs, read once per command. */
+/**
+ * Everything a command needs to know about where it runs, read once per command. A long-lived caller that
+ * follows HEAD makes a new context with the new snapshot; a run keeps the context it was given.
+ */
 export interface IndexContext {
-  repo: RepoInfo;
-  layout: IndexLayout;
-  config: Config;
+  readonly repo: RepoInfo;
+  readonly head: HeadSnapshot;
+  readonly layout: IndexLayout;
+  readonly config: Config;
 }
 
 export async function openContext(cwd: string, flags: Partial<Config> = {}): Promise<IndexContext> {
-  const repo = await openRepo(cwd);
+  const { repo, head } = await openRepoWithHead(cwd);
   const layout = indexLayout(repo);
   const config = loadConfig(layout.config, flags);
-  return { repo, layout, config };
+  return { repo, head, layout, config };
 }
 
 /** The commit HEAD points at; a repository without commits has nothing to index. */
-export function requireHead(repo: RepoInfo): { commit: string; tree: string } {
-  if (!repo.head || !repo.tree) throw new UsageError('the repository has no commits yet: commit something, then run ocrag index', 3);
-  return { commit: repo.head, tree: repo.tree };
+export function requireHead(head: HeadSnapshot): { commit: string; tree: string } {
+  if (!head.commit || !head.tree) throw new UsageError('the repository has no commits yet: commit something, then run ocrag index', 3);
+  return { commit: head.commit, tree: head.tree };
 }
 
 /** What a manifest must match to be current: same tree and same settings. */
 export function selectionKey(config: Config): string {
   const { include, exclude, maxFileBytes, maxLineChars, model, skipSecrets } = config;
-  return settingsKey({ include, exclude, maxFileBytes, maxLineChars, model, skipSecrets, chunker: CHUNKER_VERSION });
+  return settingsKey({ include, exclude, maxFileBytes, maxLineChars, model, skipSecrets, chunker: chunkerVersion() });
 }
 
 export function currentManifest(ctx: IndexContext): Manifest | null {
-  if (!ctx.repo.head) return null;
-  return readManifest(ctx.layout.manifests, manifestKey(ctx.repo.branch, ctx.repo.head));
+  if (!ctx.head.commit) return null;
+  return readManifest(ctx.layout.manifests, manifestKey(ctx.head.branch, ctx.head.commit));
 }
 
 /** True when the checked-out tree was indexed with the current settings: nothing to do. */
 export function isUpToDate(ctx: IndexContext, manifest: Manifest | null): boolean {
-  return !!manifest && manifest.tree === ctx.repo.tree && manifest.selectionKey === selectionKey(ctx.config) && fs.existsSync(ctx.layout.meta) && storeExists(ctx.layout) && !supersededDefaultModel(ctx);
+  return !!manifest && manifest.tree === ctx.head.tree && manifest.selectionKey === selectionKey(ctx.config) && fs.existsSync(ctx.layout.meta) && storeExists(ctx.layout) && !supersededDefaultModel(ctx);
 }
 
 /** The old default model's id when the store was built with it and the default model is configured, else null. */

@@ -1,4 +1,4 @@
-import { chunkFile, CHUNKER_VERSION } from '../chunk/index.js';
+import { chunkFile, chunkerVersionOf } from '../chunk/index.js';
 import type { Chunk } from '../chunk/types.js';
 import type { Embedder } from '../embed/index.js';
 import { formatBreadcrumb } from '../text/breadcrumb.js';
@@ -100,7 +100,7 @@ async function embedGroup(group: { blob: string; chunks: Chunk[] }[], embedder: 
   const flat = group.flatMap((g) => g.chunks.map((c) => ({ blob: g.blob, chunk: c })));
   const vectors = await embedder.embed(flat.map(({ chunk }) => embeddingText(chunk)));
   return flat.map(({ blob, chunk }, i) => ({
-    id: chunkId(blob, CHUNKER_VERSION, embedder.modelId, chunk.startLine, chunk.endLine),
+    id: chunkId(blob, chunkerVersionOf(chunk.language), embedder.modelId, chunk.startLine, chunk.endLine),
     blob,
     startLine: chunk.startLine,
     endLine: chunk.endLine,

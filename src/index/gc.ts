@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import { checkedOut } from '../git/worktrees.js';
+import type { BlobState } from '../store/blob-state.js';
 import { knownBlobs, listManifests, manifestKey, readManifest, removeManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import { removeStagingLeftovers } from '../store/staging.js';
 import { dirSize } from '../util/dir-size.js';
+import { dropOutdatedChunks } from './chunker-upgrade.js';
 import type { IndexContext } from './context.js';
 
 export interface GcResult {
@@ -18,8 +20,9 @@ export interface GcResult {
 
 /**
  * Keeps the manifests of every checked-out branch or commit (all worktrees) and the `keep` most recently
- * indexed others; deletes the rest, then the chunks no kept manifest references, then compacts. Manifests go
- * first, so a crash in between never leaves a manifest that names deleted chunks.
+ * indexed others; deletes the rest, then the chunks no kept manifest references and those of a language's older
+ * chunker, then compacts. Manifests go first, so a crash in between never leaves a manifest that names deleted
+ * chunks (a manifest of an older chunker vouches for none).
  */
 export async function collectGarbage(ctx: IndexContext, keep: number): Promise<GcResult> {
   const bytesBefore = fs.existsSync(ctx.layout.dir) ? dirSize(ctx.layout.dir) : 0;
@@ -31,13 +34,15 @@ export async function collectGarbage(ctx: IndexContext, keep: number): Promise<G
   let blobsRemoved = 0;
   let chunksRemoved = 0;
   if (meta && storeExists(ctx.layout)) {
-    const referenced = new Map<string, string>();
+    const referenced = new Map<string, BlobState>();
     for (const m of kept.values()) knownBlobs(m, referenced);
     const store = await openStore(ctx.layout, meta.dim, { create: false });
     try {
       const unreferenced = [...(await store.blobState()).keys()].filter((b) => !referenced.has(b));
       blobsRemoved = unreferenced.length;
       chunksRemoved = await store.deleteBlobs(unreferenced);
+      // After a language's chunking changed, its old chunks go too (the next index run embeds its files again).
+      chunksRemoved += await dropOutdatedChunks(store, meta);
       // Search snapshots still hold the deleted rows; the next search rebuilds them from what is left.
       if (chunksRemoved) fs.rmSync(ctx.layout.resident, { recursive: true, force: true });
       await store.compact();
@@ -66,7 +71,7 @@ async function chooseManifests(ctx: IndexContext, keep: number): Promise<{ kept:
 
 /** Chunks no manifest references (what gc would delete with nothing else removed). */
 export async function reclaimableChunks(ctx: IndexContext, counts: Map<string, number>): Promise<number> {
-  const referenced = new Map<string, string>();
+  const referenced = new Map<string, BlobState>();
   for (const key of listManifests(ctx.layout.manifests)) {
     const m = readManifest(ctx.layout.manifests, key);
     if (m) knownBlobs(m, referenced);

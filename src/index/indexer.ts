@@ -1,14 +1,15 @@
 import fs from 'node:fs';
-import { CHUNKER_VERSION } from '../chunk/version.js';
+import { chunkerVersion } from '../chunk/version.js';
 import { DEFAULT_MODEL_ID, type Embedder } from '../embed/index.js';
 import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
+import type { BlobState } from '../store/blob-state.js';
 import type { ChunkStore } from '../store/contract.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
 import { requireHead, selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
 import { crashPoint } from './crash-point.js';
-import { clearIndex, openStoreFor } from './open-store.js';
+import { clearIndex, finishChunkerUpgrade, openStoreFor } from './open-store.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex } from './embed-blobs.js';
 import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
 import { selectFiles, type Selection } from './select.js';
@@ -43,9 +44,8 @@ const LOOKUP_LIMIT = 5000;
  */
 export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
-  const { commit, tree } = requireHead(ctx.repo);
-  // A long-lived caller may re-read HEAD while this runs: the manifest is filed under the HEAD it was built for.
-  const { branch } = ctx.repo;
+  const { commit, tree } = requireHead(ctx.head);
+  const { branch } = ctx.head;
   const superseded = supersededDefaultModel(ctx);
   if (superseded && !opts.rebuild) {
     opts.onNotice?.(`ocrag: the default model changed (${superseded} → ${DEFAULT_MODEL_ID}: it reads Chinese now); re-indexing everything once`);
@@ -81,6 +81,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
       crashPoint('index.text-index');
       await store.ensureSearchIndexes(opts.onNotice);
     }
+    finishChunkerUpgrade(ctx, embedder);
     const manifest = buildManifest(ctx, branch, commit, tree, embedder.modelId, selection, known);
     crashPoint('index.manifest');
     writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
@@ -95,13 +96,13 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
  * Blob → "chunks" or skip reason for every selected blob the index already has. Manifests answer for free
  * (their blobs are stored by construction); the store is asked only about the rest.
  */
-async function knownState(ctx: IndexContext, store: ChunkStore, selection: Selection, modelId: string, baseKeys: string[]): Promise<Map<string, string>> {
-  const known = new Map<string, string>();
+async function knownState(ctx: IndexContext, store: ChunkStore, selection: Selection, modelId: string, baseKeys: string[]): Promise<Map<string, BlobState>> {
+  const known = new Map<string, BlobState>();
   const keys = new Set(baseKeys);
   if (keys.size === 1) for (const key of listManifests(ctx.layout.manifests).slice(0, 3)) keys.add(key);
   for (const key of keys) {
     const m = readManifest(ctx.layout.manifests, key);
-    if (m && m.modelId === modelId && m.chunkerVersion === CHUNKER_VERSION) knownBlobs(m, known);
+    if (m && m.modelId === modelId && m.chunkerVersion === chunkerVersion()) knownBlobs(m, known);
   }
   const unknown = new Set(selection.files.map((f) => f.blob).filter((b) => !known.has(b)));
   if (unknown.size === 0) return known;
@@ -111,7 +112,7 @@ async function knownState(ctx: IndexContext, store: ChunkStore, selection: Selec
 }
 
 /** One entry per blob the index lacks (a blob at many paths is read once), first path in tree order. */
-function uniqueUnknown(files: BlobToIndex[], known: Map<string, string>): BlobToIndex[] {
+function uniqueUnknown(files: BlobToIndex[], known: ReadonlyMap<string, BlobState>): BlobToIndex[] {
   const seen = new Set<string>();
   const out: BlobToIndex[] = [];
   for (const f of files) {
@@ -122,7 +123,7 @@ function uniqueUnknown(files: BlobToIndex[], known: Map<string, string>): BlobTo
   return out;
 }
 
-function buildManifest(ctx: IndexContext, branch: string | null, commit: string, tree: string, modelId: string, selection: Selection, known: Map<string, string>): Manifest {
+function buildManifest(ctx: IndexContext, branch: string | null, commit: string, tree: string, modelId: string, selection: Selection, known: ReadonlyMap<string, BlobState>): Manifest {
   const files: Record<string, string> = {};
   const skipped: Record<string, SkipReason> = {};
   const skippedBlobs: Record<string, string> = {};
@@ -134,7 +135,7 @@ function buildManifest(ctx: IndexContext, branch: string | null, commit: string,
     commit,
     tree,
     modelId,
-    chunkerVersion: CHUNKER_VERSION,
+    chunkerVersion: chunkerVersion(),
     selectionKey: selectionKey(ctx.config),
     indexedAt: new Date().toISOString(),
     files,

@@ -1,3 +1,4 @@
+import { chunkerVersion } from '../chunk/version.js';
 import { listManifests, manifestKey, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { storeExists } from '../store/open-store.js';
@@ -24,25 +25,25 @@ export interface IndexSummary {
  * tree needs a real run. The caller holds the index lock: the copy names chunks that gc must not take meanwhile.
  */
 export function indexKnownTree(ctx: IndexContext, started = performance.now()): IndexSummary | null {
-  const { commit, tree } = requireHead(ctx.repo);
+  const { commit, tree } = requireHead(ctx.head);
   const own = currentManifest(ctx);
   // HEAD's manifest holds this tree; under another commit when an amend or a rebase changed no file, and then it
   // is filed again, so that it names the commit it stands for.
   const source = isUpToDate(ctx, own) ? own! : sameTree(ctx, tree);
   if (!source) return null;
-  const manifest = source.commit === commit && source.branch === ctx.repo.branch ? source : fileUnderHead(ctx, source, commit);
+  const manifest = source.commit === commit && source.branch === ctx.head.branch ? source : fileUnderHead(ctx, source, commit);
   return summarize(manifest, { upToDate: true, newBlobs: 0, chunksEmbedded: 0, chunksTotal: null, started });
 }
 
 /** A copy of a manifest of HEAD's tree, filed under HEAD's branch (or commit, when detached). */
 function fileUnderHead(ctx: IndexContext, source: Manifest, commit: string): Manifest {
-  const { branch } = ctx.repo;
+  const { branch } = ctx.head;
   const manifest: Manifest = { ...source, branch, commit, indexedAt: new Date().toISOString() };
   writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
   return manifest;
 }
 
-/** The newest manifest of this tree made with the current settings for the store's model, if any. */
+/** The newest manifest of this tree made with the current settings and chunker for the store's model, if any. */
 function sameTree(ctx: IndexContext, tree: string): Manifest | null {
   if (!storeExists(ctx.layout)) return null;
   const meta = readMeta(ctx.layout.meta);
@@ -51,7 +52,7 @@ function sameTree(ctx: IndexContext, tree: string): Manifest | null {
   let best: Manifest | null = null;
   for (const name of listManifests(ctx.layout.manifests)) {
     const m = readManifest(ctx.layout.manifests, name);
-    if (!m || m.tree !== tree || m.selectionKey !== key || m.modelId !== meta.modelId || m.chunkerVersion !== meta.chunkerVersion) continue;
+    if (!m || m.tree !== tree || m.selectionKey !== key || m.modelId !== meta.modelId || m.chunkerVersion !== chunkerVersion()) continue;
     if (!best || m.indexedAt > best.indexedAt) best = m;
   }
   return best;

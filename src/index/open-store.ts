@@ -1,34 +1,40 @@
 import fs from 'node:fs';
-import { CHUNKER_VERSION } from '../chunk/version.js';
+import { BASE_CHUNKER_VERSION, chunkerVersion, parseChunkerVersions } from '../chunk/version.js';
 import type { ChunkStore } from '../store/contract.js';
+import type { ModelIdentity } from '../store/identity.js';
 import { storeEntries } from '../store/layout.js';
 import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
 import { hasTables, openStore, storeExists } from '../store/open-store.js';
+import { dropOutdatedChunks } from './chunker-upgrade.js';
 import type { IndexContext } from './context.js';
 
-/** What every vector of a store comes from; a loaded model has it, and so does a model's description. */
-export interface StoreIdentity {
-  modelId: string;
-  dim: number;
-}
-
-/** Opens the store, creating it for this model, refusing another model's store, and upgrading an old chunker's. */
-export async function openStoreFor(ctx: IndexContext, identity: StoreIdentity, opts: { onNotice?: (message: string) => void }): Promise<ChunkStore> {
+/**
+ * Opens the store, creating it for this model, refusing another model's store, and upgrading an old chunker's:
+ * all of it for another base version, else the chunks of the languages whose chunking changed (chunker-upgrade.ts).
+ */
+export async function openStoreFor(ctx: IndexContext, identity: ModelIdentity, opts: { onNotice?: (message: string) => void }): Promise<ChunkStore> {
   await dropStaleStore(ctx, identity, opts);
   if (!fs.existsSync(ctx.layout.meta)) writeStoreMeta(ctx, identity);
-  return openStore(ctx.layout, identity.dim);
+  const store = await openStore(ctx.layout, identity.dim);
+  try {
+    await dropOutdatedChunks(store, readMeta(ctx.layout.meta), opts);
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  return store;
 }
 
 /**
- * Refuses a store of another model, and clears one whose chunks can't be trusted: of an older chunker, without a
- * record of its model, or whose tables are gone while manifests still vouch for their chunks.
+ * Refuses a store of another model, and clears one whose chunks can't be trusted: of an older base chunker
+ * version, without a record of its model, or whose tables are gone while manifests still vouch for their chunks.
  */
-export async function dropStaleStore(ctx: IndexContext, identity: StoreIdentity, opts: { onNotice?: (message: string) => void }): Promise<void> {
+export async function dropStaleStore(ctx: IndexContext, identity: ModelIdentity, opts: { onNotice?: (message: string) => void }): Promise<void> {
   const meta = readMeta(ctx.layout.meta);
   if (meta) {
-    assertSameModel(meta, identity.modelId, identity.dim);
-    if (meta.chunkerVersion !== CHUNKER_VERSION) {
-      opts.onNotice?.(`ocrag: the chunker changed (${meta.chunkerVersion} → ${CHUNKER_VERSION}); re-indexing everything once`);
+    assertSameModel(meta, identity);
+    if (parseChunkerVersions(meta.chunkerVersion).base !== BASE_CHUNKER_VERSION) {
+      opts.onNotice?.(`ocrag: the chunker changed (${meta.chunkerVersion} → ${chunkerVersion()}); re-indexing everything once`);
       clearIndex(ctx);
       return;
     }
@@ -40,8 +46,13 @@ export async function dropStaleStore(ctx: IndexContext, identity: StoreIdentity,
 }
 
 /** Records the store's identity; a new record also starts a new store generation (search snapshots key on it). */
-export function writeStoreMeta(ctx: IndexContext, identity: StoreIdentity): void {
-  writeMeta(ctx.layout.meta, { format: 1, modelId: identity.modelId, dim: identity.dim, chunkerVersion: CHUNKER_VERSION, createdAt: new Date().toISOString() });
+export function writeStoreMeta(ctx: IndexContext, identity: ModelIdentity): void {
+  writeMeta(ctx.layout.meta, { format: 1, modelId: identity.modelId, dim: identity.dim, chunkerVersion: chunkerVersion(), createdAt: new Date().toISOString() });
+}
+
+/** After an index run has embedded what a chunker upgrade left unknown: the store's record says so. */
+export function finishChunkerUpgrade(ctx: IndexContext, identity: ModelIdentity): void {
+  if (readMeta(ctx.layout.meta)?.chunkerVersion !== chunkerVersion()) writeStoreMeta(ctx, identity);
 }
 
 /** Removes vectors, manifests and store identity, and all derived from them; keeps the user's config. */

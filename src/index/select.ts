@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import type { Config } from '../config/config.js';
 import type { TreeEntry } from '../git/tree.js';
+import type { ContentSkipReason } from '../store/blob-state.js';
 import type { SkipReason } from '../store/manifest.js';
 
 export interface Selection {
@@ -67,7 +68,7 @@ const LFS_POINTER = Buffer.from('version https://git-lfs.github.com/spec/');
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
 /** Decides from a blob's bytes whether it is indexable text; returns the text or why not. Pure. */
-export function classifyContent(bytes: Buffer, maxLineChars: number): { text: string } | { reason: SkipReason } {
+export function classifyContent(bytes: Buffer, maxLineChars: number): { text: string } | { reason: ContentSkipReason } {
   const utf16 = utf16Encoding(bytes);
   if (utf16) {
     // Windows tools write UTF-16 with a byte order mark; its ASCII half is all NUL bytes, yet it is text.

@@ -45,7 +45,12 @@ export class CodeIndex {
   /** The store kept open between calls when `keepStoreOpen`, and how many calls are using it now. */
   private kept: { store: StoreHandle; users: number; released: boolean } | null = null;
 
-  private constructor(public ctx: IndexContext, private readonly hooks: CodeIndexHooks, private readonly options: CodeIndexOptions = {}) {}
+  private constructor(private context: IndexContext, private readonly hooks: CodeIndexHooks, private readonly options: CodeIndexOptions = {}) {}
+
+  /** Where this index runs, with HEAD as last read; re-reading HEAD makes a new context, so a run keeps its own. */
+  get ctx(): IndexContext {
+    return this.context;
+  }
 
   static async open(cwd: string, flags: Partial<Config> = {}, hooks: CodeIndexHooks = {}, options: CodeIndexOptions = {}): Promise<CodeIndex> {
     return new CodeIndex(await openContext(cwd, flags), hooks, options);
@@ -123,16 +128,17 @@ export class CodeIndex {
       this.headJustRead = false;
       return;
     }
-    Object.assign(this.ctx.repo, await readHead(this.ctx.repo.root));
+    this.context = { ...this.context, head: await readHead(this.context.repo.root) };
   }
 
   /** Indexes first when the checked-out commit was never indexed with these settings, and says so. */
   async ensureFresh(): Promise<IndexSummary | null> {
     await this.refreshHead();
-    requireHead(this.ctx.repo);
-    if (isUpToDate(this.ctx, currentManifest(this.ctx))) return null;
+    const ctx = this.ctx;
+    const { commit } = requireHead(ctx.head);
+    if (isUpToDate(ctx, currentManifest(ctx))) return null;
     // An index of the old default model gets its own notice from the run.
-    if (!supersededDefaultModel(this.ctx)) this.hooks.onNotice?.(`ocrag: index is behind ${this.ctx.repo.branch ?? 'HEAD'} (${this.ctx.repo.head!.slice(0, 8)}); updating it first`);
+    if (!supersededDefaultModel(ctx)) this.hooks.onNotice?.(`ocrag: index is behind ${ctx.head.branch ?? 'HEAD'} (${commit.slice(0, 8)}); updating it first`);
     return this.runIndex();
   }
 
@@ -186,7 +192,7 @@ export class CodeIndex {
   private async manifestAtHead(): Promise<Manifest | null> {
     if (this.headJustRead) return currentManifest(this.ctx);
     const head = await readHead(this.ctx.repo.root);
-    return head.head ? readManifest(this.ctx.layout.manifests, manifestKey(head.branch, head.head)) : null;
+    return head.commit ? readManifest(this.ctx.layout.manifests, manifestKey(head.branch, head.commit)) : null;
   }
 
   /** The store and the model, checked to belong together, open for the duration of `use`. */
@@ -194,7 +200,7 @@ export class CodeIndex {
     const embedder = await this.model();
     const meta = readMeta(this.ctx.layout.meta);
     if (!meta || !storeExists(this.ctx.layout)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
-    assertSameModel(meta, embedder.modelId, embedder.dim);
+    assertSameModel(meta, embedder);
     try {
       if (this.options.keepStoreOpen) return await this.withKeptStore(meta, embedder, use);
       try {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { loadConfig } from '../config/config.js';
 import { describeModel } from '../embed/index.js';
 import { HOOK_NAMES, hooksInstalled } from '../git/hook-files.js';
-import { openRepo, type RepoInfo } from '../git/repo.js';
+import { openRepoWithHead, type OpenedRepo } from '../git/repo.js';
 import { git } from '../git/run.js';
 import { currentManifest, isUpToDate, supersededDefaultModel, type IndexContext } from '../index/context.js';
 import { asStoreDamage } from '../store/damage.js';
@@ -31,14 +31,15 @@ export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Ch
     }
   };
   await attempt('git', async () => ({ status: 'ok', detail: await git(['--version'], { cwd }) }));
-  let repo: RepoInfo | null = null;
+  let opened: OpenedRepo | null = null;
   await attempt('repository', async () => {
-    repo = await openRepo(cwd);
-    if (!repo.head) return { status: 'fail', detail: `${repo.root}: no commits yet`, fix: 'commit something first' };
-    return { status: 'ok', detail: `${repo.root} on ${repo.branch ?? 'detached HEAD'} @ ${repo.head.slice(0, 8)}` };
+    const { repo, head } = (opened = await openRepoWithHead(cwd));
+    if (!head.commit) return { status: 'fail', detail: `${repo.root}: no commits yet`, fix: 'commit something first' };
+    return { status: 'ok', detail: `${repo.root} on ${head.branch ?? 'detached HEAD'} @ ${head.commit.slice(0, 8)}` };
   });
-  if (!repo) return checks;
-  const ctx = { repo: repo as RepoInfo, layout: indexLayout(repo as RepoInfo), config: null as unknown as Config };
+  if (!opened) return checks;
+  const { repo, head } = opened as OpenedRepo;
+  const ctx = { repo, head, layout: indexLayout(repo), config: null as unknown as Config };
   await attempt('config', async () => {
     ctx.config = loadConfig(ctx.layout.config, flags);
     const file = fs.existsSync(ctx.layout.config) ? ctx.layout.config : 'defaults (no .ocrag/config.json)';
@@ -85,6 +86,6 @@ async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
   if (!manifest) return { status: 'warn', detail: `${chunks} chunks stored, but this branch was never indexed`, fix: 'run "ocrag index"' };
   const superseded = supersededDefaultModel(ctx);
   if (superseded) return { status: 'warn', detail: `built with the previous default model ${superseded}, which reads no Chinese`, fix: 'run "ocrag index" (search and hooks also do it): it re-embeds everything once' };
-  if (!isUpToDate(ctx, manifest)) return { status: 'warn', detail: `indexed at ${manifest.commit.slice(0, 8)}, HEAD is ${ctx.repo.head?.slice(0, 8)}`, fix: 'run "ocrag index" (search also does it)' };
+  if (!isUpToDate(ctx, manifest)) return { status: 'warn', detail: `indexed at ${manifest.commit.slice(0, 8)}, HEAD is ${ctx.head.commit?.slice(0, 8)}`, fix: 'run "ocrag index" (search also does it)' };
   return { status: 'ok', detail: `${Object.keys(manifest.files).length} files, ${chunks} chunks, model ${meta.modelId}` };
 }

@@ -59,8 +59,8 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
   }
   return {
     root: ctx.repo.root,
-    branch: ctx.repo.branch,
-    head: ctx.repo.head,
+    branch: ctx.head.branch,
+    head: ctx.head.commit,
     indexed: manifest ? { commit: manifest.commit, tree: manifest.tree, indexedAt: manifest.indexedAt } : null,
     upToDate: isUpToDate(ctx, manifest),
     model: meta ? { id: meta.modelId, dim: meta.dim } : null,

@@ -3,19 +3,22 @@ import type { IndexProgress, IndexSummary } from '../index/indexer.js';
 export type ReindexKind = 'incremental' | 'full';
 export type ReindexState = 'idle' | 'running' | 'cancelling' | 'done' | 'failed' | 'cancelled';
 
-/** What `index_status` shows of the background run: the current one, or the last one once it ended. */
+/**
+ * What `index_status` shows of the background run: the current one, or the last one once it ended. A frozen
+ * value: every change of the run's state is a new snapshot, so one handed out never changes under its holder.
+ */
 export interface ReindexSnapshot {
-  state: ReindexState;
-  kind: ReindexKind | null;
-  startedAt: string | null;
-  finishedAt: string | null;
+  readonly state: ReindexState;
+  readonly kind: ReindexKind | null;
+  readonly startedAt: string | null;
+  readonly finishedAt: string | null;
   /** Share of the new blobs (file contents) already chunked and embedded, 0..100. */
-  percent: number;
-  files: { done: number; total: number };
-  chunks: number;
-  chunksPerSecond: number;
-  errors: string[];
-  summary: IndexSummary | null;
+  readonly percent: number;
+  readonly files: { readonly done: number; readonly total: number };
+  readonly chunks: number;
+  readonly chunksPerSecond: number;
+  readonly errors: readonly string[];
+  readonly summary: IndexSummary | null;
 }
 
 /** The reason a cancelled run is aborted with: the indexer throws it back, and only it means "cancelled". */
@@ -40,7 +43,7 @@ export interface ReindexRun {
  * manifest stays searchable.
  */
 export class ReindexJob {
-  private snapshotNow: ReindexSnapshot = idle();
+  private snapshotNow = idle();
   private controller: AbortController | null = null;
   private running: Promise<ReindexOutcome> | null = null;
 
@@ -53,7 +56,7 @@ export class ReindexJob {
   }
 
   snapshot(): ReindexSnapshot {
-    return { ...this.snapshotNow, files: { ...this.snapshotNow.files }, errors: [...this.snapshotNow.errors] };
+    return this.snapshotNow;
   }
 
   /** Starts `run` unless a run is active; `run` must pass the signal to the indexer and report progress. */
@@ -61,7 +64,7 @@ export class ReindexJob {
     if (this.running) return false;
     const controller = new AbortController();
     this.controller = controller;
-    this.snapshotNow = { ...idle(), state: 'running', kind, startedAt: new Date().toISOString() };
+    this.update({ ...idle(), state: 'running', kind, startedAt: new Date().toISOString() });
     const { signal } = controller;
     this.running = outcomeOf(run({ signal, onProgress: (p) => this.progress(p, signal) }), signal).then((outcome) => this.finish(outcome));
     return true;
@@ -71,7 +74,7 @@ export class ReindexJob {
   cancel(): boolean {
     if (!this.running) return false;
     this.controller?.abort(new ReindexCancelled());
-    this.snapshotNow.state = 'cancelling';
+    this.update({ state: 'cancelling' });
     return true;
   }
 
@@ -83,7 +86,7 @@ export class ReindexJob {
   private progress(p: IndexProgress, signal: AbortSignal): void {
     // The report that the indexer stops after is not shown: a cancelled run keeps the progress it had when asked.
     if (signal.aborted) return;
-    Object.assign(this.snapshotNow, {
+    this.update({
       percent: p.blobsTotal ? Math.round((100 * p.blobsDone) / p.blobsTotal) : 100,
       files: { done: p.blobsDone, total: p.blobsTotal },
       chunks: p.chunks,
@@ -98,11 +101,22 @@ export class ReindexJob {
         : outcome.state === 'failed'
           ? { errors: [outcome.error] }
           : {};
-    Object.assign(this.snapshotNow, { state: outcome.state, finishedAt: new Date().toISOString() }, extra);
+    this.update({ state: outcome.state, finishedAt: new Date().toISOString(), ...extra });
     this.running = null;
     this.controller = null;
     return outcome;
   }
+
+  /** The snapshot with these fields changed, as a new frozen value. */
+  private update(changes: Partial<ReindexSnapshot>): void {
+    this.snapshotNow = frozen({ ...this.snapshotNow, ...changes });
+  }
+}
+
+function frozen(s: ReindexSnapshot): ReindexSnapshot {
+  Object.freeze(s.files);
+  Object.freeze(s.errors);
+  return Object.freeze(s);
 }
 
 /** A run's promise as an outcome that never rejects. */
@@ -117,5 +131,5 @@ async function outcomeOf(run: Promise<IndexSummary>, signal: AbortSignal): Promi
 }
 
 function idle(): ReindexSnapshot {
-  return { state: 'idle', kind: null, startedAt: null, finishedAt: null, percent: 0, files: { done: 0, total: 0 }, chunks: 0, chunksPerSecond: 0, errors: [], summary: null };
+  return frozen({ state: 'idle', kind: null, startedAt: null, finishedAt: null, percent: 0, files: { done: 0, total: 0 }, chunks: 0, chunksPerSecond: 0, errors: [], summary: null });
 }

@@ -165,12 +165,12 @@ export class RepoSession {
    */
   private async headUnansweredByJob(index: CodeIndex): Promise<'moved' | 'missing' | null> {
     const head = await readHead(index.ctx.repo.root);
-    if (!head.head) return null;
-    const now = { ...index.ctx, repo: { ...index.ctx.repo, ...head } };
+    if (!head.commit) return null;
+    const now = { ...index.ctx, head };
     const manifest = currentManifest(now);
     if (isUpToDate(now, manifest)) return null;
-    const target = index.ctx.repo;
-    if (head.head !== target.head || head.branch !== target.branch) return 'moved';
+    const target = index.ctx.head;
+    if (head.commit !== target.commit || head.branch !== target.branch) return 'moved';
     return manifest ? null : 'missing';
   }
 
@@ -204,7 +204,7 @@ export class RepoSession {
     let status: IndexStatus | null = null;
     let statusError: string | null = null;
     try {
-      status = await indexStatus({ ...index.ctx, repo: { ...index.ctx.repo, ...head } });
+      status = await indexStatus({ ...index.ctx, head });
     } catch (e) {
       statusError = (e as Error).message;
     }
@@ -216,7 +216,7 @@ export class RepoSession {
     return {
       status,
       statusError,
-      head: { branch: head.branch, commit: head.head },
+      head: { branch: head.branch, commit: head.commit },
       uncommittedChanges,
       reindex: this.job.snapshot(),
       queryCache: { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 },

@@ -1,6 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import os from 'node:os';
+import { chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
 import { chunkId } from '../index/chunk-id.js';
+import type { IndexIdentity } from '../store/identity.js';
 import arrow, { type Data, type DataType, type Schema, type Utf8 } from '../store/arrow.js';
 import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
 import type { ChunkBatch } from '../store/contract.js';
@@ -9,10 +11,9 @@ import { isObjectId } from '../git/object-id.js';
 import { ROWS_PER_ENTRY, shown } from './format.js';
 
 /** What every row of an artifact must agree with: its header's identity and its manifest's blobs. */
-export interface RowExpectations {
-  modelId: string;
-  dim: number;
-  chunkerVersion: string;
+export interface RowExpectations extends IndexIdentity {
+  /** The importing side's chunker versions: then a row of a language they chunk otherwise is refused. */
+  localChunkerVersion?: string;
   /** Blobs the manifest indexes; a row of any other blob is refused. */
   blobs: Set<string>;
 }
@@ -127,6 +128,8 @@ function rowChecker(batch: ChunkBatch, expect: RowExpectations, blobs: Set<strin
   const ends = col('end_line').values as Int32Array;
   const bytes = (d: Data, i: number) => (d.valueOffsets as Int32Array)[i + 1] - (d.valueOffsets as Int32Array)[i];
   const [languages, symbols] = [col('language'), col('symbol')];
+  const languageOf = asciiColumn(languages as Data<Utf8>);
+  const versionOf = languageVersions(expect);
   if (starts.length < batch.numRows || ends.length < batch.numRows) return () => 'line numbers are shorter than the rows';
   return (i) => {
     const blob = blobColumn(i);
@@ -137,9 +140,31 @@ function rowChecker(batch: ChunkBatch, expect: RowExpectations, blobs: Set<strin
     const end = ends[i];
     if (start < 1 || end < start || end > MAX_LINE) return `invalid line span ${start}-${end}`;
     const id = ids(i);
-    if (id !== chunkId(blob, expect.chunkerVersion, expect.modelId, start, end)) return `chunk id ${shown(id)} does not match its blob, span, model and chunker`;
+    const version = versionOf(bytes(languages, i) > 64 ? '' : languageOf(i));
+    if (id !== chunkId(blob, version, expect.modelId, start, end)) return `chunk id ${shown(id)} does not match its blob, span, model and chunker`;
     if (bytes(languages, i) > 64 || bytes(symbols, i) > 64 * 1024) return 'language or symbol is implausibly long';
     return null;
+  };
+}
+
+/**
+ * The chunker version of a language's rows, as the header says. With the importing side's versions, a language
+ * they chunk otherwise refuses the artifact: its chunks are not the ones this ocrag would make.
+ */
+function languageVersions(expect: RowExpectations): (language: string) => string {
+  const artifact = parseChunkerVersions(expect.chunkerVersion);
+  const here = expect.localChunkerVersion === undefined ? null : parseChunkerVersions(expect.localChunkerVersion);
+  const known = new Map<string, string>();
+  return (language) => {
+    let version = known.get(language);
+    if (version !== undefined) return version;
+    version = chunkerVersionOf(language, artifact);
+    const local = here && chunkerVersionOf(language, here);
+    if (local !== null && local !== version) {
+      throw new ArtifactError(`artifact holds ${shown(language)} chunks of chunker version ${shown(version)} but this ocrag chunks them with version ${local}: export it again with this ocrag version`);
+    }
+    known.set(language, version);
+    return version;
   };
 }
 

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { CHUNKER_VERSION } from '../chunk/version.js';
+import { chunkerVersion } from '../chunk/version.js';
 import { resolveRevision } from '../git/repo.js';
 import { currentManifest, isUpToDate, requireHead, type IndexContext } from '../index/context.js';
+import { parseMarkReason, type MarkReason } from '../store/blob-state.js';
 import type { BlobMark, ChunkStore } from '../store/contract.js';
 import { listManifests, readManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
@@ -60,7 +61,8 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
   const manifest = await manifestToExport(source, opts.rev);
   const meta = readMeta(ctx.layout.meta);
   if (!meta || !storeExists(ctx.layout)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
-  if (manifest.modelId !== meta.modelId || manifest.chunkerVersion !== CHUNKER_VERSION || meta.chunkerVersion !== CHUNKER_VERSION) {
+  const chunker = chunkerVersion();
+  if (manifest.modelId !== meta.modelId || manifest.chunkerVersion !== chunker || meta.chunkerVersion !== chunker) {
     throw new UsageError(`commit ${manifest.commit.slice(0, 8)} was indexed with another model or chunker than the store's: check it out and run "ocrag index"`, 4);
   }
   const file = path.resolve(opts.out ?? `ocrag-index-${manifest.commit.slice(0, 12)}.tar`);
@@ -71,7 +73,7 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
     ocragVersion: VERSION,
     modelId: meta.modelId,
     dim: meta.dim,
-    chunkerVersion: CHUNKER_VERSION,
+    chunkerVersion: chunker,
     commit: manifest.commit,
     tree: manifest.tree,
     branch: manifest.branch,
@@ -94,7 +96,7 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
 /** The manifest of the revision; HEAD is brought up to date first, any other commit must have been indexed. */
 async function manifestToExport(source: ExportSource, rev: string | undefined): Promise<Manifest> {
   const ctx = source.ctx;
-  const head = requireHead(ctx.repo);
+  const head = requireHead(ctx.head);
   const target = rev ? await resolveRevision(ctx.repo.root, rev) : head;
   if (target.commit === head.commit) {
     if (!isUpToDate(ctx, currentManifest(ctx))) await source.indexHead();
@@ -120,7 +122,7 @@ async function partitionBlobs(store: ChunkStore, manifest: Manifest): Promise<{ 
   const fileBlobs = [...new Set(Object.values(manifest.files))];
   const state = await store.blobState([...fileBlobs, ...Object.values(manifest.skippedBlobs)]);
   const chunkBlobs: string[] = [];
-  const marks = new Map<string, string>();
+  const marks = new Map<string, MarkReason>();
   for (const blob of fileBlobs) {
     const s = state.get(blob);
     if (!s) throw new UsageError(`the index lacks blob ${blob} of commit ${manifest.commit.slice(0, 8)}: run "ocrag index --rebuild"`, 4);
@@ -129,7 +131,7 @@ async function partitionBlobs(store: ChunkStore, manifest: Manifest): Promise<{ 
   }
   for (const [p, blob] of Object.entries(manifest.skippedBlobs)) {
     const s = state.get(blob);
-    if (!marks.has(blob)) marks.set(blob, s && s !== 'chunks' ? s : manifest.skipped[p] ?? 'binary');
+    if (!marks.has(blob)) marks.set(blob, s && s !== 'chunks' ? s : parseMarkReason(manifest.skipped[p] ?? 'binary'));
   }
   return { chunkBlobs, marks: [...marks].map(([blob, reason]) => ({ blob, reason })) };
 }

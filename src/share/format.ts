@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import { parseChunkerVersions } from '../chunk/version.js';
 import { isObjectId } from '../git/object-id.js';
+import type { IndexIdentity } from '../store/identity.js';
 import { ArtifactError, UsageError } from '../util/errors.js';
 
 /**
@@ -80,13 +82,11 @@ export function sizeLimit(name: string): number | null {
 /** Rows per chunk entry: a few MiB each, so reader and writer hold little. */
 export const ROWS_PER_ENTRY = 1024;
 
-export interface ArtifactHeader {
+/** The artifact's identity first: an importer refuses another model's or chunker's index before reading on. */
+export interface ArtifactHeader extends IndexIdentity {
   format: typeof ARTIFACT_FORMAT;
   formatVersion: number;
   ocragVersion: string;
-  modelId: string;
-  dim: number;
-  chunkerVersion: string;
   commit: string;
   tree: string;
   /** Branch the index was built on (informative: the importer registers it for its own checkout). */
@@ -109,13 +109,6 @@ export interface ArtifactTrailer {
   sha256: string;
 }
 
-/** What the importing side runs with; an artifact must match it exactly. */
-export interface LocalIdentity {
-  modelId: string;
-  dim: number;
-  chunkerVersion: string;
-}
-
 
 /** A missing artifact is a usage error (exit 2); a bad one is an ArtifactError (exit 4). */
 export function requireArtifactFile(file: string): void {
@@ -136,7 +129,7 @@ export function parseHeader(body: Buffer): ArtifactHeader {
     Number.isInteger(h.dim) &&
     h.dim! > 0 &&
     h.dim! <= 65536 &&
-    printable(h.chunkerVersion, 64) &&
+    printable(h.chunkerVersion, 1024) &&
     isObjectId(h.commit) &&
     isObjectId(h.tree) &&
     (h.branch === null || printable(h.branch, 256)) &&
@@ -146,13 +139,16 @@ export function parseHeader(body: Buffer): ArtifactHeader {
   return h as ArtifactHeader;
 }
 
-/** Refuses an artifact built with another model, dimension or chunker, naming which one differs. */
-export function assertCompatible(header: ArtifactHeader, local: LocalIdentity): void {
+/**
+ * Refuses an artifact built with another model, dimension or base chunker version, naming which one differs. Of
+ * another language's chunker it may still hold no chunks: its rows are checked for that (chunk-rows.ts).
+ */
+export function assertCompatible(header: ArtifactHeader, local: IndexIdentity): void {
   if (header.modelId !== local.modelId) {
     throw new ArtifactError(`artifact was built with model ${shown(header.modelId)} but the configured model is ${shown(local.modelId)}: configure that model (--model) or index locally`);
   }
   if (header.dim !== local.dim) throw new ArtifactError(`artifact vectors have ${header.dim} dimensions but the configured model ${shown(local.modelId)} has ${local.dim}`);
-  if (header.chunkerVersion !== local.chunkerVersion) {
+  if (parseChunkerVersions(header.chunkerVersion).base !== parseChunkerVersions(local.chunkerVersion).base) {
     throw new ArtifactError(`artifact was chunked by chunker version ${shown(header.chunkerVersion)} but this ocrag uses version ${local.chunkerVersion}: export it again with the same ocrag version`);
   }
 }

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { selectionKey, type IndexContext } from '../index/context.js';
 import { crashPoint } from '../index/crash-point.js';
-import { dropStaleStore, openStoreFor, writeStoreMeta, type StoreIdentity } from '../index/open-store.js';
+import { dropStaleStore, openStoreFor, writeStoreMeta } from '../index/open-store.js';
 import type { ChunkStore } from '../store/contract.js';
+import type { IndexIdentity, ModelIdentity } from '../store/identity.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
 import { storeExists } from '../store/open-store.js';
@@ -13,7 +14,7 @@ import { withIndexLock as withLock } from '../util/file-lock.js';
 import { digestOf } from './checksum.js';
 import { decodeCheckedEntry } from './chunk-rows.js';
 import { ChunkWriter } from './chunk-writer.js';
-import { assertCompatible, chunkMember, ENTRY, requireArtifactFile, type ArtifactHeader, type LocalIdentity } from './format.js';
+import { assertCompatible, chunkMember, ENTRY, requireArtifactFile, type ArtifactHeader } from './format.js';
 import { localIdentity } from './local-identity.js';
 import { checkAgainstRepository, commitTree, type CommitTree } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
@@ -42,7 +43,7 @@ const ROWS_PER_WRITE = 16_384;
 /** Where an artifact goes: a CodeIndex, or a lighter holder of the same context and model. */
 export interface ImportTarget {
   ctx: IndexContext;
-  model(): Promise<StoreIdentity>;
+  model(): Promise<ModelIdentity>;
 }
 
 export interface ImportOptions {
@@ -54,7 +55,7 @@ export interface ImportOptions {
 /** What both ways of importing share: the artifact, the local identity, and git's view of its commit. */
 interface ImportRun {
   file: string;
-  local: LocalIdentity;
+  local: IndexIdentity;
   early: ArtifactHeader | null;
   here: Promise<CommitTree | null>;
   opts: ImportOptions;
@@ -200,7 +201,7 @@ async function addMarks(store: ChunkStore, verified: VerifiedArtifact): Promise<
  * already there for the same tree and the local settings is kept.
  */
 function registerManifest(ctx: IndexContext, manifest: Manifest): { key: string; written: boolean } {
-  const branch = ctx.repo.head === manifest.commit ? ctx.repo.branch : null;
+  const branch = ctx.head.commit === manifest.commit ? ctx.head.branch : null;
   const key = manifestKey(branch, manifest.commit);
   const existing = readManifest(ctx.layout.manifests, key);
   const current =

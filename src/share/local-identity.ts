@@ -1,23 +1,22 @@
-import { CHUNKER_VERSION } from '../chunk/version.js';
+import { chunkerVersion } from '../chunk/version.js';
 import type { IndexContext } from '../index/context.js';
-import type { StoreIdentity } from '../index/open-store.js';
+import type { IndexIdentity, ModelIdentity } from '../store/identity.js';
 import { readMeta } from '../store/meta.js';
-import type { LocalIdentity } from './format.js';
 
 /**
  * The configured model's id and vector size, which an artifact must match, without loading the model when
  * that can be avoided (loading costs more than the rest of a small import): a built static model's description
  * states both (`describesDim`); a pipeline model's size is known only by running it, unless the store records it for that id.
  */
-export async function localIdentity(ctx: IndexContext, loadModel: () => Promise<StoreIdentity>): Promise<LocalIdentity> {
+export async function localIdentity(ctx: IndexContext, loadModel: () => Promise<ModelIdentity>): Promise<IndexIdentity> {
   const { describeModel, describesDim } = await import('../embed/index.js');
   const described = await describeModel(ctx.config.model);
-  let identity: StoreIdentity | null = null;
+  let identity: ModelIdentity | null = null;
   if (describesDim(described)) identity = { modelId: described.id, dim: described.dim };
   else if (described.built) {
     const meta = readMeta(ctx.layout.meta);
     if (meta?.modelId === described.id) identity = { modelId: meta.modelId, dim: meta.dim };
   }
   identity ??= await loadModel();
-  return { modelId: identity.modelId, dim: identity.dim, chunkerVersion: CHUNKER_VERSION };
+  return { modelId: identity.modelId, dim: identity.dim, chunkerVersion: chunkerVersion() };
 }

@@ -1,3 +1,4 @@
+import { parseMarkReason } from '../store/blob-state.js';
 import type { BlobMark } from '../store/contract.js';
 import type { Manifest } from '../store/manifest.js';
 import { listTree } from '../git/tree.js';
@@ -61,16 +62,16 @@ export function parseMarks(body: Buffer, blobs: Set<string>): BlobMark[] {
   const lines = body.toString('utf8').split('\n');
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i]) continue;
-    let mark: Partial<BlobMark>;
+    let mark: { blob?: unknown; reason?: unknown };
     try {
-      mark = JSON.parse(lines[i]) as Partial<BlobMark>;
+      mark = JSON.parse(lines[i]) as { blob?: unknown; reason?: unknown };
     } catch {
       throw new ArtifactError(`artifact entry ${ENTRY.marks}, line ${i + 1}: not JSON`);
     }
     if (!isObjectId(mark.blob) || !blobs.has(mark.blob) || typeof mark.reason !== 'string' || !REASON.test(mark.reason)) {
       throw new ArtifactError(`artifact entry ${ENTRY.marks}, line ${i + 1}: not a mark of a blob in the manifest`);
     }
-    marks.push({ blob: mark.blob, reason: mark.reason });
+    marks.push({ blob: mark.blob, reason: parseMarkReason(mark.reason) });
   }
   return marks;
 }

@@ -1,9 +1,10 @@
 import type { BlobMark, ChunkBatch } from '../store/contract.js';
+import type { IndexIdentity } from '../store/identity.js';
 import type { Manifest } from '../store/manifest.js';
 import { ArtifactError } from '../util/errors.js';
 import { digestOf, totalDigest } from './checksum.js';
 import { decodeChunkEntry, type RowExpectations } from './chunk-rows.js';
-import { assertCompatible, chunkMember, ENTRY, LIMITS, parseHeader, parseTrailer, type ArtifactHeader, type ArtifactTrailer, type EntryDigest, type LocalIdentity, shown } from './format.js';
+import { assertCompatible, chunkMember, ENTRY, LIMITS, parseHeader, parseTrailer, type ArtifactHeader, type ArtifactTrailer, type EntryDigest, shown } from './format.js';
 import { manifestBlobs, parseArtifactManifest, parseMarks } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
 
@@ -51,10 +52,10 @@ export async function peekHeader(file: string): Promise<ArtifactHeader | null> {
  * `onChunks` receives each chunk entry's rows once checked, in order, until a content problem is found; they are
  * trustworthy only if the whole verification then succeeds.
  */
-export async function verifyArtifact(file: string, local?: LocalIdentity, opts: VerifyOptions = {}): Promise<VerifiedArtifact> {
+export async function verifyArtifact(file: string, local?: IndexIdentity, opts: VerifyOptions = {}): Promise<VerifiedArtifact> {
   const digests: EntryDigest[] = [];
   const names = new Set<string>();
-  const contents = new ArtifactContents(opts.keepChunkBytes ?? 0);
+  const contents = new ArtifactContents(opts.keepChunkBytes ?? 0, local);
   let trailer: ArtifactTrailer | undefined;
   let contentError: ArtifactError | undefined;
 
@@ -122,7 +123,7 @@ class ArtifactContents {
   /** A chunk entry's columns, waiting for its vectors (the next entry). */
   private columns: { name: string; n: number; body: Buffer } | null = null;
 
-  constructor(private readonly keepBytes: number) {}
+  constructor(private readonly keepBytes: number, private readonly local?: IndexIdentity) {}
 
   /** Parses and checks one entry's contents; returns the rows of a chunk entry once both its halves are in. */
   add(name: string, body: Buffer): ChunkBatch | null {
@@ -137,7 +138,7 @@ class ArtifactContents {
     const header = this.header!;
     if (name === ENTRY.manifest) {
       this.manifest = parseArtifactManifest(body, header);
-      this.expectations = { modelId: header.modelId, dim: header.dim, chunkerVersion: header.chunkerVersion, blobs: new Set(Object.values(this.manifest.files)) };
+      this.expectations = { modelId: header.modelId, dim: header.dim, chunkerVersion: header.chunkerVersion, localChunkerVersion: this.local?.chunkerVersion, blobs: new Set(Object.values(this.manifest.files)) };
       return null;
     }
     if (!this.manifest || !this.expectations) throw new ArtifactError(`artifact entry ${name} comes before the manifest`);

@@ -1,6 +1,7 @@
 // What indexing, search, gc, status, doctor, list and share ask of a store, whatever keeps its tables. A backend
 // implements ChunkStore and is chosen by the location of its tables (see BACKENDS in open-store.ts).
 import type { RecordBatch } from './arrow.js';
+import type { BlobState, MarkReason } from './blob-state.js';
 import type { StoreLocation } from './layout.js';
 
 /** One stored chunk. No path: the same blob may live at many paths; manifests map blobs to paths. */
@@ -23,7 +24,7 @@ export type ChunkInfo = Omit<ChunkRow, 'vector' | 'terms'>;
 /** A blob that was read but yields no chunks (binary, LFS pointer, minified, empty): remembered so it is never read again. */
 export interface BlobMark {
   blob: string;
-  reason: string;
+  reason: MarkReason;
 }
 
 /**
@@ -50,7 +51,7 @@ export interface ChunkStore {
    * What the store knows of blobs: "chunks" when it has their chunks, else the reason they yield none.
    * With a list, only those blobs are looked up (cheap for a commit's few new blobs); without, all are read.
    */
-  blobState(only?: Iterable<string>): Promise<Map<string, string>>;
+  blobState(only?: Iterable<string>): Promise<Map<string, BlobState>>;
   /** Blob → number of chunks, for `list` and `status`. */
   chunkCounts(): Promise<Map<string, number>>;
   countChunks(): Promise<number>;
@@ -65,6 +66,8 @@ export interface ChunkStore {
   addMarks(marks: BlobMark[]): Promise<void>;
   /** Deletes every chunk and mark of these blobs; returns how many chunks went. */
   deleteBlobs(blobs: string[]): Promise<number>;
+  /** Deletes these chunks, by id (their blobs' marks stay); returns how many went. */
+  deleteChunks(ids: string[]): Promise<number>;
 
   /** Every column of the chunks of these blobs, streamed batch by batch (for export): memory holds one batch. */
   chunkBatchesOf(blobs: string[]): AsyncIterable<ChunkBatch>;

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { parseMarkReason, type BlobState, type ContentSkipReason } from './blob-state.js';
+import type { IndexIdentity } from './identity.js';
 
 /** Why a path is not indexed; shown by `status` and `index --dry-run`. */
 export type SkipReason =
@@ -9,23 +11,19 @@ export type SkipReason =
   | 'excluded'
   | 'not included'
   | 'too large'
-  | 'binary'
   | 'lock file'
   | 'generated'
   | 'secret'
-  | 'lfs pointer'
-  | 'minified'
-  | 'not fetched';
+  | 'not fetched'
+  | ContentSkipReason;
 
 /** What one branch (or detached commit) was indexed at: the only place where paths live. */
-export interface Manifest {
+export interface Manifest extends Pick<IndexIdentity, 'modelId' | 'chunkerVersion'> {
   version: 1;
   /** Branch name, or null for a detached HEAD. */
   branch: string | null;
   commit: string;
   tree: string;
-  modelId: string;
-  chunkerVersion: string;
   /** Hash of the settings that decide which files are indexed; a change forces a fresh selection. */
   selectionKey: string;
   indexedAt: string;
@@ -88,9 +86,9 @@ export function pathsByBlob(manifest: Manifest): Map<string, string[]> {
 }
 
 /** Blob → "chunks" or the reason it yields none, as far as a manifest tells (its blobs are all stored). */
-export function knownBlobs(manifest: Manifest, into = new Map<string, string>()): Map<string, string> {
+export function knownBlobs(manifest: Manifest, into = new Map<string, BlobState>()): Map<string, BlobState> {
   for (const blob of Object.values(manifest.files)) into.set(blob, 'chunks');
-  for (const [path, blob] of Object.entries(manifest.skippedBlobs)) into.set(blob, manifest.skipped[path] ?? 'binary');
+  for (const [path, blob] of Object.entries(manifest.skippedBlobs)) into.set(blob, parseMarkReason(manifest.skipped[path] ?? 'binary'));
   return into;
 }
 
@@ -100,13 +98,13 @@ export function knownBlobs(manifest: Manifest, into = new Map<string, string>())
  */
 export function placeFiles(
   files: { path: string; blob: string }[],
-  known: Map<string, string>,
+  known: ReadonlyMap<string, BlobState>,
   into: Pick<Manifest, 'files' | 'skipped' | 'skippedBlobs'>,
 ): void {
   for (const f of files) {
     const state = known.get(f.blob);
     if (state && state !== 'chunks' && state !== 'empty') {
-      into.skipped[f.path] = state as SkipReason;
+      into.skipped[f.path] = state;
       into.skippedBlobs[f.path] = f.blob;
     } else into.files[f.path] = f.blob;
   }

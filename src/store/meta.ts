@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import { UsageError } from '../util/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import type { IndexIdentity, ModelIdentity } from './identity.js';
 
-/** Identity of a store: every vector in it comes from this model and this chunker. */
-export interface StoreMeta {
+/** The store's record of its identity: every vector in it comes from this model and this chunker. */
+export interface StoreMeta extends IndexIdentity {
   format: 1;
-  modelId: string;
-  dim: number;
-  chunkerVersion: string;
+  /** When this record was written: names the store's generation, which search caches of its rows belong to. */
   createdAt: string;
 }
 
@@ -27,7 +26,8 @@ export function writeMeta(file: string, meta: StoreMeta): void {
 }
 
 /** Vectors of two models never mix: a different model needs a rebuild the user asks for. */
-export function assertSameModel(meta: StoreMeta, modelId: string, dim: number): void {
+export function assertSameModel(meta: StoreMeta, model: ModelIdentity): void {
+  const { modelId, dim } = model;
   if (meta.modelId !== modelId || meta.dim !== dim) {
     throw new UsageError(
       `the index was built with model "${meta.modelId}" (${meta.dim}-d) but the configured model is "${modelId}" (${dim}-d): run "ocrag index --rebuild" to re-embed with the new model, or select the old one with --model`,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chunkFile, detectLanguage, CHUNKER_VERSION, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/index.js';
+import { chunkFile, detectLanguage, chunkerVersion, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/index.js';
 import { assertMaxLines, assertWellFormed, chunkWith, lineOf } from './helpers.js';
 
 const ROUTER_TS = `import { EventEmitter } from 'node:events';
@@ -48,7 +48,7 @@ console.log('router loaded');
 `;
 
 test('exports the fixed API', () => {
-  assert.equal(typeof CHUNKER_VERSION, 'string');
+  assert.equal(typeof chunkerVersion(), 'string');
   assert.deepEqual({ ...DEFAULT_CHUNK_OPTIONS }, { maxLines: 80, windowLines: 60, windowOverlap: 10, maxLineChars: 1000 });
 });
 

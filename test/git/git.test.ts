@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { BlobReader } from '../../src/git/blobs.js';
-import { openRepo, resolveRevision } from '../../src/git/repo.js';
+import { openRepo, openRepoWithHead, readHead, resolveRevision } from '../../src/git/repo.js';
 import { listTree } from '../../src/git/tree.js';
 import { UsageError } from '../../src/util/errors.js';
 import { git, makeFixtureRepo, tempDir } from '../helpers.js';
@@ -38,13 +38,18 @@ describe('git access on a real repository', () => {
   });
 
   test('finds the repository from a subfolder and follows a detached HEAD', async () => {
-    const info = await openRepo(path.join(repo, 'server'));
-    assert.equal(info.root, fs.realpathSync(repo));
-    assert.equal(info.branch, 'main');
+    const info = await openRepoWithHead(path.join(repo, 'server'));
+    assert.equal(info.repo.root, fs.realpathSync(repo));
+    assert.equal(info.head.branch, 'main');
+    assert.equal(info.head.commit, git(repo, 'rev-parse', 'HEAD'));
     git(repo, 'checkout', '-q', '--detach', 'HEAD');
-    const detached = await openRepo(repo);
-    assert.equal(detached.branch, null);
-    assert.equal(detached.head, info.head);
+    const detached = await openRepoWithHead(repo);
+    assert.equal(detached.head.branch, null);
+    assert.equal(detached.head.commit, info.head.commit);
+    assert.deepEqual(await readHead(info.repo.root), detached.head);
+    // A snapshot stays what HEAD was when it was read.
+    assert.ok(Object.isFrozen(info.head) && Object.isFrozen(info.repo));
+    assert.equal(info.head.branch, 'main');
     git(repo, 'checkout', '-q', 'main');
   });
 
@@ -55,7 +60,7 @@ describe('git access on a real repository', () => {
     const linked = await openRepo(wt);
     assert.equal(linked.commonDir, main.commonDir);
     assert.notEqual(linked.gitDir, main.gitDir);
-    assert.equal(linked.branch, 'feature');
+    assert.equal((await readHead(linked.root)).branch, 'feature');
   });
 
   test('rejects unknown revisions and option-like revisions', async () => {

@@ -28,6 +28,7 @@ describe('reindex job', () => {
     const { run, step } = steppedRun();
     assert.equal(job.start('incremental', run), true);
     assert.equal(job.start('full', run), false, 'one run at a time');
+    const started = job.snapshot();
     step();
     await new Promise((r) => setImmediate(r));
     assert.equal(job.snapshot().percent, 25);
@@ -35,6 +36,9 @@ describe('reindex job', () => {
     assert.deepEqual(await job.settled(), { state: 'done', summary: SUMMARY });
     assert.equal(job.snapshot().state, 'done');
     assert.equal(job.active, false);
+    // A snapshot handed out is a value: later progress made new ones.
+    assert.deepEqual([started.state, started.percent, started.files], ['running', 0, { done: 0, total: 0 }]);
+    assert.ok(Object.isFrozen(started) && Object.isFrozen(started.files));
   });
 
   test('cancel aborts the signal: the run stops after its next report, which is not shown, and ends cancelled', async () => {

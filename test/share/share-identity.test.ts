@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadEmbedder } from '../../src/embed/index.js';
-import { CHUNKER_VERSION } from '../../src/chunk/index.js';
+import { chunkerVersion } from '../../src/chunk/index.js';
 import { openContext } from '../../src/index/context.js';
 import { localIdentity } from '../../src/share/local-identity.js';
 import { makeFixtureRepo, tempDir, TEST_CACHE } from '../helpers.js';
@@ -13,7 +13,7 @@ test('an import learns the default model identity from its description, as loadi
   const identity = await localIdentity(ctx, () => Promise.reject(new Error('the model was loaded')));
   const model = await loadEmbedder(ctx.config.model);
   try {
-    assert.deepEqual(identity, { modelId: model.modelId, dim: model.dim, chunkerVersion: CHUNKER_VERSION });
+    assert.deepEqual(identity, { modelId: model.modelId, dim: model.dim, chunkerVersion: chunkerVersion() });
   } finally {
     await model.close();
   }
@@ -27,5 +27,5 @@ test('a model its description cannot size is loaded (which reports a broken one)
     return { modelId: 'folder-model', dim: 7 };
   });
   assert.equal(loads, 1);
-  assert.deepEqual(identity, { modelId: 'folder-model', dim: 7, chunkerVersion: CHUNKER_VERSION });
+  assert.deepEqual(identity, { modelId: 'folder-model', dim: 7, chunkerVersion: chunkerVersion() });
 });

@@ -5,7 +5,16 @@ import { isObjectId } from '../../git/object-id.js';
  * first, so no quote or other SQL ever reaches a filter.
  */
 export function blobFilters(blobs: Iterable<string>, size: number): string[] {
-  return batchesOf([...blobs].filter(isObjectId), size).map((batch) => `blob IN (${batch.map((b) => `'${b}'`).join(',')})`);
+  return hexFilters('blob', blobs, size);
+}
+
+/** As blobFilters, over chunk ids (hex digests, as long as a SHA-1 object id). */
+export function idFilters(ids: Iterable<string>, size: number): string[] {
+  return hexFilters('id', ids, size);
+}
+
+function hexFilters(column: string, values: Iterable<string>, size: number): string[] {
+  return batchesOf([...values].filter(isObjectId), size).map((batch) => `${column} IN (${batch.map((b) => `'${b}'`).join(',')})`);
 }
 
 export function batchesOf<T>(items: T[], size: number): T[][] {

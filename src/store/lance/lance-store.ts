@@ -10,7 +10,8 @@ import { isLargeStore } from '../large-store.js';
 import type { StoreLocation } from '../layout.js';
 import { chunkSchema, markSchema, rowsToArrow } from './chunk-arrow.js';
 import { addBatchesNotStored, chunkBatchesOf } from './chunk-batches.js';
-import { blobFilters } from './blob-filter.js';
+import { blobFilters, idFilters } from './blob-filter.js';
+import { parseMarkReason, type BlobState } from '../blob-state.js';
 import { ensureSearchIndexes, ensureTextIndex, queryStore } from './search-indexes.js';
 
 const { Utf8, Table: ArrowTable, vectorFromArray } = arrow;
@@ -52,12 +53,12 @@ export class LanceChunkStore implements ChunkStore {
    * What the store knows of blobs: "chunks" when it has their chunks, else the reason they yield none.
    * With a list, only those blobs are looked up (cheap for a commit's few new blobs); without, all are read.
    */
-  async blobState(only?: Iterable<string>): Promise<Map<string, string>> {
-    const state = new Map<string, string>();
+  async blobState(only?: Iterable<string>): Promise<Map<string, BlobState>> {
+    const state = new Map<string, BlobState>();
     const filters = only ? blobFilters(only, 500) : [null];
     for (const filter of filters) {
       const marks = this.marks.query().select(['blob', 'reason']);
-      for (const row of await (filter ? marks.where(filter) : marks).toArray()) state.set(row.blob as string, row.reason as string);
+      for (const row of await (filter ? marks.where(filter) : marks).toArray()) state.set(row.blob as string, parseMarkReason(row.reason as string));
       const chunks = this.chunks.query().select(['blob']);
       for await (const batch of filter ? chunks.where(filter) : chunks) {
         const col = batch.getChild('blob')!;
@@ -176,6 +177,13 @@ export class LanceChunkStore implements ChunkStore {
       await this.chunks.delete(filter);
       await this.marks.delete(filter);
     }
+    return before - (await this.chunks.countRows());
+  }
+
+  /** Deletes these chunks, by id (their blobs' marks stay); returns how many went. */
+  async deleteChunks(ids: string[]): Promise<number> {
+    const before = await this.chunks.countRows();
+    for (const filter of idFilters(ids, 500)) await this.chunks.delete(filter);
     return before - (await this.chunks.countRows());
   }
 

@@ -1,0 +1,54 @@
+import { chunkerVersion, chunkerVersionOf } from '../chunk/version.js';
+import type { ChunkStore } from '../store/contract.js';
+import type { StoreMeta } from '../store/meta.js';
+import { chunkId } from './chunk-id.js';
+
+/*
+ * When one language's chunking changes, only its files are chunked and embedded again. A store whose metadata
+ * records other chunker versions than this ocrag's (with the same base version: another base clears the whole
+ * index) may hold chunks made by a language's older chunker. A writer that opens such a store first drops them,
+ * so every chunk left is one this ocrag would make: their blobs are then unknown to the store, and the next index
+ * run embeds them again (manifests of other chunker versions don't vouch for their blobs). The metadata records
+ * the new versions only once an index run has done that (`finishChunkerUpgrade` in open-store.ts), and so starts
+ * a new store generation: search caches, which may hold the dropped chunks or the absence of their blobs' new
+ * ones, are rebuilt then.
+ */
+
+export interface UpgradeOptions {
+  onNotice?: (message: string) => void;
+}
+
+/** Drops the stored chunks of other chunker versions while the store's metadata is behind; returns how many went. */
+export async function dropOutdatedChunks(store: ChunkStore, meta: StoreMeta | null, opts: UpgradeOptions = {}): Promise<number> {
+  if (!meta) return 0;
+  const outdated = await outdatedChunks(store, meta);
+  if (outdated.ids.length === 0) return 0;
+  opts.onNotice?.(`ocrag: the chunker changed for ${[...outdated.languages].sort().join(', ')} (${meta.chunkerVersion} → ${chunkerVersion()}); re-indexing those files once`);
+  return store.deleteChunks(outdated.ids);
+}
+
+/**
+ * Chunks whose id is not the one this ocrag gives their blob, span and language's chunker version, with their
+ * blobs and languages; none while the store's metadata records this ocrag's versions.
+ */
+export async function outdatedChunks(store: ChunkStore, meta: StoreMeta): Promise<{ ids: string[]; blobs: Set<string>; languages: Set<string> }> {
+  const ids: string[] = [];
+  const blobs = new Set<string>();
+  const languages = new Set<string>();
+  if (meta.chunkerVersion === chunkerVersion()) return { ids, blobs, languages };
+  const { modelId } = meta;
+  const versions = new Map<string, string>();
+  for await (const batch of store.chunkColumns(null, ['id', 'blob', 'start_line', 'end_line', 'language'])) {
+    const [id, blob, start, end, language] = ['id', 'blob', 'start_line', 'end_line', 'language'].map((c) => batch.getChild(c)!);
+    for (let i = 0; i < batch.numRows; i++) {
+      const lang = language.get(i) as string;
+      let version = versions.get(lang);
+      if (version === undefined) versions.set(lang, (version = chunkerVersionOf(lang)));
+      if (id.get(i) === chunkId(blob.get(i) as string, version, modelId, start.get(i) as number, end.get(i) as number)) continue;
+      ids.push(id.get(i) as string);
+      blobs.add(blob.get(i) as string);
+      languages.add(lang);
+    }
+  }
+  return { ids, blobs, languages };
+}

@@ -1,0 +1,22 @@
+/** Why a file's content is not indexed: found by reading its blob, so the verdict holds for the blob anywhere. */
+export type ContentSkipReason = 'binary' | 'lfs pointer' | 'minified';
+
+/** Why a blob that was read yields no chunks: its content is skipped, or it is blank. */
+export type MarkReason = ContentSkipReason | 'empty';
+
+/** What the index knows of a blob: its chunks are stored, or it was read and yields none (it has a mark). */
+export type BlobState = 'chunks' | MarkReason;
+
+const MARK_REASONS: ReadonlySet<string> = new Set<MarkReason>(['binary', 'lfs pointer', 'minified', 'empty']);
+
+export function isMarkReason(value: unknown): value is MarkReason {
+  return typeof value === 'string' && MARK_REASONS.has(value);
+}
+
+/**
+ * A mark's reason as stored (the marks table holds plain strings): one this ocrag writes, else "binary", which
+ * says no more than the mark itself does: the blob was read and yields no chunks.
+ */
+export function parseMarkReason(stored: string): MarkReason {
+  return isMarkReason(stored) ? stored : 'binary';
+}

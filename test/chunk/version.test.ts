@@ -1,0 +1,63 @@
+// Chunker versions per language: each language's revision is in the ids of its chunks, and no id made before changes.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ruleRevisions } from '../../src/chunk/rules.js';
+import { chunkerVersion, chunkerVersionOf, formatChunkerVersions, parseChunkerVersions } from '../../src/chunk/version.js';
+import { chunkId } from '../../src/index/chunk-id.js';
+
+const SEAM = 'OCRAG_TEST_CHUNKER_REVISIONS';
+
+function withRevisions<T>(value: string, body: () => T): T {
+  const before = process.env[SEAM];
+  process.env[SEAM] = value;
+  try {
+    return body();
+  } finally {
+    if (before === undefined) delete process.env[SEAM];
+    else process.env[SEAM] = before;
+  }
+}
+
+test('every language is at the version chunk ids had before versions were per language', () => {
+  assert.equal(chunkerVersion(), '1');
+  for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'c', 'cpp', 'bash', 'markdown', 'json', 'text', 'kotlin']) {
+    assert.equal(chunkerVersionOf(language), '1', language);
+  }
+  // The id of a chunk is what it was: the same blob, chunker, model and span give the same 40 hex digits.
+  assert.equal(chunkId('a'.repeat(40), chunkerVersionOf('rust'), 'model', 1, 5), chunkId('a'.repeat(40), '1', 'model', 1, 5));
+});
+
+test('only the languages that had rules when versions became per language may have rules at revision 1', () => {
+  // A language given rules later starts at revision 2: until then its files were line windows (revision 1), and the
+  // same version would claim their old chunks as its own.
+  const atOne = Object.entries(ruleRevisions()).filter(([, revision]) => revision === 1).map(([language]) => language).sort();
+  const original = ['bash', 'c', 'c_sharp', 'cpp', 'go', 'java', 'javascript', 'php', 'python', 'ruby', 'rust', 'tsx', 'typescript'];
+  assert.deepEqual(atOne.filter((language) => !original.includes(language)), []);
+});
+
+test('raising one language changes its version alone; the line windows stand for every language without rules', () => {
+  withRevisions('rust=2', () => {
+    assert.equal(chunkerVersion(), '1+rust.2');
+    assert.equal(chunkerVersionOf('rust'), '1+rust.2');
+    assert.equal(chunkerVersionOf('go'), '1');
+    assert.equal(chunkerVersionOf('markdown'), '1');
+  });
+  withRevisions('lines=3,python=2', () => {
+    assert.equal(chunkerVersion(), '1+lines.3+python.2');
+    assert.equal(chunkerVersionOf('markdown'), '1+lines.3');
+    assert.equal(chunkerVersionOf('text'), '1+lines.3');
+    assert.equal(chunkerVersionOf('python'), '1+python.2');
+    assert.equal(chunkerVersionOf('typescript'), '1');
+  });
+  assert.equal(chunkerVersion(), '1');
+});
+
+test('a recorded table reads back; an old "1" is every language at 1; anything else matches nothing', () => {
+  const table = parseChunkerVersions('1+lines.3+rust.2');
+  assert.deepEqual(table, { base: '1', revisions: { lines: 3, rust: 2 } });
+  assert.equal(formatChunkerVersions(table), '1+lines.3+rust.2');
+  assert.equal(chunkerVersionOf('rust', table), '1+rust.2');
+  assert.equal(chunkerVersionOf('go', table), '1');
+  assert.deepEqual(parseChunkerVersions('1'), { base: '1', revisions: {} });
+  assert.deepEqual(parseChunkerVersions('1+Rust!'), { base: '1+Rust!', revisions: {} });
+});
