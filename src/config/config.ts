@@ -17,6 +17,12 @@ export interface Config {
   skipSecrets: boolean;
   /** `ocrag gc` keeps the manifests of checked-out branches plus this many most recently indexed others. */
   keepManifests: number;
+  /** An index run collects garbage by itself once this share (percent) of the stored chunks is reclaimable. */
+  autoGcPercent: number;
+  /** ... or once `.ocrag/` is larger than this many MB (0: no budget). */
+  storeBudgetMB: number;
+  /** Whether index runs collect garbage by themselves at all. */
+  autoGc: boolean;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -27,7 +33,13 @@ export const DEFAULT_CONFIG: Config = {
   model: 'default',
   skipSecrets: true,
   keepManifests: 10,
+  autoGcPercent: 30,
+  storeBudgetMB: 0,
+  autoGc: true,
 };
+
+/** Number keys where 0 means "none" rather than an error. */
+const ZERO_MEANS_NONE = new Set<keyof Config>(['storeBudgetMB']);
 
 const ENV_KEYS: Record<string, keyof Config> = {
   OCRAG_INCLUDE: 'include',
@@ -37,6 +49,9 @@ const ENV_KEYS: Record<string, keyof Config> = {
   OCRAG_MODEL: 'model',
   OCRAG_SKIP_SECRETS: 'skipSecrets',
   OCRAG_KEEP_MANIFESTS: 'keepManifests',
+  OCRAG_AUTO_GC_PERCENT: 'autoGcPercent',
+  OCRAG_STORE_BUDGET_MB: 'storeBudgetMB',
+  OCRAG_AUTO_GC: 'autoGc',
 };
 
 /** Merges the layers in precedence order (`file` is the index's config.json); each layer is checked and a bad value names its source. */
@@ -95,8 +110,9 @@ function checkValue(key: keyof Config, value: unknown, source: string): Config[k
     return value as string[];
   }
   if (typeof expected === 'number') {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || !Number.isInteger(value)) {
-      throw new UsageError(`invalid ${source}: "${key}" must be a positive whole number`);
+    const least = ZERO_MEANS_NONE.has(key) ? 0 : 1;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < least || !Number.isInteger(value)) {
+      throw new UsageError(`invalid ${source}: "${key}" must be a ${least ? 'positive' : 'non-negative'} whole number`);
     }
     return value;
   }

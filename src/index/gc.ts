@@ -53,7 +53,8 @@ export async function collectGarbage(ctx: IndexContext, keep: number): Promise<G
   return { manifestsKept: [...kept.keys()], manifestsRemoved: removed, blobsRemoved, chunksRemoved, bytesBefore, bytesAfter: dirSize(ctx.layout.dir) };
 }
 
-async function chooseManifests(ctx: IndexContext, keep: number): Promise<{ kept: Map<string, Manifest>; removed: string[] }> {
+/** The manifests gc keeps (checked-out ones and the `keep` most recently indexed others) and those it drops. */
+export async function chooseManifests(ctx: IndexContext, keep: number): Promise<{ kept: Map<string, Manifest>; removed: string[] }> {
   const { branches, detached } = await checkedOut(ctx.repo.root);
   const pinned = new Set([...[...branches].map((b) => manifestKey(b, '')), ...[...detached].map((c) => manifestKey(null, c))]);
   const all = listManifests(ctx.layout.manifests)

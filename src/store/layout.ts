@@ -26,6 +26,8 @@ export interface IndexLayout extends StoreLocation {
   resident: string;
   /** Where this process builds a new store before moving it into place (staging.ts). */
   staging: string;
+  /** The store's size when automatic gc last looked (index/gc-policy.ts): it looks again only after growth. */
+  gcCheck: string;
 }
 
 const STAGING_PREFIX = 'staging-';
@@ -49,6 +51,7 @@ export function indexLayout(repo: Pick<RepoInfo, 'root' | 'commonDir'>): IndexLa
     pending: path.join(dir, 'index.pending'),
     resident: path.join(dir, 'resident'),
     staging: path.join(dir, `${STAGING_PREFIX}${process.pid}`),
+    gcCheck: path.join(dir, 'gc-check.json'),
   };
 }
 
@@ -74,7 +77,7 @@ export function stagingFolders(layout: Pick<IndexLayout, 'dir'>): string[] {
  * marker) and what a killed import was staging. Never the user's config, the log or a lock.
  */
 export function storeEntries(layout: IndexLayout): string[] {
-  return [layout.tables, layout.manifests, layout.meta, layout.resident, layout.searchIndexes, ...stagingFolders(layout)];
+  return [layout.tables, layout.manifests, layout.meta, layout.resident, layout.searchIndexes, layout.gcCheck, ...stagingFolders(layout)];
 }
 
 /** Keeps `.ocrag/` out of `git status` through the repository's own exclude file, never the user's .gitignore. */

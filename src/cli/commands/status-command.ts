@@ -20,7 +20,7 @@ export function registerStatus(program: Command): void {
         `${p.bold('model')}       ${s.model ? `${s.model.id} (${s.model.dim}-d)` : `${s.configuredModel} (no index yet)`}`,
         `${p.bold('contents')}    ${s.files} files, ${s.blobs} blobs, ${s.chunks} chunks (${s.chunksStored} stored across all branches)`,
         `${p.bold('on disk')}     ${formatBytes(s.sizeOnDisk)}${s.chunksReclaimable ? `, ${s.chunksReclaimable} chunks reclaimable by ocrag gc` : ''}`,
-        `${p.bold('manifests')}   ${s.manifests.map((m) => `${m.branch ?? 'detached'}@${m.commit.slice(0, 8)}`).join(', ') || 'none'}`,
+        `${p.bold('manifests')}   ${s.manifests.map((m) => `${m.branch ?? 'detached'}@${m.commit.slice(0, 8)} (${m.chunks} chunks, ~${formatBytes(m.approxBytes)}${m.keptByGc ? '' : ', dropped by gc'})`).join('\n              ') || 'none'}`,
       ];
       const reasons = Object.entries(s.skipped).sort((a, b) => b[1].count - a[1].count);
       if (reasons.length) {

@@ -1,0 +1,65 @@
+// Index runs collect garbage by themselves once enough of the store is reclaimable, keeping what `ocrag gc` keeps.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { answersOf, git, runJson, twoLanguageRepo } from '../helpers.js';
+
+interface Summary {
+  upToDate: boolean;
+  chunksEmbedded: number;
+  garbageCollected?: { manifestsRemoved: number; chunksRemoved: number; bytesFreed: number };
+}
+interface Status {
+  chunksStored: number;
+  manifests: { branch: string | null; commit: string; chunks: number; approxBytes: number; keptByGc: boolean }[];
+}
+
+/** Ten commits, each rewriting one file: every detached checkout leaves a manifest and a blob's chunks behind. */
+function repoWithHistory(): { repo: string; commits: string[] } {
+  const repo = twoLanguageRepo();
+  const commits = [git(repo, 'rev-parse', 'HEAD')];
+  for (let i = 1; i < 10; i++) {
+    fs.writeFileSync(path.join(repo, 'tools', 'backup.py'), `def backup_database_${i}(path):\n    """Copies the database file to backup number ${i}."""\n    return path + ".bak${i}"\n`);
+    git(repo, 'commit', '-qam', `backup ${i}`);
+    commits.push(git(repo, 'rev-parse', 'HEAD'));
+  }
+  return { repo, commits };
+}
+
+test('detached checkouts past keepManifests are collected by the index run, and HEAD answers as before', async () => {
+  const { repo, commits } = repoWithHistory();
+  fs.mkdirSync(path.join(repo, '.ocrag'), { recursive: true });
+  fs.writeFileSync(path.join(repo, '.ocrag', 'config.json'), JSON.stringify({ keepManifests: 2, autoGcPercent: 20 }));
+  const collected: NonNullable<Summary['garbageCollected']>[] = [];
+  for (const commit of commits) {
+    git(repo, 'checkout', '-q', '--detach', commit);
+    const s = await runJson<Summary>(['index'], repo);
+    if (s.garbageCollected) collected.push(s.garbageCollected);
+  }
+  assert.ok(collected.length > 0, 'some run collected garbage');
+  assert.ok(collected.every((c) => c.chunksRemoved > 0 && c.manifestsRemoved > 0));
+  const status = await runJson<Status>(['status'], repo);
+  // The checked-out commit, main's manifest and at most two recent others survive a collection; later runs may add some.
+  assert.ok(status.manifests.length < commits.length, `${status.manifests.length} manifests of ${commits.length} runs`);
+  const head = status.manifests.find((m) => m.commit === commits.at(-1));
+  assert.ok(head && head.keptByGc && head.chunks > 0 && head.approxBytes > 0);
+  const queries = ['copy the database to a backup', 'render report rows', 'split a path into parts'];
+  const before = await answersOf(repo, queries);
+  await runJson(['gc', '--keep', '1'], repo);
+  assert.deepEqual(await answersOf(repo, queries), before);
+});
+
+test('autoGc false keeps every manifest', async () => {
+  const { repo, commits } = repoWithHistory();
+  fs.mkdirSync(path.join(repo, '.ocrag'), { recursive: true });
+  fs.writeFileSync(path.join(repo, '.ocrag', 'config.json'), JSON.stringify({ keepManifests: 1, autoGcPercent: 1, autoGc: false }));
+  for (const commit of commits.slice(0, 5)) {
+    git(repo, 'checkout', '-q', '--detach', commit);
+    const s = await runJson<Summary>(['index'], repo);
+    assert.equal(s.garbageCollected, undefined);
+  }
+  const status = await runJson<Status>(['status'], repo);
+  assert.equal(status.manifests.length, 5);
+  assert.equal(status.manifests.filter((m) => !m.keptByGc).length, 5 - 2, 'gc would keep the checked-out commit and one other');
+});
