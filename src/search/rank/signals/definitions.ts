@@ -6,10 +6,26 @@ import type { RankingConfig } from '../config.js';
 import { stemNamesSymbol } from './path-words.js';
 import type { BoostSignal } from './signal.js';
 
+const DEFAULTS = {
+  /** Chunks defining a name the query gives (`Router`, or `ZodType` inside a sentence). */
+  definitions: true,
+  definitionBoost: 3,
+  /** Definition tiers, as shares of the boost: a definition line in the text or a re-export, and a member of it. */
+  definitionTextTier: 0.6,
+  definitionMemberTier: 0.3,
+  /** Factor for a definition written with the qualified name the query gives (`function app.set` for `app.set`). */
+  qualifiedDefinitionFactor: 1.3,
+  /** Factor for a definition in a file named after it (`routergroup.go` for `RouterGroup`). */
+  namedFileDefinitionFactor: 1.5,
+  /** Factor on the definition boost when the name comes inside a sentence rather than alone. */
+  definitionInSentenceFactor: 0.5,
+};
+
 /** Chunks defining a name the query gives (`Router`, or `ZodType` inside a sentence). */
-export const definitions: BoostSignal = {
+export const definitions: BoostSignal<typeof DEFAULTS> = {
   name: 'definitions',
   stage: 'boost',
+  defaults: DEFAULTS,
   weight: (cfg) => cfg.definitionBoost,
   prepare: ({ q, cfg, candidates }) => (hit) => definitionTier(hit.candidate, hit.file, q, cfg, candidates.defined),
 };

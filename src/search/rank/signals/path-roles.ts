@@ -3,10 +3,25 @@ import type { RankingConfig } from '../config.js';
 import { PROSE } from './prose-config.js';
 import type { PenaltySignal } from './signal.js';
 
+const DEFAULTS = {
+  /** Down-weighting by path: tests, examples, vendored copies, declaration stubs, package markers. */
+  penalties: true,
+  /** Factors of the path-role penalties; tests and examples only unless the query asks for them. */
+  testPenalty: 0.3,
+  examplePenalty: 0.3,
+  /** Vendored, generated and compatibility copies. */
+  secondaryPenalty: 0.3,
+  /** TypeScript declaration stubs. */
+  declarationPenalty: 0.7,
+  /** `__init__.py`, `package-info.java`. */
+  packageMarkerPenalty: 0.5,
+};
+
 /** Tests, examples, vendored copies, declaration stubs and package markers, told by their path. */
-export const pathRoles: PenaltySignal = {
+export const pathRoles: PenaltySignal<typeof DEFAULTS> = {
   name: 'penalties',
   stage: 'penalty',
+  defaults: DEFAULTS,
   prepare: ({ q, cfg }) => {
     const cache = cacheFor(cfg);
     return (hit) => pathPenalty(hit.file.path, q, cfg, cache, PROSE.has(hit.candidate.chunk.language));
