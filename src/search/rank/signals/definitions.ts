@@ -3,6 +3,7 @@ import type { Candidate } from '../../candidates.js';
 import type { QueryInfo } from '../../query.js';
 import type { ViewFile } from '../../view.js';
 import type { RankingConfig } from '../config.js';
+import { BoundedMemo } from '../../../util/bounded-memo.js';
 import { stemNamesSymbol } from './path-words.js';
 import type { BoostSignal } from './signal.js';
 
@@ -73,29 +74,27 @@ interface Patterns {
   reexport: RegExp;
 }
 
-const cache = new Map<string, Patterns>();
+const cache = new BoundedMemo<string, Patterns>(512);
 
 function patterns(name: string): Patterns {
-  let p = cache.get(name);
-  if (!p) {
-    const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    p = {
-      // `pub struct Router<S>`, `export const ZodType: ...`, `class Flask(App):`, `def render_template(`, `type Context struct`
-      line: new RegExp(String.raw`^[ \t]*${MODIFIERS}${KEYWORDS}[ \t]+(?:[\w$]+(?:\.|::))*[$_]?${n}(?![\w$])`, 'm'),
-      // `func (c *Context) Next()`
-      goMethod: new RegExp(String.raw`^func[ \t]*\([^)]*\)[ \t]*${n}[ \t]*[(\[]`, 'm'),
-      // `exports.render = function`, `Foo.prototype.bar = ` (not any `obj.name = value`)
-      assigned: new RegExp(String.raw`^[ \t]*(?:(?:module\.)?exports|[\w$]+\.prototype)\.${n}[ \t]*=[^=]`, 'm'),
-      // `pub use axum_core::extract::{FromRequest, ...}`, `export { ZodType } from`, `from .app import Flask`
-      reexport: new RegExp(
-        String.raw`^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+use[ \t][^;]*\b${n}\b|export[ \t]+(?:type[ \t]+)?\{[^}]*\b${n}\b[^}]*\}[ \t]*from|from[ \t]+\S+[ \t]+import[ \t][^\n]*\b${n}\b)`,
-        'm',
-      ),
-    };
-    if (cache.size > 512) cache.clear();
-    cache.set(name, p);
-  }
-  return p;
+  return cache.get(name, compilePatterns);
+}
+
+function compilePatterns(name: string): Patterns {
+  const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return {
+    // `pub struct Router<S>`, `export const ZodType: ...`, `class Flask(App):`, `def render_template(`, `type Context struct`
+    line: new RegExp(String.raw`^[ \t]*${MODIFIERS}${KEYWORDS}[ \t]+(?:[\w$]+(?:\.|::))*[$_]?${n}(?![\w$])`, 'm'),
+    // `func (c *Context) Next()`
+    goMethod: new RegExp(String.raw`^func[ \t]*\([^)]*\)[ \t]*${n}[ \t]*[(\[]`, 'm'),
+    // `exports.render = function`, `Foo.prototype.bar = ` (not any `obj.name = value`)
+    assigned: new RegExp(String.raw`^[ \t]*(?:(?:module\.)?exports|[\w$]+\.prototype)\.${n}[ \t]*=[^=]`, 'm'),
+    // `pub use axum_core::extract::{FromRequest, ...}`, `export { ZodType } from`, `from .app import Flask`
+    reexport: new RegExp(
+      String.raw`^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+use[ \t][^;]*\b${n}\b|export[ \t]+(?:type[ \t]+)?\{[^}]*\b${n}\b[^}]*\}[ \t]*from|from[ \t]+\S+[ \t]+import[ \t][^\n]*\b${n}\b)`,
+      'm',
+    ),
+  };
 }
 
 /**

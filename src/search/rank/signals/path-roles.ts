@@ -1,5 +1,6 @@
 import type { QueryInfo } from '../../query.js';
 import type { RankingConfig } from '../config.js';
+import { BoundedMemo } from '../../../util/bounded-memo.js';
 import { PROSE } from './prose-config.js';
 import type { PenaltySignal } from './signal.js';
 
@@ -29,34 +30,26 @@ export const pathRoles: PenaltySignal<typeof DEFAULTS> = {
 };
 
 /** Per set of penalty weights (a sweep tries several in one process), path and query flags → penalty. */
-const caches = new Map<string, Map<string, number>>();
+const caches = new BoundedMemo<string, BoundedMemo<string, number>>(16);
 
-function cacheFor(cfg: RankingConfig): Map<string, number> {
+function cacheFor(cfg: RankingConfig): BoundedMemo<string, number> {
   const weights = [cfg.testPenalty, cfg.examplePenalty, cfg.secondaryPenalty, cfg.declarationPenalty, cfg.packageMarkerPenalty].join();
-  let cache = caches.get(weights);
-  if (!cache) {
-    if (caches.size >= 16) caches.clear();
-    caches.set(weights, (cache = new Map()));
-  }
-  return cache;
+  return caches.get(weights, () => new BoundedMemo(50_000));
 }
 
 /** `prose`: the chunk is documentation, which a docs/ folder holds as its own, not as example code. */
-function pathPenalty(path: string, q: QueryInfo, cfg: RankingConfig, cache: Map<string, number>, prose: boolean): number {
+function pathPenalty(path: string, q: QueryInfo, cfg: RankingConfig, cache: BoundedMemo<string, number>, prose: boolean): number {
   const key = `${q.wantsTests ? 1 : 0}${q.wantsExamples ? 1 : 0}${prose ? 1 : 0}${path}`;
-  let p = cache.get(key);
-  if (p === undefined) {
+  return cache.get(key, () => {
     const role = pathRole(path);
-    p = 1;
+    let p = 1;
     if (role.test && !q.wantsTests) p *= cfg.testPenalty;
     if (role.example && !q.wantsExamples && !(prose && DOCS_DIR.test(path))) p *= cfg.examplePenalty;
     if (role.secondary) p *= cfg.secondaryPenalty;
     if (role.declaration) p *= cfg.declarationPenalty;
     if (role.packageMarker) p *= cfg.packageMarkerPenalty;
-    if (cache.size > 50_000) cache.clear();
-    cache.set(key, p);
-  }
-  return p;
+    return p;
+  });
 }
 
 const DOCS_DIR = /(?:^|\/)docs?\//i;
