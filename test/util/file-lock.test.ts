@@ -77,6 +77,7 @@ test('a live owner in another process is waited for, told once, and the lock is 
     const lock = tryLock(${JSON.stringify(file)}); console.log(lock ? 'held' : 'busy');
     setTimeout(() => { lock.release(); console.log('released'); }, 700);`;
   const holder = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => holder.on('close', resolve));
   const lines = readline.createInterface({ input: holder.stdout })[Symbol.asyncIterator]();
   assert.equal((await lines.next()).value, 'held');
   assert.equal(tryLock(file), null, 'another live process holds it');
@@ -86,7 +87,7 @@ test('a live owner in another process is waited for, told once, and the lock is 
   assert.equal(told, 1);
   assert.ok(lock);
   lock.release();
-  await new Promise((resolve) => holder.on('close', resolve));
+  await exited;
 });
 
 test('waiting ends without the lock once the caller is satisfied, and times out otherwise', async () => {
