@@ -18,7 +18,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RANKING, type RankingConfig } from '../src/search/rank/config.js';
 import { RANKING_SIGNALS } from '../src/search/rank/signals/index.js';
-import type { RankingSignal } from '../src/search/rank/signals/signal.js';
 import { loadHarness } from './eval/harness.js';
 import { printAblation, printMisses, printTable, score, type Scored } from './eval/report.js';
 import { RepoSession } from './eval/repo-session.js';
@@ -80,7 +79,7 @@ function parseSetting(text: string): Partial<RankingConfig> {
  * Cumulative rows (fusion alone, then the symbol-table candidates and each signal of the list that is on added in
  * turn), leave-one-out rows of the full stack, and rows adding the signals that are off by default.
  */
-function ablations(base: Partial<RankingConfig>, signals: readonly RankingSignal[]): { label: string; ranking: Partial<RankingConfig> }[] {
+function ablations(base: Partial<RankingConfig>, signals: typeof RANKING_SIGNALS): { label: string; ranking: Partial<RankingConfig> }[] {
   const full = { ...DEFAULT_RANKING, ...base };
   const components: (keyof RankingConfig)[] = ['symbols', ...signals.map((s) => s.name)];
   const fusionOnly: Partial<RankingConfig> = Object.fromEntries(components.map((c) => [c, false]));

@@ -3,6 +3,7 @@ import type { Chunk } from '../chunk/types.js';
 import type { Embedder } from '../embed/index.js';
 import { formatBreadcrumb } from '../text/breadcrumb.js';
 import { codeTerms } from '../text/terms.js';
+import { readEach } from '../util/read-ahead.js';
 import type { BlobMark, ChunkRow, ChunkStore } from '../store/contract.js';
 import { chunkId } from './chunk-id.js';
 import { crashPoint } from './crash-point.js';
@@ -30,7 +31,7 @@ export interface EmbedBlobsResult {
 
 /** Blobs are embedded in groups of about this many chunks, and each group is one LanceDB commit. */
 const CHUNKS_PER_WRITE = 1024;
-/** Blob reads kept in flight at once. */
+/** Blob reads kept in flight ahead of the one being chunked. */
 const READ_AHEAD = 64;
 
 /**
@@ -70,25 +71,29 @@ export async function embedBlobs(
     groupChunks = 0;
     report(done);
   };
-  const reads: Promise<Buffer | null>[] = blobs.slice(0, READ_AHEAD).map(read);
-  for (let i = 0; i < blobs.length; i++) {
-    if (i + READ_AHEAD < blobs.length) reads.push(read(blobs[i + READ_AHEAD]));
-    const bytes = await reads[i];
-    reads[i] = Promise.resolve(null);
-    const entry = blobs[i];
-    const content = bytes ? classifyContent(bytes, settings.maxLineChars) : { reason: 'binary' as const };
-    if ('reason' in content) {
-      result.marks.push({ blob: entry.blob, reason: content.reason });
-      continue;
+  const reads = readEach(blobs, read, READ_AHEAD);
+  try {
+    for (let done = 1; ; done++) {
+      const next = await reads.take();
+      if (!next) break;
+      const { item: entry } = next;
+      const bytes = await next.read;
+      const content = bytes ? classifyContent(bytes, settings.maxLineChars) : { reason: 'binary' as const };
+      if ('reason' in content) {
+        result.marks.push({ blob: entry.blob, reason: content.reason });
+        continue;
+      }
+      const chunks = await chunkFile(entry.path, content.text, { maxLineChars: settings.maxLineChars });
+      if (chunks.length === 0) {
+        result.marks.push({ blob: entry.blob, reason: 'empty' });
+        continue;
+      }
+      group.push({ blob: entry.blob, chunks });
+      groupChunks += chunks.length;
+      if (groupChunks >= chunksPerWrite) await flush(done);
     }
-    const chunks = await chunkFile(entry.path, content.text, { maxLineChars: settings.maxLineChars });
-    if (chunks.length === 0) {
-      result.marks.push({ blob: entry.blob, reason: 'empty' });
-      continue;
-    }
-    group.push({ blob: entry.blob, chunks });
-    groupChunks += chunks.length;
-    if (groupChunks >= chunksPerWrite) await flush(i + 1);
+  } finally {
+    await reads.stop();
   }
   if (group.length) await flush(blobs.length);
   crashPoint('embed.marks');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ChunkBatch, ChunkInfo } from '../store/contract.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { stem } from '../text/stem.js';
+import { BoundedMemo } from '../util/bounded-memo.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
 import { readSnapshot, writeSnapshot, type ResidentState, type RestoredState } from './resident-snapshot.js';
 import { nameWords, ownDefinition } from '../text/breadcrumb.js';
@@ -30,7 +31,7 @@ export class ResidentChunks {
   /** Word → chunk indices and term frequencies. */
   postings = new PostingTable();
   /** Word as it appears → its posting's [docs, tfs] lists, growable. */
-  private readonly byWord = new Map<string, number[][]>();
+  private readonly byWord = new BoundedMemo<string, number[][]>(500_000);
   private readonly scratch = new Map<number[][], number>();
   private vectors: Int8Array;
   private scales: number[] = [];
@@ -217,14 +218,10 @@ export class ResidentChunks {
 
   /** The posting list of a word as it appears in rows (memoised: stemming every occurrence would dominate loading). */
   private postingOf(word: string): number[][] {
-    let p = this.byWord.get(word);
-    if (!p) {
-      p = this.postings.lists.writable(stem(word));
-      if (this.byWord.size > 500_000) this.byWord.clear();
-      this.byWord.set(word, p);
-    }
-    return p;
+    return this.byWord.get(word, this.writablePosting);
   }
+
+  private readonly writablePosting = (word: string): number[][] => this.postings.lists.writable(stem(word));
 }
 
 const residents = new Map<string, ResidentChunks>();

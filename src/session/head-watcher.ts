@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { headRef, readHeadFile } from '../git/head-file.js';
 import type { IndexContext } from '../index/context.js';
 import { stateSignature } from './state-signature.js';
 
@@ -42,7 +43,7 @@ export class HeadWatcher {
       [commonDir, false],
       [path.join(commonDir, 'reftable'), true],
     ]);
-    const ref = /^ref: (refs\/\S+)\s*$/.exec(readText(path.join(gitDir, 'HEAD')) ?? '')?.[1];
+    const ref = headRef(readHeadFile(gitDir));
     if (ref) out.set(path.dirname(path.join(commonDir, ref)), true);
     return out;
   }
@@ -75,13 +76,5 @@ export class HeadWatcher {
     this.last = now;
     this.rewatch();
     this.onChange();
-  }
-}
-
-function readText(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
   }
 }

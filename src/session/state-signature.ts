@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { headRef, readHeadFile } from '../git/head-file.js';
 import type { IndexContext } from '../index/context.js';
 
 /**
@@ -16,10 +17,10 @@ export interface StateSignature {
 export function stateSignature(ctx: IndexContext): StateSignature | null {
   const { gitDir, commonDir } = ctx.repo;
   if (fs.existsSync(path.join(commonDir, 'reftable'))) return null;
-  const head = readText(path.join(gitDir, 'HEAD'));
+  const head = readHeadFile(gitDir);
   if (head === null) return null;
   const parts = [head.trim()];
-  const ref = /^ref: (refs\/\S+)\s*$/.exec(head)?.[1];
+  const ref = headRef(head);
   if (ref) {
     // Loose refs win over packed ones; per-worktree refs live in the worktree's git dir.
     const loose = readText(path.join(commonDir, ref)) ?? readText(path.join(gitDir, ref));

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { constants, gunzip, gunzipSync } from 'node:zlib';
 import { ArtifactError } from '../util/errors.js';
+import { ReadAhead } from '../util/read-ahead.js';
 import { ENTRY, isGzipped, LIMITS, parseHeader, shown, sizeLimit } from './format.js';
-import { ReadAhead } from './read-ahead.js';
 import { BLOCK, decodeHeader, isZeroBlock } from './ustar.js';
 
 /** One member of an artifact, read whole. */

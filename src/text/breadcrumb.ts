@@ -1,3 +1,4 @@
+import { BoundedMemo } from '../util/bounded-memo.js';
 import { codeTerms } from './terms.js';
 
 /**
@@ -39,17 +40,15 @@ export function formatImplTarget(trait: string | null, type: string): string {
   return trait ? `${trait}${IMPL_FOR}${type}` : type;
 }
 
-const parsed = new Map<string, readonly BreadcrumbElement[]>();
+// Ranking asks about the same breadcrumbs for every query's candidates: a bounded memo keeps that cheap.
+const parsed = new BoundedMemo<string, readonly BreadcrumbElement[]>(100_000);
 
 export function parseBreadcrumb(breadcrumb: string): readonly BreadcrumbElement[] {
-  let elements = parsed.get(breadcrumb);
-  if (!elements) {
-    elements = breadcrumb ? breadcrumb.split(SEPARATOR).map(parseElement) : [];
-    // Ranking asks about the same breadcrumbs for every query's candidates: a bounded memo keeps that cheap.
-    if (parsed.size > 100_000) parsed.clear();
-    parsed.set(breadcrumb, elements);
-  }
-  return elements;
+  return parsed.get(breadcrumb, parseElements);
+}
+
+function parseElements(breadcrumb: string): readonly BreadcrumbElement[] {
+  return breadcrumb ? breadcrumb.split(SEPARATOR).map(parseElement) : [];
 }
 
 export function formatParsed(elements: readonly BreadcrumbElement[]): string {

@@ -1,5 +1,6 @@
 /** Words of paths: what a file's path says, and when a query word and a path word mean the same. Pure. */
 
+import { BoundedMemo } from '../util/bounded-memo.js';
 import { stem } from './stem.js';
 import { splitIdentifier } from './terms.js';
 
@@ -27,18 +28,16 @@ const ABBREVIATIONS = new Map<string, string>(Object.entries({
   de: 'deserialize', ser: 'serialize', sse: 'event', ident: 'identifier', expr: 'expression', stmt: 'statement',
 }));
 
-const normals = new Map<string, string>();
+const normals = new BoundedMemo<string, string>(100_000);
 
 /** A word's normal form: abbreviations spelled out (`ctx` → context), then stemmed. */
 export function normalWord(word: string): string {
-  let n = normals.get(word);
-  if (n === undefined) {
-    const w = word.toLowerCase();
-    n = stem(ABBREVIATIONS.get(w) ?? ABBREVIATIONS.get(stem(w)) ?? w);
-    if (normals.size > 100_000) normals.clear();
-    normals.set(word, n);
-  }
-  return n;
+  return normals.get(word, normalize);
+}
+
+function normalize(word: string): string {
+  const w = word.toLowerCase();
+  return stem(ABBREVIATIONS.get(w) ?? ABBREVIATIONS.get(stem(w)) ?? w);
 }
 
 /** Whether two path or query words meet: the same normal form, or one a prefix (five letters or more) of the other. */

@@ -1,37 +1,103 @@
 import fs from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
 
-/** Who holds a lock; a lock whose process is gone, or that nobody has touched for `staleMs`, is stale. */
+/**
+ * Who holds a lock. The file's mtime is its heartbeat: the holder touches it every tenth of `staleMs`, so a long
+ * run (a monorepo's first index, a model's distillation) is never mistaken for a dead one.
+ */
 interface LockOwner {
   pid: number;
+  /** Where `pid` lives; a lock of another host can only go stale by its heartbeat. Absent in older builds' index locks. */
+  host?: string;
   startedAt: number;
   /** Tells this holder's file from a later holder's in the same process. */
   nonce: string;
 }
 
-export interface IndexLock {
+export interface FileLock {
   release(): void;
 }
 
-/** A holder touches its lock this often, so a long run (a monorepo's first index) is never mistaken for a dead one. */
-const HEARTBEAT_MS = 60_000;
+/** How long a lock nobody touches stays held, unless its owner is known dead sooner. */
+const DEFAULT_STALE_MS = 10 * 60_000;
+const POLL_MS = 100;
 
 /**
- * Takes a lock without waiting: returns null when another live process holds it. A lock left by a killed run
- * (its pid is gone, or its file was not touched for `staleMs`) is taken over.
+ * Older builds made the model lock a folder holding this file (`mkdir`, then the owner written in): such a folder
+ * is read as a lock like any other, its mtime the heartbeat, so builds of both kinds exclude each other.
  */
-export function tryLock(file: string, staleMs = 10 * 60_000): IndexLock | null {
-  const owner: LockOwner = { pid: process.pid, startedAt: Date.now(), nonce: Math.random().toString(36).slice(2) };
+const FOLDER_LOCK_OWNER = 'owner.json';
+
+/**
+ * Takes a lock without waiting: returns null when a live process holds it. A lock is stale, and taken over, when
+ * nobody touched it for `staleMs`, or at once when its owner was on this host and its pid is gone.
+ */
+export function tryLock(file: string, staleMs = DEFAULT_STALE_MS): FileLock | null {
+  const owner: LockOwner = { pid: process.pid, host: hostname(), startedAt: Date.now(), nonce: Math.random().toString(36).slice(2) };
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (create(file, JSON.stringify(owner))) return holding(file, owner);
+    if (create(file, JSON.stringify(owner))) return holding(file, owner, staleMs);
     const held = readLock(file);
     if (held === null) continue;
-    const current = parseOwner(held.text);
-    const fresh = Date.now() - held.mtimeMs < staleMs;
-    if (fresh && (current ? isAlive(current.pid) : true)) return null;
+    if (!isStale(held, staleMs)) return null;
     // Stale: remove it unless someone replaced it meanwhile, and try once more (a racing taker may win; then we are busy).
-    if (readLock(file)?.text === held.text) fs.rmSync(file, { force: true });
+    if (readLock(file)?.text === held.text) fs.rmSync(file, { recursive: true, force: true });
   }
   return null;
+}
+
+export interface WaitOptions {
+  timeoutMs: number;
+  staleMs?: number;
+  /** Called once, when the lock is found held. */
+  onWait?: () => void;
+  /** Checked while waiting: once true, the wait ends without the lock (its holder did the work the caller wanted). */
+  satisfied?: () => boolean;
+}
+
+/**
+ * Waits for the lock, polling; null only when `satisfied` said so. For commands a person ran, which should queue
+ * behind a hook's run, and for a model that another process may be building.
+ */
+export async function acquireLock(file: string, options: WaitOptions): Promise<FileLock | null> {
+  const deadline = Date.now() + options.timeoutMs;
+  let told = false;
+  for (;;) {
+    const lock = tryLock(file, options.staleMs);
+    if (lock) return lock;
+    if (options.satisfied?.()) return null;
+    if (Date.now() > deadline) throw new Error(`another ocrag run holds ${file}; try again later (or delete the file if no ocrag process is running)`);
+    if (!told) {
+      options.onWait?.();
+      told = true;
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/** Waits for the lock (as `acquireLock`, with nothing that could end the wait early). */
+export async function waitLock(file: string, timeoutMs: number, onWait?: () => void): Promise<FileLock> {
+  return (await acquireLock(file, { timeoutMs, onWait }))!;
+}
+
+/** How long a command waits for another run (a git hook's, say) to let go of the index lock. */
+const INDEX_LOCK_WAIT_MS = 10 * 60_000;
+
+/**
+ * Runs `use` holding the index lock, waiting for another ocrag run to finish first (telling `onNotice` once);
+ * `use` learns whether it waited, as the other run may have moved HEAD or done its work.
+ */
+export async function withIndexLock<T>(file: string, onNotice: ((message: string) => void) | undefined, use: (waited: boolean) => Promise<T>): Promise<T> {
+  let waited = false;
+  const lock = await waitLock(file, INDEX_LOCK_WAIT_MS, () => {
+    waited = true;
+    onNotice?.('ocrag: waiting for another ocrag run (a git hook?) to finish');
+  });
+  try {
+    return await use(waited);
+  } finally {
+    lock.release();
+  }
 }
 
 /** Creates the lock file with its content in one step (a reader never sees it empty); false if it exists. */
@@ -58,7 +124,7 @@ function create(file: string, content: string): boolean {
   }
 }
 
-function holding(file: string, owner: LockOwner): IndexLock {
+function holding(file: string, owner: LockOwner, staleMs: number): FileLock {
   const mine = JSON.stringify(owner);
   const heartbeat = setInterval(() => {
     try {
@@ -66,7 +132,7 @@ function holding(file: string, owner: LockOwner): IndexLock {
     } catch {
       // A missing lock is noticed by whoever takes it next.
     }
-  }, HEARTBEAT_MS);
+  }, staleMs / 10);
   heartbeat.unref();
   let released = false;
   return {
@@ -83,50 +149,28 @@ function holding(file: string, owner: LockOwner): IndexLock {
   };
 }
 
-/** Waits for the lock, polling; for commands a person ran, which should queue behind a hook's run. */
-export async function waitLock(file: string, timeoutMs: number, onWait?: () => void): Promise<IndexLock> {
-  const deadline = Date.now() + timeoutMs;
-  let told = false;
-  for (;;) {
-    const lock = tryLock(file);
-    if (lock) return lock;
-    if (Date.now() > deadline) throw new Error(`another ocrag run holds ${file}; try again later (or delete the file if no ocrag process is running)`);
-    if (!told) {
-      onWait?.();
-      told = true;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** How long a command waits for another run (a git hook's, say) to let go of the index lock. */
-const INDEX_LOCK_WAIT_MS = 10 * 60_000;
-
-/**
- * Runs `use` holding the index lock, waiting for another ocrag run to finish first (telling `onNotice` once);
- * `use` learns whether it waited, as the other run may have moved HEAD or done its work.
- */
-export async function withIndexLock<T>(file: string, onNotice: ((message: string) => void) | undefined, use: (waited: boolean) => Promise<T>): Promise<T> {
-  let waited = false;
-  const lock = await waitLock(file, INDEX_LOCK_WAIT_MS, () => {
-    waited = true;
-    onNotice?.('ocrag: waiting for another ocrag run (a git hook?) to finish');
-  });
-  try {
-    return await use(waited);
-  } finally {
-    lock.release();
-  }
-}
-
-/** The lock file's text and age, or null when there is none. */
+/** The lock's owner text and age, or null when there is none. */
 function readLock(file: string): { text: string; mtimeMs: number } | null {
+  let stat: fs.Stats;
   try {
-    const { mtimeMs } = fs.statSync(file);
-    return { text: fs.readFileSync(file, 'utf8'), mtimeMs };
+    stat = fs.statSync(file);
   } catch {
     return null;
   }
+  const folder = stat.isDirectory();
+  try {
+    return { text: fs.readFileSync(folder ? path.join(file, FOLDER_LOCK_OWNER) : file, 'utf8'), mtimeMs: stat.mtimeMs };
+  } catch {
+    // A folder lock whose owner is not written yet reads as empty, like a file being written; a file is gone.
+    return folder ? { text: '', mtimeMs: stat.mtimeMs } : null;
+  }
+}
+
+/** Unreadable owners (a file being written) count as alive: only the heartbeat can tell them stale. */
+function isStale(held: { text: string; mtimeMs: number }, staleMs: number): boolean {
+  if (Date.now() - held.mtimeMs >= staleMs) return true;
+  const owner = parseOwner(held.text);
+  return owner !== null && (owner.host === undefined || owner.host === hostname()) && !isAlive(owner.pid);
 }
 
 function parseOwner(text: string): LockOwner | null {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { tryLock, type IndexLock } from '../../src/util/file-lock.js';
+import { tryLock, type FileLock } from '../../src/util/file-lock.js';
 import { git, makeFixtureRepo, runJson } from '../helpers.js';
 import { call, search, startServerWithStderr, text, until } from './mcp-helpers.js';
 import { layoutOf } from '../robustness/robustness-helpers.js';
@@ -23,7 +23,7 @@ function commitFile(repo: string, rel: string, word: string): void {
  * A repository on an indexed branch `feature`, a server on it, and a reindex of that server's that has read HEAD
  * (feature) and now waits for the index lock this test holds.
  */
-async function serverMidReindex(env: Record<string, string>): Promise<{ repo: string; client: Client; lock: IndexLock }> {
+async function serverMidReindex(env: Record<string, string>): Promise<{ repo: string; client: Client; lock: FileLock }> {
   const repo = makeFixtureRepo();
   git(repo, 'checkout', '-q', '-b', 'feature');
   commitFile(repo, 'src/feature-only.ts', 'featureOnlyMarker');

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Command } from 'commander';
+import { registerMcp } from '../../src/cli/commands/mcp-command.js';
 import { CLI, PROJECT_ROOT, git, makeFixtureRepo, runCommand, runJson, tempDir } from '../helpers.js';
 import { call, search, startServer, text, until, type CodeResult } from './mcp-helpers.js';
 
@@ -24,6 +26,9 @@ describe('ocrag mcp, driven by the MCP SDK client over stdio', () => {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     assert.deepEqual([...byName.keys()].sort(), ['find_symbol', 'index_cancel', 'index_status', 'reindex', 'related', 'search_code']);
+    const program = new Command();
+    registerMcp(program);
+    assert.deepEqual(program.commands[0].description().split(': ')[1].split(', ').sort(), [...byName.keys()].sort(), '`ocrag mcp --help` names every tool');
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length > 80, `${tool.name} explains itself`);
       assert.equal(tool.inputSchema.type, 'object');

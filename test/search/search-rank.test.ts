@@ -5,6 +5,7 @@ import { topEntries } from '../../src/search/lexical.js';
 import { analyzeQuery } from '../../src/search/query.js';
 import { isBarrel } from '../../src/search/rank/signals/barrels.js';
 import { DEFAULT_RANKING } from '../../src/search/rank/config.js';
+import { RANKING_SIGNALS } from '../../src/search/rank/signals/index.js';
 import { definitionStrength } from '../../src/search/rank/signals/definitions.js';
 import { pathRole } from '../../src/search/rank/signals/path-roles.js';
 import { PathScorer } from '../../src/search/rank/signals/path-words.js';
@@ -98,5 +99,21 @@ describe('selection', () => {
   test('shown scores are 0..1 and keep the order', () => {
     assert.equal(relevance(0), 0);
     assert.ok(relevance(0.5) < relevance(1) && relevance(6) < 1);
+  });
+});
+
+describe('settings', () => {
+  test("each signal declares its own switch and weights, and the defaults gather them all", () => {
+    const declared = new Set<string>();
+    for (const signal of RANKING_SIGNALS) {
+      assert.equal(typeof (signal.defaults as Record<string, unknown>)[signal.name], 'boolean', `${signal.name} is a switch of its own settings`);
+      for (const [key, value] of Object.entries(signal.defaults)) {
+        assert.ok(!declared.has(key), `${key} is declared once`);
+        declared.add(key);
+        assert.equal(DEFAULT_RANKING[key as keyof typeof DEFAULT_RANKING], value);
+      }
+    }
+    assert.ok(Object.isFrozen(DEFAULT_RANKING));
+    assert.equal(DEFAULT_RANKING.definitionBoost, 3);
   });
 });

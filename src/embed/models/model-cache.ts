@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { cacheRoot } from '../../util/cache-dir.js';
+import { acquireLock, type FileLock } from '../../util/file-lock.js';
 import { readJson } from '../../util/json-file.js';
 
 /** Root of ocrag's per-user cache (models, the Chinese lexicon). */
@@ -103,7 +103,7 @@ export async function installModel(
   const isComplete = options.isComplete ?? isCompleteModelFolder;
   if (!options.replace && isComplete(finalDir)) return finalDir;
 
-  const lock = await acquireLock(name, () => !options.replace && isComplete(finalDir), options.onWait);
+  const lock = await lockModel(name, () => !options.replace && isComplete(finalDir), options.onWait);
   if (!lock) return finalDir;
   let tmpDir: string | undefined;
   try {
@@ -121,7 +121,7 @@ export async function installModel(
     return finalDir;
   } finally {
     if (tmpDir) await rm(tmpDir, { recursive: true, force: true });
-    await lock.release();
+    lock.release();
   }
 }
 
@@ -149,75 +149,16 @@ async function moveIntoPlace(tmpDir: string, finalDir: string): Promise<void> {
   }
 }
 
-const LOCK_HEARTBEAT_MS = 2_000;
+/** A model build beats every 2 s, so a crashed holder's lock is taken over after 20 s (at once when its pid is gone). */
 const LOCK_STALE_MS = 20_000;
-const LOCK_POLL_MS = 150;
 const LOCK_WAIT_LIMIT_MS = 15 * 60_000;
 
-interface HeldLock {
-  release(): Promise<void>;
-}
-
 /**
- * mkdir-based lock with a heartbeat (the holder touches it every 2 s), so a crashed holder's
- * lock is taken over after 20 s, or at once when its pid is gone on this host.
- * Returns undefined when `satisfied()` became true while waiting (someone else did the work).
+ * Waits for this model name's lock; null when `satisfied()` became true while waiting (someone else did the work).
+ * The lock's path is the folder older builds made there, which `util/file-lock` still honours.
  */
-async function acquireLock(name: string, satisfied: () => boolean, onWait?: () => void): Promise<HeldLock | undefined> {
-  const lockDir = join(modelsRoot(), '.locks', `${lockName(name)}.lock`);
-  mkdirSync(dirname(lockDir), { recursive: true });
-  const deadline = Date.now() + LOCK_WAIT_LIMIT_MS;
-  let announcedWait = false;
-  for (;;) {
-    try {
-      await mkdir(lockDir);
-      await writeFile(join(lockDir, 'owner.json'), JSON.stringify({ pid: process.pid, host: hostname() }));
-      return holdLock(lockDir);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    if (satisfied()) return undefined;
-    if (isStaleLock(lockDir)) {
-      await rm(lockDir, { recursive: true, force: true });
-      continue;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for lock ${lockDir}; remove it if no ocrag process is running`);
-    if (!announcedWait) {
-      announcedWait = true;
-      onWait?.();
-    }
-    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
-  }
-}
-
-function holdLock(lockDir: string): HeldLock {
-  const timer = setInterval(() => {
-    const now = new Date();
-    utimes(lockDir, now, now).catch(() => undefined);
-  }, LOCK_HEARTBEAT_MS);
-  timer.unref();
-  return {
-    async release() {
-      clearInterval(timer);
-      await rm(lockDir, { recursive: true, force: true });
-    },
-  };
-}
-
-function isStaleLock(lockDir: string): boolean {
-  let mtimeMs: number;
-  try {
-    mtimeMs = statSync(lockDir).mtimeMs;
-  } catch {
-    return false; // released meanwhile: the next mkdir attempt will tell
-  }
-  if (Date.now() - mtimeMs > LOCK_STALE_MS) return true;
-  try {
-    const owner = JSON.parse(readFileSync(join(lockDir, 'owner.json'), 'utf8')) as { pid: number; host: string };
-    if (owner.host !== hostname()) return false;
-    process.kill(owner.pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+async function lockModel(name: string, satisfied: () => boolean, onWait?: () => void): Promise<FileLock | null> {
+  const file = join(modelsRoot(), '.locks', `${lockName(name)}.lock`);
+  mkdirSync(dirname(file), { recursive: true });
+  return acquireLock(file, { timeoutMs: LOCK_WAIT_LIMIT_MS, staleMs: LOCK_STALE_MS, onWait, satisfied });
 }

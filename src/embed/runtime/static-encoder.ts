@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
+import { BoundedMemo } from '../../util/bounded-memo.js';
 import { readJsonOr } from '../../util/json-file.js';
 import { modelMaxLength } from '../models/model-layout.js';
 import { clipText, isBlank } from './text-limits.js';
@@ -124,15 +125,7 @@ function memoiseUnigramWords(tokenizer: Tokenizer, tokenizerJson: Record<string,
   const model = tokenizer.model as unknown as { tokenize?: (word: string) => string[] } | null;
   if (modelType !== 'Unigram' || typeof model?.tokenize !== 'function') return;
   const tokenizeWord = model.tokenize.bind(model);
-  const memo = new Map<string, string[]>();
-  model.tokenize = (word: string): string[] => {
-    let pieces = memo.get(word);
-    if (pieces === undefined) {
-      if (memo.size >= WORD_MEMO_LIMIT) memo.clear();
-      pieces = tokenizeWord(word);
-      memo.set(word, pieces);
-    }
-    return pieces.slice();
-  };
+  const memo = new BoundedMemo<string, string[]>(WORD_MEMO_LIMIT);
+  model.tokenize = (word: string): string[] => memo.get(word, tokenizeWord).slice();
 }
 

@@ -1,10 +1,17 @@
 import { isCommentLine } from '../../../text/comments.js';
 import type { PenaltySignal } from './signal.js';
 
+const DEFAULTS = {
+  /** Chunks that only forward whole modules and define no queried name. */
+  barrels: true,
+  barrelPenalty: 0.5,
+};
+
 /** Chunks that only forward whole modules. */
-export const barrels: PenaltySignal = {
+export const barrels: PenaltySignal<typeof DEFAULTS> = {
   name: 'barrels',
   stage: 'penalty',
+  defaults: DEFAULTS,
   // Unless it re-exports a name the query gives: then it may be the answer (the definition can live in another package).
   prepare: ({ cfg }) => (hit) => ((hit.parts.definitions ?? 0) === 0 && isBarrel(hit.candidate.chunk.text) ? cfg.barrelPenalty : 1),
 };

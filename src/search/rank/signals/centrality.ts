@@ -5,10 +5,17 @@ import { ownDefinition, parseBreadcrumb } from '../../../text/breadcrumb.js';
 import { stem } from '../../../text/stem.js';
 import type { BoostSignal } from './signal.js';
 
+const DEFAULTS = {
+  /** Files whose top-level names many other files mention (hubs) gain up to this share of the best score; measured no gain. */
+  centrality: false,
+  centralityBoost: 0.1,
+};
+
 /** Files whose top-level names many other files mention (hubs). */
-export const centrality: BoostSignal = {
+export const centrality: BoostSignal<typeof DEFAULTS> = {
   name: 'centrality',
   stage: 'boost',
+  defaults: DEFAULTS,
   weight: (cfg) => cfg.centralityBoost,
   prepare: ({ candidates }) => {
     const hubs = fileCentrality(candidates.resident, candidates.visible);

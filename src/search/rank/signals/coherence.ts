@@ -1,13 +1,20 @@
 import type { Hit } from '../rank.js';
 import type { HitsSignal } from './signal.js';
 
+const DEFAULTS = {
+  /** Promote a file's best chunk by the evidence of its other chunks. */
+  coherence: true,
+  coherenceBoost: 0.2,
+};
+
 /**
  * File coherence: a file with several good chunks is more likely the answer than a file with one lucky chunk,
  * so each file's best hit gains a share of the best score in proportion to the file's summed evidence.
  */
-export const coherence: HitsSignal = {
+export const coherence: HitsSignal<typeof DEFAULTS> = {
   name: 'coherence',
   stage: 'hits',
+  defaults: DEFAULTS,
   apply(hits: Hit[], cfg) {
     if (!hits.length) return;
     const best = Math.max(...hits.map((h) => h.score));

@@ -3,13 +3,30 @@ import type { Candidate } from '../../candidates.js';
 import type { QueryInfo } from '../../query.js';
 import type { ViewFile } from '../../view.js';
 import type { RankingConfig } from '../config.js';
+import { BoundedMemo } from '../../../util/bounded-memo.js';
 import { stemNamesSymbol } from './path-words.js';
 import type { BoostSignal } from './signal.js';
 
+const DEFAULTS = {
+  /** Chunks defining a name the query gives (`Router`, or `ZodType` inside a sentence). */
+  definitions: true,
+  definitionBoost: 3,
+  /** Definition tiers, as shares of the boost: a definition line in the text or a re-export, and a member of it. */
+  definitionTextTier: 0.6,
+  definitionMemberTier: 0.3,
+  /** Factor for a definition written with the qualified name the query gives (`function app.set` for `app.set`). */
+  qualifiedDefinitionFactor: 1.3,
+  /** Factor for a definition in a file named after it (`routergroup.go` for `RouterGroup`). */
+  namedFileDefinitionFactor: 1.5,
+  /** Factor on the definition boost when the name comes inside a sentence rather than alone. */
+  definitionInSentenceFactor: 0.5,
+};
+
 /** Chunks defining a name the query gives (`Router`, or `ZodType` inside a sentence). */
-export const definitions: BoostSignal = {
+export const definitions: BoostSignal<typeof DEFAULTS> = {
   name: 'definitions',
   stage: 'boost',
+  defaults: DEFAULTS,
   weight: (cfg) => cfg.definitionBoost,
   prepare: ({ q, cfg, candidates }) => (hit) => definitionTier(hit.candidate, hit.file, q, cfg, candidates.defined),
 };
@@ -57,29 +74,27 @@ interface Patterns {
   reexport: RegExp;
 }
 
-const cache = new Map<string, Patterns>();
+const cache = new BoundedMemo<string, Patterns>(512);
 
 function patterns(name: string): Patterns {
-  let p = cache.get(name);
-  if (!p) {
-    const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    p = {
-      // `pub struct Router<S>`, `export const ZodType: ...`, `class Flask(App):`, `def render_template(`, `type Context struct`
-      line: new RegExp(String.raw`^[ \t]*${MODIFIERS}${KEYWORDS}[ \t]+(?:[\w$]+(?:\.|::))*[$_]?${n}(?![\w$])`, 'm'),
-      // `func (c *Context) Next()`
-      goMethod: new RegExp(String.raw`^func[ \t]*\([^)]*\)[ \t]*${n}[ \t]*[(\[]`, 'm'),
-      // `exports.render = function`, `Foo.prototype.bar = ` (not any `obj.name = value`)
-      assigned: new RegExp(String.raw`^[ \t]*(?:(?:module\.)?exports|[\w$]+\.prototype)\.${n}[ \t]*=[^=]`, 'm'),
-      // `pub use axum_core::extract::{FromRequest, ...}`, `export { ZodType } from`, `from .app import Flask`
-      reexport: new RegExp(
-        String.raw`^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+use[ \t][^;]*\b${n}\b|export[ \t]+(?:type[ \t]+)?\{[^}]*\b${n}\b[^}]*\}[ \t]*from|from[ \t]+\S+[ \t]+import[ \t][^\n]*\b${n}\b)`,
-        'm',
-      ),
-    };
-    if (cache.size > 512) cache.clear();
-    cache.set(name, p);
-  }
-  return p;
+  return cache.get(name, compilePatterns);
+}
+
+function compilePatterns(name: string): Patterns {
+  const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return {
+    // `pub struct Router<S>`, `export const ZodType: ...`, `class Flask(App):`, `def render_template(`, `type Context struct`
+    line: new RegExp(String.raw`^[ \t]*${MODIFIERS}${KEYWORDS}[ \t]+(?:[\w$]+(?:\.|::))*[$_]?${n}(?![\w$])`, 'm'),
+    // `func (c *Context) Next()`
+    goMethod: new RegExp(String.raw`^func[ \t]*\([^)]*\)[ \t]*${n}[ \t]*[(\[]`, 'm'),
+    // `exports.render = function`, `Foo.prototype.bar = ` (not any `obj.name = value`)
+    assigned: new RegExp(String.raw`^[ \t]*(?:(?:module\.)?exports|[\w$]+\.prototype)\.${n}[ \t]*=[^=]`, 'm'),
+    // `pub use axum_core::extract::{FromRequest, ...}`, `export { ZodType } from`, `from .app import Flask`
+    reexport: new RegExp(
+      String.raw`^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+use[ \t][^;]*\b${n}\b|export[ \t]+(?:type[ \t]+)?\{[^}]*\b${n}\b[^}]*\}[ \t]*from|from[ \t]+\S+[ \t]+import[ \t][^\n]*\b${n}\b)`,
+      'm',
+    ),
+  };
 }
 
 /**

@@ -8,13 +8,13 @@ import { pathRoles } from './path-roles.js';
 import { pathWords } from './path-words.js';
 import { proseAndConfig } from './prose-config.js';
 import { saturation } from './saturation.js';
-import type { RankingSignal } from './signal.js';
 
 /**
  * The ranking stack, in the order it runs: boosts add up in this order, penalties multiply after every boost
- * (they may look at the boosts), then the whole-list stages, then selection. A new signal is one line here.
+ * (they may look at the boosts), then the whole-list stages, then selection. A new signal is one line here; its
+ * settings join `RankingConfig` and `DEFAULT_RANKING` through this list.
  */
-export const RANKING_SIGNALS: readonly RankingSignal[] = [
+export const RANKING_SIGNALS = [
   definitions,
   pathWords,
   fileEvidence,
@@ -25,5 +25,5 @@ export const RANKING_SIGNALS: readonly RankingSignal[] = [
   barrels,
   coherence,
   saturation,
-];
+] as const;
 

@@ -1,12 +1,28 @@
 import type { QueryInfo } from '../../query.js';
 import type { RankingConfig } from '../config.js';
+import { BoundedMemo } from '../../../util/bounded-memo.js';
 import { PROSE } from './prose-config.js';
 import type { PenaltySignal } from './signal.js';
 
+const DEFAULTS = {
+  /** Down-weighting by path: tests, examples, vendored copies, declaration stubs, package markers. */
+  penalties: true,
+  /** Factors of the path-role penalties; tests and examples only unless the query asks for them. */
+  testPenalty: 0.3,
+  examplePenalty: 0.3,
+  /** Vendored, generated and compatibility copies. */
+  secondaryPenalty: 0.3,
+  /** TypeScript declaration stubs. */
+  declarationPenalty: 0.7,
+  /** `__init__.py`, `package-info.java`. */
+  packageMarkerPenalty: 0.5,
+};
+
 /** Tests, examples, vendored copies, declaration stubs and package markers, told by their path. */
-export const pathRoles: PenaltySignal = {
+export const pathRoles: PenaltySignal<typeof DEFAULTS> = {
   name: 'penalties',
   stage: 'penalty',
+  defaults: DEFAULTS,
   prepare: ({ q, cfg }) => {
     const cache = cacheFor(cfg);
     return (hit) => pathPenalty(hit.file.path, q, cfg, cache, PROSE.has(hit.candidate.chunk.language));
@@ -14,34 +30,26 @@ export const pathRoles: PenaltySignal = {
 };
 
 /** Per set of penalty weights (a sweep tries several in one process), path and query flags → penalty. */
-const caches = new Map<string, Map<string, number>>();
+const caches = new BoundedMemo<string, BoundedMemo<string, number>>(16);
 
-function cacheFor(cfg: RankingConfig): Map<string, number> {
+function cacheFor(cfg: RankingConfig): BoundedMemo<string, number> {
   const weights = [cfg.testPenalty, cfg.examplePenalty, cfg.secondaryPenalty, cfg.declarationPenalty, cfg.packageMarkerPenalty].join();
-  let cache = caches.get(weights);
-  if (!cache) {
-    if (caches.size >= 16) caches.clear();
-    caches.set(weights, (cache = new Map()));
-  }
-  return cache;
+  return caches.get(weights, () => new BoundedMemo(50_000));
 }
 
 /** `prose`: the chunk is documentation, which a docs/ folder holds as its own, not as example code. */
-function pathPenalty(path: string, q: QueryInfo, cfg: RankingConfig, cache: Map<string, number>, prose: boolean): number {
+function pathPenalty(path: string, q: QueryInfo, cfg: RankingConfig, cache: BoundedMemo<string, number>, prose: boolean): number {
   const key = `${q.wantsTests ? 1 : 0}${q.wantsExamples ? 1 : 0}${prose ? 1 : 0}${path}`;
-  let p = cache.get(key);
-  if (p === undefined) {
+  return cache.get(key, () => {
     const role = pathRole(path);
-    p = 1;
+    let p = 1;
     if (role.test && !q.wantsTests) p *= cfg.testPenalty;
     if (role.example && !q.wantsExamples && !(prose && DOCS_DIR.test(path))) p *= cfg.examplePenalty;
     if (role.secondary) p *= cfg.secondaryPenalty;
     if (role.declaration) p *= cfg.declarationPenalty;
     if (role.packageMarker) p *= cfg.packageMarkerPenalty;
-    if (cache.size > 50_000) cache.clear();
-    cache.set(key, p);
-  }
-  return p;
+    return p;
+  });
 }
 
 const DOCS_DIR = /(?:^|\/)docs?\//i;

@@ -3,10 +3,27 @@ import { stem } from '../../../text/stem.js';
 import type { ViewFile } from '../../view.js';
 import type { BoostSignal } from './signal.js';
 
+const DEFAULTS = {
+  /** Files whose path words match the query's words. */
+  pathWords: true,
+  pathBoost: 1,
+  /** Path matches weaker than this share of the query's words add nothing. */
+  pathMinMatch: 0.1,
+  /** A match in the file's directory, relative to one in its name. */
+  pathDirWeight: 1,
+  /** Weight of a match one or two directories above the file's own. */
+  pathAboveWeight: 0.3,
+  /** Weigh each query word by how few of the view's paths it matches. */
+  pathIdf: false,
+  /** Leave out of the share the query words that match no path of the view. */
+  pathInformativeOnly: false,
+};
+
 /** Files whose path words match the query's words. */
-export const pathWords: BoostSignal = {
+export const pathWords: BoostSignal<typeof DEFAULTS> = {
   name: 'pathWords',
   stage: 'boost',
+  defaults: DEFAULTS,
   weight: (cfg) => cfg.pathBoost,
   prepare: ({ q, cfg, view }) => {
     const paths = new PathScorer(q.keywords, view.pathWordFiles, view.files.length, { dirWeight: cfg.pathDirWeight, idf: cfg.pathIdf, informativeOnly: cfg.pathInformativeOnly, aboveWeight: cfg.pathAboveWeight });

@@ -3,10 +3,18 @@ import type { PenaltySignal } from './signal.js';
 export const PROSE = new Set(['markdown', 'rst', 'asciidoc', 'text', 'latex', 'html']);
 const CONFIG = new Set(['json', 'yaml', 'toml', 'ini', 'properties', 'xml', 'go_mod', 'make', 'dockerfile', 'cmake', 'starlark', 'hcl', 'nix']);
 
+const DEFAULTS = {
+  /** Prose (markdown, rst…) unless the query asks for docs; config (json, yaml…) unless it asks for config. */
+  prose: true,
+  prosePenalty: 0.5,
+  configPenalty: 0.5,
+};
+
 /** Prose and configuration answer "how do I" questions about a project, rarely "where is the code that". */
-export const proseAndConfig: PenaltySignal = {
+export const proseAndConfig: PenaltySignal<typeof DEFAULTS> = {
   name: 'prose',
   stage: 'penalty',
+  defaults: DEFAULTS,
   prepare: ({ q, cfg }) => (hit) => {
     const language = hit.candidate.chunk.language;
     if (PROSE.has(language)) return q.wantsDocs ? 1 : cfg.prosePenalty;

@@ -1,11 +1,14 @@
 import type { Candidate, CandidatePool } from '../../candidates.js';
 import type { QueryInfo } from '../../query.js';
 import type { SearchView, ViewFile } from '../../view.js';
-import type { RankingConfig } from '../config.js';
+import type { RankingConfig, RankingSwitch } from '../config.js';
 import type { Hit } from '../rank.js';
 
-/** The `RankingConfig` keys that are on/off switches. */
-export type RankingSwitch = { [K in keyof RankingConfig]: RankingConfig[K] extends boolean ? K : never }[keyof RankingConfig];
+/** A signal's part of `RankingConfig`: its switch and the weights it reads, each with its default. */
+export type SignalSettings = Record<string, boolean | number>;
+
+/** The switches among a signal's settings (any name, for a signal whose settings are not known). */
+type SwitchOf<S extends SignalSettings> = string extends keyof S ? string : { [K in keyof S]: S[K] extends boolean ? K : never }[keyof S] & string;
 
 /** Everything a signal may look at once per query, before any hit is scored. */
 export interface QueryScope {
@@ -22,13 +25,18 @@ export interface HitSite {
   parts: Hit['parts'];
 }
 
-interface SignalBase {
+interface SignalBase<S extends SignalSettings> {
   /** Its switch in `RankingConfig`, its row in `--ablate`, and (for boosts and file stages) its part in `--explain`. */
-  name: RankingSwitch;
+  name: SwitchOf<S>;
+  /**
+   * Its switch and every weight it reads, with their defaults (the measured best) and a comment each: its part of
+   * `RankingConfig` and `DEFAULT_RANKING` (`../config.ts`), where no other signal may declare the same key.
+   */
+  defaults: S;
 }
 
 /** Adds the best fused score × `weight` × strength to each hit; boosts add up, in list order. */
-export interface BoostSignal extends SignalBase {
+export interface BoostSignal<S extends SignalSettings = SignalSettings> extends SignalBase<S> {
   stage: 'boost';
   weight(cfg: RankingConfig): number;
   /** Called once per query; the function returned gives each hit's strength (0 for none). */
@@ -36,19 +44,19 @@ export interface BoostSignal extends SignalBase {
 }
 
 /** Multiplies each hit's boosted score by a factor (1 for none); runs after every boost, so it may see them. */
-export interface PenaltySignal extends SignalBase {
+export interface PenaltySignal<S extends SignalSettings = SignalSettings> extends SignalBase<S> {
   stage: 'penalty';
   prepare(scope: QueryScope): (hit: HitSite) => number;
 }
 
 /** Rescores the scored hits together (a file's hits as evidence for its best one). */
-export interface HitsSignal extends SignalBase {
+export interface HitsSignal<S extends SignalSettings = SignalSettings> extends SignalBase<S> {
   stage: 'hits';
   apply(hits: Hit[], cfg: RankingConfig): void;
 }
 
 /** Shapes the choice of the top k: the share of its score a hit keeps (≤ 1) when `taken` hits of its file are in. */
-export interface SelectionSignal extends SignalBase {
+export interface SelectionSignal<S extends SignalSettings = SignalSettings> extends SignalBase<S> {
   stage: 'selection';
   keep(taken: number, cfg: RankingConfig): number;
 }
@@ -56,5 +64,5 @@ export interface SelectionSignal extends SignalBase {
 export type RankingSignal = BoostSignal | PenaltySignal | HitsSignal | SelectionSignal;
 
 export function isOn(signal: RankingSignal, cfg: RankingConfig): boolean {
-  return cfg[signal.name];
+  return cfg[signal.name as RankingSwitch];
 }

@@ -66,3 +66,25 @@ export class ReadAhead<T> {
     wake?.();
   }
 }
+
+/**
+ * Starts `read` for each item in order, at most `ahead` items before the one the consumer takes, and hands them
+ * out in order with their reads under way: for a source that answers many requests at once (`git cat-file
+ * --batch` answers pipelined requests). A read's failure reaches the consumer when it awaits that read.
+ */
+export function readEach<I, T>(items: readonly I[], read: (item: I) => Promise<T>, ahead: number): ReadAhead<{ item: I; read: Promise<T> }> {
+  let at = 0;
+  return new ReadAhead(
+    async () => {
+      if (at === items.length) return null;
+      const item = items[at++];
+      const pending = read(item);
+      // Reads waiting their turn may fail together (their source died): each failure is the consumer's when it
+      // gets there, not an unhandled rejection before.
+      pending.catch(() => undefined);
+      return { item, read: pending };
+    },
+    () => 1,
+    ahead,
+  );
+}
