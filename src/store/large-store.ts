@@ -7,9 +7,11 @@ import type { StoreLocation } from './layout.js';
  * The most chunks one view (the files one search looks at) is ranked over in memory, exactly; a view of this many
  * or more is searched through the store's indexes instead, among candidates. Decided by what is searched, not by
  * what is stored: history piles up chunks no view sees. Measured on 2 cores: restoring the in-memory set costs a
- * process 6–9 µs and ~1.7 KB of snapshot per chunk (~0.4 s at this size, more than the rest of a one-shot
- * search), and IVF_PQ answers in ~10 ms at 320k chunks (recall@10 ≈ 0.9). 50,000 keeps a one-shot search under
- * about a second while every repository of up to ~8,000 files of code is searched exactly.
+ * process 6–9 µs and ~1.7 KB of snapshot per chunk; sympy's 2,051 files (42,648 chunks) are searched exactly by a
+ * one-shot CLI search in 1.0–1.3 s and 160 MB, under the 2.5 s a one-shot search through the indexes takes (it
+ * loads them), while IVF_PQ finds only ~0.9 of the exact top 10. Kept at 50,000 (~1.5 s one-shot by that measure):
+ * exact answers are worth the time up to there; beyond, restore time and memory grow with the view while the
+ * indexed search's barely do.
  */
 export const LARGE_VIEW_CHUNKS = Number(process.env.OCRAG_LARGE_STORE_CHUNKS) || 50_000;
 
@@ -33,8 +35,8 @@ export function markLargeStore(location: Pick<StoreLocation, 'searchIndexes'>, c
  * and a large view's count stops after reading `limit` of its rows' blob names (one column, no vectors).
  */
 export async function countChunksOf(store: ChunkStore, blobs: ReadonlySet<string>, limit: number): Promise<number> {
-  let count = 0;
   if (blobs.size === 0 || limit <= 0) return 0;
+  let count = 0;
   // chunkColumns may answer a long list with every row: the rows of other blobs are not counted.
   for await (const batch of store.chunkColumns([...blobs], ['blob'])) {
     const column = batch.getChild('blob')!;
