@@ -78,7 +78,7 @@ async function lanceSearch(repo: string, vectors: Float32Array[]): Promise<void>
   };
   const flat = await run(false);
   console.log(`lance flat   exact vector search over ${rows} chunks: ${summary(flat.times)}`);
-  // The indexer builds the vector index once the store passes LARGE_STORE_CHUNKS; build it here only if it did not.
+  // The indexer builds the vector index once a view passes LARGE_VIEW_CHUNKS; build it here only if it did not.
   let built = 'built by the index run';
   if (!(await table.listIndices()).some((i) => i.columns.includes('vector'))) {
     const started = performance.now();

@@ -79,7 +79,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
       crashPoint('index.compact');
       await store.compactIfFragmented();
       crashPoint('index.text-index');
-      await store.ensureSearchIndexes(opts.onNotice);
+      await store.ensureSearchIndexes(selection.files.map((f) => f.blob), opts.onNotice);
     }
     finishChunkerUpgrade(ctx, embedder);
     const manifest = buildManifest(ctx, branch, commit, tree, embedder.modelId, selection, known);

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import type { Embedder } from '../embed/index.js';
 import type { ChunkInfo } from '../store/contract.js';
-import { isLargeStore } from '../store/large-store.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { bm25, topEntries, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
 import { ResidentChunks, residentFor } from './resident.js';
+import { fitsInMemory } from './view-budget.js';
 import type { SearchView, ViewFile } from './view.js';
 
 /** What ranking may look at for one query: chunks in memory, which of them are visible, and their word scores. */
@@ -23,8 +23,8 @@ export interface Retriever {
 }
 
 /**
- * Searches a small store's views in memory (exact, every ranking signal) and a large store's through its indexes
- * (`queryIndexes`, see store/contract.ts).
+ * Searches a view in memory (exact, every ranking signal) while its chunks fit the budget (view-budget.ts), and a
+ * larger one through the store's indexes (`queryIndexes`, see store/contract.ts).
  */
 export function storeRetriever(store: StoreHandle, embedder: Embedder): Retriever {
   const vectors = new Map<string, Promise<Float32Array>>();
@@ -32,11 +32,11 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
     if (!vectors.has(query)) vectors.set(query, embedder.embedQuery(query));
     return vectors.get(query)!;
   };
-  if (isLargeStore(store.layout)) return { embed, chunks: (view, q, settings, vector) => fromStoreIndexes(store, view, q, settings, vector) };
   const resident = residentOf(store, embedder.modelId);
   return {
     embed,
-    async chunks(view, q, settings) {
+    async chunks(view, q, settings, vector) {
+      if (!(await fitsInMemory(store, resident, view, view.byBlob.keys()))) return fromStoreIndexes(store, view, q, settings, vector);
       await resident.ensure(store, view.byBlob.keys());
       const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys()));
       if (!settings.lexical) return { resident, visible, lexical: new Map() };
@@ -51,14 +51,15 @@ function residentOf(store: StoreHandle, modelId: string): ResidentChunks {
 }
 
 /**
- * After an index run: brings the snapshot a one-shot search restores up to date with these blobs, if there is one
- * (a store never searched has none; its first search builds it). A search after a commit then finds every chunk
- * in the snapshot and never opens LanceDB.
+ * After an index run: brings the snapshot a one-shot search restores up to date with these blobs (the tree just
+ * indexed), if there is one (a store never searched in memory has none; its first such search builds it) and the
+ * tree is searched in memory. A search after a commit then finds every chunk in the snapshot and never opens LanceDB.
  */
 export async function keepSnapshotCurrent(store: StoreHandle, modelId: string, blobs: Iterable<string>): Promise<void> {
-  if (isLargeStore(store.layout)) return;
   const resident = residentOf(store, modelId);
-  if (resident.snapshotFile && fs.existsSync(resident.snapshotFile)) await resident.ensure(store, blobs);
+  if (!resident.snapshotFile || !fs.existsSync(resident.snapshotFile)) return;
+  const tree = new Set(blobs);
+  if (await fitsInMemory(store, resident, tree, tree)) await resident.ensure(store, tree);
 }
 
 /** LanceDB's full-text search over the view's chunks, kept to measure against the resident BM25. */
@@ -78,7 +79,7 @@ async function storeTextScores(store: StoreHandle, resident: ResidentChunks, vis
 }
 
 /**
- * A large store's best chunks for one query, from its vector and full-text indexes, held in a set of their own:
+ * A large view's best chunks for one query, from its vector and full-text indexes, held in a set of their own:
  * ranking then sees only these candidates. The indexes cover every branch, so the window widens until enough
  * of the view's chunks come back.
  */

@@ -70,10 +70,7 @@ export class ResidentChunks {
   }
 
   private async load(store: StoreHandle, blobs: string[]): Promise<void> {
-    if (this.snapshotFile && !this.restored) {
-      this.restored = true;
-      if (this.size === 0) this.restore(readSnapshot(this.snapshotFile, this.dim));
-    }
+    this.restoreSnapshot();
     const missing = [...new Set(blobs)].filter((b) => !this.byBlob.has(b) && !this.empty.has(b));
     if (!missing.length) return;
     const wanted = new Set(missing);
@@ -89,6 +86,18 @@ export class ResidentChunks {
   /** Where this set is kept between processes, so a one-shot CLI search does not rebuild it from the store. */
   snapshotFile: string | null = null;
   private restored = false;
+
+  /** Takes in the snapshot, once, before anything is added (loading does it; so does counting a view). */
+  restoreSnapshot(): void {
+    if (!this.snapshotFile || this.restored) return;
+    this.restored = true;
+    if (this.size === 0) this.restore(readSnapshot(this.snapshotFile, this.dim));
+  }
+
+  /** The chunks of a blob held here; undefined for a blob never loaded (the store knows its count). */
+  chunkCountOf(blob: string): number | undefined {
+    return this.byBlob.get(blob)?.length ?? (this.empty.has(blob) ? 0 : undefined);
+  }
 
   private state(): ResidentState {
     const { info, lengths, scales, definitions, postings, byBlob, empty } = this;

@@ -106,7 +106,7 @@ async function importIntoNewStore(ctx: IndexContext, run: ImportRun): Promise<Ou
       repository = await checkRepository(ctx, run, verified);
       chunksAdded = await writer.finish();
       marksAdded = await addMarks(staged.store, verified);
-      await staged.store.ensureSearchIndexes(run.opts.onNotice);
+      await staged.store.ensureSearchIndexes(Object.values(verified.manifest.files), run.opts.onNotice);
     } catch (e) {
       await writer.settle();
       staged.discard();
@@ -140,7 +140,7 @@ async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outco
       marksAdded = await addMarks(store, verified);
       // As after an index run: fold fragments only once they pile up; new rows are searchable at once.
       if (chunksAdded || marksAdded) await store.compactIfFragmented();
-      await store.ensureSearchIndexes(run.opts.onNotice);
+      await store.ensureSearchIndexes(Object.values(verified.manifest.files), run.opts.onNotice);
     } finally {
       store.close();
     }

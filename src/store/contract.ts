@@ -52,7 +52,7 @@ export interface ChunkStore {
    * With a list, only those blobs are looked up (cheap for a commit's few new blobs); without, all are read.
    */
   blobState(only?: Iterable<string>): Promise<Map<string, BlobState>>;
-  /** Blob → number of chunks, for `list` and `status`. */
+  /** Blob → number of chunks, for `list` and `status` (search counts a view's with countChunksOf, large-store.ts). */
   chunkCounts(): Promise<Map<string, number>>;
   countChunks(): Promise<number>;
 
@@ -84,10 +84,10 @@ export interface ChunkStore {
   /** Best BM25 matches of space-separated words over `terms` by the store's own full-text index. */
   lexical(words: string, limit: number): Promise<{ id: string; score: number }[]>;
   /**
-   * Builds the indexes search needs at this store's size, and once it is large marks it so (large-store.ts): search
-   * then asks queryIndexes instead of holding the store in memory.
+   * Builds the indexes search needs once the view of these blobs (the tree just indexed) is large, and marks the
+   * store so (large-store.ts): search then asks queryIndexes for large views instead of holding them in memory.
    */
-  ensureSearchIndexes(onNotice?: (message: string) => void): Promise<void>;
+  ensureSearchIndexes(viewBlobs: Iterable<string>, onNotice?: (message: string) => void): Promise<void>;
   /** The `limit` nearest chunks and the `limit` best full-text matches, with every column ranking needs. */
   queryIndexes(vector: Float32Array, words: string, limit: number): Promise<StoreHits>;
 

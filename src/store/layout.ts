@@ -8,7 +8,7 @@ export interface StoreLocation {
   tables: string;
   /** The lock writers of the tables take turns under (see lance/lance-store.ts). */
   writeLock: string;
-  /** Present when the store is large and searched through its indexes (see large-store.ts). */
+  /** Present once a large view was indexed in the store: it has the indexes such views are searched through (large-store.ts). */
   searchIndexes: string;
 }
 
@@ -24,6 +24,8 @@ export interface IndexLayout extends StoreLocation {
   pending: string;
   /** Search's snapshots of the store's rows (search/resident-snapshot.ts): they go with the store. */
   resident: string;
+  /** Views search found past the in-memory budget (search/view-budget.ts): a cache that goes with the store. */
+  largeViews: string;
   /** Where this process builds a new store before moving it into place (staging.ts). */
   staging: string;
   /** The store's size when automatic gc last looked (index/gc-policy.ts): it looks again only after growth. */
@@ -50,6 +52,7 @@ export function indexLayout(repo: Pick<RepoInfo, 'root' | 'commonDir'>): IndexLa
     lock: path.join(dir, 'index.lock'),
     pending: path.join(dir, 'index.pending'),
     resident: path.join(dir, 'resident'),
+    largeViews: path.join(dir, 'large-views.json'),
     staging: path.join(dir, `${STAGING_PREFIX}${process.pid}`),
     gcCheck: path.join(dir, 'gc-check.json'),
   };
@@ -73,11 +76,11 @@ export function stagingFolders(layout: Pick<IndexLayout, 'dir'>): string[] {
 }
 
 /**
- * What clearing the index removes: the store, what is derived from it (manifests, identity, search snapshots and
- * marker) and what a killed import was staging. Never the user's config, the log or a lock.
+ * What clearing the index removes: the store, what is derived from it (manifests, identity, search snapshots, large
+ * views and marker) and what a killed import was staging. Never the user's config, the log or a lock.
  */
 export function storeEntries(layout: IndexLayout): string[] {
-  return [layout.tables, layout.manifests, layout.meta, layout.resident, layout.searchIndexes, layout.gcCheck, ...stagingFolders(layout)];
+  return [layout.tables, layout.manifests, layout.meta, layout.resident, layout.largeViews, layout.searchIndexes, layout.gcCheck, ...stagingFolders(layout)];
 }
 
 /** Keeps `.ocrag/` out of `git status` through the repository's own exclude file, never the user's .gitignore. */

@@ -6,7 +6,7 @@ import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import arrow from '../arrow.js';
 import type { BlobMark, ChunkBatch, ChunkRow, ChunkStore, StoreHits } from '../contract.js';
-import { isLargeStore } from '../large-store.js';
+import { countChunksOf, isLargeStore } from '../large-store.js';
 import type { StoreLocation } from '../layout.js';
 import { chunkSchema, markSchema, rowsToArrow } from './chunk-arrow.js';
 import { addBatchesNotStored, chunkBatchesOf } from './chunk-batches.js';
@@ -160,12 +160,12 @@ export class LanceChunkStore implements ChunkStore {
     return rows.map((r) => ({ id: r.id as string, score: r._score as number }));
   }
 
-  /** Builds the indexes search needs at this store's size (none while it is small enough to search in memory). */
-  async ensureSearchIndexes(onNotice?: (message: string) => void): Promise<void> {
-    await ensureSearchIndexes(this.chunks, this.location, onNotice);
+  /** Builds the indexes a large view needs (none while every view indexed is small enough to search in memory). */
+  async ensureSearchIndexes(viewBlobs: Iterable<string>, onNotice?: (message: string) => void): Promise<void> {
+    await ensureSearchIndexes(this.chunks, this.location, (limit) => countChunksOf(this, new Set(viewBlobs), limit), onNotice);
   }
 
-  /** Best chunks for a query from the store's own indexes (large stores, see search-indexes.ts). */
+  /** Best chunks for a query from the store's own indexes (large views, see search-indexes.ts). */
   queryIndexes(vector: Float32Array, words: string, limit: number): Promise<StoreHits> {
     return queryStore(this.chunks, vector, words, limit);
   }

@@ -2,16 +2,8 @@ import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch } from 'apache-arrow';
 import type { StoreHits } from '../contract.js';
-import { markLargeStore } from '../large-store.js';
+import { isLargeStore, LARGE_VIEW_CHUNKS, markLargeStore } from '../large-store.js';
 import type { StoreLocation } from '../layout.js';
-
-/**
- * From this many chunks, search stops holding the store in memory and asks its indexes instead: an approximate
- * nearest-neighbour index over vectors (IVF_PQ) and the full-text index over `terms`. Measured on 2 cores:
- * restoring the in-memory set costs a process 6–9 µs and ~1.7 KB of snapshot per chunk (~0.4 s at this size,
- * more than the rest of a one-shot search), and IVF_PQ answers in ~10 ms at 320k chunks (recall@10 ≈ 0.9).
- */
-export const LARGE_STORE_CHUNKS = Number(process.env.OCRAG_LARGE_STORE_CHUNKS) || 50_000;
 
 /** Product quantisation trains 256 centroids per sub-vector: below this many rows a vector index is not worth it. */
 const MIN_VECTOR_INDEX_ROWS = 10_000;
@@ -24,12 +16,15 @@ const NPROBES = 20;
 const REFINE_FACTOR = 5;
 
 /**
- * Builds the search indexes a large store needs, once each, then marks the store as large. Small stores are
- * searched in memory and get none (they would only cost index time and disk).
+ * Builds the search indexes a large view needs, once each, then marks the store as large. A store none of whose
+ * views is large is searched in memory and gets none, however much history it holds (they would only cost index
+ * time and disk). `viewChunks` counts the chunks of the view just indexed, up to the budget.
  */
-export async function ensureSearchIndexes(chunks: lancedb.Table, location: StoreLocation, onNotice?: (message: string) => void): Promise<void> {
+export async function ensureSearchIndexes(chunks: lancedb.Table, location: StoreLocation, viewChunks: (limit: number) => Promise<number>, onNotice?: (message: string) => void): Promise<void> {
   const rows = await chunks.countRows();
-  if (rows < LARGE_STORE_CHUNKS) return;
+  // No view holds more chunks than the store.
+  if (rows < LARGE_VIEW_CHUNKS) return;
+  if (!isLargeStore(location) && (await viewChunks(LARGE_VIEW_CHUNKS)) < LARGE_VIEW_CHUNKS) return;
   const indexed = new Set((await chunks.listIndices()).flatMap((i) => i.columns));
   if (!indexed.has('terms')) {
     onNotice?.(`ocrag: ${rows} chunks: building the full-text index`);
