@@ -1,5 +1,5 @@
 // Store growth over a long history (issue "Long-lived repositories"). Prints numbers; asserts nothing.
-// usage: node --import tsx bench/history.ts [repo] [--commits 30] [--years N] [--branches <repo>] [--gap 15] [--keep]
+// usage: node --import tsx bench/history.ts [repo] [--commits 30] [--years N] [--branches <repo>] [--gap 15] [--keep] [--auto-gc]
 //   repo (or OCRAG_HISTORY_REPO): a repository with a long history, e.g. sympy. It is cloned into a temp folder;
 //   --commits commits spread evenly over its first-parent history (the last --years only, if given) are checked
 //   out in turn on one branch and indexed with the built CLI. Then: the store against a fresh index of the newest
@@ -7,6 +7,8 @@
 //   history run, is identical to a fresh index's for the newest, a middle and the oldest commit.
 //   --branches (or OCRAG_BRANCHES_REPO): a second part on another repository (e.g. tokio): the store of two
 //   branches --gap first-parent commits apart against the store of one (target: at most 1.03×).
+//   Automatic gc is off (it would bound the store by dropping old manifests, hiding how the store grows); --auto-gc
+//   leaves it on to see the policy's effect.
 // Needs `npm run build` first (it runs dist/cli/main.js). Never writes to the given repositories; --keep keeps the
 // temp folder of clones and indexes.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -18,7 +20,7 @@ import { dirSize } from '../src/util/dir-size.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
-const ENV = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'b@x.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'b@x.invalid', NO_COLOR: '1' };
+const ENV = { ...process.env, ...(process.argv.includes('--auto-gc') ? {} : { OCRAG_AUTO_GC: 'false' }), GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'b@x.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'b@x.invalid', NO_COLOR: '1' };
 const QUERIES = [
   'solve a polynomial equation',
   'simplify a trigonometric expression',

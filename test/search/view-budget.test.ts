@@ -9,7 +9,8 @@ import { before, describe, test } from 'node:test';
 import { cloneRepo, git, makeFixtureRepo, runCli } from '../helpers.js';
 
 const BUDGET = 100;
-const ENV = { OCRAG_LARGE_STORE_CHUNKS: String(BUDGET) };
+// History is what this test keeps: automatic gc would drop it.
+const ENV = { OCRAG_LARGE_STORE_CHUNKS: String(BUDGET), OCRAG_AUTO_GC: 'false' };
 const QUERIES = ['parse command line arguments', 'parseArgs', 'retry a request with backoff', 'connect to the database', 'least recently used cache eviction', 'route an http request'];
 /** Files each history commit edits: every edit stores the new blob's chunks beside the old one's. */
 const EDITED = ['src/http/router.ts', 'pkg/cache/lru.go', 'server/db.py', 'java/src/main/java/com/example/Inventory.java', 'pkg/httpx/retry.go'];
