@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { CHUNKER_VERSION } from '../chunk/version.js';
 import type { ChunkStore } from '../store/contract.js';
 import { storeEntries } from '../store/layout.js';
-import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
+import { assertSameModel, readMeta, STORE_FORMAT, writeMeta } from '../store/meta.js';
 import { hasTables, openStore, storeExists } from '../store/open-store.js';
 import type { IndexContext } from './context.js';
 
@@ -12,11 +12,24 @@ export interface StoreIdentity {
   dim: number;
 }
 
-/** Opens the store, creating it for this model, refusing another model's store, and upgrading an old chunker's. */
+/**
+ * Opens the store, creating it for this model, refusing another model's store, re-indexing an old chunker's, and
+ * upgrading an old layout's in place (the caller holds the index lock).
+ */
 export async function openStoreFor(ctx: IndexContext, identity: StoreIdentity, opts: { onNotice?: (message: string) => void }): Promise<ChunkStore> {
   await dropStaleStore(ctx, identity, opts);
   if (!fs.existsSync(ctx.layout.meta)) writeStoreMeta(ctx, identity);
-  return openStore(ctx.layout, identity.dim);
+  const store = await openStore(ctx.layout, identity.dim);
+  try {
+    await store.upgrade(opts.onNotice);
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  // The tables tell the layout; the record follows them (after an upgrade, or one killed after its switch).
+  const meta = readMeta(ctx.layout.meta);
+  if (meta && meta.format !== STORE_FORMAT) writeMeta(ctx.layout.meta, { ...meta, format: STORE_FORMAT });
+  return store;
 }
 
 /**
@@ -41,7 +54,7 @@ export async function dropStaleStore(ctx: IndexContext, identity: StoreIdentity,
 
 /** Records the store's identity; a new record also starts a new store generation (search snapshots key on it). */
 export function writeStoreMeta(ctx: IndexContext, identity: StoreIdentity): void {
-  writeMeta(ctx.layout.meta, { format: 1, modelId: identity.modelId, dim: identity.dim, chunkerVersion: CHUNKER_VERSION, createdAt: new Date().toISOString() });
+  writeMeta(ctx.layout.meta, { format: STORE_FORMAT, modelId: identity.modelId, dim: identity.dim, chunkerVersion: CHUNKER_VERSION, createdAt: new Date().toISOString() });
 }
 
 /** Removes vectors, manifests and store identity, and all derived from them; keeps the user's config. */

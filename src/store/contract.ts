@@ -20,6 +20,12 @@ export interface ChunkRow {
 
 export type ChunkInfo = Omit<ChunkRow, 'vector' | 'terms'>;
 
+/**
+ * A chunk to add. Its content (breadcrumb and text, keyed by contentKey in content-key.ts) is stored once for all
+ * the chunks that have it: vector and terms may be left out when storedContents found it stored.
+ */
+export type ChunkToAdd = ChunkInfo & Partial<Pick<ChunkRow, 'vector' | 'terms'>>;
+
 /** A blob that was read but yields no chunks (binary, LFS pointer, minified, empty): remembered so it is never read again. */
 export interface BlobMark {
   blob: string;
@@ -42,7 +48,7 @@ export interface StoreHits {
   nearest: string[];
 }
 
-/** The chunks of one index with their vectors, and marks for blobs without chunks. */
+/** The chunks of one index with their contents (text, words, vector: once each), and marks for blobs without chunks. */
 export interface ChunkStore {
   readonly dim: number;
 
@@ -54,16 +60,23 @@ export interface ChunkStore {
   /** Blob → number of chunks, for `list` and `status`. */
   chunkCounts(): Promise<Map<string, number>>;
   countChunks(): Promise<number>;
+  /** Distinct contents stored (many chunks may share one). */
+  countContents(): Promise<number>;
+  /** Which of these content keys (contentKey) the store has: their chunks need no embedding. */
+  storedContents(keys: Iterable<string>): Promise<Set<string>>;
 
   /**
-   * Adds chunks in one atomic commit. Rows whose id is already stored are left untouched, so a run resumed after
-   * a crash never duplicates a chunk, nor do two processes embedding the same blob at once. `maybeStored` says
-   * some rows may be stored already.
+   * Adds chunks atomically: their new contents first, then the chunks (a blob is known by its chunks, so a crash
+   * between leaves only contents nothing references, which gc drops). Rows whose id is already stored are left
+   * untouched, and a content is never stored twice, so a run resumed after a crash never duplicates one, nor do
+   * two processes embedding the same blob at once. `maybeStored` says some rows may be stored already. Returns
+   * the keys of contents left out (no vector) that the store no longer has (gc took them meanwhile): then nothing
+   * was written, and the caller adds the rows again with those contents embedded.
    */
-  addChunks(rows: ChunkRow[], maybeStored: boolean): Promise<void>;
+  addChunks(rows: ChunkToAdd[], maybeStored: boolean): Promise<string[]>;
   /** Adds these marks (the caller leaves out blobs already known). */
   addMarks(marks: BlobMark[]): Promise<void>;
-  /** Deletes every chunk and mark of these blobs; returns how many chunks went. */
+  /** Deletes every chunk and mark of these blobs, and the contents no chunk references any more; returns how many chunks went. */
   deleteBlobs(blobs: string[]): Promise<number>;
 
   /** Every column of the chunks of these blobs, streamed batch by batch (for export): memory holds one batch. */
@@ -87,6 +100,12 @@ export interface ChunkStore {
   ensureSearchIndexes(onNotice?: (message: string) => void): Promise<void>;
   /** The `limit` nearest chunks and the `limit` best full-text matches, with every column ranking needs. */
   queryIndexes(vector: Float32Array, words: string, limit: number): Promise<StoreHits>;
+
+  /**
+   * Brings a store kept in an older layout to the current one in place, without re-embedding (the caller holds the
+   * index lock; readers and writers of the old layout keep working meanwhile); says whether there was any to do.
+   */
+  upgrade(onNotice?: (message: string) => void): Promise<boolean>;
 
   /** Compacts once small writes have piled up; says whether it did. */
   compactIfFragmented(): Promise<boolean>;

@@ -5,7 +5,16 @@ import { isObjectId } from '../../git/object-id.js';
  * first, so no quote or other SQL ever reaches a filter.
  */
 export function blobFilters(blobs: Iterable<string>, size: number): string[] {
-  return batchesOf([...blobs].filter(isObjectId), size).map((batch) => `blob IN (${batch.map((b) => `'${b}'`).join(',')})`);
+  return inFilters('blob', blobs, size);
+}
+
+/** `content_key IN (…)` filters, as blobFilters (content keys are 40 hex digits, as object ids). */
+export function keyFilters(keys: Iterable<string>, size: number): string[] {
+  return inFilters('content_key', keys, size);
+}
+
+function inFilters(column: string, values: Iterable<string>, size: number): string[] {
+  return batchesOf([...values].filter(isObjectId), size).map((batch) => `${column} IN (${batch.map((b) => `'${b}'`).join(',')})`);
 }
 
 export function batchesOf<T>(items: T[], size: number): T[][] {
