@@ -33,9 +33,12 @@ describe('a store of the one-table layout', () => {
 
   test("takes a search's working-tree chunks as it is", async () => {
     const repo = copyRepo(legacy);
-    fs.writeFileSync(path.join(repo, 'src', 'rollback.ts'), 'export function rollbackLedgerTransaction(id: string): void {\n  console.log("rollback", id);\n}\n');
-    const [hit] = await runJson<{ path: string }[]>(['search', 'rollback ledger transaction', '-k', '1'], repo);
-    assert.equal(hit.path, 'src/rollback.ts');
+    // Two files with the same function, each its own write: the second finds the content written by the first.
+    const rollback = 'export function rollbackLedgerTransaction(id: string): void {\n  console.log("rollback", id);\n}\n';
+    fs.writeFileSync(path.join(repo, 'src', 'rollback.ts'), rollback);
+    fs.writeFileSync(path.join(repo, 'src', 'rollback-copy.ts'), rollback);
+    const hits = await runJson<{ path: string }[]>(['search', 'rollback ledger transaction', '-k', '2'], repo, { OCRAG_TEST_CHUNKS_PER_WRITE: '1' });
+    assert.deepEqual(hits.map((h) => h.path).sort(), ['src/rollback-copy.ts', 'src/rollback.ts']);
     assert.deepEqual(tablesOf(repo), ['blob_marks', 'chunks'], 'a search never upgrades');
   });
 

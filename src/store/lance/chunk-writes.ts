@@ -43,12 +43,14 @@ export async function addToTables(tables: ChunkTables, rows: ChunkToAdd[], maybe
 }
 
 /**
- * A store of the one-table layout (until an index run upgrades it) takes whole rows, as it always did: its
- * storedContents finds nothing, so every row comes with its vector.
+ * A store of the one-table layout (until an index run upgrades it) takes whole rows, as it always did: it has no
+ * contents apart, so a row left without vector (its content was written earlier in the same run) is handed back.
  */
-export async function addToLegacyTable(chunks: lancedb.Table, dim: number, rows: ChunkToAdd[]): Promise<void> {
-  if (rows.some((r) => !r.vector || r.terms === undefined)) throw new Error('a store of the one-table layout takes chunks with their vectors');
+export async function addToLegacyTable(chunks: lancedb.Table, dim: number, rows: ChunkToAdd[]): Promise<string[]> {
+  const lacking = rows.filter((r) => !r.vector || r.terms === undefined).map((r) => contentKey(r.symbol, r.text));
+  if (lacking.length) return [...new Set(lacking)];
   await chunks.mergeInsert('id').whenNotMatchedInsertAll().execute(rowsToArrow(rows as ChunkRow[], dim));
+  return [];
 }
 
 /** Deletes the chunks and marks of these blobs, then the contents no chunk references any more; returns how many chunks went. */

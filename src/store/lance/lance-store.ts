@@ -141,7 +141,7 @@ export class LanceChunkStore implements ChunkStore {
    */
   async addChunks(rows: ChunkToAdd[], maybeStored: boolean): Promise<string[]> {
     if (rows.length === 0) return [];
-    return this.exclusive((foreignWrites) => (this.contents ? addToTables(this.tables, rows, maybeStored, foreignWrites) : addToLegacyTable(this.refs, this.dim, rows).then(() => [])));
+    return this.exclusive((foreignWrites) => (this.contents ? addToTables(this.tables, rows, maybeStored, foreignWrites) : addToLegacyTable(this.refs, this.dim, rows)));
   }
 
   /** Table versions as this handle last left them; others at the next write mean another process wrote. */
