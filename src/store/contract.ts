@@ -88,17 +88,23 @@ export interface ChunkStore {
    * how many were added. Stored rows are never rewritten, so adding the same rows twice writes nothing.
    */
   addChunkBatchesNotStored(batches: ChunkBatch[]): Promise<number>;
-  /** As addChunkBatchesNotStored, into a store the caller builds alone under the index lock, tracking its ids in `stored`. */
+  /**
+   * As addChunkBatchesNotStored, into a store the caller builds alone under the index lock, tracking its ids in
+   * `stored` (and the store its contents, likewise).
+   */
   addChunkBatchesToNewTable(batches: ChunkBatch[], stored: Set<string>): Promise<number>;
 
-  /** Best BM25 matches of space-separated words over `terms` by the store's own full-text index. */
+  /** Best BM25 matches of space-separated words over `terms` by the store's own full-text index: the chunks of the `limit` best contents. */
   lexical(words: string, limit: number): Promise<{ id: string; score: number }[]>;
   /**
    * Builds the indexes search needs at this store's size, and once it is large marks it so (large-store.ts): search
    * then asks queryIndexes instead of holding the store in memory.
    */
   ensureSearchIndexes(onNotice?: (message: string) => void): Promise<void>;
-  /** The `limit` nearest chunks and the `limit` best full-text matches, with every column ranking needs. */
+  /**
+   * The chunks of the `limit` nearest contents and of the `limit` best full-text matches (every chunk that has one,
+   * of any blob: the caller keeps its view's), with every column ranking needs.
+   */
   queryIndexes(vector: Float32Array, words: string, limit: number): Promise<StoreHits>;
 
   /**
