@@ -14,12 +14,14 @@ const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd,
 const ocrag = (cwd: string, ...args: string[]) => execFileSync(process.execPath, [CLI, ...args], { cwd, env: ENV, encoding: 'utf8' });
 const ms = (t: number) => Math.round(performance.now() - t);
 const du = (dir: string) => Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
-/** Bytes under .ocrag by part: the LanceDB chunks table's folders, the marks table, search snapshots, manifests, the rest. */
+/** Bytes under .ocrag by part: the LanceDB chunk tables' folders, the marks table, search snapshots, manifests, the rest. */
 function storeBytes(repo: string): Record<string, number> {
   const dir = path.join(repo, '.ocrag');
   const size = (rel: string) => (fs.existsSync(path.join(dir, rel)) ? du(path.join(dir, rel)) : 0);
   const parts: Record<string, number> = { total: du(dir) };
-  for (const sub of ['data', '_versions', '_indices', '_deletions', '_transactions']) parts[`lance/chunks.lance/${sub}`] = size(`lance/chunks.lance/${sub}`);
+  for (const table of ['contents', 'chunk_refs']) {
+    for (const sub of ['data', '_versions', '_indices', '_deletions', '_transactions']) parts[`lance/${table}.lance/${sub}`] = size(`lance/${table}.lance/${sub}`);
+  }
   for (const rel of ['lance/blob_marks.lance', 'resident', 'manifests']) parts[rel] = size(rel);
   parts.other = parts.total - Object.entries(parts).reduce((n, [k, v]) => (k === 'total' ? n : n + v), 0);
   return parts;

@@ -4,7 +4,8 @@ import type { Embedder } from '../embed/index.js';
 import { formatBreadcrumb } from '../text/breadcrumb.js';
 import { codeTerms } from '../text/terms.js';
 import { readEach } from '../util/read-ahead.js';
-import type { BlobMark, ChunkRow, ChunkStore } from '../store/contract.js';
+import { contentKey } from '../store/content-key.js';
+import type { BlobMark, ChunkStore, ChunkToAdd } from '../store/contract.js';
 import { chunkId } from './chunk-id.js';
 import { crashPoint } from './crash-point.js';
 import { classifyContent } from './select.js';
@@ -23,7 +24,10 @@ export interface BlobProgress {
 }
 
 export interface EmbedBlobsResult {
+  /** Chunks stored. */
   chunks: number;
+  /** Contents embedded: chunks whose breadcrumb and text the store did not have yet (once each). */
+  embedded: number;
   writes: number;
   /** Blobs that yield no chunks, and why ("empty" for blank files). */
   marks: BlobMark[];
@@ -37,7 +41,8 @@ const READ_AHEAD = 64;
 /**
  * Reads, chunks, embeds and stores blobs in bounded groups, so memory stays flat whatever the repository
  * size. A group holds whole blobs only, so a blob's chunks land in one atomic commit: after a crash a blob
- * is either fully stored or not at all.
+ * is either fully stored or not at all. Only contents the store lacks are embedded, each once: an edit to one
+ * function of a big file embeds that function, though every chunk of the new blob is stored.
  */
 export async function embedBlobs(
   store: ChunkStore,
@@ -46,7 +51,7 @@ export async function embedBlobs(
   read: (b: BlobToIndex) => Promise<Buffer | null>,
   settings: { maxLineChars: number; onProgress?: (p: BlobProgress) => void; signal?: AbortSignal },
 ): Promise<EmbedBlobsResult> {
-  const result: EmbedBlobsResult = { chunks: 0, writes: 0, marks: [] };
+  const result: EmbedBlobsResult = { chunks: 0, embedded: 0, writes: 0, marks: [] };
   if (blobs.length === 0) return result;
   const started = performance.now();
   const report = (done: number) => {
@@ -60,10 +65,19 @@ export async function embedBlobs(
   const chunksPerWrite = Number(process.env.OCRAG_TEST_CHUNKS_PER_WRITE) || CHUNKS_PER_WRITE;
   let group: { blob: string; chunks: Chunk[] }[] = [];
   let groupChunks = 0;
+  // Contents this run stored: chunks of later groups with the same content need no embedding, nor asking.
+  const stored = new Set<string>();
   const flush = async (done: number) => {
-    const rows = await embedGroup(group, embedder);
+    const rows = rowsOf(group, embedder);
+    const missing = new Set([...new Set(rows.map((r) => r.key))].filter((k) => !stored.has(k)));
+    if (maybeStored) for (const key of await store.storedContents(missing)) missing.delete(key);
+    result.embedded += await embedContents(rows, missing, embedder);
     crashPoint('embed.write');
-    await store.addChunks(rows, maybeStored);
+    // Contents found stored may be gone by the write (a gc between): then they are embedded after all.
+    for (let gone = await store.addChunks(rows, maybeStored); gone.length; gone = await store.addChunks(rows, maybeStored)) {
+      result.embedded += await embedContents(rows, new Set(gone), embedder);
+    }
+    for (const r of rows) if (r.vector) stored.add(r.key);
     crashPoint('embed.written');
     if (rows.length) result.writes++;
     result.chunks += rows.length;
@@ -101,20 +115,37 @@ export async function embedBlobs(
   return result;
 }
 
-async function embedGroup(group: { blob: string; chunks: Chunk[] }[], embedder: Embedder): Promise<ChunkRow[]> {
+/** A chunk on its way to the store: its content key, and what is embedded should its content be new. */
+type PendingChunk = ChunkToAdd & { key: string; embedding: string };
+
+function rowsOf(group: { blob: string; chunks: Chunk[] }[], embedder: Embedder): PendingChunk[] {
   const flat = group.flatMap((g) => g.chunks.map((c) => ({ blob: g.blob, chunk: c })));
-  const vectors = await embedder.embed(flat.map(({ chunk }) => embeddingText(chunk)));
-  return flat.map(({ blob, chunk }, i) => ({
-    id: chunkId(blob, chunkerVersionOf(chunk.language), embedder.modelId, chunk.startLine, chunk.endLine),
-    blob,
-    startLine: chunk.startLine,
-    endLine: chunk.endLine,
-    language: chunk.language,
-    symbol: formatBreadcrumb(chunk.symbols),
-    text: chunk.text,
-    terms: codeTerms(embeddingText(chunk)).join(' '),
-    vector: vectors[i],
-  }));
+  return flat.map(({ blob, chunk }) => {
+    const symbol = formatBreadcrumb(chunk.symbols);
+    return {
+      id: chunkId(blob, chunkerVersionOf(chunk.language), embedder.modelId, chunk.startLine, chunk.endLine),
+      blob,
+      startLine: chunk.startLine,
+      endLine: chunk.endLine,
+      language: chunk.language,
+      symbol,
+      text: chunk.text,
+      key: contentKey(symbol, chunk.text),
+      embedding: embeddingText(chunk),
+    };
+  });
+}
+
+/** Embeds each of these contents once and gives its vector and words to every row that has it; returns how many. */
+async function embedContents(rows: PendingChunk[], keys: Set<string>, embedder: Embedder): Promise<number> {
+  if (keys.size === 0) return 0;
+  const first = new Map<string, PendingChunk>();
+  for (const r of rows) if (keys.has(r.key) && !first.has(r.key)) first.set(r.key, r);
+  const texts = [...first.values()].map((r) => r.embedding);
+  const vectors = await embedder.embed(texts);
+  const embedded = new Map([...first.keys()].map((key, i) => [key, { vector: vectors[i], terms: codeTerms(texts[i]).join(' ') }]));
+  for (const r of rows) Object.assign(r, embedded.get(r.key));
+  return first.size;
 }
 
 /** What is embedded: the code plus its breadcrumb, both from the blob's own content, so a rename never re-embeds. */

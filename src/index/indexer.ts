@@ -86,7 +86,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     crashPoint('index.manifest');
     writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
     crashPoint('index.done');
-    return summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.chunks, chunksTotal: await store.countChunks(), started });
+    return summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.embedded, chunksTotal: await store.countChunks(), started });
   } finally {
     store.close();
   }

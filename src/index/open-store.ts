@@ -3,25 +3,30 @@ import { BASE_CHUNKER_VERSION, chunkerVersion, parseChunkerVersions } from '../c
 import type { ChunkStore } from '../store/contract.js';
 import type { ModelIdentity } from '../store/identity.js';
 import { storeEntries } from '../store/layout.js';
-import { assertSameModel, readMeta, writeMeta } from '../store/meta.js';
+import { assertSameModel, readMeta, STORE_FORMAT, writeMeta } from '../store/meta.js';
 import { hasTables, openStore, storeExists } from '../store/open-store.js';
 import { dropOutdatedChunks } from './chunker-upgrade.js';
 import type { IndexContext } from './context.js';
 
 /**
- * Opens the store, creating it for this model, refusing another model's store, and upgrading an old chunker's:
- * all of it for another base version, else the chunks of the languages whose chunking changed (chunker-upgrade.ts).
+ * Opens the store, creating it for this model, refusing another model's store, upgrading an old layout's in place,
+ * and an old chunker's: all of it for another base version, else the chunks of the languages whose chunking changed
+ * (chunker-upgrade.ts). The caller holds the index lock.
  */
 export async function openStoreFor(ctx: IndexContext, identity: ModelIdentity, opts: { onNotice?: (message: string) => void }): Promise<ChunkStore> {
   await dropStaleStore(ctx, identity, opts);
   if (!fs.existsSync(ctx.layout.meta)) writeStoreMeta(ctx, identity);
   const store = await openStore(ctx.layout, identity.dim);
   try {
+    await store.upgrade(opts.onNotice);
     await dropOutdatedChunks(store, readMeta(ctx.layout.meta), opts);
   } catch (e) {
     store.close();
     throw e;
   }
+  // The tables tell the layout; the record follows them (after an upgrade, or one killed after its switch).
+  const meta = readMeta(ctx.layout.meta);
+  if (meta && meta.format !== STORE_FORMAT) writeMeta(ctx.layout.meta, { ...meta, format: STORE_FORMAT });
   return store;
 }
 
@@ -47,7 +52,7 @@ export async function dropStaleStore(ctx: IndexContext, identity: ModelIdentity,
 
 /** Records the store's identity; a new record also starts a new store generation (search snapshots key on it). */
 export function writeStoreMeta(ctx: IndexContext, identity: ModelIdentity): void {
-  writeMeta(ctx.layout.meta, { format: 1, modelId: identity.modelId, dim: identity.dim, chunkerVersion: chunkerVersion(), createdAt: new Date().toISOString() });
+  writeMeta(ctx.layout.meta, { format: STORE_FORMAT, modelId: identity.modelId, dim: identity.dim, chunkerVersion: chunkerVersion(), createdAt: new Date().toISOString() });
 }
 
 /** After an index run has embedded what a chunker upgrade left unknown: the store's record says so. */

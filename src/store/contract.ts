@@ -21,6 +21,12 @@ export interface ChunkRow {
 
 export type ChunkInfo = Omit<ChunkRow, 'vector' | 'terms'>;
 
+/**
+ * A chunk to add. Its content (breadcrumb and text, keyed by contentKey in content-key.ts) is stored once for all
+ * the chunks that have it: vector and terms may be left out when storedContents found it stored.
+ */
+export type ChunkToAdd = ChunkInfo & Partial<Pick<ChunkRow, 'vector' | 'terms'>>;
+
 /** A blob that was read but yields no chunks (binary, LFS pointer, minified, empty): remembered so it is never read again. */
 export interface BlobMark {
   blob: string;
@@ -43,7 +49,7 @@ export interface StoreHits {
   nearest: string[];
 }
 
-/** The chunks of one index with their vectors, and marks for blobs without chunks. */
+/** The chunks of one index with their contents (text, words, vector: once each), and marks for blobs without chunks. */
 export interface ChunkStore {
   readonly dim: number;
 
@@ -55,16 +61,23 @@ export interface ChunkStore {
   /** Blob → number of chunks, for `list` and `status` (search counts a view's with countChunksOf, large-store.ts). */
   chunkCounts(): Promise<Map<string, number>>;
   countChunks(): Promise<number>;
+  /** Distinct contents stored (many chunks may share one). */
+  countContents(): Promise<number>;
+  /** Which of these content keys (contentKey) the store has: their chunks need no embedding. */
+  storedContents(keys: Iterable<string>): Promise<Set<string>>;
 
   /**
-   * Adds chunks in one atomic commit. Rows whose id is already stored are left untouched, so a run resumed after
-   * a crash never duplicates a chunk, nor do two processes embedding the same blob at once. `maybeStored` says
-   * some rows may be stored already.
+   * Adds chunks atomically: their new contents first, then the chunks (a blob is known by its chunks, so a crash
+   * between leaves only contents nothing references, which gc drops). Rows whose id is already stored are left
+   * untouched, and a content is never stored twice, so a run resumed after a crash never duplicates one, nor do
+   * two processes embedding the same blob at once. `maybeStored` says some rows may be stored already. Returns
+   * the keys of contents left out (no vector) that the store no longer has (gc took them meanwhile): then nothing
+   * was written, and the caller adds the rows again with those contents embedded.
    */
-  addChunks(rows: ChunkRow[], maybeStored: boolean): Promise<void>;
+  addChunks(rows: ChunkToAdd[], maybeStored: boolean): Promise<string[]>;
   /** Adds these marks (the caller leaves out blobs already known). */
   addMarks(marks: BlobMark[]): Promise<void>;
-  /** Deletes every chunk and mark of these blobs; returns how many chunks went. */
+  /** Deletes every chunk and mark of these blobs, and the contents no chunk references any more; returns how many chunks went. */
   deleteBlobs(blobs: string[]): Promise<number>;
   /** Deletes these chunks, by id (their blobs' marks stay); returns how many went. */
   deleteChunks(ids: string[]): Promise<number>;
@@ -78,18 +91,30 @@ export interface ChunkStore {
    * how many were added. Stored rows are never rewritten, so adding the same rows twice writes nothing.
    */
   addChunkBatchesNotStored(batches: ChunkBatch[]): Promise<number>;
-  /** As addChunkBatchesNotStored, into a store the caller builds alone under the index lock, tracking its ids in `stored`. */
+  /**
+   * As addChunkBatchesNotStored, into a store the caller builds alone under the index lock, tracking its ids in
+   * `stored` (and the store its contents, likewise).
+   */
   addChunkBatchesToNewTable(batches: ChunkBatch[], stored: Set<string>): Promise<number>;
 
-  /** Best BM25 matches of space-separated words over `terms` by the store's own full-text index. */
+  /** Best BM25 matches of space-separated words over `terms` by the store's own full-text index: the chunks of the `limit` best contents. */
   lexical(words: string, limit: number): Promise<{ id: string; score: number }[]>;
   /**
    * Builds the indexes search needs once the view of these blobs (the tree just indexed) is large, and marks the
    * store so (large-store.ts): search then asks queryIndexes for large views instead of holding them in memory.
    */
   ensureSearchIndexes(viewBlobs: Iterable<string>, onNotice?: (message: string) => void): Promise<void>;
-  /** The `limit` nearest chunks and the `limit` best full-text matches, with every column ranking needs. */
+  /**
+   * The chunks of the `limit` nearest contents and of the `limit` best full-text matches (every chunk that has one,
+   * of any blob: the caller keeps its view's), with every column ranking needs.
+   */
   queryIndexes(vector: Float32Array, words: string, limit: number): Promise<StoreHits>;
+
+  /**
+   * Brings a store kept in an older layout to the current one in place, without re-embedding (the caller holds the
+   * index lock; readers and writers of the old layout keep working meanwhile); says whether there was any to do.
+   */
+  upgrade(onNotice?: (message: string) => void): Promise<boolean>;
 
   /** Compacts once small writes have piled up; says whether it did. */
   compactIfFragmented(): Promise<boolean>;

@@ -3,9 +3,16 @@ import { UsageError } from '../util/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { IndexIdentity, ModelIdentity } from './identity.js';
 
+/**
+ * The layout of the tables: 2 keeps each distinct chunk content once (chunk references and contents apart); 1 was
+ * one table of whole chunks, which an index run upgrades in place. An older ocrag refuses a store of format 2 as
+ * damaged rather than write its own layout into it.
+ */
+export const STORE_FORMAT = 2;
+
 /** The store's record of its identity: every vector in it comes from this model and this chunker. */
 export interface StoreMeta extends IndexIdentity {
-  format: 1;
+  format: 1 | typeof STORE_FORMAT;
   /** When this record was written: names the store's generation, which search caches of its rows belong to. */
   createdAt: string;
 }
@@ -14,7 +21,7 @@ export function readMeta(file: string): StoreMeta | null {
   if (!fs.existsSync(file)) return null;
   try {
     const meta = JSON.parse(fs.readFileSync(file, 'utf8')) as StoreMeta;
-    if (meta.format !== 1 || typeof meta.modelId !== 'string' || !(meta.dim > 0)) throw new Error('bad fields');
+    if ((meta.format !== 1 && meta.format !== STORE_FORMAT) || typeof meta.modelId !== 'string' || !(meta.dim > 0)) throw new Error('bad fields');
     return meta;
   } catch {
     throw new UsageError(`the index is damaged (${file} is unreadable): run "ocrag index --rebuild"`, 4);

@@ -10,7 +10,7 @@ import { ensureTextIndex } from '../../src/store/lance/search-indexes.js';
 import { makeFixtureRepo, runJson } from '../helpers.js';
 
 const indexFiles = (repo: string) => {
-  const dir = path.join(repo, '.ocrag', 'lance', 'chunks.lance', '_indices');
+  const dir = path.join(repo, '.ocrag', 'lance', 'contents.lance', '_indices');
   return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length : 0;
 };
 
@@ -22,7 +22,7 @@ test('index runs build no full-text index, and gc drops an old one with the same
   const before = await runJson<unknown[]>(query, repo);
 
   const db = await lancedb.connect(path.join(repo, '.ocrag', 'lance'));
-  const chunks = await db.openTable('chunks');
+  const chunks = await db.openTable('contents');
   try {
     await ensureTextIndex(chunks);
   } finally {

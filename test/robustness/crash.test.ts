@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { before, describe, test } from 'node:test';
 import { syntheticFiles } from '../../fixtures/synthetic-repo.js';
 import { git, makeFixtureRepo } from '../helpers.js';
-import { cli, copyRepo, isAlive, layoutOf, manifestsOf, storedIds, withIndex, writeFiles } from './robustness-helpers.js';
+import { cli, copyRepo, isAlive, layoutOf, manifestsOf, storedContentCount, storedIds, withIndex, writeFiles } from './robustness-helpers.js';
 
 // One LanceDB commit per blob for the first index and the killed runs: together they make ~30, past the
 // compaction threshold (24 fragments), so the moments below include "between two writes" and "inside
@@ -19,7 +19,9 @@ const MOMENTS = [
   'index.start',
   'index.listed',
   'embed.written:1',
+  'store.contents:3',
   'embed.write:5+10',
+  'store.contents:7+5',
   'embed.written:9',
   'embed.marks',
   'index.compact+40',
@@ -34,7 +36,7 @@ const OLD_QUERY = 'parse command line arguments';
 describe('an index run killed at any moment', () => {
   let base: string;
   let previous: ReturnType<typeof manifestsOf>;
-  let expected: { ids: string[]; manifests: ReturnType<typeof manifestsOf> };
+  let expected: { ids: string[]; contents: number; manifests: ReturnType<typeof manifestsOf> };
 
   before(async () => {
     base = makeFixtureRepo();
@@ -53,7 +55,7 @@ describe('an index run killed at any moment', () => {
     git(base, 'commit', '-q', '-m', 'second commit');
     const clean = copyRepo(base, 'clean');
     await withIndex(clean, (index) => index.index());
-    expected = { ids: await storedIds(clean), manifests: manifestsOf(clean) };
+    expected = { ids: await storedIds(clean), contents: await storedContentCount(clean), manifests: manifestsOf(clean) };
     assert.ok(expected.ids.length > (await storedIds(base)).length + 50, 'the second commit brings enough chunks for many writes');
   });
 
@@ -105,6 +107,7 @@ describe('an index run killed at any moment', () => {
         const ids = await storedIds(repo);
         assert.equal(new Set(ids).size, ids.length, 'no chunk stored twice');
         assert.deepEqual([...ids].sort(), [...expected.ids].sort());
+        assert.equal(await storedContentCount(repo), expected.contents, 'no content stored twice (one a killed run wrote is taken up)');
         assert.deepEqual(manifestsOf(repo), expected.manifests);
         const found = await index.search(NEW_QUERY, { k: 3, update: false });
         assert.equal(found[0]?.path, 'gen/recovery.ts');

@@ -1,6 +1,7 @@
 // Processes sharing one index: two embedding the same blob at the same moment (an index run and a search's
-// working-tree overlay, or two MCP servers' overlays) store its chunks once (LanceDB's merge-insert alone lets
-// both append); the index lock is taken over only from the dead; LanceDB gets a CPU pool it can't deadlock.
+// working-tree overlay, or two MCP servers' overlays) store its chunks and their contents once (LanceDB's
+// merge-insert alone lets both append); the index lock is taken over only from the dead; LanceDB gets a CPU pool
+// it can't deadlock.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,6 +34,7 @@ test(`concurrent writers of the same chunks never store one twice (${ROUNDS} rac
       const ids = (await storedChunks(after)).map((c) => c.id);
       assert.equal(ids.length, new Set(ids).size, `round ${round}: ${ids.length} rows, ${new Set(ids).size} ids`);
       assert.equal(ids.length, 101);
+      assert.equal(await after.countContents(), 100, `round ${round}: the seed shares its content with the first row`);
       for (const s of [store, mine, after]) s.close();
     }
   } finally {

@@ -53,6 +53,16 @@ export async function storedIds(repo: string, dim = 512): Promise<string[]> {
   }
 }
 
+/** How many distinct contents the repository's store holds. */
+export async function storedContentCount(repo: string, dim = 512): Promise<number> {
+  const store = await openStore(layoutOf(repo), dim, { create: false });
+  try {
+    return await store.countContents();
+  } finally {
+    store.close();
+  }
+}
+
 /** The manifests on disk by key, minus the fields that differ between two runs over the same commit. */
 export function manifestsOf(repo: string): Record<string, Omit<Manifest, 'indexedAt'>> {
   const dir = layoutOf(repo).manifests;

@@ -13,10 +13,12 @@ import { cli, copyRepo, layoutOf, manifestsOf, withIndex } from './robustness-he
 
 const QUERY = 'parse command line arguments';
 
-/** A data file of the chunks table (LanceDB keeps rows in `<table>.lance/data/*.lance`). */
+/** The data files of the chunk tables, contents first (LanceDB keeps rows in `<table>.lance/data/*.lance`). */
 function chunkDataFiles(repo: string): string[] {
-  const dir = path.join(layoutOf(repo).tables, 'chunks.lance', 'data');
-  return fs.readdirSync(dir).map((f) => path.join(dir, f));
+  return ['contents', 'chunk_refs'].flatMap((table) => {
+    const dir = path.join(layoutOf(repo).tables, `${table}.lance`, 'data');
+    return fs.readdirSync(dir).map((f) => path.join(dir, f));
+  });
 }
 
 async function searchTop(repo: string, update = false): Promise<string | undefined> {
@@ -77,7 +79,7 @@ describe('a damaged index', () => {
     const [data] = chunkDataFiles(repo);
     fs.writeFileSync(data, fs.readFileSync(data).subarray(0, 100));
     await assert.rejects(searchTop(repo), (e: UsageError) => e.exitCode === 4 && /damaged.*--rebuild/.test(e.message));
-    const versions = path.join(layoutOf(repo).tables, 'chunks.lance', '_versions');
+    const versions = path.join(layoutOf(repo).tables, 'contents.lance', '_versions');
     for (const f of fs.readdirSync(versions)) if (f.endsWith('.manifest')) fs.writeFileSync(path.join(versions, f), 'garbage\n');
     await assert.rejects(searchTop(repo), (e: UsageError) => e.exitCode === 4 && /damaged.*--rebuild/.test(e.message));
     await withIndex(repo, (index) => index.index({ rebuild: true }));
@@ -86,8 +88,8 @@ describe('a damaged index', () => {
 
   test('a missing chunks table is damage, never an empty result list', async () => {
     const repo = copyRepo(base, 'lost-table');
-    fs.rmSync(path.join(layoutOf(repo).tables, 'chunks.lance'), { recursive: true });
-    await assert.rejects(searchTop(repo), (e: UsageError) => e.exitCode === 4 && /table "chunks" is missing.*--rebuild/.test(e.message));
+    fs.rmSync(path.join(layoutOf(repo).tables, 'chunk_refs.lance'), { recursive: true });
+    await assert.rejects(searchTop(repo), (e: UsageError) => e.exitCode === 4 && /table "chunk_refs" is missing.*--rebuild/.test(e.message));
   });
 
   test('a deleted store folder is rebuilt by the next search on its own (the manifests are dropped with it)', async () => {

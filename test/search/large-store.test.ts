@@ -31,7 +31,7 @@ describe('a large store, searched through its indexes', () => {
 
   test('indexing marks the store large and builds its full-text index', () => {
     assert.ok(fs.existsSync(path.join(repo, '.ocrag', 'search-indexes.json')));
-    const indices = path.join(repo, '.ocrag', 'lance', 'chunks.lance', '_indices');
+    const indices = path.join(repo, '.ocrag', 'lance', 'contents.lance', '_indices');
     assert.ok(fs.readdirSync(indices, { recursive: true }).length > 0, 'the full-text index is on disk');
   });
 

@@ -43,11 +43,13 @@ test('rows added to a store being built read back the same through LanceDB nativ
   const dir = tempDir('append');
   const direct = await openStore(storeLocation(path.join(dir, 'direct')), DIM);
   const fallback = await openStore(storeLocation(path.join(dir, 'fallback')), DIM);
-  // As if a LanceDB upgrade had moved the native table: the store must fall back to the public add().
-  const table = (fallback as unknown as { chunks: object }).chunks;
-  (fallback as unknown as { chunks: object }).chunks = new Proxy(table, {
-    get: (target, key) => (key === 'inner' ? undefined : typeof Reflect.get(target, key) === 'function' ? Reflect.get(target, key).bind(target) : Reflect.get(target, key)),
-  });
+  // As if a LanceDB upgrade had moved the native tables: the store must fall back to the public add().
+  const tables = fallback as unknown as Record<'refs' | 'contents', object>;
+  for (const name of ['refs', 'contents'] as const) {
+    tables[name] = new Proxy(tables[name], {
+      get: (target, key) => (key === 'inner' ? undefined : typeof Reflect.get(target, key) === 'function' ? Reflect.get(target, key).bind(target) : Reflect.get(target, key)),
+    });
+  }
   try {
     for (const store of [direct, fallback]) {
       const ids = new Set<string>();

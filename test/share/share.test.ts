@@ -98,13 +98,13 @@ describe('team index sharing: export in one clone, import in another', () => {
     assert.deepEqual([again.chunksAdded, again.marksAdded, again.manifestWritten], [0, 0, false]);
     assert.equal((await runJson<Status>(['status'], b)).chunksStored, before.chunksStored);
 
-    // Three files later only their blobs are embedded.
+    // Three files later only their blobs are read, and of their chunks only the contents not stored yet embedded.
     git(b, 'merge', '-q', '--ff-only', 'origin/main');
     const later = await runJson<Summary>(['index'], b);
     assert.equal(later.newBlobs, changed.length);
     const listed = await runJson<{ path: string; chunks: number }[]>(['list'], b);
     const chunksOfChanged = listed.filter((f) => changed.includes(f.path)).reduce((n, f) => n + f.chunks, 0);
-    assert.equal(later.chunksEmbedded, chunksOfChanged);
+    assert.ok(later.chunksEmbedded > 0 && later.chunksEmbedded <= chunksOfChanged, `${later.chunksEmbedded} of ${chunksOfChanged}`);
 
     // The commit B indexed over is no longer indexed in B: exporting it says so.
     const missing = await runCli(['export', '--rev', firstCommit, '--out', path.join(path.dirname(artifact), 'missing.tar')], b);

@@ -9,7 +9,7 @@ import { hasTables, openStore, storeExists } from '../../src/store/open-store.js
 import { StoreDamageError, UsageError } from '../../src/util/errors.js';
 import { tempDir } from '../helpers.js';
 
-test('a local folder is a LanceDB store: absent until opened, then holding both tables', async () => {
+test('a local folder is a LanceDB store: absent until opened, then holding its tables', async () => {
   const location = storeLocation(tempDir('open-store'));
   assert.equal(storeExists(location), false);
   assert.equal(await hasTables(location), false);
@@ -23,7 +23,7 @@ test('a local folder is a LanceDB store: absent until opened, then holding both 
   }
   assert.equal(storeExists(location), true);
   assert.equal(await hasTables(location), true);
-  assert.ok(fs.existsSync(path.join(location.tables, 'chunks.lance')));
+  for (const table of ['chunk_refs', 'contents', 'blob_marks']) assert.ok(fs.existsSync(path.join(location.tables, `${table}.lance`)));
 });
 
 test('a location of a scheme no backend serves is refused with a UsageError naming it', async () => {

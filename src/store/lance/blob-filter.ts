@@ -5,15 +5,20 @@ import { isObjectId } from '../../git/object-id.js';
  * first, so no quote or other SQL ever reaches a filter.
  */
 export function blobFilters(blobs: Iterable<string>, size: number): string[] {
-  return hexFilters('blob', blobs, size);
+  return inFilters('blob', blobs, size);
 }
 
 /** As blobFilters, over chunk ids (hex digests, as long as a SHA-1 object id). */
 export function idFilters(ids: Iterable<string>, size: number): string[] {
-  return hexFilters('id', ids, size);
+  return inFilters('id', ids, size);
 }
 
-function hexFilters(column: string, values: Iterable<string>, size: number): string[] {
+/** `content_key IN (…)` filters, as blobFilters (content keys are 40 hex digits, as object ids). */
+export function keyFilters(keys: Iterable<string>, size: number): string[] {
+  return inFilters('content_key', keys, size);
+}
+
+function inFilters(column: string, values: Iterable<string>, size: number): string[] {
   return batchesOf([...values].filter(isObjectId), size).map((batch) => `${column} IN (${batch.map((b) => `'${b}'`).join(',')})`);
 }
 

@@ -4,6 +4,14 @@ import type { ChunkRow } from '../contract.js';
 
 const { Field, FixedSizeList, Float32, Int32, Schema, Utf8, makeData, Table: ArrowTable, RecordBatch, Struct, vectorFromArray } = arrow;
 
+/** The column both tables have: a chunk reference names its content by it. */
+export const KEY = 'content_key';
+/** Columns of the `chunk_refs` table besides the key: what a chunk is, apart from its content. */
+export const REF_COLUMNS = ['id', 'blob', 'start_line', 'end_line', 'language'];
+/** Columns of the `contents` table besides the key: what is stored once for every chunk that has it. */
+export const CONTENT_COLUMNS = ['symbol', 'text', 'terms', 'vector'];
+
+/** Every column of a chunk, as callers read them (and as the one table of the first layout held them). */
 export function chunkSchema(dim: number): SchemaType {
   return new Schema([
     new Field('id', new Utf8(), false),
@@ -14,46 +22,86 @@ export function chunkSchema(dim: number): SchemaType {
     new Field('symbol', new Utf8(), false),
     new Field('text', new Utf8(), false),
     new Field('terms', new Utf8(), false),
-    new Field('vector', new FixedSizeList(dim, new Field('item', new Float32(), true)), false),
+    new Field('vector', vectorType(dim), false),
   ]);
+}
+
+export function refSchema(): SchemaType {
+  return new Schema([...chunkSchema(1).fields.filter((f) => REF_COLUMNS.includes(f.name)), new Field(KEY, new Utf8(), false)]);
+}
+
+export function contentSchema(dim: number): SchemaType {
+  return new Schema([new Field(KEY, new Utf8(), false), ...chunkSchema(dim).fields.filter((f) => CONTENT_COLUMNS.includes(f.name))]);
+}
+
+/** The fields of these columns, in this order, typed as in chunkSchema (or as the key). */
+export function fieldsOf(columns: string[], dim: number): SchemaType {
+  const all = new Map([...chunkSchema(dim).fields, new Field(KEY, new Utf8(), false)].map((f) => [f.name, f]));
+  return new Schema(columns.map((c) => all.get(c)!));
+}
+
+function vectorType(dim: number): FixedSizeListType<Float32Type> {
+  return new FixedSizeList(dim, new Field('item', new Float32(), true));
 }
 
 export const markSchema = new Schema([new Field('blob', new Utf8(), false), new Field('reason', new Utf8(), false)]);
 
-/** Builds the Arrow batch column by column from typed arrays (row objects would be ~10× slower). */
-export function rowsToArrow(rows: ChunkRow[], dim: number): TableType {
-  const schema = chunkSchema(dim);
-  const vectors = new Float32Array(rows.length * dim);
-  rows.forEach((r, i) => vectors.set(r.vector, i * dim));
-  const strings = (f: (r: ChunkRow) => string) => vectorFromArray(rows.map(f), new Utf8()).data[0];
-  const ints = (f: (r: ChunkRow) => number) => makeData({ type: new Int32(), length: rows.length, nullCount: 0, data: Int32Array.from(rows, f) });
-  const vectorType = schema.fields[8].type as FixedSizeListType<Float32Type>;
-  const children = [
-    strings((r) => r.id),
-    strings((r) => r.blob),
-    ints((r) => r.startLine),
-    ints((r) => r.endLine),
-    strings((r) => r.language),
-    strings((r) => r.symbol),
-    strings((r) => r.text),
-    strings((r) => r.terms),
-    makeData({ type: vectorType, length: rows.length, nullCount: 0, child: makeData({ type: new Float32(), length: vectors.length, nullCount: 0, data: vectors }) }),
-  ];
-  const struct = makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children });
-  return new ArrowTable([new RecordBatch(schema, struct)]);
+/** A stored content: what chunks of the same breadcrumb and text share. */
+export interface ContentRow {
+  key: string;
+  symbol: string;
+  text: string;
+  terms: string;
+  vector: Float32Array;
 }
 
-/** The same column data under the store's own schema (names, nullability, vector child field) so LanceDB takes it. */
-export function batchesAsStored(batches: RecordBatchType[], dim: number): TableType {
-  const schema = chunkSchema(dim);
-  const vectorType = schema.fields[8].type as FixedSizeListType<Float32Type>;
-  return new ArrowTable(
-    batches.map((b) => {
-      const children = schema.fields.map((f) => b.getChild(f.name)!.data[0]);
-      children[8] = makeData({ type: vectorType, length: b.numRows, nullCount: 0, child: children[8].children[0] as DataType<Float32Type> });
-      return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: b.numRows, nullCount: 0, children }));
-    }),
-  );
+/** A chunk reference: a chunk's place and the key of its content. */
+export interface RefRow {
+  id: string;
+  blob: string;
+  startLine: number;
+  endLine: number;
+  language: string;
+  key: string;
+}
+
+const strings = <T>(rows: T[], f: (r: T) => string) => vectorFromArray(rows.map(f), new Utf8()).data[0];
+const ints = <T>(rows: T[], f: (r: T) => number) => makeData({ type: new Int32(), length: rows.length, nullCount: 0, data: Int32Array.from(rows, f) });
+
+function vectors(rows: { vector: Float32Array }[], dim: number): DataType {
+  const flat = new Float32Array(rows.length * dim);
+  rows.forEach((r, i) => flat.set(r.vector, i * dim));
+  return makeData({ type: vectorType(dim), length: rows.length, nullCount: 0, child: makeData({ type: new Float32(), length: flat.length, nullCount: 0, data: flat }) });
+}
+
+function tableOf(schema: SchemaType, rows: number, children: DataType[]): TableType {
+  return new ArrowTable([new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: rows, nullCount: 0, children }))]);
+}
+
+export function refsToArrow(rows: RefRow[]): TableType {
+  const children = [strings(rows, (r) => r.id), strings(rows, (r) => r.blob), ints(rows, (r) => r.startLine), ints(rows, (r) => r.endLine), strings(rows, (r) => r.language), strings(rows, (r) => r.key)];
+  return tableOf(refSchema(), rows.length, children);
+}
+
+export function contentsToArrow(rows: ContentRow[], dim: number): TableType {
+  const children = [strings(rows, (r) => r.key), strings(rows, (r) => r.symbol), strings(rows, (r) => r.text), strings(rows, (r) => r.terms), vectors(rows, dim)];
+  return tableOf(contentSchema(dim), rows.length, children);
+}
+
+/** Rows in the one-table layout of old stores (whose search-time writers still add to it until it is upgraded). */
+export function rowsToArrow(rows: ChunkRow[], dim: number): TableType {
+  const children = [
+    strings(rows, (r) => r.id),
+    strings(rows, (r) => r.blob),
+    ints(rows, (r) => r.startLine),
+    ints(rows, (r) => r.endLine),
+    strings(rows, (r) => r.language),
+    strings(rows, (r) => r.symbol),
+    strings(rows, (r) => r.text),
+    strings(rows, (r) => r.terms),
+    vectors(rows, dim),
+  ];
+  return tableOf(chunkSchema(dim), rows.length, children);
 }
 
 export function rowOf(batch: RecordBatchType, i: number): ChunkRow {

@@ -1,64 +1,107 @@
-// Whole Arrow batches in and out of the chunks table, for share/: export streams them out, import adds them.
+// Whole Arrow batches of chunks in and out of the store, for share/: export streams them out, import adds them.
 import type * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch as RecordBatchType, Table as TableType } from 'apache-arrow';
 import arrow from '../arrow.js';
-import { batchesAsStored, rowOf, rowsToArrow } from './chunk-arrow.js';
-import { blobFilters } from './blob-filter.js';
+import { contentKey } from '../content-key.js';
 import { CHUNK_COLUMNS } from '../chunk-columns.js';
+import { crashPoint } from '../../util/crash-point.js';
+import { batchOf, takeColumn, type RowRef } from './arrow-take.js';
+import { blobFilters } from './blob-filter.js';
+import { contentSchema, refSchema } from './chunk-arrow.js';
+import { joinContents, refColumnsFor, storedKeys } from './content-join.js';
 
-/**
- * Every column of the chunks of these blobs, streamed in the Arrow batches LanceDB reads (for export): memory
- * holds one batch, never the whole set.
- */
-export async function* chunkBatchesOf(chunks: lancedb.Table, blobs: string[]): AsyncGenerator<RecordBatchType> {
-  for (const filter of blobFilters(blobs, 2000)) {
-    const query = chunks.query().where(filter).select(CHUNK_COLUMNS);
-    for await (const rows of query) yield rows as unknown as RecordBatchType;
-  }
+const { Utf8, vectorFromArray } = arrow;
+
+/** The two tables of a store's chunks: references (place and content key) and contents (once each). */
+export interface ChunkTables {
+  refs: lancedb.Table;
+  contents: lancedb.Table;
+  dim: number;
+  /** Where the tables are, for damage reports. */
+  dir: string;
 }
 
 /**
- * Adds the rows of these batches whose id is not stored yet (nor in `stored`, when the caller tracks them), nor
- * earlier in the batches; returns how many were added. Plain batches of new rows go to LanceDB as they are.
+ * Every column of the chunks of these blobs, streamed in the batches LanceDB reads the references in (for export):
+ * memory holds one batch and its contents, never the whole set.
  */
-export async function addBatchesNotStored(chunks: lancedb.Table, dim: number, batches: RecordBatchType[], stored?: Set<string>): Promise<number> {
-  const seen = stored ?? (await storedIds(chunks, batches.flatMap((b) => [...b.getChild('blob')!]) as string[]));
-  const keep: [RecordBatchType, number][] = [];
+export function chunkBatchesOf(tables: ChunkTables, blobs: string[]): AsyncGenerator<RecordBatchType> {
+  return joinContents(refsOf(tables.refs, blobFilters(blobs, 2000), refColumnsFor(CHUNK_COLUMNS)), tables.contents, CHUNK_COLUMNS, tables.dim, tables.dir);
+}
+
+/** The references matching these filters (null: all), streamed. */
+export async function* refsOf(refs: lancedb.Table, filters: (string | null)[], columns: string[]): AsyncGenerator<unknown> {
+  for (const filter of filters) {
+    const query = refs.query().select(columns);
+    yield* filter ? query.where(filter) : query;
+  }
+}
+
+/** What a store being built alone has added so far, so writes need not ask it. */
+export interface Added {
+  ids: Set<string>;
+  keys: Set<string>;
+}
+
+/**
+ * Adds the rows of these batches (every chunk column) whose id is not stored yet (nor in `added`, when the caller
+ * tracks them), nor earlier in the batches: their contents not stored yet, then their references. Returns how
+ * many chunks were added.
+ */
+export async function addBatchesNotStored(tables: ChunkTables, batches: RecordBatchType[], added?: Added): Promise<number> {
+  const ids = added?.ids ?? (await storedIds(tables.refs, batches.flatMap((b) => [...b.getChild('blob')!]) as string[]));
+  const keep: RowRef[] = [];
+  const keys: string[] = [];
   for (const batch of batches) {
-    const ids = batch.getChild('id')!;
-    for (let i = 0; i < batch.numRows; i++) {
-      const id = ids.get(i) as string;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      keep.push([batch, i]);
+    const [id, symbol, text] = ['id', 'symbol', 'text'].map((c) => batch.getChild(c)!);
+    for (let row = 0; row < batch.numRows; row++) {
+      if (ids.has(id.get(row) as string)) continue;
+      ids.add(id.get(row) as string);
+      keep.push({ batch, row });
+      keys.push(contentKey(symbol.get(row) as string, text.get(row) as string));
     }
   }
   if (keep.length === 0) return 0;
-  const total = batches.reduce((n, b) => n + b.numRows, 0);
-  const plain = keep.length === total && batches.every((b) => CHUNK_COLUMNS.every((c) => b.getChild(c)?.data.length === 1 && b.getChild(c)!.data[0].offset === 0));
-  await append(chunks, plain ? batchesAsStored(batches, dim) : rowsToArrow(keep.map(([b, i]) => rowOf(b, i)), dim));
+  const storedBefore = added?.keys ?? (await storedKeys(tables.contents, keys));
+  const fresh: RowRef[] = [];
+  const freshKeys: string[] = [];
+  keep.forEach((r, i) => {
+    if (storedBefore.has(keys[i])) return;
+    storedBefore.add(keys[i]);
+    fresh.push(r);
+    freshKeys.push(keys[i]);
+  });
+  if (fresh.length) await append(tables.contents, rowsIn(contentSchema(tables.dim), fresh, freshKeys));
+  crashPoint('store.contents');
+  await append(tables.refs, rowsIn(refSchema(), keep, keys));
   return keep.length;
 }
 
+/** These rows in the columns of `schema`, their content keys as its key column. */
+export function rowsIn(schema: ReturnType<typeof refSchema>, rows: RowRef[], keys: string[]): TableType {
+  const children = schema.fields.map((f) => (f.name === 'content_key' ? vectorFromArray(keys, new Utf8()).data[0] : takeColumn(f.name, f.type, rows)));
+  return new arrow.Table([batchOf(schema, children, rows.length)]);
+}
+
 /**
- * Appends rows in the store's own schema. LanceDB's add() encodes them as an Arrow IPC file for its native side,
+ * Appends rows in the table's own schema. LanceDB's add() encodes them as an Arrow IPC file for its native side,
  * then copies that file once more: every byte an import adds (30 MB for tokio), 5% of its time. So the file goes
  * to the native add() as it is; should a LanceDB upgrade move that method, the public add() is used.
  */
-async function append(chunks: lancedb.Table, rows: TableType): Promise<void> {
-  const native = (chunks as unknown as { inner?: { add?: (ipcFile: Buffer, mode: string) => Promise<unknown> } }).inner;
+export async function append(table: lancedb.Table, rows: TableType): Promise<void> {
+  const native = (table as unknown as { inner?: { add?: (ipcFile: Buffer, mode: string) => Promise<unknown> } }).inner;
   if (typeof native?.add !== 'function') {
-    await chunks.add(rows);
+    await table.add(rows);
     return;
   }
   const ipc = arrow.tableToIPC(rows, 'file');
   await native.add(Buffer.from(ipc.buffer, ipc.byteOffset, ipc.byteLength), 'append');
 }
 
-async function storedIds(chunks: lancedb.Table, blobs: string[]): Promise<Set<string>> {
+async function storedIds(refs: lancedb.Table, blobs: string[]): Promise<Set<string>> {
   const ids = new Set<string>();
   for (const filter of blobFilters(new Set(blobs), 500)) {
-    for await (const found of chunks.query().where(filter).select(['id'])) {
+    for await (const found of refs.query().where(filter).select(['id'])) {
       const col = found.getChild('id')!;
       for (let i = 0; i < found.numRows; i++) ids.add(col.get(i) as string);
     }

@@ -5,27 +5,36 @@ import { waitLock } from '../../util/file-lock.js';
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import arrow from '../arrow.js';
-import type { BlobMark, ChunkBatch, ChunkRow, ChunkStore, StoreHits } from '../contract.js';
+import { CHUNK_COLUMNS } from '../chunk-columns.js';
+import type { BlobMark, ChunkBatch, ChunkStore, ChunkToAdd, StoreHits } from '../contract.js';
+import { parseMarkReason, type BlobState } from '../blob-state.js';
 import { countChunksOf, isLargeStore } from '../large-store.js';
 import type { StoreLocation } from '../layout.js';
-import { chunkSchema, markSchema, rowsToArrow } from './chunk-arrow.js';
-import { addBatchesNotStored, chunkBatchesOf } from './chunk-batches.js';
-import { blobFilters, idFilters } from './blob-filter.js';
-import { parseMarkReason, type BlobState } from '../blob-state.js';
-import { ensureSearchIndexes, ensureTextIndex, queryStore } from './search-indexes.js';
+import { contentSchema, CONTENT_COLUMNS, markSchema, refSchema } from './chunk-arrow.js';
+import { addBatchesNotStored, chunkBatchesOf, refsOf, type Added, type ChunkTables } from './chunk-batches.js';
+import { addToLegacyTable, addToTables, deleteBlobs, deleteChunks } from './chunk-writes.js';
+import { blobFilters } from './blob-filter.js';
+import { joinContents, refColumnsFor, storedKeys } from './content-join.js';
+import { CONTENTS, copyToSplitLayout, hasSplitLayout, LEGACY_CHUNKS, markSplitLayout, REFS } from './layout-upgrade.js';
+import { ensureSearchIndexes, queryStore, textMatches, type IndexedTables } from './search-indexes.js';
 
 const { Utf8, Table: ArrowTable, vectorFromArray } = arrow;
 
-const CHUNKS = 'chunks';
 /** A write holds the write lock for a LanceDB commit (well under a second); waiting longer means something is stuck. */
 const WRITE_LOCK_WAIT_MS = 120_000;
 const MARKS = 'blob_marks';
 
-/** The LanceDB tables of one index: chunks with their vectors, and marks for blobs without chunks. */
+/**
+ * The LanceDB tables of one index: chunk references (`chunk_refs`: id, blob, span, language, content key), the
+ * contents they name (`contents`: breadcrumb, text, words, vector, once per distinct content), and marks for blobs
+ * without chunks. A store made before keeps one `chunks` table with everything until an index run upgrades it
+ * (`contents` is then null and `refs` is that table): until then it is read, and written by search, as it is.
+ */
 export class LanceChunkStore implements ChunkStore {
   private constructor(
     private readonly db: lancedb.Connection,
-    private readonly chunks: lancedb.Table,
+    private refs: lancedb.Table,
+    private contents: lancedb.Table | null,
     private readonly marks: lancedb.Table,
     readonly dim: number,
     private readonly location: StoreLocation,
@@ -37,16 +46,48 @@ export class LanceChunkStore implements ChunkStore {
     fs.mkdirSync(dir, { recursive: true });
     const db = await lancedb.connect(dir);
     const names = new Set(await db.tableNames());
-    const missing = [CHUNKS, MARKS].find((t) => !names.has(t));
+    const legacy = names.has(LEGACY_CHUNKS) && !hasSplitLayout(dir);
+    const missing = (legacy ? [MARKS] : [REFS, CONTENTS, MARKS]).find((t) => !names.has(t));
     if (opts.create === false && missing) {
       db.close();
       throw new StoreDamageError(dir, `table "${missing}" is missing`);
     }
-    const chunks = names.has(CHUNKS) ? await db.openTable(CHUNKS) : await db.createEmptyTable(CHUNKS, chunkSchema(dim), { existOk: true });
-    const marks = names.has(MARKS) ? await db.openTable(MARKS) : await db.createEmptyTable(MARKS, markSchema, { existOk: true });
-    const store = new LanceChunkStore(db, chunks, marks, dim, location);
-    store.rowsSeen = await chunks.countRows();
+    const table = async (name: string, schema: ReturnType<typeof refSchema>) => (names.has(name) ? db.openTable(name) : db.createEmptyTable(name, schema, { existOk: true }));
+    const marks = await table(MARKS, markSchema);
+    const store = legacy
+      ? new LanceChunkStore(db, await db.openTable(LEGACY_CHUNKS), null, marks, dim, location)
+      : new LanceChunkStore(db, await table(REFS, refSchema()), await table(CONTENTS, contentSchema(dim)), marks, dim, location);
+    if (!legacy && opts.create !== false) {
+      markSplitLayout(dir);
+      // What an upgrade killed after its switch left: the references and contents are the store now.
+      if (names.has(LEGACY_CHUNKS)) await db.dropTable(LEGACY_CHUNKS);
+    }
+    store.versionsSeen = await store.versions();
     return store;
+  }
+
+  /** Tables as chunk reads and writes see them (the store must have the current layout). */
+  private get tables(): ChunkTables {
+    if (!this.contents) throw new Error('the store has the layout of an older ocrag: an index run upgrades it first');
+    return { refs: this.refs, contents: this.contents, dim: this.dim, dir: this.location.tables };
+  }
+
+  private get indexed(): IndexedTables {
+    return this.contents ? { contents: this.contents, refs: this.refs } : { contents: this.refs, refs: null };
+  }
+
+  /** Upgrades a store of the one-table layout in place (see layout-upgrade.ts); says whether there was any. */
+  async upgrade(onNotice?: (message: string) => void): Promise<boolean> {
+    if (this.contents) return false;
+    const chunks = await this.refs.countRows();
+    onNotice?.(`ocrag: upgrading the store to keep each distinct chunk content once (${chunks} chunks, nothing re-embedded)`);
+    const legacy = this.refs;
+    const { refs, contents } = await copyToSplitLayout(this.db, legacy, this.location, this.dim, onNotice);
+    legacy.close();
+    this.refs = refs;
+    this.contents = contents;
+    this.versionsSeen = await this.versions();
+    return true;
   }
 
   /**
@@ -59,7 +100,7 @@ export class LanceChunkStore implements ChunkStore {
     for (const filter of filters) {
       const marks = this.marks.query().select(['blob', 'reason']);
       for (const row of await (filter ? marks.where(filter) : marks).toArray()) state.set(row.blob as string, parseMarkReason(row.reason as string));
-      const chunks = this.chunks.query().select(['blob']);
+      const chunks = this.refs.query().select(['blob']);
       for await (const batch of filter ? chunks.where(filter) : chunks) {
         const col = batch.getChild('blob')!;
         for (let i = 0; i < batch.numRows; i++) state.set(col.get(i) as string, 'chunks');
@@ -71,7 +112,7 @@ export class LanceChunkStore implements ChunkStore {
   /** Blob → number of chunks, for `list` and `status`. */
   async chunkCounts(): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
-    for await (const batch of this.chunks.query().select(['blob'])) {
+    for await (const batch of this.refs.query().select(['blob'])) {
       const col = batch.getChild('blob')!;
       for (let i = 0; i < batch.numRows; i++) {
         const b = col.get(i) as string;
@@ -81,32 +122,43 @@ export class LanceChunkStore implements ChunkStore {
     return counts;
   }
 
-  /**
-   * Adds chunks in one atomic LanceDB commit. Rows whose id is already stored are left untouched, so a
-   * run resumed after a crash never duplicates a chunk, nor do two processes embedding the same blob at once
-   * (an index run and a search's working-tree overlay, or two servers' overlays): writes take turns, each on
-   * the latest version, and a plain append is used only while no other process has written since.
-   */
-  async addChunks(rows: ChunkRow[], maybeStored: boolean): Promise<void> {
-    if (rows.length === 0) return;
-    const data = rowsToArrow(rows, this.dim);
-    await this.exclusive(async (foreignWrites) => {
-      if (maybeStored || foreignWrites) await this.chunks.mergeInsert('id').whenNotMatchedInsertAll().execute(data);
-      else await this.chunks.add(data);
-    });
+  async countChunks(): Promise<number> {
+    return this.refs.countRows();
   }
 
-  /** Rows of the chunks table as this handle last left them; more at the next write means another process wrote. */
-  private rowsSeen = -1;
+  async countContents(): Promise<number> {
+    return (this.contents ?? this.refs).countRows();
+  }
 
-  /** Runs a write alone among processes (a short lock file beside the store), on the table's latest version. */
+  /** Which of these contents are stored (none in the one-table layout: its writers embed every chunk). */
+  async storedContents(keys: Iterable<string>): Promise<Set<string>> {
+    return this.contents ? storedKeys(this.contents, keys) : new Set();
+  }
+
+  /**
+   * Adds chunks (see chunk-writes.ts): new contents, then references, each one LanceDB commit. Writes take turns
+   * among processes (an index run and a search's working-tree overlay, or two servers' overlays), each on the
+   * latest versions, and a plain append is used only while no other process has written since.
+   */
+  async addChunks(rows: ChunkToAdd[], maybeStored: boolean): Promise<string[]> {
+    if (rows.length === 0) return [];
+    return this.exclusive((foreignWrites) => (this.contents ? addToTables(this.tables, rows, maybeStored, foreignWrites) : addToLegacyTable(this.refs, this.dim, rows)));
+  }
+
+  /** Table versions as this handle last left them; others at the next write mean another process wrote. */
+  private versionsSeen = '';
+
+  private async versions(): Promise<string> {
+    return `${await this.refs.version()}/${await this.contents?.version()}`;
+  }
+
+  /** Runs a write alone among processes (a short lock file beside the store), on the tables' latest versions. */
   private async exclusive<T>(write: (foreignWrites: boolean) => Promise<T>): Promise<T> {
     const lock = await waitLock(this.location.writeLock, WRITE_LOCK_WAIT_MS);
     try {
-      await this.chunks.checkoutLatest();
-      const before = await this.chunks.countRows();
-      const result = await write(this.rowsSeen >= 0 && before !== this.rowsSeen);
-      this.rowsSeen = await this.chunks.countRows();
+      for (const table of [this.refs, this.contents, this.marks]) await table?.checkoutLatest();
+      const result = await write((await this.versions()) !== this.versionsSeen);
+      this.versionsSeen = await this.versions();
       return result;
     } finally {
       lock.release();
@@ -114,36 +166,40 @@ export class LanceChunkStore implements ChunkStore {
   }
 
   /** Every column of the chunks of these blobs, streamed batch by batch (for export; see chunk-batches.ts). */
-  chunkBatchesOf(blobs: string[]): AsyncGenerator<ChunkBatch> {
-    return chunkBatchesOf(this.chunks, blobs);
+  async *chunkBatchesOf(blobs: string[]): AsyncGenerator<ChunkBatch> {
+    if (this.contents) yield* chunkBatchesOf(this.tables, blobs);
+    else yield* refsOf(this.refs, blobFilters(blobs, 2000), CHUNK_COLUMNS) as AsyncGenerator<ChunkBatch>;
   }
 
   /**
-   * Chosen columns of the chunks of these blobs (null: of every chunk), streamed in LanceDB's batches. Search
-   * loads the chunks a view needs into memory with it; a long list is served by one scan, not many look-ups.
+   * Chosen columns of the chunks of these blobs (null: of every chunk), streamed in the order they were added.
+   * Search loads the chunks a view needs into memory with it; a long list is served by one scan, not many look-ups.
    */
   async *chunkColumns(blobs: string[] | null, columns: string[]): AsyncGenerator<ChunkBatch> {
     const wanted = blobs && new Set(blobs.filter(isObjectId));
     if (wanted && wanted.size === 0) return;
-    const filters = !wanted || wanted.size > 2000 ? [null] : blobFilters(wanted, 500);
-    for (const filter of filters) {
-      const query = this.chunks.query().select(columns);
-      for await (const rows of filter ? query.where(filter) : query) yield rows as unknown as ChunkBatch;
-    }
+    const scan = !wanted || wanted.size > 2000;
+    const filters = scan ? [null] : blobFilters(wanted, 500);
+    if (!this.contents || !columns.some((c) => CONTENT_COLUMNS.includes(c))) yield* refsOf(this.refs, filters, columns) as AsyncGenerator<ChunkBatch>;
+    else yield* joinContents(refsOf(this.refs, filters, refColumnsFor(columns)), this.contents, columns, this.dim, this.location.tables, scan && wanted ? wanted : undefined);
   }
 
   /**
-   * Adds, in one commit, the rows of these batches (chunks columns, e.g. decoded from Arrow IPC) whose id is not
-   * stored yet, nor earlier in the batches; returns how many were added. Stored rows are never rewritten, so
-   * adding the same rows twice writes nothing. Plain batches of new rows go to LanceDB as they are.
+   * Adds, in one commit per table, the rows of these batches (every chunk column, e.g. decoded from Arrow IPC)
+   * whose id is not stored yet, nor earlier in the batches; returns how many were added. Stored rows are never
+   * rewritten, so adding the same rows twice writes nothing.
    */
   async addChunkBatchesNotStored(batches: ChunkBatch[]): Promise<number> {
-    return this.exclusive(() => addBatchesNotStored(this.chunks, this.dim, batches));
+    return this.exclusive(() => addBatchesNotStored(this.tables, batches));
   }
 
-  /** As addChunkBatchesNotStored, into a table the caller builds alone under the index lock, tracking its ids in `stored`. */
+  /** Contents added to a store built alone (addChunkBatchesToNewTable), tracked as the caller tracks ids. */
+  private added: Added | null = null;
+
+  /** As addChunkBatchesNotStored, into tables the caller builds alone under the index lock, tracking its ids in `stored`. */
   async addChunkBatchesToNewTable(batches: ChunkBatch[], stored: Set<string>): Promise<number> {
-    return addBatchesNotStored(this.chunks, this.dim, batches, stored);
+    if (this.added?.ids !== stored) this.added = { ids: stored, keys: new Set() };
+    return addBatchesNotStored(this.tables, batches, this.added);
   }
 
   async addMarks(marks: BlobMark[]): Promise<void> {
@@ -155,40 +211,31 @@ export class LanceChunkStore implements ChunkStore {
   /** Best BM25 matches of space-separated words over `terms` by LanceDB's full-text index (built on first use). */
   async lexical(words: string, limit: number): Promise<{ id: string; score: number }[]> {
     if (!words.trim()) return [];
-    await ensureTextIndex(this.chunks);
-    const rows = await this.chunks.search(words, 'fts', 'terms').limit(limit).select(['id', '_score']).toArray();
-    return rows.map((r) => ({ id: r.id as string, score: r._score as number }));
+    return textMatches(this.indexed, words, limit);
   }
 
   /** Builds the indexes a large view needs (none while every view indexed is small enough to search in memory). */
   async ensureSearchIndexes(viewBlobs: Iterable<string>, onNotice?: (message: string) => void): Promise<void> {
-    await ensureSearchIndexes(this.chunks, this.location, (limit) => countChunksOf(this, new Set(viewBlobs), limit), onNotice);
+    await ensureSearchIndexes(this.indexed, await this.refs.countRows(), this.location, (limit) => countChunksOf(this, new Set(viewBlobs), limit), onNotice);
   }
 
-  /** Best chunks for a query from the store's own indexes (large views, see search-indexes.ts). */
+  /** Best chunks for a query from the store's own indexes (large stores, see search-indexes.ts). */
   queryIndexes(vector: Float32Array, words: string, limit: number): Promise<StoreHits> {
-    return queryStore(this.chunks, vector, words, limit);
+    return queryStore(this.indexed, this.dim, vector, words, limit);
   }
 
-  /** Deletes every chunk and mark of these blobs; returns how many chunks went. */
+  /**
+   * Deletes every chunk and mark of these blobs, then the contents no chunk references any more (one scan of the
+   * references' keys); returns how many chunks went. Under the write lock: a writer that found a content stored
+   * adds its reference before, or finds it gone after.
+   */
   async deleteBlobs(blobs: string[]): Promise<number> {
-    const before = await this.chunks.countRows();
-    for (const filter of blobFilters(blobs, 500)) {
-      await this.chunks.delete(filter);
-      await this.marks.delete(filter);
-    }
-    return before - (await this.chunks.countRows());
+    return this.exclusive(() => deleteBlobs(this.refs, this.contents, this.marks, blobs));
   }
 
-  /** Deletes these chunks, by id (their blobs' marks stay); returns how many went. */
+  /** Deletes these chunks, by id (their blobs' marks stay), then the contents no chunk references; returns how many chunks went. */
   async deleteChunks(ids: string[]): Promise<number> {
-    const before = await this.chunks.countRows();
-    for (const filter of idFilters(ids, 500)) await this.chunks.delete(filter);
-    return before - (await this.chunks.countRows());
-  }
-
-  async countChunks(): Promise<number> {
-    return this.chunks.countRows();
+    return this.exclusive(() => deleteChunks(this.refs, this.contents, ids));
   }
 
   /**
@@ -196,34 +243,37 @@ export class LanceChunkStore implements ChunkStore {
    * are scanned, and full-text matched, without an index), and folding fragments costs ~1 s on a large store.
    */
   async compactIfFragmented(maxFragments = 24): Promise<boolean> {
-    const stats = await this.chunks.stats();
-    if (stats.fragmentStats.numFragments <= maxFragments) return false;
-    await this.compact();
-    return true;
+    for (const table of [this.refs, this.contents]) {
+      if (!table || (await table.stats()).fragmentStats.numFragments <= maxFragments) continue;
+      await this.compact();
+      return true;
+    }
+    return false;
   }
 
   /** Folds many small commits into few files and drops old versions (LanceDB keeps every version otherwise). */
   async compact(): Promise<void> {
     // A small store's full-text index (left by an older indexer or the evaluation) is read by nobody: compaction
     // would otherwise keep it current. A large store's is how it is searched.
-    if (!isLargeStore(this.location)) for (const index of await this.chunks.listIndices()) if (index.columns.includes('terms')) await this.chunks.dropIndex(index.name);
-    for (const table of [this.chunks, this.marks]) await table.optimize({ cleanupOlderThan: new Date(), deleteUnverified: false });
+    const { contents } = this.indexed;
+    if (!isLargeStore(this.location)) for (const index of await contents.listIndices()) if (index.columns.includes('terms')) await contents.dropIndex(index.name);
+    for (const table of [this.refs, this.contents, this.marks]) await table?.optimize({ cleanupOlderThan: new Date(), deleteUnverified: false });
   }
 
   close(): void {
-    this.chunks.close();
-    this.marks.close();
+    for (const table of [this.refs, this.contents, this.marks]) table?.close();
     this.db.close();
   }
 }
 
-/** Whether both tables exist in this folder. */
+/** Whether every table of a layout exists in this folder. */
 export async function hasTables(dir: string): Promise<boolean> {
   if (!fs.existsSync(dir)) return false;
   const db = await lancedb.connect(dir);
   try {
-    const names = await db.tableNames();
-    return names.includes(CHUNKS) && names.includes(MARKS);
+    const names = new Set(await db.tableNames());
+    const legacy = names.has(LEGACY_CHUNKS) && !hasSplitLayout(dir);
+    return names.has(MARKS) && (legacy || (names.has(REFS) && names.has(CONTENTS)));
   } finally {
     db.close();
   }

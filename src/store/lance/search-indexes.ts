@@ -1,9 +1,13 @@
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch } from 'apache-arrow';
+import arrow from '../arrow.js';
 import type { StoreHits } from '../contract.js';
 import { isLargeStore, LARGE_VIEW_CHUNKS, markLargeStore } from '../large-store.js';
 import type { StoreLocation } from '../layout.js';
+import { batchOf, takeColumn, type RowRef } from './arrow-take.js';
+import { keyFilters } from './blob-filter.js';
+import { CONTENT_COLUMNS, fieldsOf, KEY, REF_COLUMNS } from './chunk-arrow.js';
 
 /** Product quantisation trains 256 centroids per sub-vector: below this many rows a vector index is not worth it. */
 const MIN_VECTOR_INDEX_ROWS = 10_000;
@@ -16,44 +20,65 @@ const NPROBES = 20;
 const REFINE_FACTOR = 5;
 
 /**
+ * Where a store's chunks are for its indexes: the table with their text and vectors (`contents`, one row per
+ * distinct content), and the chunk references that name them (`refs`: null in the one-table layout of old
+ * stores, whose rows are chunks with everything).
+ */
+export interface IndexedTables {
+  contents: lancedb.Table;
+  refs: lancedb.Table | null;
+}
+
+/**
  * Builds the search indexes a large view needs, once each, then marks the store as large. A store none of whose
  * views is large is searched in memory and gets none, however much history it holds (they would only cost index
- * time and disk). `viewChunks` counts the chunks of the view just indexed, up to the budget.
+ * time and disk). `chunks` is the store's chunk count; `viewChunks` counts the chunks of the view just indexed, up
+ * to the budget. Size is counted in chunks, the indexes cover the distinct contents.
  */
-export async function ensureSearchIndexes(chunks: lancedb.Table, location: StoreLocation, viewChunks: (limit: number) => Promise<number>, onNotice?: (message: string) => void): Promise<void> {
-  const rows = await chunks.countRows();
+export async function ensureSearchIndexes(tables: IndexedTables, chunks: number, location: StoreLocation, viewChunks: (limit: number) => Promise<number>, onNotice?: (message: string) => void): Promise<void> {
   // No view holds more chunks than the store.
-  if (rows < LARGE_VIEW_CHUNKS) return;
+  if (chunks < LARGE_VIEW_CHUNKS) return;
   if (!isLargeStore(location) && (await viewChunks(LARGE_VIEW_CHUNKS)) < LARGE_VIEW_CHUNKS) return;
-  const indexed = new Set((await chunks.listIndices()).flatMap((i) => i.columns));
+  const { contents } = tables;
+  const rows = await contents.countRows();
+  const indexed = new Set((await contents.listIndices()).flatMap((i) => i.columns));
   if (!indexed.has('terms')) {
-    onNotice?.(`ocrag: ${rows} chunks: building the full-text index`);
-    await ensureTextIndex(chunks);
+    onNotice?.(`ocrag: ${chunks} chunks: building the full-text index`);
+    await ensureTextIndex(contents);
   }
   if (!indexed.has('vector') && rows >= MIN_VECTOR_INDEX_ROWS) {
-    onNotice?.(`ocrag: ${rows} chunks: building the vector index (a few minutes, once)`);
+    onNotice?.(`ocrag: ${chunks} chunks: building the vector index (a few minutes, once)`);
     // LanceDB's rule of thumb, ~4k rows per partition; 32 sub-vectors of 16 dimensions each for 512-d vectors.
     const numPartitions = Math.max(1, Math.round(rows / 4096));
-    await chunks.createIndex('vector', { config: lancedb.Index.ivfPq({ numPartitions, numSubVectors: 32, distanceType: 'cosine' }) });
+    await contents.createIndex('vector', { config: lancedb.Index.ivfPq({ numPartitions, numSubVectors: 32, distanceType: 'cosine' }) });
   }
-  markLargeStore(location, rows);
+  markLargeStore(location, chunks);
 }
 
 /** The full-text index over `terms`; created once, then kept current by compaction (LanceDB's optimize). */
-export async function ensureTextIndex(chunks: lancedb.Table): Promise<void> {
-  const indices = await chunks.listIndices();
+export async function ensureTextIndex(contents: lancedb.Table): Promise<void> {
+  const indices = await contents.listIndices();
   if (indices.some((i) => i.columns.includes('terms'))) return;
-  if ((await chunks.countRows()) === 0) return;
-  await chunks.createIndex('terms', {
+  if ((await contents.countRows()) === 0) return;
+  await contents.createIndex('terms', {
     config: lancedb.Index.fts({ baseTokenizer: 'whitespace', lowercase: false, stem: true, language: 'English', removeStopWords: false, withPosition: false, asciiFolding: true }),
   });
 }
 
-/** The `limit` nearest chunks and the `limit` best full-text matches, with the columns ranking needs. */
-export async function queryStore(chunks: lancedb.Table, vector: Float32Array, words: string, limit: number): Promise<StoreHits> {
-  const near = chunks.vectorSearch(vector).distanceType('cosine').nprobes(NPROBES).refineFactor(REFINE_FACTOR).limit(limit).select([...CANDIDATE_COLUMNS, '_distance']);
-  const text = words.trim() ? chunks.search(words, 'fts', 'terms').limit(limit).select([...CANDIDATE_COLUMNS, '_score']) : null;
-  const [nearBatches, textBatches] = await Promise.all([collect(near), text ? collect(text) : Promise.resolve([])]);
+/**
+ * The chunks of the `limit` nearest contents and of the `limit` best full-text matches, with the columns ranking
+ * needs: every chunk of a content found (the caller keeps its view's), nearest content first.
+ */
+export async function queryStore(tables: IndexedTables, dim: number, vector: Float32Array, words: string, limit: number): Promise<StoreHits> {
+  const { contents } = tables;
+  const columns = tables.refs ? [KEY, ...CONTENT_COLUMNS] : CANDIDATE_COLUMNS;
+  const near = contents.vectorSearch(vector).distanceType('cosine').nprobes(NPROBES).refineFactor(REFINE_FACTOR).limit(limit).select([...columns, '_distance']);
+  const text = words.trim() ? contents.search(words, 'fts', 'terms').limit(limit).select([...columns, '_score']) : null;
+  let [nearBatches, textBatches] = await Promise.all([collect(near), text ? collect(text) : Promise.resolve([])]);
+  if (tables.refs) {
+    const refs = await refsOfKeys(tables.refs, [...nearBatches, ...textBatches].flatMap((b) => [...b.getChild(KEY)!] as string[]));
+    [nearBatches, textBatches] = [nearBatches, textBatches].map((batches) => batches.map((b) => chunksOfContents(b, refs, dim)));
+  }
   const nearest: string[] = [];
   for (const b of nearBatches) for (const id of b.getChild('id')!) nearest.push(id as string);
   const textScores = new Map<string, number>();
@@ -63,6 +88,50 @@ export async function queryStore(chunks: lancedb.Table, vector: Float32Array, wo
     for (let i = 0; i < b.numRows; i++) textScores.set(ids.get(i) as string, scores.get(i) as number);
   }
   return { rows: [...nearBatches, ...textBatches], textScores, nearest };
+}
+
+/** Best BM25 matches over `terms`: the chunks of the `limit` best contents, best first. */
+export async function textMatches(tables: IndexedTables, words: string, limit: number): Promise<{ id: string; score: number }[]> {
+  await ensureTextIndex(tables.contents);
+  const rows = await tables.contents.search(words, 'fts', 'terms').limit(limit).select([tables.refs ? KEY : 'id', '_score']).toArray();
+  if (!tables.refs) return rows.map((r) => ({ id: r.id as string, score: r._score as number }));
+  const refs = await refsOfKeys(tables.refs, rows.map((r) => r[KEY] as string));
+  return rows.flatMap((r) => (refs.get(r[KEY] as string) ?? []).map((ref) => ({ id: ref.batch.getChild('id')!.get(ref.row) as string, score: r._score as number })));
+}
+
+/** The references of these contents, each content's in the order they were added. */
+async function refsOfKeys(refs: lancedb.Table, keys: string[]): Promise<Map<string, RowRef[]>> {
+  const out = new Map<string, RowRef[]>();
+  for (const filter of keyFilters(new Set(keys), 2000)) {
+    for await (const batch of refs.query().where(filter).select([...REF_COLUMNS, KEY])) {
+      const b = batch as unknown as RecordBatch;
+      const col = b.getChild(KEY)!;
+      for (let row = 0; row < b.numRows; row++) {
+        const key = col.get(row) as string;
+        let list = out.get(key);
+        if (!list) out.set(key, (list = []));
+        list.push({ batch: b, row });
+      }
+    }
+  }
+  return out;
+}
+
+/** A batch of content hits as the chunks that have them: candidate columns, plus the hit's `_distance` or `_score`. */
+function chunksOfContents(hits: RecordBatch, refs: Map<string, RowRef[]>, dim: number): RecordBatch {
+  const extra = hits.schema.fields.map((f) => f.name).filter((n) => n.startsWith('_'));
+  const keys = hits.getChild(KEY)!;
+  const refRows: RowRef[] = [];
+  const contentRows: RowRef[] = [];
+  for (let row = 0; row < hits.numRows; row++) {
+    for (const ref of refs.get(keys.get(row) as string) ?? []) {
+      refRows.push(ref);
+      contentRows.push({ batch: hits, row });
+    }
+  }
+  const schema = new arrow.Schema([...fieldsOf(CANDIDATE_COLUMNS, dim).fields, ...extra.map((n) => hits.schema.fields.find((f) => f.name === n)!)]);
+  const children = schema.fields.map((f) => takeColumn(f.name, f.type, REF_COLUMNS.includes(f.name) ? refRows : contentRows));
+  return batchOf(schema, children, refRows.length);
 }
 
 async function collect(query: AsyncIterable<unknown>): Promise<RecordBatch[]> {
