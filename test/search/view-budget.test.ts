@@ -14,7 +14,8 @@ const ENV = { OCRAG_LARGE_STORE_CHUNKS: String(BUDGET), OCRAG_AUTO_GC: 'false' }
 const QUERIES = ['parse command line arguments', 'parseArgs', 'retry a request with backoff', 'connect to the database', 'least recently used cache eviction', 'route an http request'];
 /** Files each history commit edits: every edit stores the new blob's chunks beside the old one's. */
 const EDITED = ['src/http/router.ts', 'pkg/cache/lru.go', 'server/db.py', 'java/src/main/java/com/example/Inventory.java', 'pkg/httpx/retry.go'];
-const HISTORY_COMMITS = 8;
+// As many indexed commits as a long-lived clone keeps: 40 (the case), each an incremental run.
+const HISTORY_COMMITS = 40;
 
 async function indexed(repo: string): Promise<{ chunksTotal: number; stderr: string }> {
   const r = await runCli(['index', '--json'], repo, ENV);
