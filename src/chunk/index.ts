@@ -1,4 +1,5 @@
 import { planSpans } from './assemble.js';
+import { documentChunks, isDocumentLanguage } from './documents.js';
 import { detectLanguage, detectLanguageFromShebang } from './languages.js';
 import { SourceLines } from './lines.js';
 import { grammarFor } from './parser.js';
@@ -41,6 +42,10 @@ export async function chunkFile(path: string, text: string, options: Partial<Chu
     if (!lines.trimRange(1, lines.count)) return [];
     let language = detectLanguage(path);
     if (language === 'text') language = detectLanguageFromShebang(lines.lines[0]!) ?? language;
+    if (isDocumentLanguage(language)) {
+      const chunks = documentChunks(language, lines, settings);
+      if (chunks) return chunks;
+    }
     let spans: Span[];
     try {
       spans = await syntaxSpans(language, text, lines, settings);

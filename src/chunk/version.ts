@@ -1,3 +1,4 @@
+import { DOCUMENT_REVISIONS } from './documents.js';
 import { ruleRevisions } from './rules.js';
 
 /**
@@ -14,8 +15,12 @@ import { ruleRevisions } from './rules.js';
 /** Version of what all languages share (span planning, line handling): raising it re-chunks every file. */
 export const BASE_CHUNKER_VERSION = '1';
 
-/** Revision of the line windows that files of languages without rules are cut into. */
-const LINE_WINDOWS_REVISION = 1;
+/**
+ * Revision of the line windows that files of languages without rules are cut into. 2: CSV and TSV files, once
+ * "text" in windows, became tables of their own (documents.ts), and only a new revision re-chunks what a store
+ * holds of them as "text"; other windowed files keep their text, so their contents are found stored, not embedded.
+ */
+const LINE_WINDOWS_REVISION = 2;
 const LINE_WINDOWS = 'lines';
 
 /** Tests raise revisions without editing rules: `OCRAG_TEST_CHUNKER_REVISIONS=rust=2,lines=3`. */
@@ -60,7 +65,7 @@ export function parseChunkerVersions(text: string): ChunkerVersions {
 let rules: Record<string, number> | null = null;
 
 function rulesRevisions(): Record<string, number> {
-  return (rules ??= ruleRevisions());
+  return (rules ??= { ...ruleRevisions(), ...DOCUMENT_REVISIONS });
 }
 
 function currentEntry(): { versions: ChunkerVersions; text: string } {

@@ -61,11 +61,15 @@ describe('Chinese, Japanese and Korean search', () => {
 
   test('a section of a Chinese Markdown document answers a Chinese question', async () => {
     // Prose ranks below code unless asked for (the database code is about connection pools too): top 3, not first.
-    for (const query of ['数据库连接池的大小怎么配置', '连接池空闲多久会被关闭', '日志文件保留几天']) {
+    // Documents are chunked by heading: the answer is the section, under its breadcrumb.
+    const pool = /^## 数据库连接池\n\n连接池的大小由环境变量 DB_POOL_SIZE 控制/;
+    const logs = /^## 日志轮转\n\n日志文件每天午夜轮转一次/;
+    for (const [query, section, crumb] of [['数据库连接池的大小怎么配置', pool, '# 运维手册 > ## 数据库连接池'], ['连接池空闲多久会被关闭', pool, '# 运维手册 > ## 数据库连接池'], ['日志文件保留几天', logs, '# 运维手册 > ## 日志轮转']] as const) {
       const results = await search(query, 3);
       const doc = results.find((r) => r.path === 'docs/运维手册.md');
       assert.ok(doc, `${query} → ${paths(results)}`);
-      assert.match(doc.text, /## 数据库连接池\n\n连接池的大小由环境变量 DB_POOL_SIZE 控制/);
+      assert.match(doc.text, section, query);
+      assert.equal(doc.symbol, crumb);
     }
   });
 
