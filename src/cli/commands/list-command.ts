@@ -8,17 +8,23 @@ import { UsageError } from '../../util/errors.js';
 import { openIndex } from '../options.js';
 import { printJson } from '../output.js';
 
+/** Where a listed file's content comes from: HEAD as indexed, or the work tree that search sees on top of it. */
+type FileState = 'committed' | 'modified' | 'untracked';
+
 export function registerList(program: Command): void {
   program
     .command('list')
-    .description('list the indexed files of the checked-out commit with their chunk counts')
+    .description('list the files search sees (the checked-out commit plus uncommitted edits and untracked files) with their chunk counts')
     .argument('[glob]', "only paths matching this glob, e.g. 'src/**/*.ts'")
-    .option('--json', 'print [{path, blob, chunks}] as JSON')
-    .action(async (glob: string | undefined, opts: { json?: boolean }, cmd: Command) => {
+    .option('--committed-only', 'only the files of the checked-out commit, as indexed')
+    .option('--json', 'print [{path, blob, chunks, state}] as JSON (state: committed, modified or untracked)')
+    .addHelpText('after', '\nEdited and untracked files are listed as search sees them: their new content is embedded first, as a search would.')
+    .action(async (glob: string | undefined, opts: { json?: boolean; committedOnly?: boolean }, cmd: Command) => {
       const index = await openIndex(cmd);
       const manifest = currentManifest(index.ctx);
       const meta = readMeta(index.ctx.layout.meta);
       if (!manifest || !meta || !storeExists(index.ctx.layout)) throw new UsageError('nothing indexed for this commit yet: run "ocrag index"', 4);
+      const view = opts.committedOnly ? manifest : await index.currentView({ update: false });
       const counts = await openStore(index.ctx.layout, meta.dim, { create: false })
         .then(async (store) => {
           try {
@@ -29,11 +35,13 @@ export function registerList(program: Command): void {
         })
         .catch((e) => Promise.reject(asStoreDamage(e, index.ctx.layout.tables)));
       const match = glob ? picomatch(glob, { dot: true }) : () => true;
-      const rows = Object.entries(manifest.files)
+      const stateOf = (path: string, blob: string): FileState => (manifest.files[path] === blob ? 'committed' : path in manifest.files ? 'modified' : 'untracked');
+      const rows = Object.entries(view.files)
         .filter(([path]) => match(path))
-        .map(([path, blob]) => ({ path, blob, chunks: counts.get(blob) ?? 0 }));
+        .map(([path, blob]) => ({ path, blob, chunks: counts.get(blob) ?? 0, state: stateOf(path, blob) }));
       if (opts.json) return printJson(rows);
       const width = Math.max(1, ...rows.map((r) => String(r.chunks).length));
-      process.stdout.write(rows.map((r) => `${String(r.chunks).padStart(width)}  ${r.path}`).join('\n') + (rows.length ? '\n' : ''));
+      const mark = (state: FileState) => (state === 'committed' ? '' : `  (${state})`);
+      process.stdout.write(rows.map((r) => `${String(r.chunks).padStart(width)}  ${r.path}${mark(r.state)}`).join('\n') + (rows.length ? '\n' : ''));
     });
 }
