@@ -10,7 +10,7 @@ import { splitAtBoundaries, type Span } from './windows.js';
  *
  * Revisions: raising one re-chunks (and, for changed text, re-embeds) the files of that format only.
  */
-export const DOCUMENT_REVISIONS: Readonly<Record<string, number>> = { markdown: 2, rst: 2, asciidoc: 2, csv: 2, tsv: 2 };
+export const DOCUMENT_REVISIONS: Readonly<Record<string, number>> = { markdown: 2, rst: 2, asciidoc: 2, csv: 2, tsv: 2, pdf: 2 };
 
 /** Rows per table chunk: ~40 rows of a typical export (~60 characters each) keep a chunk near 2,500 characters. */
 const TABLE_ROWS = 40;

@@ -18,7 +18,7 @@ const BY_EXTENSION: Record<string, string> = {
   css: 'css', scss: 'scss', sass: 'sass', less: 'less',
   md: 'markdown', markdown: 'markdown', mdx: 'markdown',
   rst: 'rst', adoc: 'asciidoc', asciidoc: 'asciidoc', txt: 'text',
-  csv: 'csv', tsv: 'tsv', tab: 'tsv',
+  csv: 'csv', tsv: 'tsv', tab: 'tsv', pdf: 'pdf',
   json: 'json', jsonc: 'json', json5: 'json', jsonl: 'json', ndjson: 'json',
   yaml: 'yaml', yml: 'yaml',
   toml: 'toml', ini: 'ini', cfg: 'ini', conf: 'ini', properties: 'properties',

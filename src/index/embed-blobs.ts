@@ -1,4 +1,4 @@
-import { chunkFile, chunkerVersionOf } from '../chunk/index.js';
+import { chunkerVersionOf } from '../chunk/index.js';
 import type { Chunk } from '../chunk/types.js';
 import type { Embedder } from '../embed/index.js';
 import { formatBreadcrumb } from '../text/breadcrumb.js';
@@ -8,7 +8,7 @@ import { contentKey } from '../store/content-key.js';
 import type { BlobMark, ChunkStore, ChunkToAdd } from '../store/contract.js';
 import { chunkId } from './chunk-id.js';
 import { crashPoint } from './crash-point.js';
-import { classifyContent } from './select.js';
+import { chunksOfBlob } from './blob-chunks.js';
 
 /** A blob to store, named by one path it lives at (its extension picks the chunker's language). */
 export interface BlobToIndex {
@@ -92,16 +92,12 @@ export async function embedBlobs(
       if (!next) break;
       const { item: entry } = next;
       const bytes = await next.read;
-      const content = bytes ? classifyContent(bytes, settings.maxLineChars) : { reason: 'binary' as const };
+      const content = await chunksOfBlob(entry.path, bytes, settings.maxLineChars);
       if ('reason' in content) {
         result.marks.push({ blob: entry.blob, reason: content.reason });
         continue;
       }
-      const chunks = await chunkFile(entry.path, content.text, { maxLineChars: settings.maxLineChars });
-      if (chunks.length === 0) {
-        result.marks.push({ blob: entry.blob, reason: 'empty' });
-        continue;
-      }
+      const { chunks } = content;
       group.push({ blob: entry.blob, chunks });
       groupChunks += chunks.length;
       if (groupChunks >= chunksPerWrite) await flush(done);

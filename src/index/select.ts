@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import type { Config } from '../config/config.js';
 import type { TreeEntry } from '../git/tree.js';
+import { isPdf } from '../chunk/pdf.js';
 import type { ContentSkipReason } from '../store/blob-state.js';
 import type { SkipReason } from '../store/manifest.js';
 
@@ -10,7 +11,7 @@ export interface Selection {
 }
 
 const BINARY_EXTENSIONS = new Set(
-  ('png jpg jpeg gif bmp ico icns webp tiff psd ai sketch pdf zip gz tgz bz2 xz zst 7z rar jar war ear class so dylib dll exe bin o a lib obj ' +
+  ('png jpg jpeg gif bmp ico icns webp tiff psd ai sketch zip gz tgz bz2 xz zst 7z rar jar war ear class so dylib dll exe bin o a lib obj ' +
     'wasm woff woff2 ttf otf eot mp3 mp4 m4a mov avi mkv webm wav ogg flac db sqlite sqlite3 pyc pyo npy npz pkl onnx pt pth safetensors ' +
     'parquet arrow lance gguf dat iso dmg deb rpm apk ipa')
     .split(' '),
@@ -60,15 +61,21 @@ function pathSkipReason(entry: TreeEntry, config: Config, excluded: (p: string) 
   if (GENERATED(base)) return 'generated';
   const dot = base.lastIndexOf('.');
   if (dot > 0 && BINARY_EXTENSIONS.has(base.slice(dot + 1).toLowerCase())) return 'binary';
-  if (entry.size > config.maxFileBytes) return 'too large';
+  if (entry.size > (PDF_PATH.test(base) ? Math.max(config.maxFileBytes, MAX_PDF_BYTES) : config.maxFileBytes)) return 'too large';
   return null;
 }
+
+const PDF_PATH = /\.pdf$/i;
+/** PDFs are mostly images and fonts around their text: a 300-page spec is ~5-20 MB, so they get a limit of their own. */
+const MAX_PDF_BYTES = 32 * 1024 * 1024;
 
 const LFS_POINTER = Buffer.from('version https://git-lfs.github.com/spec/');
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
 /** Decides from a blob's bytes whether it is indexable text; returns the text or why not. Pure. */
-export function classifyContent(bytes: Buffer, maxLineChars: number): { text: string } | { reason: ContentSkipReason } {
+export function classifyContent(bytes: Buffer, maxLineChars: number): { text: string } | { pdf: true } | { reason: ContentSkipReason } {
+  // A PDF is told by its header, whatever its name; its text is extracted page by page (chunk/pdf.ts).
+  if (isPdf(bytes)) return { pdf: true };
   const utf16 = utf16Encoding(bytes);
   if (utf16) {
     // Windows tools write UTF-16 with a byte order mark; its ASCII half is all NUL bytes, yet it is text.

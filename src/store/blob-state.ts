@@ -1,5 +1,8 @@
 /** Why a file's content is not indexed: found by reading its blob, so the verdict holds for the blob anywhere. */
-export type ContentSkipReason = 'binary' | 'lfs pointer' | 'minified';
+export type ContentSkipReason = 'binary' | 'lfs pointer' | 'minified' | PdfSkipReason;
+
+/** Why a PDF's text is not indexed (see chunk/pdf.ts). */
+export type PdfSkipReason = 'encrypted' | 'unreadable' | 'too many pages';
 
 /** Why a blob that was read yields no chunks: its content is skipped, or it is blank. */
 export type MarkReason = ContentSkipReason | 'empty';
@@ -7,7 +10,7 @@ export type MarkReason = ContentSkipReason | 'empty';
 /** What the index knows of a blob: its chunks are stored, or it was read and yields none (it has a mark). */
 export type BlobState = 'chunks' | MarkReason;
 
-const MARK_REASONS: ReadonlySet<string> = new Set<MarkReason>(['binary', 'lfs pointer', 'minified', 'empty']);
+const MARK_REASONS: ReadonlySet<string> = new Set<MarkReason>(['binary', 'lfs pointer', 'minified', 'empty', 'encrypted', 'unreadable', 'too many pages']);
 
 export function isMarkReason(value: unknown): value is MarkReason {
   return typeof value === 'string' && MARK_REASONS.has(value);

@@ -19,7 +19,7 @@ function withRevisions<T>(value: string, body: () => T): T {
 }
 
 test('code languages are at the version chunk ids had before versions were per language; documents and windows moved on', () => {
-  assert.equal(chunkerVersion(), '1+asciidoc.2+csv.2+lines.2+markdown.2+rst.2+tsv.2');
+  assert.equal(chunkerVersion(), '1+asciidoc.2+csv.2+lines.2+markdown.2+pdf.2+rst.2+tsv.2');
   for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'c', 'cpp', 'bash']) {
     assert.equal(chunkerVersionOf(language), '1', language);
   }
@@ -39,15 +39,15 @@ test('only the languages that had rules when versions became per language may ha
 });
 
 test('raising one language changes its version alone; the line windows stand for every language without rules', () => {
-  const today = '1+asciidoc.2+csv.2+lines.2+markdown.2+rst.2+tsv.2';
+  const today = '1+asciidoc.2+csv.2+lines.2+markdown.2+pdf.2+rst.2+tsv.2';
   withRevisions('rust=2', () => {
-    assert.equal(chunkerVersion(), '1+asciidoc.2+csv.2+lines.2+markdown.2+rst.2+rust.2+tsv.2');
+    assert.equal(chunkerVersion(), '1+asciidoc.2+csv.2+lines.2+markdown.2+pdf.2+rst.2+rust.2+tsv.2');
     assert.equal(chunkerVersionOf('rust'), '1+rust.2');
     assert.equal(chunkerVersionOf('go'), '1');
     assert.equal(chunkerVersionOf('markdown'), '1+markdown.2');
   });
   withRevisions('lines=3,python=2', () => {
-    assert.equal(chunkerVersion(), '1+asciidoc.2+csv.2+lines.3+markdown.2+python.2+rst.2+tsv.2');
+    assert.equal(chunkerVersion(), '1+asciidoc.2+csv.2+lines.3+markdown.2+pdf.2+python.2+rst.2+tsv.2');
     assert.equal(chunkerVersionOf('markdown'), '1+markdown.2', 'documents have revisions of their own');
     assert.equal(chunkerVersionOf('text'), '1+lines.3');
     assert.equal(chunkerVersionOf('python'), '1+python.2');

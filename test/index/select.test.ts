@@ -40,3 +40,12 @@ test('content rules: NUL anywhere, LFS pointers, minified text, invalid UTF-8 ke
   const latin1 = classifyContent(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]), 1000);
   assert.ok('text' in latin1 && latin1.text === 'caf\uFFFD\n');
 });
+
+test('PDFs are read up to 32 MB whatever maxFileBytes, and told by their header', () => {
+  const config = { ...DEFAULT_CONFIG, maxFileBytes: 1000 };
+  const MB = 1024 * 1024;
+  const { files, skipped } = selectFiles([entry('spec.pdf', 5 * MB), entry('scan.PDF', 40 * MB), entry('notes.txt', 5 * MB)], config);
+  assert.deepEqual(files.map((f) => f.path), ['spec.pdf']);
+  assert.deepEqual(Object.fromEntries(skipped.map((s) => [s.path, s.reason])), { 'scan.PDF': 'too large', 'notes.txt': 'too large' });
+  assert.deepEqual(classifyContent(Buffer.from('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n', 'latin1'), 1000), { pdf: true });
+});

@@ -1,6 +1,6 @@
 import type { PenaltySignal } from './signal.js';
 
-export const PROSE = new Set(['markdown', 'rst', 'asciidoc', 'text', 'latex', 'html']);
+export const PROSE = new Set(['markdown', 'rst', 'asciidoc', 'text', 'latex', 'html', 'pdf']);
 const CONFIG = new Set(['json', 'yaml', 'toml', 'ini', 'properties', 'xml', 'go_mod', 'make', 'dockerfile', 'cmake', 'starlark', 'hcl', 'nix']);
 
 const DEFAULTS = {
