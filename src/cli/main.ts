@@ -17,6 +17,8 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   search: async () => (await import('./commands/search-command.js')).registerSearch,
   status: async () => (await import('./commands/status-command.js')).registerStatus,
   list: async () => (await import('./commands/list-command.js')).registerList,
+  add: async () => (await import('./commands/source-command.js')).registerAdd,
+  remove: async () => (await import('./commands/source-command.js')).registerRemove,
   doctor: async () => (await import('./commands/doctor-command.js')).registerDoctor,
   clear: async () => (await import('./commands/clear-command.js')).registerClear,
   model: async () => (await import('./commands/model-command.js')).registerModel,

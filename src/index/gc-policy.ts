@@ -1,12 +1,10 @@
-import { knownBlobs } from '../store/manifest.js';
-import type { BlobState } from '../store/blob-state.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { dirSize } from '../util/dir-size.js';
 import { readJson } from '../util/json-file.js';
 import type { IndexContext } from './context.js';
-import { chooseManifests, collectGarbage, type GcResult } from './gc.js';
+import { chooseManifests, collectGarbage, referencedBlobs, type GcResult } from './gc.js';
 
 /**
  * The store is measured again only once it holds this much more than when it was last measured: counting what is
@@ -49,8 +47,7 @@ export async function collectGarbageIfDue(ctx: IndexContext, onNotice?: (message
     stored = await store.countChunks();
     if (!overBudget && typeof last?.chunks === 'number' && stored < last.chunks * REGROWTH) return { ...none, storedChunks: stored };
     const { kept } = await chooseManifests(ctx, ctx.config.keepManifests);
-    const referenced = new Map<string, BlobState>();
-    for (const m of kept.values()) knownBlobs(m, referenced);
+    const referenced = referencedBlobs(ctx, kept.values());
     for (const [blob, n] of await store.chunkCounts()) if (!referenced.has(blob)) reclaimable += n;
   } finally {
     store.close();

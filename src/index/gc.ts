@@ -3,6 +3,7 @@ import { checkedOut } from '../git/worktrees.js';
 import type { BlobState } from '../store/blob-state.js';
 import { knownBlobs, listManifests, manifestKey, readManifest, removeManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
+import { readSources, sourceBlobs } from '../store/sources.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import { removeStagingLeftovers } from '../store/staging.js';
 import { dirSize } from '../util/dir-size.js';
@@ -34,8 +35,7 @@ export async function collectGarbage(ctx: IndexContext, keep: number): Promise<G
   let blobsRemoved = 0;
   let chunksRemoved = 0;
   if (meta && storeExists(ctx.layout)) {
-    const referenced = new Map<string, BlobState>();
-    for (const m of kept.values()) knownBlobs(m, referenced);
+    const referenced = referencedBlobs(ctx, kept.values());
     const store = await openStore(ctx.layout, meta.dim, { create: false });
     try {
       const unreferenced = [...(await store.blobState()).keys()].filter((b) => !referenced.has(b));
@@ -72,12 +72,18 @@ export async function chooseManifests(ctx: IndexContext, keep: number): Promise<
 
 /** Chunks no manifest references (what gc would delete with nothing else removed). */
 export async function reclaimableChunks(ctx: IndexContext, counts: Map<string, number>): Promise<number> {
-  const referenced = new Map<string, BlobState>();
-  for (const key of listManifests(ctx.layout.manifests)) {
-    const m = readManifest(ctx.layout.manifests, key);
-    if (m) knownBlobs(m, referenced);
-  }
+  const referenced = referencedBlobs(ctx, listManifests(ctx.layout.manifests).flatMap((key) => readManifest(ctx.layout.manifests, key) ?? []));
+
   let n = 0;
   for (const [blob, count] of counts) if (!referenced.has(blob)) n += count;
   return n;
+}
+
+/** Blobs whose chunks gc keeps: those of these manifests, and those the sources' last scans found. */
+export function referencedBlobs(ctx: IndexContext, manifests: Iterable<Manifest>): Map<string, BlobState> {
+  const referenced = new Map<string, BlobState>();
+  for (const m of manifests) knownBlobs(m, referenced);
+  const names = readSources(ctx.layout.sources).map((s) => s.name);
+  for (const blob of sourceBlobs(ctx.layout.sourceScans, names)) if (!referenced.has(blob)) referenced.set(blob, 'chunks');
+  return referenced;
 }

@@ -20,6 +20,9 @@ export interface SearchResult {
   symbol: string;
   score: number;
   text: string;
+  /** For a file of a source (`ocrag add`): the source's name and where the file is on disk. */
+  source?: string;
+  absolutePath?: string;
 }
 
 export interface SearchOptions {

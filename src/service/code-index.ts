@@ -5,16 +5,26 @@ import { readHead } from '../git/repo.js';
 import { currentManifest, isUpToDate, openContext, requireHead, supersededDefaultModel, type IndexContext } from '../index/context.js';
 import type { GcResult } from '../index/gc.js';
 import { withWorkingTree } from '../index/overlay.js';
+import { withSources } from '../index/sources.js';
 import { workingChanges } from '../git/status.js';
 import type { IndexOptions, IndexSummary } from '../index/indexer.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
 import { storeExists } from '../store/open-store.js';
 import { StoreHandle } from '../store/store-handle.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
+import { readSources } from '../store/sources.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { keepSnapshotCurrent, searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 import { UsageError } from '../util/errors.js';
 import { withIndexLock } from '../util/file-lock.js';
+import { sourceFileOf } from './sources.js';
+
+/** What a view holds: HEAD as indexed, uncommitted edits (unless committedOnly), the added sources (unless sources is false). */
+export interface ViewOptions {
+  update?: boolean;
+  committedOnly?: boolean;
+  sources?: boolean;
+}
 
 export interface CodeIndexHooks {
   /** One-line messages about work done on the user's behalf (auto-index, model build), for stderr. */
@@ -162,9 +172,11 @@ export class CodeIndex {
    * Answers for the tree the user sees: HEAD's index plus uncommitted edits and untracked files (unless
    * `committedOnly`), brought up to date first unless `update` is false.
    */
-  async search(query: string, opts: SearchOptions & { update?: boolean; committedOnly?: boolean }): Promise<SearchResult[]> {
+  async search(query: string, opts: SearchOptions & ViewOptions): Promise<SearchResult[]> {
     if (!query.trim()) throw new UsageError('empty query: say what code you are looking for');
-    return this.withView(opts, async (view, store, embedder) => searchManifest(view, storeRetriever(store, embedder), query, opts));
+    const results = await this.withView(opts, async (view, store, embedder) => searchManifest(view, storeRetriever(store, embedder), query, opts));
+    const sources = opts.sources === false ? [] : readSources(this.ctx.layout.sources);
+    return sources.length ? results.map((r) => ({ ...r, ...sourceFileOf(sources, r.path) })) : results;
   }
 
   /** Embeds uncommitted edits now (for `watch`), so the next search has nothing to do; returns the view's file count. */
@@ -176,7 +188,7 @@ export class CodeIndex {
    * The manifest of what the user sees (as `search` answers for it). A long-lived server keeps it and searches
    * it with `searchView` while nothing changed, sparing git on every query.
    */
-  currentView(opts: { update?: boolean; committedOnly?: boolean } = {}): Promise<Manifest> {
+  currentView(opts: ViewOptions = {}): Promise<Manifest> {
     return this.withView(opts, async (view) => view);
   }
 
@@ -187,7 +199,7 @@ export class CodeIndex {
   }
 
   /** The manifest of what the user sees, with the store and model open for the duration of `use`. */
-  private async withView<T>(opts: { update?: boolean; committedOnly?: boolean }, use: (view: Manifest, store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
+  private async withView<T>(opts: ViewOptions, use: (view: Manifest, store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
     if (opts.update !== false) await this.ensureFresh();
     const manifest = opts.update === false ? await this.manifestAtHead() : currentManifest(this.ctx);
     if (!manifest) throw new UsageError('no index for this commit yet: run "ocrag index"', 4);
@@ -196,7 +208,8 @@ export class CodeIndex {
     changes?.catch(() => undefined);
     return this.withStore(async (store, embedder) => {
       const view = changes ? await withWorkingTree(this.ctx, manifest, store, embedder, changes) : manifest;
-      return use(view, store, embedder);
+      const sources = opts.sources === false ? [] : readSources(this.ctx.layout.sources);
+      return use(sources.length ? (await withSources(this.ctx, view, sources, store, embedder)).view : view, store, embedder);
     });
   }
 

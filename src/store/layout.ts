@@ -30,6 +30,10 @@ export interface IndexLayout extends StoreLocation {
   staging: string;
   /** The store's size when automatic gc last looked (index/gc-policy.ts): it looks again only after growth. */
   gcCheck: string;
+  /** The sources the user added (store/sources.ts): the user's, kept when the index is cleared. */
+  sources: string;
+  /** Each source's last scan: derived, cleared with the store. */
+  sourceScans: string;
 }
 
 const STAGING_PREFIX = 'staging-';
@@ -55,6 +59,8 @@ export function indexLayout(repo: Pick<RepoInfo, 'root' | 'commonDir'>): IndexLa
     largeViews: path.join(dir, 'large-views.json'),
     staging: path.join(dir, `${STAGING_PREFIX}${process.pid}`),
     gcCheck: path.join(dir, 'gc-check.json'),
+    sources: path.join(dir, 'sources.json'),
+    sourceScans: path.join(dir, 'source-scans'),
   };
 }
 
@@ -80,7 +86,7 @@ export function stagingFolders(layout: Pick<IndexLayout, 'dir'>): string[] {
  * views and marker) and what a killed import was staging. Never the user's config, the log or a lock.
  */
 export function storeEntries(layout: IndexLayout): string[] {
-  return [layout.tables, layout.manifests, layout.meta, layout.resident, layout.largeViews, layout.searchIndexes, layout.gcCheck, ...stagingFolders(layout)];
+  return [layout.tables, layout.manifests, layout.meta, layout.resident, layout.largeViews, layout.searchIndexes, layout.gcCheck, layout.sourceScans, ...stagingFolders(layout)];
 }
 
 /** Keeps `.ocrag/` out of `git status` through the repository's own exclude file, never the user's .gitignore. */

@@ -5,6 +5,7 @@ import { exportIndex, type ExportSummary } from '../../share/export.js';
 import { requireArtifactFile } from '../../share/format.js';
 import { verifyArtifact, type VerifiedArtifact } from '../../share/verify.js';
 import { UsageError } from '../../util/errors.js';
+import { listSources } from '../../service/sources.js';
 import { openIndex } from '../options.js';
 import { formatBytes, paint, printJson } from '../output.js';
 import { progressBar } from '../progress.js';
@@ -36,6 +37,9 @@ export function registerExport(program: Command): void {
       try {
         const summary = await exportIndex({ ctx: index.ctx, indexHead: () => index.index() }, { rev: opts.rev, out: opts.out, onNotice: (m) => process.stderr.write(m + '\n') });
         bar.done();
+        const sources = listSources(index.ctx);
+        // An artifact is one commit of the tree; sources are files on this machine, which a teammate may not have.
+        if (sources.length) process.stderr.write(`ocrag: the artifact holds the tree only, not the ${sources.length} added source(s) (${sources.map((s) => s.name).join(', ')}); a teammate adds them with ocrag add\n`);
         if (opts.json) printJson(summary);
         else printExport(summary);
       } finally {

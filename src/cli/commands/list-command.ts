@@ -4,20 +4,21 @@ import { currentManifest } from '../../index/context.js';
 import { asStoreDamage } from '../../store/damage.js';
 import { readMeta } from '../../store/meta.js';
 import { openStore, storeExists } from '../../store/open-store.js';
+import { listSources } from '../../service/sources.js';
 import { UsageError } from '../../util/errors.js';
 import { openIndex } from '../options.js';
 import { printJson } from '../output.js';
 
 /** Where a listed file's content comes from: HEAD as indexed, or the work tree that search sees on top of it. */
-type FileState = 'committed' | 'modified' | 'untracked';
+type FileState = 'committed' | 'modified' | 'untracked' | 'source';
 
 export function registerList(program: Command): void {
   program
     .command('list')
-    .description('list the files search sees (the checked-out commit plus uncommitted edits and untracked files) with their chunk counts')
+    .description('list the files search sees (the checked-out commit, uncommitted edits, untracked files and added sources) with their chunk counts')
     .argument('[glob]', "only paths matching this glob, e.g. 'src/**/*.ts'")
     .option('--committed-only', 'only the files of the checked-out commit, as indexed')
-    .option('--json', 'print [{path, blob, chunks, state}] as JSON (state: committed, modified or untracked)')
+    .option('--json', 'print [{path, blob, chunks, state}] as JSON (state: committed, modified, untracked or source)')
     .addHelpText('after', '\nEdited and untracked files are listed as search sees them: their new content is embedded first, as a search would.')
     .action(async (glob: string | undefined, opts: { json?: boolean; committedOnly?: boolean }, cmd: Command) => {
       const index = await openIndex(cmd);
@@ -35,7 +36,9 @@ export function registerList(program: Command): void {
         })
         .catch((e) => Promise.reject(asStoreDamage(e, index.ctx.layout.tables)));
       const match = glob ? picomatch(glob, { dot: true }) : () => true;
-      const stateOf = (path: string, blob: string): FileState => (manifest.files[path] === blob ? 'committed' : path in manifest.files ? 'modified' : 'untracked');
+      const sources = new Set(listSources(index.ctx).map((s) => `${s.name}:`));
+      const stateOf = (path: string, blob: string): FileState =>
+        manifest.files[path] === blob ? 'committed' : path in manifest.files ? 'modified' : sources.has(path.slice(0, path.indexOf(':') + 1)) ? 'source' : 'untracked';
       const rows = Object.entries(view.files)
         .filter(([path]) => match(path))
         .map(([path, blob]) => ({ path, blob, chunks: counts.get(blob) ?? 0, state: stateOf(path, blob) }));

@@ -10,6 +10,7 @@ interface SearchFlags {
   minScore?: number;
   update: boolean;
   committedOnly?: boolean;
+  sources?: boolean;
   json?: boolean;
   format?: OutputFormat;
   maxTokens?: number;
@@ -25,6 +26,7 @@ export function registerSearch(program: Command): void {
     .option('--min-score <x>', 'drop results scoring below x (relevance 0..1: ~0.3-0.5 weak, 0.6-0.8 good, >0.9 a defining chunk or matching path)', parseScore)
     .option('--no-update', 'answer from the index as it is, even if HEAD moved since it was built')
     .option('--committed-only', 'ignore uncommitted edits and untracked files; answer for HEAD as committed')
+    .option('--no-sources', 'leave out the sources added with ocrag add')
     .addOption(new Option('--format <format>', 'text for people; json, xml or markdown for programs and LLM prompts').choices(OUTPUT_FORMATS))
     .option('--json', 'the same as --format json: [{path, startLine, endLine, language, symbol, score, text}]')
     .option('--max-tokens <n>', 'keep only the best results that fit in about n tokens (chars/4); never cuts a result', positiveInt('--max-tokens'))
@@ -39,7 +41,7 @@ export function registerSearch(program: Command): void {
       const index = await openIndex(cmd);
       try {
         const started = performance.now();
-        const results = await index.search(query, { k: opts.topK, pathGlob: opts.path, minScore: opts.minScore, update: opts.update, committedOnly: opts.committedOnly });
+        const results = await index.search(query, { k: opts.topK, pathGlob: opts.path, minScore: opts.minScore, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources });
         printReport({ query, latencyMs: performance.now() - started, results }, format, opts.maxTokens);
       } finally {
         await index.close();

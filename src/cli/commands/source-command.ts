@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { addSources, listSources, removeSource } from '../../service/sources.js';
+import { openIndex } from '../options.js';
+import { printJson } from '../output.js';
+
+export function registerAdd(program: Command): void {
+  program
+    .command('add')
+    .description('add folders or files outside the tree (design docs, another repository, PDFs, CSVs) as sources search sees beside the code')
+    .argument('<path...>', 'folders (read recursively; .gitignore honoured inside a git work tree) or files')
+    .option('--name <name>', 'what results call the source (default: the folder name): <name>:<path inside it>')
+    .option('--json', 'print [{name, root, files}] as JSON')
+    .addHelpText('after', '\nSources are content-addressed like the tree: a file in two sources, or in the tree, is embedded once. Every search\nsees them as they are now (a re-scan stats files and reads only changed ones). `ocrag list` shows their files,\n`ocrag remove <name>` takes one out, `ocrag search --no-sources` leaves them out.')
+    .action(async (paths: string[], opts: { name?: string; json?: boolean }, cmd: Command) => {
+      const index = await openIndex(cmd);
+      const added = addSources(index.ctx, paths, opts.name);
+      // Scanned and embedded now, so the first search after has nothing to do and the user sees what came in.
+      const view = await index.currentView();
+      const rows = added.map((s) => ({ name: s.name, root: s.root, files: Object.keys(view.files).filter((p) => p.startsWith(`${s.name}:`)).length }));
+      if (opts.json) return printJson(rows);
+      for (const r of rows) process.stderr.write(`added source "${r.name}" (${r.root}): ${r.files} files indexed\n`);
+    });
+}
+
+export function registerRemove(program: Command): void {
+  program
+    .command('remove')
+    .description('remove a source added with ocrag add; nothing of it is searched any more')
+    .argument('<name-or-path>', 'the source name, or the path it was added with')
+    .option('--json', 'print the removed source as JSON')
+    .action(async (nameOrPath: string, opts: { json?: boolean }, cmd: Command) => {
+      const index = await openIndex(cmd);
+      const gone = removeSource(index.ctx, nameOrPath);
+      if (opts.json) return printJson({ ...gone, remaining: listSources(index.ctx).map((s) => s.name) });
+      process.stderr.write(`removed source "${gone.name}" (${gone.root}); its chunks go with the next gc\n`);
+    });
+}

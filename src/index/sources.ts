@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Embedder } from '../embed/index.js';
+import { folderFiles } from '../git/folder-files.js';
+import type { TreeEntry } from '../git/tree.js';
+import { placeFiles, type Manifest } from '../store/manifest.js';
+import { readSourceScan, writeSourceScan, type ScannedFile, type SourceScan, type SourceSpec } from '../store/sources.js';
+import type { StoreHandle } from '../store/store-handle.js';
+import type { BlobState } from '../store/blob-state.js';
+import type { IndexContext } from './context.js';
+import { gitBlobId } from './overlay.js';
+
+/** Beyond this size a source file is not even read: the selection skips it as `too large` (PDFs have 32 MB). */
+const READ_LIMIT = 32 * 1024 * 1024;
+
+/** Where one source's file lives and what it is, as a scan found it. */
+interface SourceFile {
+  /** The path results show: `<source>:<path inside it>`. */
+  shown: string;
+  absolute: string;
+  entry: TreeEntry;
+}
+
+export interface SourcesView {
+  view: Manifest;
+  /** Shown path → absolute path, for results that name a source file. */
+  absolute: Map<string, string>;
+  /** New contents this look embedded (0 when nothing changed). */
+  chunksEmbedded: number;
+}
+
+/**
+ * Lays the sources over a view: every file of every source as it is now on disk, under `<name>:<path>`. A scan
+ * stats each file and hashes only those whose size or mtime changed since the last scan; contents the store lacks
+ * are embedded (by blob, as the tree's are, so a file present in two sources, or in the tree, is embedded once).
+ * Deleted files simply stop being there. Sources under the index's config are selected by its rules (secrets,
+ * binaries, size), not by its include/exclude globs, which speak of the tree's paths.
+ */
+export async function withSources(ctx: IndexContext, view: Manifest, sources: SourceSpec[], store: StoreHandle, embedder: Embedder): Promise<SourcesView> {
+  const absolute = new Map<string, string>();
+  if (sources.length === 0) return { view, absolute, chunksEmbedded: 0 };
+  const { selectFiles } = await import('./select.js');
+  const scanned: SourceFile[] = [];
+  for (const source of sources) scanned.push(...(await scanSource(ctx, source)));
+  const config = { ...ctx.config, include: [], exclude: [] };
+  const selection = selectFiles(scanned.map((f) => f.entry), config);
+  const byShown = new Map(scanned.map((f) => [f.shown, f]));
+  const known = new Map<string, BlobState>();
+  const wanted = [...new Set(selection.files.map((f) => f.blob))];
+  if (wanted.length) for (const [blob, state] of await (await store.get()).blobState(wanted)) known.set(blob, state);
+  // Named by their path inside the source: the chunker tells a file's language by its name.
+  const toEmbed = [...new Map(selection.files.filter((f) => !known.has(f.blob)).map((f) => [f.blob, { path: f.path.slice(f.path.indexOf(':') + 1), blob: f.blob }])).values()];
+  const fileOfBlob = new Map(selection.files.map((f) => [f.blob, byShown.get(f.path)!.absolute]));
+  let chunksEmbedded = 0;
+  if (toEmbed.length) {
+    const { embedBlobs } = await import('./embed-blobs.js');
+    const result = await embedBlobs(await store.get(), embedder, toEmbed, async (b) => readFile(fileOfBlob.get(b.blob)!), { maxLineChars: ctx.config.maxLineChars });
+    for (const m of result.marks) known.set(m.blob, m.reason);
+    for (const b of toEmbed) if (!known.has(b.blob)) known.set(b.blob, 'chunks');
+    chunksEmbedded = result.chunks;
+  }
+  const files = { ...view.files };
+  const skipped = { ...view.skipped };
+  const skippedBlobs = { ...view.skippedBlobs };
+  for (const s of selection.skipped) skipped[s.path] = s.reason;
+  placeFiles(selection.files, known, { files, skipped, skippedBlobs });
+  for (const f of scanned) absolute.set(f.shown, f.absolute);
+  return { view: { ...view, files, skipped, skippedBlobs }, absolute, chunksEmbedded };
+}
+
+/** The files of one source now, their blob ids reused from the last scan where size and mtime are unchanged. */
+async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<SourceFile[]> {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(source.root);
+  } catch {
+    // A source that is gone (an unmounted drive, a deleted folder) holds nothing until it is back.
+    return [];
+  }
+  const single = stat.isFile();
+  const rels = single ? [path.basename(source.root)] : stat.isDirectory() ? await folderFiles(source.root) : [];
+  const last = readSourceScan(ctx.layout.sourceScans, source.name);
+  const next: SourceScan = { version: 1, files: {} };
+  const out: SourceFile[] = [];
+  for (const rel of rels) {
+    const absolute = single ? source.root : path.join(source.root, ...rel.split('/'));
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(absolute);
+    } catch {
+      continue;
+    }
+    if (!st.isFile()) continue;
+    const before = last.files[rel];
+    const same = before && before.size === st.size && before.mtimeMs === st.mtimeMs;
+    const blob = same ? before.blob : st.size > READ_LIMIT ? '' : gitBlobId(readFile(absolute) ?? Buffer.alloc(0));
+    const scannedFile: ScannedFile = { size: st.size, mtimeMs: st.mtimeMs, blob };
+    next.files[rel] = scannedFile;
+    out.push({ shown: `${source.name}:${rel}`, absolute, entry: { path: `${source.name}:${rel}`, blob, kind: 'file', size: st.size } });
+  }
+  writeSourceScan(ctx.layout.sourceScans, source.name, next);
+  return out;
+}
+
+function readFile(file: string): Buffer | null {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return null;
+  }
+}

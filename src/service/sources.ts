@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IndexContext } from '../index/context.js';
+import { checkSourceName, readSources, removeSourceScan, writeSources, type SourceSpec } from '../store/sources.js';
+import { UsageError } from '../util/errors.js';
+
+/**
+ * Registers folders or files as sources (`ocrag add`). A source is named after its folder unless `--name` says
+ * otherwise; its files are scanned and embedded by the next search or index run (or at once by the caller).
+ */
+export function addSources(ctx: IndexContext, paths: string[], name?: string): SourceSpec[] {
+  if (name !== undefined && paths.length !== 1) throw new UsageError('--name names one source: add one path with it');
+  const sources = readSources(ctx.layout.sources);
+  const added: SourceSpec[] = [];
+  for (const given of paths) {
+    const root = path.resolve(given);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(root);
+    } catch {
+      throw new UsageError(`cannot add "${given}": no such file or folder`);
+    }
+    if (!stat.isDirectory() && !stat.isFile()) throw new UsageError(`cannot add "${given}": not a file or folder`);
+    if (root === ctx.repo.root) throw new UsageError(`"${given}" is the repository itself: it is indexed already`);
+    if (isInside(root, ctx.layout.dir)) throw new UsageError(`cannot add "${given}": it holds the index folder ${ctx.layout.dir}`);
+    const same = sources.find((s) => s.root === root);
+    if (same) throw new UsageError(`"${given}" is already the source "${same.name}"`);
+    const sourceName = checkSourceName(name ?? defaultName(root));
+    if (sources.some((s) => s.name === sourceName)) throw new UsageError(`a source named "${sourceName}" exists already: choose another with --name`);
+    const spec = { name: sourceName, root, addedAt: new Date().toISOString() };
+    sources.push(spec);
+    added.push(spec);
+  }
+  fs.mkdirSync(ctx.layout.dir, { recursive: true });
+  writeSources(ctx.layout.sources, sources);
+  return added;
+}
+
+/** Removes a source by name or path; its chunks go with the next gc (another source may hold the same files). */
+export function removeSource(ctx: IndexContext, nameOrPath: string): SourceSpec {
+  const sources = readSources(ctx.layout.sources);
+  const root = path.resolve(nameOrPath);
+  const gone = sources.find((s) => s.name === nameOrPath) ?? sources.find((s) => s.root === root);
+  if (!gone) throw new UsageError(`no source "${nameOrPath}"${sources.length ? ` (sources: ${sources.map((s) => s.name).join(', ')})` : ': none was added'}`);
+  writeSources(ctx.layout.sources, sources.filter((s) => s !== gone));
+  removeSourceScan(ctx.layout.sourceScans, gone.name);
+  return gone;
+}
+
+export function listSources(ctx: IndexContext): SourceSpec[] {
+  return readSources(ctx.layout.sources);
+}
+
+/** Where a result's file lives on disk, when its path names a source (`docs:auth/tokens.md`). */
+export function sourceFileOf(sources: SourceSpec[], shown: string): { source: string; absolutePath: string } | null {
+  const colon = shown.indexOf(':');
+  if (colon < 0) return null;
+  const source = sources.find((s) => s.name === shown.slice(0, colon));
+  if (!source) return null;
+  const rel = shown.slice(colon + 1);
+  const single = fs.existsSync(source.root) && fs.statSync(source.root).isFile();
+  return { source: source.name, absolutePath: single ? source.root : path.join(source.root, ...rel.split('/')) };
+}
+
+function defaultName(root: string): string {
+  const base = path.basename(root).replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[._-]+/, '');
+  return base || 'source';
+}
+
+function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!!rel && !rel.startsWith('..') && !path.isAbsolute(rel));
+}
