@@ -27,6 +27,8 @@ export function stateSignature(ctx: IndexContext): StateSignature | null {
     parts.push(loose !== null ? loose.trim() : `packed ${fileStamp(path.join(commonDir, 'packed-refs'))}`);
   }
   parts.push(fileStamp(ctx.layout.config));
+  // `ocrag add` and `ocrag remove` change what a view holds.
+  parts.push(fileStamp(ctx.layout.sources));
   return { source: parts.join('|'), index: [ctx.layout.manifests, ctx.layout.meta].map(fileStamp).join('|') };
 }
 
