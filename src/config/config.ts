@@ -23,6 +23,8 @@ export interface Config {
   storeBudgetMB: number;
   /** Whether index runs collect garbage by themselves at all. */
   autoGc: boolean;
+  /** Folders under which an agent may add sources through MCP (`add_source`); the CLI may add any. */
+  sourceRoots: string[];
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -36,6 +38,7 @@ export const DEFAULT_CONFIG: Config = {
   autoGcPercent: 30,
   storeBudgetMB: 0,
   autoGc: true,
+  sourceRoots: [],
 };
 
 /** Number keys where 0 means "none" rather than an error. */
@@ -52,6 +55,7 @@ const ENV_KEYS: Record<string, keyof Config> = {
   OCRAG_AUTO_GC_PERCENT: 'autoGcPercent',
   OCRAG_STORE_BUDGET_MB: 'storeBudgetMB',
   OCRAG_AUTO_GC: 'autoGc',
+  OCRAG_SOURCE_ROOTS: 'sourceRoots',
 };
 
 /** Merges the layers in precedence order (`file` is the index's config.json); each layer is checked and a bad value names its source. */

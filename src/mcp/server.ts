@@ -9,6 +9,7 @@ import { registerIndexStatus } from './tools/index-status.js';
 import { registerReindex } from './tools/reindex.js';
 import { registerRelated } from './tools/related.js';
 import { registerSearchCode } from './tools/search-code.js';
+import { registerSources } from './tools/sources.js';
 
 /** How long shutdown waits for a background reindex to stop at its next batch; killing it mid-way is safe too. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -20,6 +21,7 @@ export function createServer(session: RepoSession, log: (message: string) => voi
   registerRelated(server, session, log);
   registerIndexStatus(server, session, log);
   registerReindex(server, session, log);
+  registerSources(server, session, log);
   return server;
 }
 

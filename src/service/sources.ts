@@ -47,6 +47,26 @@ export function removeSource(ctx: IndexContext, nameOrPath: string): SourceSpec 
   return gone;
 }
 
+/**
+ * What an agent may add: only paths under a folder the user listed in `sourceRoots`, so a prompt cannot make the
+ * index read the user's home or keys. Anything else is refused with the line that would allow it.
+ */
+export function checkAgentMayAdd(ctx: IndexContext, given: string): void {
+  const target = realOrResolved(path.resolve(ctx.repo.root, given));
+  const roots = ctx.config.sourceRoots.map((r) => realOrResolved(path.resolve(ctx.repo.root, r)));
+  if (roots.some((root) => isInside(root, target))) return;
+  const allow = JSON.stringify({ sourceRoots: [...ctx.config.sourceRoots, target] });
+  throw new UsageError(`agents may add sources only under the folders the user allows, and "${given}" is outside them (${roots.length ? roots.join(', ') : 'none allowed'}): the user allows it with ${allow} in ${ctx.layout.config}`);
+}
+
+function realOrResolved(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 export function listSources(ctx: IndexContext): SourceSpec[] {
   return readSources(ctx.layout.sources);
 }

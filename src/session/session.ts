@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { readHead } from '../git/repo.js';
 import { workingChanges } from '../git/status.js';
@@ -5,7 +6,9 @@ import { currentManifest, isUpToDate, type IndexContext } from '../index/context
 import type { IndexProgress } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import { CodeIndex } from '../service/code-index.js';
+import { addSources, checkAgentMayAdd, listSources, removeSource } from '../service/sources.js';
 import { indexStatus, type IndexStatus } from '../service/status.js';
+import type { SourceSpec } from '../store/sources.js';
 import type { Manifest } from '../store/manifest.js';
 import { UsageError } from '../util/errors.js';
 import { LiveView } from './live-view.js';
@@ -109,6 +112,26 @@ export class RepoSession {
   async searchView(view: Manifest, query: string, opts: SearchOptions): Promise<SearchResult[]> {
     const { index } = await this.open();
     return this.oneAtATime(() => this.explainWhileIndexing(() => index.searchView(view, query, opts)));
+  }
+
+  /** Adds sources as an agent may (only under the config's `sourceRoots`), and brings the view up to date with them. */
+  async addSources(paths: string[], name?: string): Promise<{ name: string; root: string; files: number }[]> {
+    const ctx = await this.context();
+    for (const p of paths) checkAgentMayAdd(ctx, p);
+    const added = addSources(ctx, paths.map((p) => path.resolve(ctx.repo.root, p)), name);
+    const view = await this.view();
+    return added.map((s) => ({ name: s.name, root: s.root, files: Object.keys(view.files).filter((p) => p.startsWith(`${s.name}:`)).length }));
+  }
+
+  async removeSource(nameOrPath: string): Promise<SourceSpec> {
+    const ctx = await this.context();
+    // A name, or a path as the agent sees it: relative to the repository.
+    const named = listSources(ctx).some((s) => s.name === nameOrPath);
+    return removeSource(ctx, named ? nameOrPath : path.resolve(ctx.repo.root, nameOrPath));
+  }
+
+  async listSources(): Promise<SourceSpec[]> {
+    return listSources(await this.context());
   }
 
   /** Where the session answers: the repository and its settings. */
