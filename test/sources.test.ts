@@ -42,9 +42,12 @@ describe('sources', () => {
     const rows = (await search(repo, 'which datacenter serves region r47')).filter((r) => r.path === 'design-docs:regions.csv');
     assert.ok(rows.length && rows[0]!.text.startsWith('region,datacenter,latency_ms\n'), 'the header row comes with the rows');
     assert.ok(rows.some((r) => r.text.includes('r47,dc-47-north')));
-    const listed = (await runJson<{ path: string; state: string }[]>(['list'], repo)).filter((r) => r.path.startsWith('design-docs:'));
+    const listed = await runJson<{ path: string; state: string }[]>(['list', 'design-docs:**'], repo);
     assert.deepEqual(listed.map((r) => [r.path, r.state]), [['design-docs:auth/tokens.md', 'source'], ['design-docs:regions.csv', 'source'], ['design-docs:spec.pdf', 'source']]);
     assert.ok((await search(repo, 'refresh token rotation', '--no-sources')).every((r) => !r.source));
+    assert.deepEqual((await search(repo, 'refresh token rotation', '--path', 'design-docs:auth/**')).map((r) => r.path), ['design-docs:auth/tokens.md']);
+    assert.ok((await search(repo, 'refresh token rotation', '--path', 'design-docs:**')).every((r) => r.source === 'design-docs'));
+    assert.deepEqual([...new Set((await search(repo, 'refresh token rotation', '--source', 'design-docs', '--path', '*.pdf')).map((r) => r.path))], ['design-docs:spec.pdf']);
   });
 
   test('an edited file is searched as it is now, a deleted one is gone', async () => {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Manifest } from '../store/manifest.js';
+import { sourceAwareGlobs } from '../store/sources.js';
 import { fileStem, segmentWords } from '../text/path-words.js';
 
 /** One searchable file of the view, with the words of its path (paths live only in the manifest). */
@@ -74,7 +75,7 @@ function buildView(manifest: Manifest, pathGlob?: string): SearchView {
 /** picomatch, loaded when a search has a path glob (most have none, and a one-shot search counts its loads). */
 function globMatcher(glob: string): (path: string) => boolean {
   const picomatch = createRequire(import.meta.url)('picomatch') as typeof import('picomatch');
-  return picomatch(glob, { dot: true });
+  return picomatch(sourceAwareGlobs(glob), { dot: true });
 }
 
 /** Marks files under `…/v<N>/` when the same directory also holds a higher `v<M>/`. */

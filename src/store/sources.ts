@@ -70,6 +70,12 @@ export function removeSourceScan(dir: string, name: string): void {
   fs.rmSync(scanFile(dir, name), { force: true });
 }
 
+// The globs a path glob stands for, sources considered: `docs:**` means every file of the source `docs`, but `**`
+// glued to `docs:` is one path segment's `*` to a glob matcher, so `docs:*/**` is matched too.
+export function sourceAwareGlobs(glob: string): string[] {
+  return /^[^/*?[\]{}]+:\*\*(\/|$)/.test(glob) ? [glob, glob.replace(':**', ':*/**')] : [glob];
+}
+
 /** Every blob the last scans of these sources found: gc keeps their chunks as it keeps a manifest's. */
 export function sourceBlobs(dir: string, names: string[]): Set<string> {
   const out = new Set<string>();

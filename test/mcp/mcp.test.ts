@@ -200,7 +200,7 @@ describe('ocrag mcp, driven by the MCP SDK client over stdio', () => {
       const r = await call(outside, 'search_code', { query: 'anything' });
       assert.equal(r.isError, true);
       assert.match(text(r), /not inside a git repository.*--repo/s);
-      assert.equal((await outside.listTools()).tools.length, 6);
+      assert.equal((await outside.listTools()).tools.length, 9);
     } finally {
       await outside.close();
     }

@@ -5,6 +5,7 @@ import { asStoreDamage } from '../../store/damage.js';
 import { readMeta } from '../../store/meta.js';
 import { openStore, storeExists } from '../../store/open-store.js';
 import { listSources } from '../../service/sources.js';
+import { sourceAwareGlobs } from '../../store/sources.js';
 import { UsageError } from '../../util/errors.js';
 import { openIndex } from '../options.js';
 import { printJson } from '../output.js';
@@ -35,7 +36,7 @@ export function registerList(program: Command): void {
           }
         })
         .catch((e) => Promise.reject(asStoreDamage(e, index.ctx.layout.tables)));
-      const match = glob ? picomatch(glob, { dot: true }) : () => true;
+      const match = glob ? picomatch(sourceAwareGlobs(glob), { dot: true }) : () => true;
       const sources = new Set(listSources(index.ctx).map((s) => `${s.name}:`));
       const stateOf = (path: string, blob: string): FileState =>
         manifest.files[path] === blob ? 'committed' : path in manifest.files ? 'modified' : sources.has(path.slice(0, path.indexOf(':') + 1)) ? 'source' : 'untracked';

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
 import { UsageError } from '../../util/errors.js';
+import { checkSourceName } from '../../store/sources.js';
 import { openIndex, positiveInt } from '../options.js';
 import { paint } from '../output.js';
 
@@ -11,6 +12,7 @@ interface SearchFlags {
   update: boolean;
   committedOnly?: boolean;
   sources?: boolean;
+  source?: string;
   json?: boolean;
   format?: OutputFormat;
   maxTokens?: number;
@@ -27,6 +29,7 @@ export function registerSearch(program: Command): void {
     .option('--no-update', 'answer from the index as it is, even if HEAD moved since it was built')
     .option('--committed-only', 'ignore uncommitted edits and untracked files; answer for HEAD as committed')
     .option('--no-sources', 'leave out the sources added with ocrag add')
+    .option('--source <name>', 'only results from this source (ocrag add); with --path, the glob is of paths inside it')
     .addOption(new Option('--format <format>', 'text for people; json, xml or markdown for programs and LLM prompts').choices(OUTPUT_FORMATS))
     .option('--json', 'the same as --format json: [{path, startLine, endLine, language, symbol, score, text}]')
     .option('--max-tokens <n>', 'keep only the best results that fit in about n tokens (chars/4); never cuts a result', positiveInt('--max-tokens'))
@@ -41,7 +44,9 @@ export function registerSearch(program: Command): void {
       const index = await openIndex(cmd);
       try {
         const started = performance.now();
-        const results = await index.search(query, { k: opts.topK, pathGlob: opts.path, minScore: opts.minScore, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources });
+        if (opts.source && opts.sources === false) throw new UsageError('--source searches a source and --no-sources leaves them out: use one');
+        const pathGlob = opts.source ? `${checkSourceName(opts.source)}:${opts.path ?? '**'}` : opts.path;
+        const results = await index.search(query, { k: opts.topK, pathGlob, minScore: opts.minScore, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources });
         printReport({ query, latencyMs: performance.now() - started, results }, format, opts.maxTokens);
       } finally {
         await index.close();
