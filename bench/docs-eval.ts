@@ -6,6 +6,7 @@
 //   --set key=value    override a ranking setting (repeatable), e.g. --set prosePenalty=1
 //   --sweep key=a,b,c  one row per value of a ranking setting (repeatable: each key swept on its own)
 //   --misses           print every question whose answer is not in the top 3, with the top results
+//   --out FILE         write the per-question rows as JSON
 //
 // Checkouts: $OCRAG_DOCS_BENCH/<name> (default /tmp/docs-bench), each at its pinned commit; a missing one is cloned
 // from $OCRAG_DOCS_MIRRORS/<owner>+<name>/repo (default /work/.mirror, as the fetch tool lays mirrors out), else
@@ -33,10 +34,11 @@ interface Options {
   set: Partial<RankingConfig>;
   sweep: Partial<RankingConfig>[][];
   misses: boolean;
+  out: string | null;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { repos: [], set: {}, sweep: [], misses: false };
+  const o: Options = { repos: [], set: {}, sweep: [], misses: false, out: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -47,6 +49,7 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--set') Object.assign(o.set, parseSetting(value()));
     else if (a === '--sweep') o.sweep.push(parseSweep(value()));
     else if (a === '--misses') o.misses = true;
+    else if (a === '--out') o.out = value();
     else throw new Error(`unknown argument: ${a}`);
   }
   return o;
@@ -115,6 +118,7 @@ async function main(): Promise<void> {
       log('');
       printMisses(runs);
     }
+    if (o.out) fs.writeFileSync(o.out, JSON.stringify(runs, null, 1) + '\n');
     for (const values of o.sweep) {
       log('');
       log([''.padEnd(24), ...HEAD].join(' '));
