@@ -21,6 +21,7 @@ import { RANKING_SIGNALS } from '../src/search/rank/signals/index.js';
 import { loadHarness } from './eval/harness.js';
 import { printAblation, printMisses, printTable, score, type Scored } from './eval/report.js';
 import { RepoSession } from './eval/repo-session.js';
+import { parseSetting, parseSweep } from './eval/settings.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const log = (line: string) => process.stdout.write(line + '\n');
@@ -59,20 +60,11 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--annotations') o.annotations = path.resolve(value());
     else if (a === '--set') Object.assign(o.set, parseSetting(value()));
     else if (a === '--sweep') {
-      const [key, values] = value().split('=');
-      o.sweep.push(values.split(',').map((v) => parseSetting(`${key}=${v}`)));
+      o.sweep.push(parseSweep(value()));
     }
     else throw new Error(`unknown argument: ${a}`);
   }
   return o;
-}
-
-function parseSetting(text: string): Partial<RankingConfig> {
-  const [key, raw] = text.split('=');
-  if (!(key in DEFAULT_RANKING)) throw new Error(`unknown ranking setting "${key}" (known: ${Object.keys(DEFAULT_RANKING).join(', ')})`);
-  const current = DEFAULT_RANKING[key as keyof RankingConfig];
-  const value = typeof current === 'boolean' ? raw === 'true' : typeof current === 'number' ? Number(raw) : raw;
-  return { [key]: value } as Partial<RankingConfig>;
 }
 
 /**

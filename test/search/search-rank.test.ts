@@ -8,6 +8,7 @@ import { DEFAULT_RANKING } from '../../src/search/rank/config.js';
 import { RANKING_SIGNALS } from '../../src/search/rank/signals/index.js';
 import { definitionStrength } from '../../src/search/rank/signals/definitions.js';
 import { pathRole } from '../../src/search/rank/signals/path-roles.js';
+import { proseAndConfig } from '../../src/search/rank/signals/prose-config.js';
 import { PathScorer } from '../../src/search/rank/signals/path-words.js';
 import { wordsMatch } from '../../src/text/path-words.js';
 import type { Hit } from '../../src/search/rank/rank.js';
@@ -29,6 +30,24 @@ describe('query analysis', () => {
     assert.equal(analyzeQuery('test runner for CLI commands').wantsTests, true);
     assert.equal(analyzeQuery('parse command line arguments').wantsTests, false);
     assert.equal(analyzeQuery('v3 compatibility error types').wantsLegacy, true);
+  });
+
+  test('a question on how to use the project is told from one on how its code works', () => {
+    for (const q of ['How do I install it offline?', 'enable the search plugin', 'Why does the build fail on warnings?', 'keep my virtualenv in the project', '--style option to hide the grid', '怎么把文档发布到 GitHub Pages？'])
+      assert.equal(analyzeQuery(q).asksHowTo, true, q);
+    for (const q of ['how app.handle dispatches requests through the middleware stack', 'async file I/O operations', 'store creation and dispatch lifecycle', 'where is createStore defined', 'createStore 函数在哪里定义', '路由是怎么注册的'])
+      assert.equal(analyzeQuery(q).asksHowTo, false, q);
+  });
+
+  test('documents answer how-to questions above code, changelogs do not', () => {
+    const factor = (query: string, path: string, language = 'markdown') => {
+      const hit = { candidate: { chunk: { language } }, file: { path } } as unknown as Parameters<ReturnType<typeof proseAndConfig.prepare>>[0];
+      return proseAndConfig.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING } as Parameters<typeof proseAndConfig.prepare>[0])(hit);
+    };
+    assert.equal(factor('how do I configure the theme', 'docs/config.md'), DEFAULT_RANKING.howToProse);
+    assert.equal(factor('how do I configure the theme', 'CHANGELOG.md'), DEFAULT_RANKING.prosePenalty);
+    assert.equal(factor('theme configuration loading', 'docs/config.md'), DEFAULT_RANKING.prosePenalty);
+    assert.equal(factor('how do I configure the theme', 'src/theme.ts', 'typescript'), 1);
   });
 });
 

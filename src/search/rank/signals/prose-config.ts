@@ -3,10 +3,15 @@ import type { PenaltySignal } from './signal.js';
 export const PROSE = new Set(['markdown', 'rst', 'asciidoc', 'text', 'latex', 'html', 'pdf']);
 const CONFIG = new Set(['json', 'yaml', 'toml', 'ini', 'properties', 'xml', 'go_mod', 'make', 'dockerfile', 'cmake', 'starlark', 'hcl', 'nix']);
 
+/** What changed in each release: it names every feature, and answers how to use none of them. */
+const CHANGELOG = /(?:^|\/)(?:change(?:log|s)|news|history|release[-_ ]?notes)(?:\.[a-z]+)?$/i;
+
 const DEFAULTS = {
-  /** Prose (markdown, rst…) unless the query asks for docs; config (json, yaml…) unless it asks for config. */
+  /** Prose (markdown, rst…) unless the query asks for docs or how to use the project; config (json, yaml…) unless it asks for config. */
   prose: true,
   prosePenalty: 0.5,
+  /** Prose for a question on how to use the project: its documentation is the answer, above the code. */
+  howToProse: 2,
   configPenalty: 0.5,
 };
 
@@ -17,7 +22,7 @@ export const proseAndConfig: PenaltySignal<typeof DEFAULTS> = {
   defaults: DEFAULTS,
   prepare: ({ q, cfg }) => (hit) => {
     const language = hit.candidate.chunk.language;
-    if (PROSE.has(language)) return q.wantsDocs ? 1 : cfg.prosePenalty;
+    if (PROSE.has(language)) return q.asksHowTo && !CHANGELOG.test(hit.file.path) ? cfg.howToProse : q.wantsDocs ? 1 : cfg.prosePenalty;
     if (CONFIG.has(language)) return q.wantsConfig ? 1 : cfg.configPenalty;
     return 1;
   },

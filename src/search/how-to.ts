@@ -1,0 +1,20 @@
+/**
+ * A question a user asks about using a project (`how do I install offline`, `enable the search plugin`, `why does
+ * the build fail`), which its documentation answers, as against a question about how its code works (`how the
+ * router dispatches requests`, `where is createStore defined`). Told by the phrasing only: the asker in the first or
+ * second person, a how-to or yes/no question, an instruction that starts with a task verb, a command-line flag.
+ */
+const PERSON = /\b(?:i(?![/.])|i'm|i've|my|me|we|our|you|your)\b/i;
+const HOW_TO = /\bhow\s+(?:do|can|should|would)\s+(?:i|we|you|one)\b|\bhow to\b|\bis it possible\b|\b(?:can|should|must|do)\s+(?:i|we|you|one)\b/i;
+/** What a user asks of the tool; not `how`, whose code questions (`how X parses Y`) are the usual kind. */
+const QUESTION = /^(?:what|which|when|can|should|is|are)\b|^why\b|\bwhy\s+(?:does|do|is|are)\b/i;
+/** Verbs that start an instruction to oneself and rarely a code noun phrase (not `store`, `pick`, `call`). */
+const TASK =
+  /^(?:install|configure|set|enable|disable|deploy|publish|uninstall|upgrade|update|customi[sz]e|change|switch|use|run|make|keep|put|add|remove|clear|limit|start|stop|load|bump|declare|include|exclude|restrict|preview|combine|map|teach|colori[sz]e|serve|avoid|prevent|turn)\b/i;
+const FLAG = /(?:^|\s)--[a-z]/;
+/** The same in Chinese: the asker (我), a sentence that opens with how (怎么/怎样), what to do (怎么办), install, why. */
+const CHINESE = /^(?:怎么|怎样)|我|怎么办|安装|为什么|应该/;
+
+export function asksHowTo(text: string): boolean {
+  return PERSON.test(text) || HOW_TO.test(text) || QUESTION.test(text) || TASK.test(text) || FLAG.test(text) || CHINESE.test(text);
+}
