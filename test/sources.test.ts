@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { makePdf } from '../fixtures/pdf.js';
-import { runCli, runJson, tempDir, twoLanguageRepo } from './helpers.js';
+import { git, runCli, runJson, tempDir, twoLanguageRepo } from './helpers.js';
 
 interface Result {
   path: string;
@@ -74,6 +74,25 @@ describe('sources', () => {
     await runJson(['gc'], repo);
     const [kept] = (await search(repo, 'how much backup storage may a tenant keep')).filter((r) => r.path === 'mirror:spec-copy.pdf');
     assert.ok(kept, 'gc keeps what a remaining source holds');
+  });
+
+  test('another repository as a source follows the branch checked out there', async () => {
+    const sibling = path.join(tempDir('sibling'), 'billing');
+    fs.mkdirSync(sibling, { recursive: true });
+    fs.writeFileSync(path.join(sibling, 'invoice.py'), 'def late_fee(days):\n    """A late invoice costs one percent per week overdue."""\n    return days // 7\n');
+    git(sibling, 'init', '-q', '-b', 'main');
+    git(sibling, 'add', '-A');
+    git(sibling, 'commit', '-qm', 'fees');
+    git(sibling, 'checkout', '-q', '-b', 'new-fees');
+    fs.writeFileSync(path.join(sibling, 'invoice.py'), 'def late_fee(days):\n    """A late invoice costs a flat twenty euros once overdue."""\n    return 20\n');
+    git(sibling, 'commit', '-qam', 'flat fee');
+    git(sibling, 'checkout', '-q', 'main');
+    await runJson(['add', sibling], repo);
+    const fee = async () => (await search(repo, 'how much does a late invoice cost', '--source', 'billing'))[0]!;
+    assert.match((await fee()).text, /one percent per week/);
+    git(sibling, 'checkout', '-q', 'new-fees');
+    assert.match((await fee()).text, /flat twenty euros/);
+    await runJson(['remove', 'billing'], repo);
   });
 
   test('bad input is one line and a non-zero exit', async () => {

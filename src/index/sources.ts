@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Embedder } from '../embed/index.js';
 import { folderFiles } from '../git/folder-files.js';
-import type { TreeEntry } from '../git/tree.js';
+import { workingChanges } from '../git/status.js';
+import { listTree, type TreeEntry } from '../git/tree.js';
 import { placeFiles, type Manifest } from '../store/manifest.js';
 import { readSourceScan, writeSourceScan, type ScannedFile, type SourceScan, type SourceSpec } from '../store/sources.js';
 import type { StoreHandle } from '../store/store-handle.js';
@@ -78,6 +79,8 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<Source
     return [];
   }
   const single = stat.isFile();
+  // Another repository's checkout: its HEAD tree names each clean file's blob, so only its edits are read.
+  const head = !single && fs.existsSync(path.join(source.root, '.git')) ? await headBlobs(source.root) : null;
   const rels = single ? [path.basename(source.root)] : stat.isDirectory() ? await folderFiles(source.root) : [];
   const last = readSourceScan(ctx.layout.sourceScans, source.name);
   const next: SourceScan = { version: 1, files: {} };
@@ -93,7 +96,9 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<Source
     if (!st.isFile()) continue;
     const before = last.files[rel];
     const same = before && before.size === st.size && before.mtimeMs === st.mtimeMs;
-    const blob = same ? before.blob : st.size > READ_LIMIT ? '' : gitBlobId(readFile(absolute) ?? Buffer.alloc(0));
+    const committed = head?.blobs.get(rel);
+    const clean = committed !== undefined && !head!.changed.has(rel);
+    const blob = clean ? committed : same ? before.blob : st.size > READ_LIMIT ? '' : gitBlobId(readFile(absolute) ?? Buffer.alloc(0));
     const scannedFile: ScannedFile = { size: st.size, mtimeMs: st.mtimeMs, blob };
     next.files[rel] = scannedFile;
     out.push({ shown: `${source.name}:${rel}`, absolute, entry: { path: `${source.name}:${rel}`, blob, kind: 'file', size: st.size } });
@@ -106,6 +111,17 @@ function readFile(file: string): Buffer | null {
   try {
     return fs.readFileSync(file);
   } catch {
+    return null;
+  }
+}
+
+/** A repository's HEAD: path → blob of every file, and the paths its work tree changes (they are hashed from disk). */
+async function headBlobs(root: string): Promise<{ blobs: Map<string, string>; changed: Set<string> } | null> {
+  try {
+    const [entries, changes] = await Promise.all([listTree(root, 'HEAD'), workingChanges(root)]);
+    return { blobs: new Map(entries.filter((e) => e.kind === 'file' || e.kind === 'executable').map((e) => [e.path, e.blob])), changed: new Set(changes.map((c) => c.path)) };
+  } catch {
+    // No commit yet, or not a repository after all: the files are hashed as they are.
     return null;
   }
 }
