@@ -54,6 +54,11 @@ describe('sources', () => {
     fs.writeFileSync(path.join(kb, 'auth', 'tokens.md'), '# Tokens\n\n## Refresh\n\nRefresh tokens now expire after ninety days of disuse.\n');
     const [hit] = (await search(repo, 'when do refresh tokens expire')).filter((r) => r.path === 'design-docs:auth/tokens.md');
     assert.match(hit!.text, /ninety days/);
+    // An index run (as a hook's) embeds a source's new file ahead of the next search.
+    const stored = (await runJson<{ chunksStored: number }>(['status'], repo)).chunksStored;
+    fs.writeFileSync(path.join(kb, 'auth', 'sessions.md'), '# Sessions\n\nA session cookie lasts twelve hours.\n');
+    await runJson(['index'], repo);
+    assert.ok((await runJson<{ chunksStored: number }>(['status'], repo)).chunksStored > stored, 'the index run embedded the new source file');
     fs.rmSync(path.join(kb, 'regions.csv'));
     assert.ok((await search(repo, 'which datacenter serves region r47')).every((r) => r.path !== 'design-docs:regions.csv'));
   });

@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { dirSize } from '../util/dir-size.js';
 import { readJson } from '../util/json-file.js';
 import type { IndexContext } from './context.js';
+import type { IndexSummary } from './known-tree.js';
 import { chooseManifests, collectGarbage, referencedBlobs, type GcResult } from './gc.js';
 
 /**
@@ -66,4 +67,16 @@ export async function collectGarbageIfDue(ctx: IndexContext, onNotice?: (message
 
 function recordCheck(ctx: IndexContext, chunks: number): void {
   writeFileAtomic(ctx.layout.gcCheck, JSON.stringify({ chunks, at: new Date().toISOString() } satisfies GcCheck) + '\n');
+}
+
+/** After a run that stored something: the run's summary, with what gc collected when it was due. Never fails the run. */
+export async function summaryAfterGc(ctx: IndexContext, summary: IndexSummary, onNotice?: (message: string) => void): Promise<IndexSummary> {
+  try {
+    const { gc } = await collectGarbageIfDue(ctx, onNotice);
+    if (!gc) return summary;
+    return { ...summary, garbageCollected: { manifestsRemoved: gc.manifestsRemoved.length, chunksRemoved: gc.chunksRemoved, bytesFreed: Math.max(0, gc.bytesBefore - gc.bytesAfter) } };
+  } catch (e) {
+    onNotice?.(`ocrag: automatic gc skipped: ${(e as Error).message}`);
+    return summary;
+  }
 }

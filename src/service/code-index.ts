@@ -84,7 +84,18 @@ export class CodeIndex {
     await this.refreshHead();
     const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal);
     if (!summary.upToDate) await this.refreshSearchSnapshot();
+    await this.refreshSources();
     return summary;
+  }
+
+  /** An index run (a hook's too) also embeds what changed in the added sources, so the next search finds it done. */
+  private async refreshSources(): Promise<void> {
+    if (readSources(this.ctx.layout.sources).length === 0) return;
+    try {
+      await this.withView({ update: false, committedOnly: true }, async () => undefined);
+    } catch (e) {
+      this.hooks.onNotice?.(`ocrag: sources not refreshed: ${(e as Error).message}`);
+    }
   }
 
   /**
@@ -117,25 +128,14 @@ export class CodeIndex {
   private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal): Promise<IndexSummary> {
     const run = async () => {
       const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress: this.hooks.onProgress, onNotice: this.hooks.onNotice, signal });
-      return summary.upToDate ? summary : this.collectGarbageIfDue(summary);
+      if (summary.upToDate) return summary;
+      this.releaseStore();
+      return (await import('../index/gc-policy.js')).summaryAfterGc(this.ctx, summary, this.hooks.onNotice);
     };
     // The run wrote (and maybe compacted) through its own handle: a kept one would not see it.
     return (holdingLock ? run() : this.locked(run))
       .catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables)))
       .finally(() => this.releaseStore());
-  }
-
-  /** After a run that stored something, garbage is collected when the policy says it is due; a failure there never fails the run. */
-  private async collectGarbageIfDue(summary: IndexSummary): Promise<IndexSummary> {
-    try {
-      this.releaseStore();
-      const { gc } = await (await import('../index/gc-policy.js')).collectGarbageIfDue(this.ctx, this.hooks.onNotice);
-      if (!gc) return summary;
-      return { ...summary, garbageCollected: { manifestsRemoved: gc.manifestsRemoved.length, chunksRemoved: gc.chunksRemoved, bytesFreed: Math.max(0, gc.bytesBefore - gc.bytesAfter) } };
-    } catch (e) {
-      this.hooks.onNotice?.(`ocrag: automatic gc skipped: ${(e as Error).message}`);
-      return summary;
-    }
   }
 
   /** Runs a writer under the index lock, waiting for a run in another process (a hook's) to finish first. */
