@@ -63,12 +63,11 @@ export async function embedBlobs(
   const maybeStored = (await store.countChunks()) > 0;
   // Crash tests make groups tiny, to have many commits to kill a run between.
   const chunksPerWrite = Number(process.env.OCRAG_TEST_CHUNKS_PER_WRITE) || CHUNKS_PER_WRITE;
-  let group: { blob: string; chunks: Chunk[] }[] = [];
+  let group: Group = [];
   let groupChunks = 0;
   // Contents this run stored: chunks of later groups with the same content need no embedding, nor asking.
   const stored = new Set<string>();
-  const flush = async (done: number) => {
-    const rows = rowsOf(group, embedder);
+  const storeRows = async (rows: PendingChunk[], done: number) => {
     const missing = new Set([...new Set(rows.map((r) => r.key))].filter((k) => !stored.has(k)));
     if (maybeStored) for (const key of await store.storedContents(missing)) missing.delete(key);
     result.embedded += await embedContents(rows, missing, embedder);
@@ -81,9 +80,19 @@ export async function embedBlobs(
     crashPoint('embed.written');
     if (rows.length) result.writes++;
     result.chunks += rows.length;
+    report(done);
+  };
+  // One group is embedded and written while the next is read and chunked: the tokenizer's workers, LanceDB's
+  // threads and this thread's parsing overlap. Groups are still stored one after another, each in one commit.
+  let writing: Promise<void> = Promise.resolve();
+  const flush = async (done: number) => {
+    const rows = rowsOf(group, embedder);
     group = [];
     groupChunks = 0;
-    report(done);
+    await writing;
+    writing = storeRows(rows, done);
+    // Its failure is thrown where it is awaited: at the next group, or at the end.
+    writing.catch(() => undefined);
   };
   const reads = readEach(blobs, read, READ_AHEAD);
   try {
@@ -102,19 +111,25 @@ export async function embedBlobs(
       groupChunks += chunks.length;
       if (groupChunks >= chunksPerWrite) await flush(done);
     }
+    if (group.length) await flush(blobs.length);
+    await writing;
   } finally {
     await reads.stop();
+    // A failed read must not leave a write running on a store the caller is about to close.
+    await writing.catch(() => undefined);
   }
-  if (group.length) await flush(blobs.length);
   crashPoint('embed.marks');
   await store.addMarks(result.marks);
   return result;
 }
 
+/** Whole blobs' chunks, stored in one commit. */
+type Group = { blob: string; chunks: Chunk[] }[];
+
 /** A chunk on its way to the store: its content key, and what is embedded should its content be new. */
 type PendingChunk = ChunkToAdd & { key: string; embedding: string };
 
-function rowsOf(group: { blob: string; chunks: Chunk[] }[], embedder: Embedder): PendingChunk[] {
+function rowsOf(group: Group, embedder: Embedder): PendingChunk[] {
   const flat = group.flatMap((g) => g.chunks.map((c) => ({ blob: g.blob, chunk: c })));
   return flat.map(({ blob, chunk }) => {
     const symbol = formatBreadcrumb(chunk.symbols);

@@ -1,4 +1,8 @@
+import { BoundedMemo } from '../util/bounded-memo.js';
 import { cjkTerms, hasCjk } from './scripts.js';
+
+/** Identifiers repeat across a repository's chunks: splitting each once keeps indexing off the regular expressions. */
+const WORD_TERMS = new BoundedMemo<string, readonly string[]>(100_000);
 
 /**
  * Identifier-aware words for lexical search: `parseHTTPRequest_v2` gives the whole identifier and its parts
@@ -7,14 +11,16 @@ import { cjkTerms, hasCjk } from './scripts.js';
  */
 export function codeTerms(text: string): string[] {
   const out: string[] = hasCjk(text) ? cjkTerms(text) : [];
-  for (const match of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*|[0-9]+/g)) {
-    const word = match[0];
-    const whole = word.toLowerCase().replace(/^_+|_+$/g, '');
-    if (whole.length < 2) continue;
-    const parts = splitIdentifier(word);
-    if (parts.length !== 1 || parts[0] !== whole) out.push(whole);
-    for (const part of parts) if (part.length >= 2) out.push(part);
-  }
+  for (const match of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*|[0-9]+/g)) for (const term of WORD_TERMS.get(match[0], wordTerms)) out.push(term);
+  return out;
+}
+
+function wordTerms(word: string): readonly string[] {
+  const whole = word.toLowerCase().replace(/^_+|_+$/g, '');
+  if (whole.length < 2) return [];
+  const parts = splitIdentifier(word);
+  const out = parts.length !== 1 || parts[0] !== whole ? [whole] : [];
+  for (const part of parts) if (part.length >= 2) out.push(part);
   return out;
 }
 

@@ -15,6 +15,13 @@ const MIN_VECTOR_INDEX_ROWS = 10_000;
 /** Columns a candidate row carries: enough to rank it and show it. */
 export const CANDIDATE_COLUMNS = ['id', 'blob', 'start_line', 'end_line', 'language', 'symbol', 'text', 'terms', 'vector'];
 
+/**
+ * Rounds of k-means for the partitions and the PQ codebooks. LanceDB's default, 50, took 84 s of a 51,546-content
+ * store's index run on 2 cores (PQ training dominates); 20 took 26 s with the same recall@10 against exact search
+ * (0.91–0.93 over 20 queries, k-means starts at random either way).
+ */
+const KMEANS_ITERATIONS = 20;
+
 /** Partitions searched per query and the re-ranking of PQ distances by exact ones (recall 0.905 → measured). */
 const NPROBES = 20;
 const REFINE_FACTOR = 5;
@@ -50,7 +57,7 @@ export async function ensureSearchIndexes(tables: IndexedTables, chunks: number,
     onNotice?.(`ocrag: ${chunks} chunks: building the vector index (a few minutes, once)`);
     // LanceDB's rule of thumb, ~4k rows per partition; 32 sub-vectors of 16 dimensions each for 512-d vectors.
     const numPartitions = Math.max(1, Math.round(rows / 4096));
-    await contents.createIndex('vector', { config: lancedb.Index.ivfPq({ numPartitions, numSubVectors: 32, distanceType: 'cosine' }) });
+    await contents.createIndex('vector', { config: lancedb.Index.ivfPq({ numPartitions, numSubVectors: 32, distanceType: 'cosine', maxIterations: KMEANS_ITERATIONS }) });
   }
   markLargeStore(location, chunks);
 }
