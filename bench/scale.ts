@@ -59,11 +59,12 @@ async function repository(): Promise<string> {
 
 async function lanceSearch(repo: string, vectors: Float32Array[]): Promise<void> {
   const db = await lancedb.connect(path.join(repo, '.ocrag', 'lance'));
-  const table = await db.openTable('chunks');
+  // Vectors live once per distinct content (the store's `contents` table), keyed by content_key.
+  const table = await db.openTable('contents');
   const rows = await table.countRows();
   const search = async (v: Float32Array, indexed: boolean) => {
-    const q = table.vectorSearch(v).distanceType('cosine').limit(10).select(['id', '_distance']);
-    return (await (indexed ? q.nprobes(NPROBES).refineFactor(5) : q.bypassVectorIndex()).toArray()).map((r) => r.id as string);
+    const q = table.vectorSearch(v).distanceType('cosine').limit(10).select(['content_key', '_distance']);
+    return (await (indexed ? q.nprobes(NPROBES).refineFactor(5) : q.bypassVectorIndex()).toArray()).map((r) => r.content_key as string);
   };
   const run = async (indexed: boolean) => {
     const times: number[] = [];
