@@ -12,14 +12,12 @@ const NEVER = new Set(['.git', '.ocrag', 'node_modules', '.hg', '.svn']);
 export async function folderFiles(dir: string): Promise<string[]> {
   const inside = await gitBuffer(['rev-parse', '--is-inside-work-tree'], { cwd: dir, okCodes: [128] }).catch(() => null);
   if (inside?.code === 0 && inside.stdout.toString().trim() === 'true') {
-    const { stdout } = await gitBuffer(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--full-name', '.'], { cwd: dir });
-    const prefix = (await gitBuffer(['rev-parse', '--show-prefix'], { cwd: dir })).stdout.toString().trim();
+    // Without --full-name, git names the files relative to the folder it runs in.
+    const { stdout } = await gitBuffer(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '.'], { cwd: dir });
     return stdout
       .toString('utf8')
       .split('\0')
-      .filter(Boolean)
-      .map((p) => (prefix && p.startsWith(prefix) ? p.slice(prefix.length) : p))
-      .filter((p) => !p.split('/').some((part) => NEVER.has(part)))
+      .filter((p) => p && !p.split('/').some((part) => NEVER.has(part)))
       .sort();
   }
   const out: string[] = [];

@@ -26,8 +26,6 @@ export interface SourcesView {
   view: Manifest;
   /** Shown path → absolute path, for results that name a source file. */
   absolute: Map<string, string>;
-  /** New contents this look embedded (0 when nothing changed). */
-  chunksEmbedded: number;
 }
 
 /**
@@ -39,7 +37,7 @@ export interface SourcesView {
  */
 export async function withSources(ctx: IndexContext, view: Manifest, sources: SourceSpec[], store: StoreHandle, embedder: Embedder): Promise<SourcesView> {
   const absolute = new Map<string, string>();
-  if (sources.length === 0) return { view, absolute, chunksEmbedded: 0 };
+  if (sources.length === 0) return { view, absolute };
   const { selectFiles } = await import('./select.js');
   const scanned: SourceFile[] = [];
   for (const source of sources) scanned.push(...(await scanSource(ctx, source)));
@@ -52,13 +50,11 @@ export async function withSources(ctx: IndexContext, view: Manifest, sources: So
   // Named by their path inside the source: the chunker tells a file's language by its name.
   const toEmbed = [...new Map(selection.files.filter((f) => !known.has(f.blob)).map((f) => [f.blob, { path: f.path.slice(f.path.indexOf(':') + 1), blob: f.blob }])).values()];
   const fileOfBlob = new Map(selection.files.map((f) => [f.blob, byShown.get(f.path)!.absolute]));
-  let chunksEmbedded = 0;
   if (toEmbed.length) {
     const { embedBlobs } = await import('./embed-blobs.js');
     const result = await embedBlobs(await store.get(), embedder, toEmbed, async (b) => readFile(fileOfBlob.get(b.blob)!), { maxLineChars: ctx.config.maxLineChars });
     for (const m of result.marks) known.set(m.blob, m.reason);
     for (const b of toEmbed) if (!known.has(b.blob)) known.set(b.blob, 'chunks');
-    chunksEmbedded = result.chunks;
   }
   const files = { ...view.files };
   const skipped = { ...view.skipped };
@@ -66,7 +62,7 @@ export async function withSources(ctx: IndexContext, view: Manifest, sources: So
   for (const s of selection.skipped) skipped[s.path] = s.reason;
   placeFiles(selection.files, known, { files, skipped, skippedBlobs });
   for (const f of scanned) absolute.set(f.shown, f.absolute);
-  return { view: { ...view, files, skipped, skippedBlobs }, absolute, chunksEmbedded };
+  return { view: { ...view, files, skipped, skippedBlobs }, absolute };
 }
 
 /** The files of one source now, their blob ids reused from the last scan where size and mtime are unchanged. */
@@ -81,7 +77,9 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<Source
   const single = stat.isFile();
   // Another repository's checkout: its HEAD tree names each clean file's blob, so only its edits are read.
   const head = !single && fs.existsSync(path.join(source.root, '.git')) ? await headBlobs(source.root) : null;
-  const rels = single ? [path.basename(source.root)] : stat.isDirectory() ? await folderFiles(source.root) : [];
+  // The repository's own listing says which files there are (HEAD's, plus what git status adds, less what it
+  // deletes): asking git for the folder's files as well would spawn three more gits per search.
+  const rels = single ? [path.basename(source.root)] : head ? head.files : stat.isDirectory() ? await folderFiles(source.root) : [];
   const last = readSourceScan(ctx.layout.sourceScans, source.name);
   const next: SourceScan = { version: 1, files: {} };
   const out: SourceFile[] = [];
@@ -115,13 +113,22 @@ function readFile(file: string): Buffer | null {
   }
 }
 
-/** A repository's HEAD: path → blob of every file, and the paths its work tree changes (they are hashed from disk). */
-async function headBlobs(root: string): Promise<{ blobs: Map<string, string>; changed: Set<string> } | null> {
+/**
+ * A repository's HEAD: path → blob of every committed file, the paths its work tree changes (hashed from disk), and
+ * the files there are now: HEAD's and the untracked ones git status reports, less the deleted ones.
+ */
+async function headBlobs(root: string): Promise<{ blobs: Map<string, string>; changed: Set<string>; files: string[] } | null> {
   try {
     const [entries, changes] = await Promise.all([listTree(root, 'HEAD'), workingChanges(root)]);
-    return { blobs: new Map(entries.filter((e) => e.kind === 'file' || e.kind === 'executable').map((e) => [e.path, e.blob])), changed: new Set(changes.map((c) => c.path)) };
+    const blobs = new Map(entries.filter((e) => e.kind === 'file' || e.kind === 'executable').map((e) => [e.path, e.blob]));
+    const files = new Set(blobs.keys());
+    for (const c of changes) {
+      if (c.deleted) files.delete(c.path);
+      else files.add(c.path);
+    }
+    return { blobs, changed: new Set(changes.map((c) => c.path)), files: [...files].sort() };
   } catch {
-    // No commit yet, or not a repository after all: the files are hashed as they are.
+    // No commit yet, or not a repository after all: the files are listed and hashed as they are.
     return null;
   }
 }

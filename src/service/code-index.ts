@@ -17,7 +17,6 @@ import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { keepSnapshotCurrent, searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 import { UsageError } from '../util/errors.js';
 import { withIndexLock } from '../util/file-lock.js';
-import { sourceFileOf } from './sources.js';
 
 /** What a view holds: HEAD as indexed, uncommitted edits (unless committedOnly), the added sources (unless sources is false). */
 export interface ViewOptions {
@@ -174,9 +173,11 @@ export class CodeIndex {
    */
   async search(query: string, opts: SearchOptions & ViewOptions): Promise<SearchResult[]> {
     if (!query.trim()) throw new UsageError('empty query: say what code you are looking for');
-    const results = await this.withView(opts, async (view, store, embedder) => searchManifest(view, storeRetriever(store, embedder), query, opts));
-    const sources = opts.sources === false ? [] : readSources(this.ctx.layout.sources);
-    return sources.length ? results.map((r) => ({ ...r, ...sourceFileOf(sources, r.path) })) : results;
+    return this.withView(opts, async (view, store, embedder, onDisk) => {
+      const results = await searchManifest(view, storeRetriever(store, embedder), query, opts);
+      // A source's file says which source it is of and where it is: the scan that laid it over the view knows.
+      return onDisk.size ? results.map((r) => (onDisk.has(r.path) ? { ...r, source: r.path.slice(0, r.path.indexOf(':')), absolutePath: onDisk.get(r.path)! } : r)) : results;
+    });
   }
 
   /** Embeds uncommitted edits now (for `watch`), so the next search has nothing to do; returns the view's file count. */
@@ -199,7 +200,7 @@ export class CodeIndex {
   }
 
   /** The manifest of what the user sees, with the store and model open for the duration of `use`. */
-  private async withView<T>(opts: ViewOptions, use: (view: Manifest, store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
+  private async withView<T>(opts: ViewOptions, use: (view: Manifest, store: StoreHandle, embedder: Embedder, sourceFiles: ReadonlyMap<string, string>) => Promise<T>): Promise<T> {
     if (opts.update !== false) await this.ensureFresh();
     const manifest = opts.update === false ? await this.manifestAtHead() : currentManifest(this.ctx);
     if (!manifest) throw new UsageError('no index for this commit yet: run "ocrag index"', 4);
@@ -209,7 +210,8 @@ export class CodeIndex {
     return this.withStore(async (store, embedder) => {
       const view = changes ? await withWorkingTree(this.ctx, manifest, store, embedder, changes) : manifest;
       const sources = opts.sources === false ? [] : readSources(this.ctx.layout.sources);
-      return use(sources.length ? (await withSources(this.ctx, view, sources, store, embedder)).view : view, store, embedder);
+      const laid = await withSources(this.ctx, view, sources, store, embedder);
+      return use(laid.view, store, embedder, laid.absolute);
     });
   }
 

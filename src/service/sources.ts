@@ -71,17 +71,6 @@ export function listSources(ctx: IndexContext): SourceSpec[] {
   return readSources(ctx.layout.sources);
 }
 
-/** Where a result's file lives on disk, when its path names a source (`docs:auth/tokens.md`). */
-export function sourceFileOf(sources: SourceSpec[], shown: string): { source: string; absolutePath: string } | null {
-  const colon = shown.indexOf(':');
-  if (colon < 0) return null;
-  const source = sources.find((s) => s.name === shown.slice(0, colon));
-  if (!source) return null;
-  const rel = shown.slice(colon + 1);
-  const single = fs.existsSync(source.root) && fs.statSync(source.root).isFile();
-  return { source: source.name, absolutePath: single ? source.root : path.join(source.root, ...rel.split('/')) };
-}
-
 function defaultName(root: string): string {
   const base = path.basename(root).replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[._-]+/, '');
   return base || 'source';
