@@ -21,7 +21,7 @@ import { readMeta } from '../src/store/meta.js';
 import { StoreHandle } from '../src/store/store-handle.js';
 import { checkout, type DocsRepo } from './docs/checkout.js';
 import { scoreItem, summarize, type DocsItem, type ItemRun, type Summary } from './docs/score.js';
-import { parseSetting, parseSweep } from './eval/settings.js';
+import { parseSetting, parseSweep, readFlags, repoList } from './eval/settings.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUERIES = path.join(ROOT, 'bench', 'docs', 'queries.json');
@@ -39,19 +39,13 @@ interface Options {
 
 function parseArgs(argv: string[]): Options {
   const o: Options = { repos: [], set: {}, sweep: [], misses: false, out: null };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
-      return argv[++i];
-    };
-    if (a === '--repos') o.repos = value().split(',').map((s) => s.trim()).filter(Boolean);
-    else if (a === '--set') Object.assign(o.set, parseSetting(value()));
-    else if (a === '--sweep') o.sweep.push(parseSweep(value()));
-    else if (a === '--misses') o.misses = true;
-    else if (a === '--out') o.out = value();
-    else throw new Error(`unknown argument: ${a}`);
-  }
+  readFlags(argv, {
+    '--repos': (v) => (o.repos = repoList(v())),
+    '--set': (v) => Object.assign(o.set, parseSetting(v())),
+    '--sweep': (v) => o.sweep.push(parseSweep(v())),
+    '--misses': () => (o.misses = true),
+    '--out': (v) => (o.out = v()),
+  });
   return o;
 }
 

@@ -21,7 +21,7 @@ import { RANKING_SIGNALS } from '../src/search/rank/signals/index.js';
 import { loadHarness } from './eval/harness.js';
 import { printAblation, printMisses, printTable, score, type Scored } from './eval/report.js';
 import { RepoSession } from './eval/repo-session.js';
-import { parseSetting, parseSweep } from './eval/settings.js';
+import { parseSetting, parseSweep, readFlags, repoList } from './eval/settings.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const log = (line: string) => process.stdout.write(line + '\n');
@@ -43,27 +43,19 @@ interface Options {
 
 function parseArgs(argv: string[]): Options {
   const o: Options = { repos: [], ablate: false, misses: false, missesBelow: 1, cached: false, rebuild: false, out: null, set: {}, sweep: [], explain: null };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
-      return argv[++i];
-    };
-    if (a === '--repos') o.repos = value().split(',').map((s) => s.trim()).filter(Boolean);
-    else if (a === '--ablate') o.ablate = true;
-    else if (a === '--explain') o.explain = value();
-    else if (a === '--misses') o.misses = true;
-    else if (a === '--misses-below') o.missesBelow = Number(value());
-    else if (a === '--cached') o.cached = true;
-    else if (a === '--rebuild') o.rebuild = true;
-    else if (a === '--out') o.out = value();
-    else if (a === '--annotations') o.annotations = path.resolve(value());
-    else if (a === '--set') Object.assign(o.set, parseSetting(value()));
-    else if (a === '--sweep') {
-      o.sweep.push(parseSweep(value()));
-    }
-    else throw new Error(`unknown argument: ${a}`);
-  }
+  readFlags(argv, {
+    '--repos': (v) => (o.repos = repoList(v())),
+    '--ablate': () => (o.ablate = true),
+    '--explain': (v) => (o.explain = v()),
+    '--misses': () => (o.misses = true),
+    '--misses-below': (v) => (o.missesBelow = Number(v())),
+    '--cached': () => (o.cached = true),
+    '--rebuild': () => (o.rebuild = true),
+    '--out': (v) => (o.out = v()),
+    '--annotations': (v) => (o.annotations = path.resolve(v())),
+    '--set': (v) => Object.assign(o.set, parseSetting(v())),
+    '--sweep': (v) => o.sweep.push(parseSweep(v())),
+  });
   return o;
 }
 
