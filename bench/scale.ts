@@ -2,7 +2,7 @@
 // Indexing and search at monorepo size on a synthetic repository (fixtures/synthetic-repo.ts, committed with
 // git fast-import): index time and throughput, peak RSS of the index process (GNU time -v), store size, then
 // search latency: the CLI (a new process per query), a long-lived CodeIndex (what `ocrag mcp` keeps), and
-// LanceDB's own vector search without and with an IVF_PQ index (with recall@10 against exact search).
+// LanceDB's own vector search without and with an IVF_RQ index (with recall@10 against exact search).
 // Slow (tens of minutes at 50,000 files on 2 cores); not part of npm test. Prints numbers; asserts only the RSS budget.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -84,12 +84,12 @@ async function lanceSearch(repo: string, vectors: Float32Array[]): Promise<void>
   if (!(await table.listIndices()).some((i) => i.columns.includes('vector'))) {
     const started = performance.now();
     const partitions = Math.max(1, Math.round(rows / 4096));
-    await table.createIndex('vector', { config: lancedb.Index.ivfPq({ numPartitions: partitions, numSubVectors: 32, distanceType: 'cosine' }) });
+    await table.createIndex('vector', { config: lancedb.Index.ivfRq({ numPartitions: partitions, distanceType: 'cosine', maxIterations: 20 }) });
     built = `built here in ${((performance.now() - started) / 1000).toFixed(1)} s`;
   }
   const ann = await run(true);
   const recall = ann.ids.reduce((n, got, i) => n + got.filter((id) => flat.ids[i].includes(id)).length, 0) / (10 * ann.ids.length);
-  console.log(`lance IVF_PQ ${built}; ${summary(ann.times)}; recall@10 ${recall.toFixed(3)} against exact (nprobes ${NPROBES}, refine 5)`);
+  console.log(`lance IVF_RQ ${built}; ${summary(ann.times)}; recall@10 ${recall.toFixed(3)} against exact (nprobes ${NPROBES}, refine 5)`);
   table.close();
   db.close();
 }
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   console.log(`peak RSS     ${mb(index.maxRss)} (budget ${RSS_BUDGET_MB} MB: ${index.maxRss <= RSS_BUDGET_MB * 2 ** 20 ? 'ok' : 'OVER'})`);
   console.log(`store        ${mb(store)} on disk (${(store / Math.max(1, s.chunksTotal ?? 1)).toFixed(0)} bytes per chunk)`);
   const marker = path.join(repo, '.ocrag', 'search-indexes.json');
-  console.log(`search path  ${fs.existsSync(marker) ? "the store's indexes (IVF_PQ vectors + full text): a large store" : 'in memory (resident set): below the large-store threshold'}`);
+  console.log(`search path  ${fs.existsSync(marker) ? "the store's indexes (IVF_RQ vectors + full text): a large store" : 'in memory (resident set): below the large-store threshold'}`);
   const noop = timed(['index', '--json'], repo);
   console.log(`re-index     unchanged tree: ${noop.seconds.toFixed(2)} s`);
 

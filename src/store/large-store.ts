@@ -9,7 +9,7 @@ import type { StoreLocation } from './layout.js';
  * what is stored: history piles up chunks no view sees. Measured on 2 cores: restoring the in-memory set costs a
  * process 6–9 µs and ~1.7 KB of snapshot per chunk; sympy's 2,051 files (42,648 chunks) are searched exactly by a
  * one-shot CLI search in 1.0–1.3 s and 160 MB, under the 2.5 s a one-shot search through the indexes takes (it
- * loads them), while IVF_PQ finds only ~0.9 of the exact top 10. Kept at 50,000 (~1.5 s one-shot by that measure):
+ * loads them), while the approximate vector index found only ~0.9 of the exact top 10. Kept at 50,000 (~1.5 s one-shot by that measure):
  * exact answers are worth the time up to there; beyond, restore time and memory grow with the view while the
  * indexed search's barely do.
  */
