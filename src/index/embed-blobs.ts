@@ -65,33 +65,45 @@ export async function embedBlobs(
   const chunksPerWrite = Number(process.env.OCRAG_TEST_CHUNKS_PER_WRITE) || CHUNKS_PER_WRITE;
   let group: Group = [];
   let groupChunks = 0;
-  // Contents this run stored: chunks of later groups with the same content need no embedding, nor asking.
-  const stored = new Set<string>();
-  const storeRows = async (rows: PendingChunk[], done: number) => {
-    const missing = new Set([...new Set(rows.map((r) => r.key))].filter((k) => !stored.has(k)));
+  // Contents this run embeds: chunks of later groups with the same content need no embedding, nor asking. A content
+  // is claimed when its group starts embedding; groups are written in order, so it is stored before any later
+  // group's reference to it.
+  const claimed = new Set<string>();
+  const embed = async (rows: PendingChunk[]) => {
+    const missing = new Set([...new Set(rows.map((r) => r.key))].filter((k) => !claimed.has(k)));
     if (maybeStored) for (const key of await store.storedContents(missing)) missing.delete(key);
+    for (const key of missing) claimed.add(key);
     result.embedded += await embedContents(rows, missing, embedder);
+  };
+  const write = async (rows: PendingChunk[], done: number) => {
     crashPoint('embed.write');
     // Contents found stored may be gone by the write (a gc between): then they are embedded after all.
     for (let gone = await store.addChunks(rows, maybeStored); gone.length; gone = await store.addChunks(rows, maybeStored)) {
       result.embedded += await embedContents(rows, new Set(gone), embedder);
     }
-    for (const r of rows) if (r.vector) stored.add(r.key);
     crashPoint('embed.written');
     if (rows.length) result.writes++;
     result.chunks += rows.length;
     report(done);
   };
-  // One group is embedded and written while the next is read and chunked: the tokenizer's workers, LanceDB's
-  // threads and this thread's parsing overlap. Groups are still stored one after another, each in one commit.
+  // Three stages overlap: this thread reads and chunks group N+2 while the tokenizer's workers embed group N+1 and
+  // LanceDB writes group N. Groups are still written one after another, each in one commit.
+  let embedding: Promise<void> = Promise.resolve();
   let writing: Promise<void> = Promise.resolve();
+  let writingBefore: Promise<void> = Promise.resolve();
   const flush = async (done: number) => {
     const rows = rowsOf(group, embedder);
     group = [];
     groupChunks = 0;
-    await writing;
-    writing = storeRows(rows, done);
-    // Its failure is thrown where it is awaited: at the next group, or at the end.
+    // One group embeds at a time (it keeps every worker busy), and at most two wait to be written: memory stays flat.
+    await embedding;
+    await writingBefore;
+    const embedded = embed(rows);
+    const previous = writing;
+    writingBefore = previous;
+    writing = embedded.then(() => previous).then(() => write(rows, done));
+    // Failures are thrown where they are awaited: at the next group, or at the end.
+    embedding = embedded.catch(() => undefined);
     writing.catch(() => undefined);
   };
   const reads = readEach(blobs, read, READ_AHEAD);

@@ -34,10 +34,15 @@ export function serveJobs<TIn, TOut>(handler: (input: TIn) => TOut | Promise<TOu
 
 interface Slot {
   worker: Worker;
-  busy: boolean;
+  /** Jobs posted to this worker and not answered yet. */
+  inFlight: number;
 }
 
-/** Fixed-size pool of workers running one module; each job goes to whichever worker is free. */
+/**
+ * Fixed-size pool of workers running one module; each job goes to the worker with the fewest outstanding.
+ * `depth` jobs may wait in one worker's own queue: a worker that finishes a job starts the next without a round trip
+ * through the calling thread, whose event loop may be busy for a while (parsing files between awaits).
+ */
 export class WorkerPool<TIn, TOut> {
   private readonly slots: Slot[];
   private readonly pending = new Map<number, { resolve(output: TOut): void; reject(err: Error): void }>();
@@ -46,7 +51,7 @@ export class WorkerPool<TIn, TOut> {
   private failure: Error | undefined;
   private closing = false;
 
-  constructor(entry: URL, workerData: unknown, size: number) {
+  constructor(entry: URL, workerData: unknown, size: number, private readonly depth = 1) {
     this.slots = Array.from({ length: size }, () => this.spawn(entry, workerData));
   }
 
@@ -66,8 +71,9 @@ export class WorkerPool<TIn, TOut> {
   }
 
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (slot.busy) continue;
+    for (;;) {
+      const slot = this.slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+      if (slot.inFlight >= this.depth) return;
       const job = this.queue.shift();
       if (!job) return;
       try {
@@ -76,17 +82,15 @@ export class WorkerPool<TIn, TOut> {
         this.settle(job.jobId, { jobId: job.jobId, error: String(err) }); // e.g. input that cannot be cloned
         continue;
       }
-      slot.busy = true;
-      slot.worker.ref(); // keep the process alive while work is outstanding
+      if (slot.inFlight++ === 0) slot.worker.ref(); // keep the process alive while work is outstanding
     }
   }
 
   private spawn(entry: URL, workerData: unknown): Slot {
-    const slot: Slot = { worker: startWorker(entry, workerData), busy: false };
+    const slot: Slot = { worker: startWorker(entry, workerData), inFlight: 0 };
     slot.worker.unref(); // an idle pool must not keep the process alive
     slot.worker.on('message', (reply: Reply<TOut>) => {
-      slot.busy = false;
-      slot.worker.unref();
+      if (--slot.inFlight === 0) slot.worker.unref();
       this.settle(reply.jobId, reply);
       this.dispatch();
     });
