@@ -1,0 +1,87 @@
+import type { Config } from '../config/config.js';
+import { runDoctor } from '../service/doctor.js';
+import { indexedManifest, listFiles } from '../service/file-list.js';
+import type { ReindexKind } from '../session/reindex-job.js';
+import type { RepoSession } from '../session/session.js';
+import { HttpError, type Route } from './http-server.js';
+
+/** Results a panel search shows by default, and at most: a page of code, not a dump of the index. */
+const DEFAULT_K = 10;
+const MAX_K = 50;
+/** Files the sources view lists; the rest is counted, as `ocrag list GLOB` shows them all. */
+const MAX_LISTED_FILES = 500;
+
+export interface ApiOptions {
+  session: RepoSession;
+  /** The folder and settings the session was opened with, for the doctor's checks of the same repository. */
+  cwd: string;
+  flags: Partial<Config>;
+}
+
+/**
+ * The panel's API: what it shows of the repository and what its buttons do, each answer the data the CLI's
+ * `--json` gives for the same question. Reads are GET; starting and stopping an index run are POST.
+ */
+export function apiRoutes({ session, cwd, flags }: ApiOptions): Route[] {
+  const start = (kind: ReindexKind) => async () => {
+    const started = await session.startReindex(kind);
+    return { json: { started, task: session.reindexSnapshot() } };
+  };
+  return [
+    { method: 'GET', path: '/api/state', handle: async () => ({ json: await repositoryState(session) }) },
+    { method: 'GET', path: '/api/task', handle: async () => ({ json: session.reindexSnapshot() }) },
+    { method: 'POST', path: '/api/index', handle: start('incremental') },
+    { method: 'POST', path: '/api/rebuild', handle: start('full') },
+    { method: 'POST', path: '/api/cancel', handle: async () => ({ json: { cancelled: session.cancelReindex(), task: session.reindexSnapshot() } }) },
+    {
+      method: 'GET',
+      path: '/api/search',
+      handle: async ({ query }) => {
+        const q = (query.get('q') ?? '').trim();
+        if (!q) throw new HttpError(400, 'type something to search for');
+        const k = kOf(query.get('k'));
+        const started = performance.now();
+        const { results, notice } = await session.search(q, { k });
+        return { json: { query: q, latencyMs: Math.round(performance.now() - started), notice, results } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/sources',
+      handle: async () => {
+        const ctx = await session.context();
+        const sources = await session.listSources();
+        const manifest = indexedManifest(ctx);
+        const files = await listFiles(ctx, manifest, await session.view());
+        return { json: { sources, totalFiles: files.length, files: files.slice(0, MAX_LISTED_FILES) } };
+      },
+    },
+    { method: 'GET', path: '/api/doctor', handle: async () => ({ json: await runDoctor(cwd, flags) }) },
+  ];
+}
+
+/** Repository, branch, indexed commit against HEAD, uncommitted changes, and the index run: the panel's header. */
+async function repositoryState(session: RepoSession) {
+  const s = await session.status();
+  return {
+    root: s.status?.root ?? (await session.context()).repo.root,
+    branch: s.head.branch,
+    head: s.head.commit,
+    indexedCommit: s.status?.indexed?.commit ?? null,
+    indexedAt: s.status?.indexed?.indexedAt ?? null,
+    upToDate: s.status?.upToDate ?? false,
+    uncommittedChanges: s.uncommittedChanges,
+    files: s.status?.files ?? 0,
+    chunks: s.status?.chunks ?? 0,
+    model: s.status?.model ?? null,
+    error: s.statusError,
+    task: s.reindex,
+  };
+}
+
+function kOf(value: string | null): number {
+  if (value === null || value === '') return DEFAULT_K;
+  const k = Number(value);
+  if (!Number.isInteger(k) || k < 1 || k > MAX_K) throw new HttpError(400, `k must be a whole number from 1 to ${MAX_K}, got "${value}"`);
+  return k;
+}
