@@ -1,7 +1,8 @@
 import type { Config } from '../config/config.js';
 import { runDoctor } from '../service/doctor.js';
 import { indexedManifest, listFiles } from '../service/file-list.js';
-import type { ReindexKind } from '../session/reindex-job.js';
+import type { IndexTaskKind } from '../session/index-tasks.js';
+import { idle } from '../session/reindex-job.js';
 import type { RepoSession } from '../session/session.js';
 import { HttpError, type Route } from './http-server.js';
 
@@ -20,19 +21,25 @@ export interface ApiOptions {
 
 /**
  * The panel's API: what it shows of the repository and what its buttons do, each answer the data the CLI's
- * `--json` gives for the same question. Reads are GET; starting and stopping an index run are POST.
+ * `--json` gives for the same question. Reads are GET; starting and stopping an index run are POST. Index runs
+ * are the session's tasks, the ones MCP's tools start and follow too, so every surface sees the same task.
  */
 export function apiRoutes({ session, cwd, flags }: ApiOptions): Route[] {
-  const start = (kind: ReindexKind) => async () => {
-    const started = await session.startReindex(kind);
-    return { json: { started, task: session.reindexSnapshot() } };
-  };
+  const start = (kind: IndexTaskKind) => async () => ({ json: await session.startTask(kind) });
   return [
     { method: 'GET', path: '/api/state', handle: async () => ({ json: await repositoryState(session) }) },
-    { method: 'GET', path: '/api/task', handle: async () => ({ json: session.reindexSnapshot() }) },
+    { method: 'GET', path: '/api/task', handle: async ({ query }) => ({ json: taskOf(session, query.get('id') ?? undefined) }) },
     { method: 'POST', path: '/api/index', handle: start('incremental') },
     { method: 'POST', path: '/api/rebuild', handle: start('full') },
-    { method: 'POST', path: '/api/cancel', handle: async () => ({ json: { cancelled: session.cancelReindex(), task: session.reindexSnapshot() } }) },
+    {
+      method: 'POST',
+      path: '/api/cancel',
+      handle: async ({ body }) => {
+        const id = body.id === undefined || body.id === null ? undefined : body.id;
+        if (id !== undefined && typeof id !== 'string') throw new HttpError(400, 'id must be a task id (a string)');
+        return { json: { cancelled: session.tasks.cancel(id), task: taskOf(session, id) } };
+      },
+    },
     {
       method: 'GET',
       path: '/api/search',
@@ -75,8 +82,19 @@ async function repositoryState(session: RepoSession) {
     chunks: s.status?.chunks ?? 0,
     model: s.status?.model ?? null,
     error: s.statusError,
-    task: s.reindex,
+    task: s.task ?? noTask(),
   };
+}
+
+/** The task with this id (else the running or last one); the idle snapshot, with no id, when none ran. */
+function taskOf(session: RepoSession, id: string | undefined) {
+  const task = session.tasks.status(id);
+  if (!task && id !== undefined) throw new HttpError(404, `no index task "${id}": it never ran in this panel's session, or ended long ago`);
+  return task ?? noTask();
+}
+
+function noTask() {
+  return { id: null, root: null, ...idle() };
 }
 
 function kOf(value: string | null): number {

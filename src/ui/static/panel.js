@@ -58,7 +58,10 @@ async function loadState() {
 
 // ---- the index run ----
 let lastState = null;
+/** The task shown: Cancel names it, so a run someone else started since is never stopped by mistake. */
+let taskId = null;
 function showTask(t) {
+  taskId = t.id;
   const active = ACTIVE.has(t.state);
   $('progress').value = t.state === 'idle' ? 0 : t.percent;
   $('progress').dataset.state = t.state;
@@ -68,15 +71,16 @@ function showTask(t) {
   const counts = `${t.files.done}/${t.files.total} files, ${t.chunks} chunks`;
   $('task').textContent =
     t.state === 'idle' ? 'no index run yet'
-      : active ? `${t.kind} run ${t.state} · ${t.percent}% · ${counts} · ${t.chunksPerSecond} chunks/s`
-        : `${t.kind} run ${t.state} at ${new Date(t.finishedAt).toLocaleTimeString()} · ${counts}${t.errors.length ? ` · ${t.errors.join('; ')}` : ''}`;
-  const warnings = [...(t.warnings || []), ...(t.summary && t.summary.warnings ? t.summary.warnings : [])];
+      : active ? `${t.kind} run ${t.state}${t.phase ? ` (${t.phase})` : ''} · ${t.percent}% · ${counts} · ${t.chunksPerSecond} chunks/s · task ${t.id}`
+        : `${t.kind} run ${t.state} at ${new Date(t.finishedAt).toLocaleTimeString()} · ${counts}${t.errors.length ? ` · ${t.errors.join('; ')}` : ''} · task ${t.id}`;
+  const warnings = t.warnings || [];
   $('task-warning').hidden = warnings.length === 0;
   $('task-warning').textContent = warnings.join(' · ');
-  // A run that ended changes what the header and the sources show.
+  // A run that ended changes what the header, the sources and the checks show.
   if (lastState && ACTIVE.has(lastState) && !active) {
     loadState();
     loadSources();
+    loadDoctor();
   }
   lastState = t.state;
 }
@@ -93,9 +97,9 @@ async function pollTask() {
   setTimeout(pollTask, delay);
 }
 
-async function act(path) {
+async function act(path, body) {
   try {
-    const r = await api(path, {});
+    const r = await api(path, body);
     showTask(r.task);
   } catch (e) {
     $('task').textContent = e.message;
@@ -194,9 +198,9 @@ async function loadDoctor() {
   }
 }
 
-$('index').addEventListener('click', () => act('/api/index'));
-$('rebuild').addEventListener('click', () => act('/api/rebuild'));
-$('cancel').addEventListener('click', () => act('/api/cancel'));
+$('index').addEventListener('click', () => act('/api/index', {}));
+$('rebuild').addEventListener('click', () => act('/api/rebuild', {}));
+$('cancel').addEventListener('click', () => act('/api/cancel', { id: taskId }));
 $('search-form').addEventListener('submit', (e) => {
   e.preventDefault();
   search($('query').value.trim());
