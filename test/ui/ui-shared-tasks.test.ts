@@ -1,0 +1,84 @@
+// The panel and MCP on one session share its index tasks: a run MCP starts is the panel's to follow and cancel,
+// by the same id, and one the panel starts is MCP's. Real parts: the MCP SDK client and server (in memory), the
+// panel's HTTP server on 127.0.0.1, the real model and LanceDB.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createServer } from '../../src/mcp/server.js';
+import { RepoSession } from '../../src/session/session.js';
+import { startPanel, type Panel } from '../../src/ui/panel.js';
+import { until } from '../mcp/mcp-helpers.js';
+import { bigRepo } from './ui-helpers.js';
+
+interface Task {
+  id: string | null;
+  state: string;
+  kind: string | null;
+}
+
+describe('the panel and MCP see the same index tasks', () => {
+  let session: RepoSession;
+  let client: Client;
+  let panel: Panel;
+  const api = async (path: string, body?: unknown) => {
+    const res = await fetch(new URL(path, panel.url), {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'x-ocrag-token': panel.token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    assert.equal(res.status, 200, `${path}: ${res.status}`);
+    return res.json();
+  };
+  const mcpTask = async (): Promise<Task> => {
+    const r = await client.callTool({ name: 'index_status', arguments: {} });
+    return (r.structuredContent as { reindex: Task }).reindex;
+  };
+
+  before(async () => {
+    const repo = bigRepo(600);
+    const log = () => undefined;
+    session = new RepoSession({ cwd: repo, log });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createServer(session, log).connect(serverSide);
+    client = new Client({ name: 'ui-test', version: '1' });
+    await client.connect(clientSide);
+    panel = await startPanel({ session, cwd: repo, flags: {}, port: 0, log });
+  });
+  after(async () => {
+    await client?.close();
+    await panel?.close();
+    await session?.close();
+  });
+
+  test('a run MCP started is the panel’s task, and the panel’s Cancel stops it for MCP', async () => {
+    const started = await client.callTool({ name: 'reindex', arguments: {} });
+    assert.equal((started.structuredContent as { started: boolean }).started, true);
+    const fromMcp = await mcpTask();
+    assert.match(fromMcp.id ?? '', /^[0-9a-f]{12}$/);
+    const fromPanel = (await api('/api/task')) as Task;
+    assert.equal(fromPanel.id, fromMcp.id);
+    const cancel = (await api('/api/cancel', { id: fromMcp.id })) as { cancelled: boolean };
+    assert.equal(cancel.cancelled, true);
+    const ended = await until('MCP sees the cancelled task', async () => {
+      const t = await mcpTask();
+      return t.state === 'cancelled' ? t : null;
+    });
+    assert.equal(ended.id, fromMcp.id);
+  });
+
+  test('a run the panel started is the one MCP reports, by its id, to the end', async () => {
+    const start = (await api('/api/index', {})) as { id: string; started: boolean };
+    assert.equal(start.started, true);
+    const again = (await api('/api/index', {})) as { id: string; started: boolean; message: string };
+    assert.deepEqual([again.started, again.id], [false, start.id], 'a second press finds the running task');
+    const done = await until('MCP sees the panel’s task end', async () => {
+      const t = await mcpTask();
+      return t.state === 'done' ? t : null;
+    }, 180_000);
+    assert.equal(done.id, start.id);
+    const state = (await api('/api/state')) as { upToDate: boolean; task: Task };
+    assert.equal(state.upToDate, true);
+    assert.equal(state.task.id, start.id);
+  });
+});
