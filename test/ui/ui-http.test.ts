@@ -81,6 +81,9 @@ describe('ocrag ui over raw HTTP', () => {
     const bad = await raw(ui.port, 'POST', '/api/cancel', { ...own, 'content-type': 'application/json' }, '{nope');
     assert.equal(bad.status, 400);
     assert.match(JSON.parse(bad.body).error, /not valid JSON/);
+    const big = await raw(ui.port, 'POST', '/api/cancel', { ...own, 'content-type': 'application/json' }, JSON.stringify({ id: 'x'.repeat(70_000) }));
+    assert.equal(big.status, 413);
+    assert.equal((await raw(ui.port, 'POST', '/api/cancel', { ...own, 'content-type': 'application/json' }, '{"id": 7}')).status, 400);
     assert.equal((await raw(ui.port, 'POST', '/api/state', { ...own, 'content-type': 'application/json' }, '{}')).status, 405);
     assert.equal((await raw(ui.port, 'GET', '/api/nothing', own)).status, 404);
     const k = await raw(ui.port, 'GET', '/api/search?q=route&k=0', own);
