@@ -56,11 +56,13 @@ export function apiRoutes({ session, cwd, flags }: ApiOptions): Route[] {
       method: 'GET',
       path: '/api/sources',
       handle: async () => {
+        // Never indexed: say so, rather than start a first index run because the page was opened.
+        indexedManifest(await session.context());
+        // Like a search, the view first brings the index up to HEAD; HEAD's manifest is read after it.
+        const view = await session.view();
         const ctx = await session.context();
-        const sources = await session.listSources();
-        const manifest = indexedManifest(ctx);
-        const files = await listFiles(ctx, manifest, await session.view());
-        return { json: { sources, totalFiles: files.length, files: files.slice(0, MAX_LISTED_FILES) } };
+        const files = await listFiles(ctx, indexedManifest(ctx), view);
+        return { json: { sources: await session.listSources(), totalFiles: files.length, files: files.slice(0, MAX_LISTED_FILES) } };
       },
     },
     { method: 'GET', path: '/api/doctor', handle: async () => ({ json: await runDoctor(cwd, flags) }) },

@@ -16,6 +16,7 @@ const FILES = 1200;
 
 describe('ocrag ui in chromium', { skip }, () => {
   let ui: RunningUi;
+  let repo: string;
   let browser: Browser;
   let page: Page;
   const shots = tempDir('ui-shots');
@@ -26,7 +27,8 @@ describe('ocrag ui in chromium', { skip }, () => {
   };
 
   before(async () => {
-    ui = await startUi(bigRepo(FILES));
+    repo = bigRepo(FILES);
+    ui = await startUi(repo);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   });
@@ -111,5 +113,12 @@ describe('ocrag ui in chromium', { skip }, () => {
     assert.equal(hit.scripts, 0);
     assert.ok(hit.marks.includes('重试策略'), `marks: ${hit.marks.join(', ')}`);
     await shot('5-chinese');
+  });
+
+  test('an uncommitted edit shows the work tree dirty', async () => {
+    fs.appendFileSync(path.join(repo, 'src', 'retry.ts'), '// edited\n');
+    await page.reload();
+    await page.waitForFunction(() => /dirty: 1 uncommitted change\b/.test(document.getElementById('badges')?.textContent ?? ''));
+    assert.match((await page.textContent('#head')) ?? '', /^[0-9a-f]{8}$/);
   });
 });

@@ -2,12 +2,15 @@
 // by the same id, and one the panel starts is MCP's. Real parts: the MCP SDK client and server (in memory), the
 // panel's HTTP server on 127.0.0.1, the real model and LanceDB.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createServer } from '../../src/mcp/server.js';
 import { RepoSession } from '../../src/session/session.js';
 import { startPanel, type Panel } from '../../src/ui/panel.js';
+import { git } from '../helpers.js';
 import { until } from '../mcp/mcp-helpers.js';
 import { bigRepo } from './ui-helpers.js';
 
@@ -21,6 +24,7 @@ describe('the panel and MCP see the same index tasks', () => {
   let session: RepoSession;
   let client: Client;
   let panel: Panel;
+  let repo: string;
   const api = async (path: string, body?: unknown) => {
     const res = await fetch(new URL(path, panel.url), {
       method: body === undefined ? 'GET' : 'POST',
@@ -36,7 +40,7 @@ describe('the panel and MCP see the same index tasks', () => {
   };
 
   before(async () => {
-    const repo = bigRepo(600);
+    repo = bigRepo(600);
     const log = () => undefined;
     session = new RepoSession({ cwd: repo, log });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -80,5 +84,17 @@ describe('the panel and MCP see the same index tasks', () => {
     const state = (await api('/api/state')) as { upToDate: boolean; task: Task };
     assert.equal(state.upToDate, true);
     assert.equal(state.task.id, start.id);
+  });
+
+  test('the state says when the index is behind HEAD and the work tree is dirty', async () => {
+    fs.writeFileSync(path.join(repo, 'src', 'later.ts'), 'export const later = 1;\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'later');
+    fs.appendFileSync(path.join(repo, 'src', 'retry.ts'), '// edited\n');
+    const state = (await api('/api/state')) as { upToDate: boolean; head: string; indexedCommit: string; uncommittedChanges: number };
+    assert.equal(state.upToDate, false);
+    assert.equal(state.head, git(repo, 'rev-parse', 'HEAD'));
+    assert.equal(state.indexedCommit, git(repo, 'rev-parse', 'HEAD~1'));
+    assert.equal(state.uncommittedChanges, 1);
   });
 });
