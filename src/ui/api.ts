@@ -29,6 +29,12 @@ export function apiRoutes({ session, cwd, flags }: ApiOptions): Route[] {
   return [
     { method: 'GET', path: '/api/state', handle: async () => ({ json: await repositoryState(session) }) },
     { method: 'GET', path: '/api/task', handle: async ({ query }) => ({ json: taskOf(session, query.get('id') ?? undefined) }) },
+    {
+      method: 'GET',
+      path: '/api/events',
+      // The task as it is now, then every new snapshot of every task: the live progress bar.
+      handle: async () => ({ events: (send) => (send(taskOf(session, undefined)), session.tasks.subscribe(send)) }),
+    },
     { method: 'POST', path: '/api/index', handle: start('incremental') },
     { method: 'POST', path: '/api/rebuild', handle: start('full') },
     {

@@ -14,7 +14,10 @@ export interface Request {
   body: Record<string, unknown>;
 }
 
-export type Reply = { status?: number; headers?: Record<string, string> } & ({ json: unknown } | { html: string });
+export type Reply = { status?: number; headers?: Record<string, string> } & ({ json: unknown } | { html: string } | { events: EventFeed });
+
+/** Server-sent events: the feed starts sending values through `send` and returns how to stop, called when the client goes. */
+export type EventFeed = (send: (value: unknown) => void) => () => void;
 
 export interface Route {
   /** GET reads; POST changes something (starts or stops indexing), so it is never reachable by a GET. */
@@ -131,7 +134,14 @@ function failure(e: unknown): Reply {
 }
 
 function send(res: http.ServerResponse, reply: Reply): void {
+  if ('events' in reply) return stream(res, reply.events);
   const html = 'html' in reply;
   res.writeHead(reply.status ?? 200, { ...COMMON_HEADERS, ...reply.headers, 'content-type': html ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8' });
   res.end(html ? reply.html : JSON.stringify(reply.json));
+}
+
+function stream(res: http.ServerResponse, feed: EventFeed): void {
+  res.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+  const stop = feed((value) => res.write(`data: ${JSON.stringify(value)}\n\n`));
+  res.once('close', stop);
 }

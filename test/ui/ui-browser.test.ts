@@ -19,6 +19,7 @@ describe('ocrag ui in chromium', { skip }, () => {
   let repo: string;
   let browser: Browser;
   let page: Page;
+  const requested: string[] = [];
   const shots = tempDir('ui-shots');
   const shot = async (name: string) => {
     const file = path.join(shots, `${name}.png`);
@@ -31,6 +32,7 @@ describe('ocrag ui in chromium', { skip }, () => {
     ui = await startUi(repo);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
   });
   after(async () => {
     await browser?.close();
@@ -71,6 +73,8 @@ describe('ocrag ui in chromium', { skip }, () => {
     await page.waitForTimeout(1500);
     assert.equal(await page.$eval('#progress', (p) => (p as HTMLProgressElement).value), stopped, 'nothing moves after Cancel');
     assert.equal(await page.isDisabled('#index'), false, 'Index can be pressed again');
+    assert.ok(requested.includes('/api/events'), 'the page follows the task as server-sent events');
+    assert.ok(!requested.includes('/api/task'), 'the bar moved by events, without falling back to polling');
     await shot('3-cancelled');
   });
 

@@ -2,6 +2,7 @@
 // request, Host and Origin checked (DNS rebinding, other sites), no CORS, POST-only actions, JSON bodies only.
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import http from 'node:http';
 import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { twoLanguageRepo, runCli } from '../helpers.js';
@@ -89,6 +90,26 @@ describe('ocrag ui over raw HTTP', () => {
     const k = await raw(ui.port, 'GET', '/api/search?q=route&k=0', own);
     assert.equal(k.status, 400);
     assert.match(JSON.parse(k.body).error, /^k must be a whole number from 1 to 50/);
+  });
+
+  test('the task feed is server-sent events, behind the same token, starting with the task as it is', async () => {
+    assert.equal((await raw(ui.port, 'GET', '/api/events', { host: own.host })).status, 401);
+    const first = await new Promise<{ type: string; event: string }>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port: ui.port, path: '/api/events', headers: own }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => {
+          text += c;
+          if (!text.includes('\n\n')) return;
+          resolve({ type: String(res.headers['content-type']), event: text.slice(0, text.indexOf('\n\n')) });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+    });
+    assert.match(first.type, /^text\/event-stream/);
+    assert.match(first.event, /^data: /);
+    assert.equal(JSON.parse(first.event.slice(6)).state, 'idle');
   });
 
   test('bad flags are one-line errors with exit 2', async () => {

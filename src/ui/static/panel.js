@@ -2,7 +2,7 @@
 // inject markup. The token came in the address; every API call sends it back in a header.
 'use strict';
 const TOKEN = new URLSearchParams(location.search).get('token') || '';
-/** How often the running task is asked for while a run is active, and while idle (another surface may start one). */
+/** Without the event stream: how often the task is asked for while a run is active, and while idle (another surface may start one). */
 const POLL_RUNNING_MS = 400;
 const POLL_IDLE_MS = 2000;
 const ACTIVE = new Set(['running', 'cancelling']);
@@ -83,6 +83,29 @@ function showTask(t) {
     loadDoctor();
   }
   lastState = t.state;
+}
+
+/** Follows the tasks as server-sent events (read through fetch, which can send the token header); polls when the stream is gone. */
+async function followTasks() {
+  try {
+    const res = await fetch('/api/events', { headers: { 'x-ocrag-token': TOKEN } });
+    if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const data = buffer.slice(0, end).split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+        buffer = buffer.slice(end + 2);
+        if (data) showTask(JSON.parse(data));
+      }
+    }
+  } catch {
+    // Fall through to polling.
+  }
+  pollTask();
 }
 
 async function pollTask() {
@@ -210,4 +233,4 @@ $('doctor-refresh').addEventListener('click', loadDoctor);
 loadState();
 loadSources();
 loadDoctor();
-pollTask();
+followTasks();
