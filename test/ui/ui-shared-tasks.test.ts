@@ -97,4 +97,21 @@ describe('the panel and MCP see the same index tasks', () => {
     assert.equal(state.indexedCommit, git(repo, 'rev-parse', 'HEAD~1'));
     assert.equal(state.uncommittedChanges, 1);
   });
+
+  test('Rebuild starts a full run, which MCP reports as such, and Cancel of an unknown task id is 404 and stops nothing', async () => {
+    const rebuild = (await api('/api/rebuild', {})) as { id: string; started: boolean; task: Task };
+    assert.deepEqual([rebuild.started, rebuild.task.kind], [true, 'full']);
+    assert.equal((await mcpTask()).kind, 'full');
+    const stale = await fetch(new URL('/api/cancel', panel.url), {
+      method: 'POST',
+      headers: { 'x-ocrag-token': panel.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: '000000000000' }),
+    });
+    assert.equal(stale.status, 404);
+    assert.match(((await stale.json()) as { error: string }).error, /^no index task "000000000000"/);
+    assert.equal((await mcpTask()).state, 'running');
+    const cancel = (await api('/api/cancel', { id: rebuild.id })) as { cancelled: boolean };
+    assert.equal(cancel.cancelled, true);
+    await until('the rebuild stops', async () => ((await mcpTask()).state === 'cancelled' ? true : null));
+  });
 });
