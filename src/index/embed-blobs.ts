@@ -16,7 +16,12 @@ export interface BlobToIndex {
   blob: string;
 }
 
+/** What an index run is doing, in the order a run does it (reading and chunking overlap embedding and writing). */
+export type IndexPhase = 'listing' | 'reading' | 'chunking' | 'embedding' | 'writing' | 'search-index';
+
 export interface BlobProgress {
+  phase: IndexPhase;
+  /** Blobs durably stored (their chunks committed), of the blobs this run has to store. */
   blobsDone: number;
   blobsTotal: number;
   chunks: number;
@@ -55,7 +60,7 @@ export async function embedBlobs(
   if (blobs.length === 0) return result;
   const started = performance.now();
   const report = (done: number) => {
-    settings.onProgress?.({ blobsDone: done, blobsTotal: blobs.length, chunks: result.chunks, chunksPerSecond: result.chunks / ((performance.now() - started) / 1000 || 1) });
+    settings.onProgress?.({ phase: 'writing', blobsDone: done, blobsTotal: blobs.length, chunks: result.chunks, chunksPerSecond: result.chunks / ((performance.now() - started) / 1000 || 1) });
     // Right after a durable write: what was stored stays stored, and no manifest names a half-done run.
     settings.signal?.throwIfAborted();
   };

@@ -17,6 +17,7 @@ import { selectFiles, type Selection } from './select.js';
 export { clearIndex, openStoreFor } from './open-store.js';
 
 export type IndexProgress = BlobProgress;
+export type { IndexPhase } from './embed-blobs.js';
 
 export interface IndexOptions {
   /** Drop the whole store and embed everything again. */

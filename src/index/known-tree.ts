@@ -16,6 +16,8 @@ export interface IndexSummary {
   chunksEmbedded: number;
   chunksTotal: number | null;
   seconds: number;
+  /** What the user should be told though the run succeeded (it selected no files, say); absent when nothing. */
+  warnings?: string[];
   /** Present when the run collected garbage by itself afterwards (config autoGc; see gc-policy.ts). */
   garbageCollected?: { manifestsRemoved: number; chunksRemoved: number; bytesFreed: number };
 }

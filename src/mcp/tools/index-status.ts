@@ -1,6 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ReindexSnapshot } from '../../session/reindex-job.js';
 import type { RepoSession, SessionStatus } from '../../session/session.js';
 import { guarded } from './errors.js';
 import { answer } from './shared.js';
@@ -9,8 +8,11 @@ const DESCRIPTION = `Report the state of the code index of this repository: bran
 Call it to follow a reindex you started, or when search_code results look stale, empty or wrong.`;
 
 const reindexShape = z.object({
+  id: z.string().nullable().describe('the task id (index_codebase returns it); null when no run was started'),
+  root: z.string().nullable().describe('the repository the task indexes'),
   state: z.enum(['idle', 'running', 'cancelling', 'done', 'failed', 'cancelled']),
   kind: z.enum(['incremental', 'full']).nullable(),
+  phase: z.enum(['listing', 'reading', 'chunking', 'embedding', 'writing', 'search-index']).nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   percent: z.number(),
@@ -18,6 +20,7 @@ const reindexShape = z.object({
   chunks: z.number(),
   chunksPerSecond: z.number(),
   errors: z.array(z.string()),
+  warnings: z.array(z.string()),
 });
 
 export function registerIndexStatus(server: McpServer, session: RepoSession, log: (message: string) => void): void {
@@ -57,8 +60,9 @@ type Report = ReturnType<typeof toReport>;
 
 function toReport(s: SessionStatus) {
   const st = s.status;
-  const { summary: _summary, ...reindex } = s.reindex;
+  const { summary: _summary, ...job } = s.task ?? s.reindex;
   void _summary;
+  const reindex = { id: null, root: null, ...job };
   return {
     root: st?.root ?? '',
     branch: s.head.branch,
@@ -94,7 +98,7 @@ function describe(r: Report): string {
   return lines.join('\n');
 }
 
-function describeReindex(j: Omit<ReindexSnapshot, 'summary'>): string {
+function describeReindex(j: Report['reindex']): string {
   if (j.state === 'idle') return 'none started';
   const counts = `${j.files.done}/${j.files.total} files, ${j.chunks} chunks`;
   if (j.state === 'running' || j.state === 'cancelling') return `${j.state} (${j.kind}) ${j.percent}%: ${counts}, ${j.chunksPerSecond} chunks/s`;

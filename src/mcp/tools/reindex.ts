@@ -22,7 +22,7 @@ export function registerReindex(server: McpServer, session: RepoSession, log: (m
     (args) =>
       guarded(log, async () => {
         const kind = args.full ? 'full' : 'incremental';
-        const started = await session.startReindex(kind);
+        const { started } = await session.startTask(kind);
         const job = session.reindexSnapshot();
         const message = started
           ? `${kind} reindex started; follow it with index_status`
@@ -42,7 +42,7 @@ export function registerReindex(server: McpServer, session: RepoSession, log: (m
     },
     () =>
       guarded(log, async () => {
-        const cancelled = session.cancelReindex();
+        const cancelled = session.tasks.cancel();
         const job = session.reindexSnapshot();
         const message = cancelled ? 'stopping the reindex after its current batch; index_status shows when it has stopped' : 'no reindex is running';
         return answer({ cancelled, state: job.state, message }, message);
