@@ -19,13 +19,21 @@ export interface BlobToIndex {
 /** What an index run is doing, in the order a run does it (reading and chunking overlap embedding and writing). */
 export type IndexPhase = 'listing' | 'reading' | 'chunking' | 'embedding' | 'writing' | 'search-index';
 
+/** What an index run has done so far, reported as it goes (see IndexPhase). */
 export interface BlobProgress {
   phase: IndexPhase;
   /** Blobs durably stored (their chunks committed), of the blobs this run has to store. */
   blobsDone: number;
   blobsTotal: number;
+  /** Blobs read and chunked so far (ahead of blobsDone: their chunks wait in a group). */
+  blobsChunked?: number;
+  /** Blobs embedded so far, a fraction while a group is half embedded; between blobsDone and blobsChunked. */
+  blobsEmbedded?: number;
+  /** Chunks durably stored. */
   chunks: number;
   chunksPerSecond: number;
+  /** What the run found worth telling though it goes on (it selected no files, say). */
+  warnings?: string[];
 }
 
 export interface EmbedBlobsResult {
@@ -42,6 +50,11 @@ export interface EmbedBlobsResult {
 const CHUNKS_PER_WRITE = 1024;
 /** Blob reads kept in flight ahead of the one being chunked. */
 const READ_AHEAD = 64;
+/**
+ * A group's new contents go to the embedder in slices of this many, so progress moves within a group (a group
+ * of 1024 takes about a second on two cores); 256 stays well above the embedder's worker-pool minimum (64).
+ */
+const EMBED_SLICE = 256;
 
 /**
  * Reads, chunks, embeds and stores blobs in bounded groups, so memory stays flat whatever the repository
@@ -59,8 +72,21 @@ export async function embedBlobs(
   const result: EmbedBlobsResult = { chunks: 0, embedded: 0, writes: 0, marks: [] };
   if (blobs.length === 0) return result;
   const started = performance.now();
+  // Progress as the work goes: files chunked, embedding slices, writes; only stored work counts as done.
+  const counts = { stored: 0, chunked: 0, embedded: 0 };
+  const tell = (phase: IndexPhase) =>
+    settings.onProgress?.({
+      phase,
+      blobsDone: counts.stored,
+      blobsTotal: blobs.length,
+      blobsChunked: counts.chunked,
+      blobsEmbedded: counts.embedded,
+      chunks: result.chunks,
+      chunksPerSecond: result.chunks / ((performance.now() - started) / 1000 || 1),
+    });
   const report = (done: number) => {
-    settings.onProgress?.({ phase: 'writing', blobsDone: done, blobsTotal: blobs.length, chunks: result.chunks, chunksPerSecond: result.chunks / ((performance.now() - started) / 1000 || 1) });
+    counts.stored = counts.embedded = done;
+    tell('writing');
     // Right after a durable write: what was stored stays stored, and no manifest names a half-done run.
     settings.signal?.throwIfAborted();
   };
@@ -75,7 +101,12 @@ export async function embedBlobs(
   const storeRows = async (rows: PendingChunk[], done: number) => {
     const missing = new Set([...new Set(rows.map((r) => r.key))].filter((k) => !stored.has(k)));
     if (maybeStored) for (const key of await store.storedContents(missing)) missing.delete(key);
-    result.embedded += await embedContents(rows, missing, embedder);
+    const before = counts.stored;
+    result.embedded += await embedContents(rows, missing, embedder, (share) => {
+      counts.embedded = before + (done - before) * share;
+      tell('embedding');
+    });
+    tell('writing');
     crashPoint('embed.write');
     // Contents found stored may be gone by the write (a gc between): then they are embedded after all.
     for (let gone = await store.addChunks(rows, maybeStored); gone.length; gone = await store.addChunks(rows, maybeStored)) {
@@ -107,6 +138,8 @@ export async function embedBlobs(
       const { item: entry } = next;
       const bytes = await next.read;
       const content = await chunksOfBlob(entry.path, bytes, settings.maxLineChars);
+      counts.chunked = done;
+      tell('chunking');
       if ('reason' in content) {
         result.marks.push({ blob: entry.blob, reason: content.reason });
         continue;
@@ -152,13 +185,20 @@ function rowsOf(group: Group, embedder: Embedder): PendingChunk[] {
   });
 }
 
-/** Embeds each of these contents once and gives its vector and words to every row that has it; returns how many. */
-async function embedContents(rows: PendingChunk[], keys: Set<string>, embedder: Embedder): Promise<number> {
+/**
+ * Embeds each of these contents once and gives its vector and words to every row that has it; returns how many.
+ * `onSlice` hears the share embedded after each slice.
+ */
+async function embedContents(rows: PendingChunk[], keys: Set<string>, embedder: Embedder, onSlice?: (share: number) => void): Promise<number> {
   if (keys.size === 0) return 0;
   const first = new Map<string, PendingChunk>();
   for (const r of rows) if (keys.has(r.key) && !first.has(r.key)) first.set(r.key, r);
   const texts = [...first.values()].map((r) => r.embedding);
-  const vectors = await embedder.embed(texts);
+  const vectors: Float32Array[] = [];
+  for (let at = 0; at < texts.length; at += EMBED_SLICE) {
+    vectors.push(...(await embedder.embed(texts.slice(at, at + EMBED_SLICE))));
+    onSlice?.(vectors.length / texts.length);
+  }
   const embedded = new Map([...first.keys()].map((key, i) => [key, { vector: vectors[i], terms: codeTerms(texts[i]).join(' ') }]));
   for (const r of rows) Object.assign(r, embedded.get(r.key));
   return first.size;

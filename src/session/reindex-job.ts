@@ -1,4 +1,5 @@
 import type { IndexPhase, IndexProgress, IndexSummary } from '../index/indexer.js';
+import { progressPercent } from '../index/progress.js';
 
 export type ReindexKind = 'incremental' | 'full';
 export type ReindexState = 'idle' | 'running' | 'cancelling' | 'done' | 'failed' | 'cancelled';
@@ -14,7 +15,7 @@ export interface ReindexSnapshot {
   readonly phase: IndexPhase | null;
   readonly startedAt: string | null;
   readonly finishedAt: string | null;
-  /** Share of the new blobs (file contents) already chunked and embedded, 0..100. */
+  /** How far the run is, 0..100 (see progressPercent): moves with every file chunked and every embedding slice. */
   readonly percent: number;
   readonly files: { readonly done: number; readonly total: number };
   readonly chunks: number;
@@ -96,7 +97,8 @@ export class ReindexJob {
     if (signal.aborted) return;
     this.update({
       phase: p.phase,
-      percent: p.blobsTotal ? Math.round((100 * p.blobsDone) / p.blobsTotal) : 100,
+      ...(p.warnings ? { warnings: p.warnings } : {}),
+      percent: progressPercent(p),
       files: { done: p.blobsDone, total: p.blobsTotal },
       chunks: p.chunks,
       chunksPerSecond: Math.round(p.chunksPerSecond),
