@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { tempDir } from '../helpers.js';
+import { tempDir, twoLanguageRepo } from '../helpers.js';
 import { bigRepo, startUi, type RunningUi } from './ui-helpers.js';
 
 const CHROMIUM = process.env.OCRAG_CHROMIUM ?? '/usr/bin/chromium';
@@ -124,5 +124,23 @@ describe('ocrag ui in chromium', { skip }, () => {
     await page.reload();
     await page.waitForFunction(() => /dirty: 1 uncommitted change\b/.test(document.getElementById('badges')?.textContent ?? ''));
     assert.match((await page.textContent('#head')) ?? '', /^[0-9a-f]{8}$/);
+  });
+
+  test('a run that selects no file says so under the bar', async () => {
+    const empty = await startUi(twoLanguageRepo(), ['--include', 'nothing/**']);
+    const other = await browser.newPage();
+    try {
+      await other.goto(empty.url);
+      await other.waitForFunction(() => document.getElementById('branch')?.textContent === 'main');
+      await other.click('#index');
+      await other.waitForFunction(() => document.getElementById('progress')?.dataset.state === 'done', undefined, { timeout: 60_000 });
+      await other.waitForSelector('#task-warning:not([hidden])');
+      assert.match((await other.textContent('#task-warning')) ?? '', /^0 files selected for indexing with include nothing\/\*\*/);
+      await other.screenshot({ path: path.join(shots, '6-no-files.png'), fullPage: true });
+      console.log(`screenshot: ${path.join(shots, '6-no-files.png')}`);
+    } finally {
+      await other.close();
+      await empty.stop();
+    }
   });
 });

@@ -44,9 +44,9 @@ export interface RunningUi {
   stop(): Promise<void>;
 }
 
-/** `ocrag ui --port 0 --no-open --json` in `repo`, once it printed where it listens. */
-export function startUi(repo: string): Promise<RunningUi> {
-  const child = spawn(process.execPath, [CLI, 'ui', '--port', '0', '--no-open', '--json'], {
+/** `ocrag [flags] ui --port 0 --no-open --json` in `repo`, once it printed where it listens. */
+export function startUi(repo: string, flags: string[] = []): Promise<RunningUi> {
+  const child = spawn(process.execPath, [CLI, ...flags, 'ui', '--port', '0', '--no-open', '--json'], {
     cwd: repo,
     env: { ...process.env, OCRAG_CACHE: TEST_CACHE, NO_COLOR: '1', ...GIT_IDENTITY },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createServer } from '../../src/mcp/server.js';
-import { RepoSession } from '../../src/session/session.js';
+import { RepoSessions } from '../../src/session/repo-sessions.js';
+import type { RepoSession } from '../../src/session/session.js';
 import { startPanel, type Panel } from '../../src/ui/panel.js';
 import { git } from '../helpers.js';
 import { until } from '../mcp/mcp-helpers.js';
@@ -21,6 +22,7 @@ interface Task {
 }
 
 describe('the panel and MCP see the same index tasks', () => {
+  let sessions: RepoSessions;
   let session: RepoSession;
   let client: Client;
   let panel: Panel;
@@ -34,17 +36,20 @@ describe('the panel and MCP see the same index tasks', () => {
     assert.equal(res.status, 200, `${path}: ${res.status}`);
     return res.json();
   };
-  const mcpTask = async (): Promise<Task> => {
-    const r = await client.callTool({ name: 'index_status', arguments: {} });
-    return (r.structuredContent as { reindex: Task }).reindex;
+  /** The task as MCP's index_status reports it: the one with this id, else the running or last one. */
+  const mcpTask = async (id?: string): Promise<Task> => {
+    const r = await client.callTool({ name: 'index_status', arguments: id ? { task_id: id } : {} });
+    return (r.structuredContent as { task: Task }).task;
   };
 
   before(async () => {
     repo = bigRepo(600);
     const log = () => undefined;
-    session = new RepoSession({ cwd: repo, log });
+    sessions = new RepoSessions({ cwd: repo, log });
+    // The panel shows the session MCP answers for, as a server that started a panel would.
+    session = await sessions.get();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createServer(session, log).connect(serverSide);
+    await createServer(sessions, log).connect(serverSide);
     client = new Client({ name: 'ui-test', version: '1' });
     await client.connect(clientSide);
     panel = await startPanel({ session, cwd: repo, flags: {}, port: 0, log });
@@ -52,20 +57,21 @@ describe('the panel and MCP see the same index tasks', () => {
   after(async () => {
     await client?.close();
     await panel?.close();
-    await session?.close();
+    await sessions?.close();
   });
 
   test('a run MCP started is the panel’s task, and the panel’s Cancel stops it for MCP', async () => {
-    const started = await client.callTool({ name: 'reindex', arguments: {} });
+    const started = await client.callTool({ name: 'index_codebase', arguments: {} });
+    const { taskId } = started.structuredContent as { taskId: string; started: boolean };
     assert.equal((started.structuredContent as { started: boolean }).started, true);
-    const fromMcp = await mcpTask();
+    const fromMcp = await mcpTask(taskId);
     assert.match(fromMcp.id ?? '', /^[0-9a-f]{12}$/);
     const fromPanel = (await api('/api/task')) as Task;
     assert.equal(fromPanel.id, fromMcp.id);
     const cancel = (await api('/api/cancel', { id: fromMcp.id })) as { cancelled: boolean };
     assert.equal(cancel.cancelled, true);
     const ended = await until('MCP sees the cancelled task', async () => {
-      const t = await mcpTask();
+      const t = await mcpTask(taskId);
       return t.state === 'cancelled' ? t : null;
     });
     assert.equal(ended.id, fromMcp.id);
@@ -77,7 +83,7 @@ describe('the panel and MCP see the same index tasks', () => {
     const again = (await api('/api/index', {})) as { id: string; started: boolean; message: string };
     assert.deepEqual([again.started, again.id], [false, start.id], 'a second press finds the running task');
     const done = await until('MCP sees the panel’s task end', async () => {
-      const t = await mcpTask();
+      const t = await mcpTask(start.id);
       return t.state === 'done' ? t : null;
     }, 180_000);
     assert.equal(done.id, start.id);
