@@ -23,6 +23,8 @@ export interface Route {
   /** GET reads; POST changes something (starts or stops indexing), so it is never reachable by a GET. */
   method: 'GET' | 'POST';
   path: string;
+  /** A page a browser opens by its address: the token may come in the query string (API calls send the header). */
+  page?: boolean;
   handle: (req: Request) => Promise<Reply>;
 }
 
@@ -45,7 +47,7 @@ const COMMON_HEADERS = {
  * failures that are not the caller's (a bug), which answer 500.
  */
 export async function startHttpServer(opts: { port: number; token: string; routes: Route[]; onError: (e: unknown) => void }): Promise<HttpServer> {
-  const pagePaths = opts.routes.filter((r) => r.method === 'GET' && !r.path.startsWith('/api/')).map((r) => r.path);
+  const pagePaths = opts.routes.filter((r) => r.page && r.method === 'GET').map((r) => r.path);
   let port = opts.port;
   const server = http.createServer((req, res) => {
     answer(req, opts.routes, { port, token: opts.token, pagePaths }).then(

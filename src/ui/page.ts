@@ -11,7 +11,7 @@ const STATIC = new URL('../ui/static/', import.meta.url);
 /** The panel page: one HTML answer with its style and script inline, allowed to run by a nonce of its own. */
 export function pageRoute(): Route {
   const [html, style, script] = ['index.html', 'panel.css', 'panel.js'].map((name) => fs.readFileSync(new URL(name, STATIC), 'utf8'));
-  return { method: 'GET', path: '/', handle: async () => page(html, style, script) };
+  return { method: 'GET', path: '/', page: true, handle: async () => page(html, style, script) };
 }
 
 function page(html: string, style: string, script: string): Reply {
