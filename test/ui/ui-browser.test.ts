@@ -101,6 +101,7 @@ describe('ocrag ui in chromium', { skip }, () => {
     assert.match(first.score ?? '', /^score \d\.\d{3}$/);
     assert.ok(first.marks.some((m) => m?.toLowerCase() === 'backoff'), `marks: ${first.marks.join(', ')}`);
     assert.ok(first.marks.some((m) => m?.toLowerCase() === 'retry'), `marks: ${first.marks.join(', ')}`);
+    assert.ok(!first.marks.some((m) => m?.toLowerCase() === 'with'), `a stop word is not marked: ${first.marks.join(', ')}`);
     await shot('4-search');
   });
 

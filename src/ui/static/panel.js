@@ -141,8 +141,9 @@ function queryTerms(query) {
     for (let i = 0; i + 1 < run.length; i++) terms.add(run.slice(i, i + 2));
   }
   for (const word of query.replace(HAN, ' ').match(/[\p{L}\p{N}_$]+/gu) || []) {
-    if (word.length >= 2 && !STOP_WORDS.has(word.toLowerCase())) terms.add(word);
-    for (const part of word.split(/_|(?<=[a-z0-9])(?=[A-Z])/)) if (part.length >= 3) terms.add(part);
+    const wanted = (w) => !STOP_WORDS.has(w.toLowerCase());
+    if (word.length >= 2 && wanted(word)) terms.add(word);
+    for (const part of word.split(/_|(?<=[a-z0-9])(?=[A-Z])/)) if (part.length >= 3 && wanted(part)) terms.add(part);
   }
   return [...terms].sort((a, b) => b.length - a.length);
 }
