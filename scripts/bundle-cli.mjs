@@ -25,6 +25,8 @@ if (fs.readFileSync(path.join(out, 'main.js'), 'utf8').includes(BANNER)) {
   console.error('dist/cli/main.js is already bundled: run "npm run build" (tsc, then this script)');
   process.exit(1);
 }
+// The index panel's page is plain HTML, CSS and JavaScript read at run time: tsc compiles none of it.
+fs.cpSync(path.join(root, 'src', 'ui', 'static'), path.join(dist, 'ui', 'static'), { recursive: true });
 for (const file of fs.readdirSync(out)) if (/^chunk-.*\.js(\.map)?$/.test(file)) fs.rmSync(path.join(out, file));
 
 await build({

@@ -21,8 +21,8 @@ interface Layer {
 export const LAYERS: Layer[] = [
   // The `ocrag` program: parses arguments and runs a command, which may start any other surface (mcp, setup, hooks).
   { name: 'cli', folders: ['cli'], peers: false },
-  // Entry points of their own: the MCP server, agent setup, what a fired git hook runs. They share code only below.
-  { name: 'surfaces', folders: ['mcp', 'setup', 'hooks'], peers: false },
+  // Entry points of their own: the MCP server, agent setup, what a fired git hook runs, the index panel. They share code only below.
+  { name: 'surfaces', folders: ['mcp', 'setup', 'hooks', 'ui'], peers: false },
   // What surfaces show a person or an agent: search result renderers, token budget, agent guidance text.
   { name: 'render', folders: ['render'], peers: false },
   // The long-lived engine a surface keeps open: one index per repository, its live view, tree watcher and reindex job.

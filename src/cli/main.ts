@@ -29,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   import: async () => (await import('./commands/import-command.js')).registerImport,
   mcp: async () => (await import('./commands/mcp-command.js')).registerMcp,
   setup: async () => (await import('./commands/setup-command.js')).registerSetup,
+  ui: async () => (await import('./commands/ui-command.js')).registerUi,
 };
 /** Internal commands registered by another command's module. */
 const ALIASES: Record<string, string> = { hook: 'hooks' };

@@ -1,4 +1,5 @@
 import type { IndexProgress } from '../index/indexer.js';
+import { progressPercent } from '../index/progress.js';
 
 /** A one-line progress bar on stderr for a person at a terminal; silent when stderr is piped or a file. */
 export function progressBar(stream: NodeJS.WriteStream = process.stderr): { update: (p: IndexProgress) => void; done: () => void } {
@@ -8,13 +9,14 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr): { upda
   return {
     update(p) {
       const now = Date.now();
-      if (p.blobsDone < p.blobsTotal && now - last < 100) return;
+      // Listing, before anything is known to be done, draws nothing.
+      if (p.blobsTotal === 0 || (p.blobsDone < p.blobsTotal && now - last < 100)) return;
       last = now;
       const width = 24;
-      const ratio = p.blobsTotal ? p.blobsDone / p.blobsTotal : 1;
+      const ratio = progressPercent(p) / 100;
       const filled = Math.round(ratio * width);
       const bar = '█'.repeat(filled) + '░'.repeat(width - filled);
-      const line = `${bar} ${Math.round(ratio * 100)}%  files ${p.blobsDone}/${p.blobsTotal}  chunks ${p.chunks}  ${Math.round(p.chunksPerSecond)} chunks/s`;
+      const line = `${bar} ${Math.round(ratio * 100)}%  files ${p.blobsDone}/${p.blobsTotal}  chunks ${p.chunks}  ${Math.round(p.chunksPerSecond)} chunks/s  ${p.phase}`;
       stream.write(`\r\x1b[2K${line.slice(0, (stream.columns || 80) - 1)}`);
       drawn = true;
     },

@@ -16,11 +16,24 @@ export interface BlobToIndex {
   blob: string;
 }
 
+/** What an index run is doing, in the order a run does it (reading and chunking overlap embedding and writing). */
+export type IndexPhase = 'listing' | 'reading' | 'chunking' | 'embedding' | 'writing' | 'search-index';
+
+/** What an index run has done so far, reported as it goes (see IndexPhase). */
 export interface BlobProgress {
+  phase: IndexPhase;
+  /** Blobs durably stored (their chunks committed), of the blobs this run has to store. */
   blobsDone: number;
   blobsTotal: number;
+  /** Blobs read and chunked so far (ahead of blobsDone: their chunks wait in a group). */
+  blobsChunked?: number;
+  /** Blobs embedded so far, a fraction while a group is half embedded; between blobsDone and blobsChunked. */
+  blobsEmbedded?: number;
+  /** Chunks durably stored. */
   chunks: number;
   chunksPerSecond: number;
+  /** What the run found worth telling though it goes on (it selected no files, say). */
+  warnings?: string[];
 }
 
 export interface EmbedBlobsResult {
@@ -37,6 +50,11 @@ export interface EmbedBlobsResult {
 const CHUNKS_PER_WRITE = 1024;
 /** Blob reads kept in flight ahead of the one being chunked. */
 const READ_AHEAD = 64;
+/**
+ * A group's new contents go to the embedder in slices of this many, so progress moves within a group (a group
+ * of 1024 takes about a second on two cores); 256 stays well above the embedder's worker-pool minimum (64).
+ */
+const EMBED_SLICE = 256;
 
 /**
  * Reads, chunks, embeds and stores blobs in bounded groups, so memory stays flat whatever the repository
@@ -54,8 +72,22 @@ export async function embedBlobs(
   const result: EmbedBlobsResult = { chunks: 0, embedded: 0, writes: 0, marks: [] };
   if (blobs.length === 0) return result;
   const started = performance.now();
+  // Progress as the work goes: files chunked, embedding slices, writes; only stored work counts as done.
+  const counts = { stored: 0, chunked: 0, embedded: 0 };
+  const tell = (phase: IndexPhase) =>
+    settings.onProgress?.({
+      phase,
+      blobsDone: counts.stored,
+      blobsTotal: blobs.length,
+      blobsChunked: counts.chunked,
+      blobsEmbedded: counts.embedded,
+      chunks: result.chunks,
+      chunksPerSecond: result.chunks / ((performance.now() - started) / 1000 || 1),
+    });
   const report = (done: number) => {
-    settings.onProgress?.({ blobsDone: done, blobsTotal: blobs.length, chunks: result.chunks, chunksPerSecond: result.chunks / ((performance.now() - started) / 1000 || 1) });
+    counts.stored = done;
+    counts.embedded = Math.max(counts.embedded, done);
+    tell('writing');
     // Right after a durable write: what was stored stays stored, and no manifest names a half-done run.
     settings.signal?.throwIfAborted();
   };
@@ -69,13 +101,17 @@ export async function embedBlobs(
   // is claimed when its group starts embedding; groups are written in order, so it is stored before any later
   // group's reference to it.
   const claimed = new Set<string>();
-  const embed = async (rows: PendingChunk[]) => {
+  const embed = async (rows: PendingChunk[], from: number, to: number) => {
     const missing = new Set([...new Set(rows.map((r) => r.key))].filter((k) => !claimed.has(k)));
     if (maybeStored) for (const key of await store.storedContents(missing)) missing.delete(key);
     for (const key of missing) claimed.add(key);
-    result.embedded += await embedContents(rows, missing, embedder);
+    result.embedded += await embedContents(rows, missing, embedder, (share) => {
+      counts.embedded = Math.max(counts.embedded, from + (to - from) * share);
+      tell('embedding');
+    });
   };
   const write = async (rows: PendingChunk[], done: number) => {
+    tell('writing');
     crashPoint('embed.write');
     // Contents found stored may be gone by the write (a gc between): then they are embedded after all.
     for (let gone = await store.addChunks(rows, maybeStored); gone.length; gone = await store.addChunks(rows, maybeStored)) {
@@ -91,14 +127,17 @@ export async function embedBlobs(
   let embedding: Promise<void> = Promise.resolve();
   let writing: Promise<void> = Promise.resolve();
   let writingBefore: Promise<void> = Promise.resolve();
+  let flushed = 0;
   const flush = async (done: number) => {
     const rows = rowsOf(group, embedder);
+    const from = flushed;
+    flushed = done;
     group = [];
     groupChunks = 0;
     // One group embeds at a time (it keeps every worker busy), and at most two wait to be written: memory stays flat.
     await embedding;
     await writingBefore;
-    const embedded = embed(rows);
+    const embedded = embed(rows, from, done);
     const previous = writing;
     writingBefore = previous;
     writing = embedded.then(() => previous).then(() => write(rows, done));
@@ -114,6 +153,8 @@ export async function embedBlobs(
       const { item: entry } = next;
       const bytes = await next.read;
       const content = await chunksOfBlob(entry.path, bytes, settings.maxLineChars);
+      counts.chunked = done;
+      tell('chunking');
       if ('reason' in content) {
         result.marks.push({ blob: entry.blob, reason: content.reason });
         continue;
@@ -159,13 +200,24 @@ function rowsOf(group: Group, embedder: Embedder): PendingChunk[] {
   });
 }
 
-/** Embeds each of these contents once and gives its vector and words to every row that has it; returns how many. */
-async function embedContents(rows: PendingChunk[], keys: Set<string>, embedder: Embedder): Promise<number> {
+/**
+ * Embeds each of these contents once and gives its vector and words to every row that has it; returns how many.
+ * `onSlice` hears the share embedded after each slice.
+ */
+async function embedContents(rows: PendingChunk[], keys: Set<string>, embedder: Embedder, onSlice?: (share: number) => void): Promise<number> {
   if (keys.size === 0) return 0;
   const first = new Map<string, PendingChunk>();
   for (const r of rows) if (keys.has(r.key) && !first.has(r.key)) first.set(r.key, r);
   const texts = [...first.values()].map((r) => r.embedding);
-  const vectors = await embedder.embed(texts);
+  // Every slice is handed to the embedder at once (its workers queue them): awaiting one before the next would
+  // drain the workers at each slice's end.
+  const slices: Promise<Float32Array[]>[] = [];
+  let sliced = 0;
+  for (let at = 0; at < texts.length; at += EMBED_SLICE) {
+    const size = Math.min(EMBED_SLICE, texts.length - at);
+    slices.push(embedder.embed(texts.slice(at, at + size)).then((v) => (onSlice?.((sliced += size) / texts.length), v)));
+  }
+  const vectors = (await Promise.all(slices)).flat();
   const embedded = new Map([...first.keys()].map((key, i) => [key, { vector: vectors[i], terms: codeTerms(texts[i]).join(' ') }]));
   for (const r of rows) Object.assign(r, embedded.get(r.key));
   return first.size;

@@ -10,13 +10,15 @@ import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, write
 import { requireHead, selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
 import { crashPoint } from './crash-point.js';
 import { clearIndex, finishChunkerUpgrade, openStoreFor } from './open-store.js';
-import { embedBlobs, type BlobProgress, type BlobToIndex } from './embed-blobs.js';
+import { embedBlobs, type BlobProgress, type BlobToIndex, type IndexPhase } from './embed-blobs.js';
 import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
 import { selectFiles, type Selection } from './select.js';
+import { emptySelectionWarning } from './warnings.js';
 
 export { clearIndex, openStoreFor } from './open-store.js';
 
 export type IndexProgress = BlobProgress;
+export type { IndexPhase } from './embed-blobs.js';
 
 export interface IndexOptions {
   /** Drop the whole store and embed everything again. */
@@ -60,13 +62,19 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
   fs.mkdirSync(ctx.layout.dir, { recursive: true });
   if (opts.rebuild) clearIndex(ctx);
 
+  const phase = (name: IndexPhase, done = 0, total = 0) => opts.onProgress?.({ phase: name, blobsDone: done, blobsTotal: total, chunks: 0, chunksPerSecond: 0 });
+  phase('listing');
   const selection = selectFiles(await listTree(ctx.repo.root, tree), ctx.config);
+  // Said as soon as it is known, so a surface that started the run shows it before the run ends.
+  const empty = emptySelectionWarning(selection.files.length, selection.skipped.length, ctx.config);
+  if (empty) opts.onProgress?.({ phase: 'reading', blobsDone: 0, blobsTotal: 0, chunks: 0, chunksPerSecond: 0, warnings: [empty] });
   const embedder = await opts.loadEmbedder();
   crashPoint('index.listed');
   const store = await openStoreFor(ctx, embedder, opts);
   try {
     const known = await knownState(ctx, store, selection, embedder.modelId, [manifestKey(branch, commit), ...(opts.baseKeys ?? [])]);
     const pending = uniqueUnknown(selection.files, known);
+    phase('reading', 0, pending.length);
     const reader = new BlobReader(ctx.repo.root);
     let result;
     try {
@@ -76,6 +84,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     }
     for (const m of result.marks) known.set(m.blob, m.reason);
     if (result.writes > 0) {
+      opts.onProgress?.({ phase: 'search-index', blobsDone: pending.length, blobsTotal: pending.length, chunks: result.chunks, chunksPerSecond: 0 });
       crashPoint('index.compact');
       await store.compactIfFragmented();
       crashPoint('index.text-index');
@@ -86,7 +95,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     crashPoint('index.manifest');
     writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
     crashPoint('index.done');
-    return summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.embedded, chunksTotal: await store.countChunks(), started });
+    return summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.embedded, chunksTotal: await store.countChunks(), started }, ctx.config);
   } finally {
     store.close();
   }

@@ -3,6 +3,7 @@ import { listManifests, manifestKey, readManifest, writeManifest, type Manifest,
 import { readMeta } from '../store/meta.js';
 import { storeExists } from '../store/open-store.js';
 import { currentManifest, isUpToDate, requireHead, selectionKey, type IndexContext } from './context.js';
+import { emptySelectionWarning } from './warnings.js';
 
 /** What an index run did (or found already done) for the checked-out commit. */
 export interface IndexSummary {
@@ -16,6 +17,8 @@ export interface IndexSummary {
   chunksEmbedded: number;
   chunksTotal: number | null;
   seconds: number;
+  /** What the user should be told though the run succeeded (it selected no files, say); absent when nothing. */
+  warnings?: string[];
   /** Present when the run collected garbage by itself afterwards (config autoGc; see gc-policy.ts). */
   garbageCollected?: { manifestsRemoved: number; chunksRemoved: number; bytesFreed: number };
 }
@@ -34,7 +37,7 @@ export function indexKnownTree(ctx: IndexContext, started = performance.now()): 
   const source = isUpToDate(ctx, own) ? own! : sameTree(ctx, tree);
   if (!source) return null;
   const manifest = source.commit === commit && source.branch === ctx.head.branch ? source : fileUnderHead(ctx, source, commit);
-  return summarize(manifest, { upToDate: true, newBlobs: 0, chunksEmbedded: 0, chunksTotal: null, started });
+  return summarize(manifest, { upToDate: true, newBlobs: 0, chunksEmbedded: 0, chunksTotal: null, started }, ctx.config);
 }
 
 /** A copy of a manifest of HEAD's tree, filed under HEAD's branch (or commit, when detached). */
@@ -60,19 +63,22 @@ function sameTree(ctx: IndexContext, tree: string): Manifest | null {
   return best;
 }
 
-export function summarize(manifest: Manifest, extra: { upToDate: boolean; newBlobs: number; chunksEmbedded: number; chunksTotal: number | null; started: number }): IndexSummary {
+export function summarize(manifest: Manifest, extra: { upToDate: boolean; newBlobs: number; chunksEmbedded: number; chunksTotal: number | null; started: number }, config: IndexContext['config']): IndexSummary {
   const skipped: Partial<Record<SkipReason, number>> = {};
   for (const reason of Object.values(manifest.skipped)) skipped[reason] = (skipped[reason] ?? 0) + 1;
+  const files = Object.keys(manifest.files).length;
+  const empty = emptySelectionWarning(files, Object.keys(manifest.skipped).length, config);
   return {
     branch: manifest.branch,
     commit: manifest.commit,
     tree: manifest.tree,
     upToDate: extra.upToDate,
-    files: Object.keys(manifest.files).length,
+    files,
     skipped,
     newBlobs: extra.newBlobs,
     chunksEmbedded: extra.chunksEmbedded,
     chunksTotal: extra.chunksTotal,
     seconds: (performance.now() - extra.started) / 1000,
+    ...(empty ? { warnings: [empty] } : {}),
   };
 }

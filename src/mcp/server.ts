@@ -3,25 +3,27 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Config } from '../config/config.js';
 import { AGENT_GUIDANCE } from '../render/agent-guidance.js';
 import { VERSION } from '../util/version.js';
-import { RepoSession } from '../session/session.js';
+import { RepoSessions } from '../session/repo-sessions.js';
 import { registerFindSymbol } from './tools/find-symbol.js';
 import { registerIndexStatus } from './tools/index-status.js';
 import { registerReindex } from './tools/reindex.js';
 import { registerRelated } from './tools/related.js';
 import { registerSearchCode } from './tools/search-code.js';
+import { registerSetRoot } from './tools/set-root.js';
 import { registerSources } from './tools/sources.js';
 
 /** How long shutdown waits for a background reindex to stop at its next batch; killing it mid-way is safe too. */
 const SHUTDOWN_GRACE_MS = 5000;
 
-export function createServer(session: RepoSession, log: (message: string) => void): McpServer {
+export function createServer(sessions: RepoSessions, log: (message: string) => void): McpServer {
   const server = new McpServer({ name: 'ocrag', title: 'ocrag code search', version: VERSION }, { instructions: AGENT_GUIDANCE });
-  registerSearchCode(server, session, log);
-  registerFindSymbol(server, session, log);
-  registerRelated(server, session, log);
-  registerIndexStatus(server, session, log);
-  registerReindex(server, session, log);
-  registerSources(server, session, log);
+  registerSearchCode(server, sessions, log);
+  registerFindSymbol(server, sessions, log);
+  registerRelated(server, sessions, log);
+  registerIndexStatus(server, sessions, log);
+  registerReindex(server, sessions, log);
+  registerSources(server, sessions, log);
+  registerSetRoot(server, sessions, log);
   return server;
 }
 
@@ -40,15 +42,15 @@ export async function serveStdio(opts: ServeOptions): Promise<void> {
   process.on('unhandledRejection', (e) => log(`ocrag mcp: unhandled rejection: ${(e as Error)?.stack ?? String(e)}`));
   process.on('uncaughtException', (e) => log(`ocrag mcp: uncaught exception: ${e.stack ?? String(e)}`));
 
-  const session = new RepoSession({ cwd: opts.cwd, flags: opts.flags, log });
-  const server = createServer(session, log);
+  const sessions = new RepoSessions({ cwd: opts.cwd, flags: opts.flags, log });
+  const server = createServer(sessions, log);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
     process.stdin.once('end', () => void server.close());
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void server.close());
   });
   await server.connect(new StdioServerTransport());
-  session.preload();
+  sessions.preload();
   await closed;
-  await Promise.race([session.close(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+  await Promise.race([sessions.close(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
 }

@@ -1,4 +1,5 @@
-import type { IndexProgress, IndexSummary } from '../index/indexer.js';
+import type { IndexPhase, IndexProgress, IndexSummary } from '../index/indexer.js';
+import { progressPercent } from '../index/progress.js';
 
 export type ReindexKind = 'incremental' | 'full';
 export type ReindexState = 'idle' | 'running' | 'cancelling' | 'done' | 'failed' | 'cancelled';
@@ -10,14 +11,18 @@ export type ReindexState = 'idle' | 'running' | 'cancelling' | 'done' | 'failed'
 export interface ReindexSnapshot {
   readonly state: ReindexState;
   readonly kind: ReindexKind | null;
+  /** What the run is doing now (listing, reading, chunking, embedding, writing, search-index); null before the first report. */
+  readonly phase: IndexPhase | null;
   readonly startedAt: string | null;
   readonly finishedAt: string | null;
-  /** Share of the new blobs (file contents) already chunked and embedded, 0..100. */
+  /** How far the run is, 0..100 (see progressPercent): moves with every file chunked and every embedding slice. */
   readonly percent: number;
   readonly files: { readonly done: number; readonly total: number };
   readonly chunks: number;
   readonly chunksPerSecond: number;
   readonly errors: readonly string[];
+  /** What the user should know though the run did not fail (it selected no files, say). */
+  readonly warnings: readonly string[];
   readonly summary: IndexSummary | null;
 }
 
@@ -44,6 +49,10 @@ export interface ReindexRun {
  */
 export class ReindexJob {
   private snapshotNow = idle();
+
+  /** `onChange` hears every new snapshot: a live progress bar follows the run through it. */
+  constructor(private readonly onChange?: (snapshot: ReindexSnapshot) => void) {}
+
   private controller: AbortController | null = null;
   private running: Promise<ReindexOutcome> | null = null;
 
@@ -87,7 +96,9 @@ export class ReindexJob {
     // The report that the indexer stops after is not shown: a cancelled run keeps the progress it had when asked.
     if (signal.aborted) return;
     this.update({
-      percent: p.blobsTotal ? Math.round((100 * p.blobsDone) / p.blobsTotal) : 100,
+      phase: p.phase,
+      ...(p.warnings ? { warnings: p.warnings } : {}),
+      percent: progressPercent(p),
       files: { done: p.blobsDone, total: p.blobsTotal },
       chunks: p.chunks,
       chunksPerSecond: Math.round(p.chunksPerSecond),
@@ -97,7 +108,7 @@ export class ReindexJob {
   private finish(outcome: ReindexOutcome): ReindexOutcome {
     const extra: Partial<ReindexSnapshot> =
       outcome.state === 'done'
-        ? { summary: outcome.summary, percent: 100, files: { done: outcome.summary.newBlobs, total: outcome.summary.newBlobs }, chunks: outcome.summary.chunksEmbedded }
+        ? { summary: outcome.summary, warnings: outcome.summary.warnings ?? [], percent: 100, files: { done: outcome.summary.newBlobs, total: outcome.summary.newBlobs }, chunks: outcome.summary.chunksEmbedded }
         : outcome.state === 'failed'
           ? { errors: [outcome.error] }
           : {};
@@ -110,12 +121,14 @@ export class ReindexJob {
   /** The snapshot with these fields changed, as a new frozen value. */
   private update(changes: Partial<ReindexSnapshot>): void {
     this.snapshotNow = frozen({ ...this.snapshotNow, ...changes });
+    this.onChange?.(this.snapshotNow);
   }
 }
 
 function frozen(s: ReindexSnapshot): ReindexSnapshot {
   Object.freeze(s.files);
   Object.freeze(s.errors);
+  Object.freeze(s.warnings);
   return Object.freeze(s);
 }
 
@@ -130,6 +143,7 @@ async function outcomeOf(run: Promise<IndexSummary>, signal: AbortSignal): Promi
   }
 }
 
-function idle(): ReindexSnapshot {
-  return frozen({ state: 'idle', kind: null, startedAt: null, finishedAt: null, percent: 0, files: { done: 0, total: 0 }, chunks: 0, chunksPerSecond: 0, errors: [], summary: null });
+/** The snapshot of a job that never ran. */
+export function idle(): ReindexSnapshot {
+  return frozen({ state: 'idle', kind: null, phase: null, startedAt: null, finishedAt: null, percent: 0, files: { done: 0, total: 0 }, chunks: 0, chunksPerSecond: 0, errors: [], warnings: [], summary: null });
 }

@@ -14,7 +14,8 @@ import { UsageError } from '../util/errors.js';
 import { LiveView } from './live-view.js';
 import { stateSignature } from './state-signature.js';
 import { QueryCache } from './query-cache.js';
-import { ReindexJob, type ReindexKind, type ReindexSnapshot } from './reindex-job.js';
+import { IndexTasks, type IndexTaskSnapshot, type TaskStart } from './index-tasks.js';
+import { idle, type ReindexKind, type ReindexRun, type ReindexSnapshot } from './reindex-job.js';
 
 /**
  * How long a search waits for the index to catch up with HEAD before answering "ask again in a moment": well
@@ -42,6 +43,8 @@ export interface SessionStatus {
   head: { branch: string | null; commit: string | null };
   uncommittedChanges: number | null;
   reindex: ReindexSnapshot;
+  /** The running task, else the last one; null when none ran. */
+  task: IndexTaskSnapshot | null;
   queryCache: { entries: number; hits: number; misses: number };
 }
 
@@ -53,7 +56,8 @@ export interface SessionStatus {
 export class RepoSession {
   private opening: Promise<{ index: CodeIndex; live: LiveView }> | null = null;
   private queryCache: QueryCache | null = null;
-  private readonly job = new ReindexJob();
+  /** The index runs of this repository, shared by every surface of the server. */
+  readonly tasks: IndexTasks;
   private jobProgress: ((p: IndexProgress) => void) | null = null;
   /** HEAD, config and index files as they were when the index was last found up to date. */
   private checkedState: string | null = null;
@@ -62,7 +66,9 @@ export class RepoSession {
   /** The catch-up queued behind a job that works for a commit HEAD has left. */
   private following: Promise<void> | null = null;
 
-  constructor(private readonly options: SessionOptions) {}
+  constructor(private readonly options: SessionOptions) {
+    this.tasks = new IndexTasks(path.resolve(options.cwd), (kind, run) => this.runTask(kind, run));
+  }
 
   /**
    * Opens the index, loads the model and runs one search now, so the agent's first question finds everything
@@ -82,7 +88,7 @@ export class RepoSession {
   async search(query: string, opts: SearchOptions, onProgress?: (p: IndexProgress) => void): Promise<{ results: SearchResult[]; notice: string | null }> {
     const view = await this.view(onProgress);
     const results = await this.searchView(view, query, opts);
-    return { results, notice: this.job.active ? `a reindex is running (${this.job.snapshot().percent}%): results come from the index as it was before it started` : null };
+    return { results, notice: this.tasks.active ? `a reindex is running (${this.reindexSnapshot().percent}%): results come from the index as it was before it started` : null };
   }
 
   /**
@@ -97,13 +103,13 @@ export class RepoSession {
     this.foregroundProgress = onProgress ?? null;
     const deadline = Date.now() + FOREGROUND_BUDGET_MS;
     try {
-      const unanswered = this.job.active ? await this.headUnansweredByJob(index) : null;
+      const unanswered = this.tasks.active ? await this.headUnansweredByJob(index) : null;
       if (unanswered) {
         await this.untilSettled(deadline);
-        if (this.job.active && unanswered === 'moved') this.followHeadAfterJob(index, live);
+        if (this.tasks.active && unanswered === 'moved') this.followHeadAfterJob(index);
       }
-      if (!this.job.active && (await this.behindHead(index))) await this.catchUp(index, live, deadline);
-      return await this.explainWhileIndexing(() => live.get({ update: !this.job.active }));
+      if (!this.tasks.active && (await this.behindHead(index))) await this.catchUp(index, deadline);
+      return await this.explainWhileIndexing(() => live.get({ update: !this.tasks.active }));
     } finally {
       this.foregroundProgress = null;
     }
@@ -139,19 +145,18 @@ export class RepoSession {
     return (await this.open()).index.ctx;
   }
 
-  /** Starts a background run; returns false when one is already running. */
-  async startReindex(kind: ReindexKind): Promise<boolean> {
-    const { index, live } = await this.open();
-    return this.startJob(index, live, kind);
+  /** Starts a background run as a task (or finds the one running); fails when the repository cannot be opened. */
+  async startTask(kind: ReindexKind): Promise<TaskStart> {
+    await this.open();
+    return this.tasks.start(kind);
   }
 
-  private startJob(index: CodeIndex, live: LiveView, kind: ReindexKind): boolean {
-    return this.job.start(kind, ({ signal, onProgress }) => {
-      this.jobProgress = onProgress;
-      return index.index({ rebuild: kind === 'full', signal }).finally(() => {
-        this.jobProgress = null;
-        live.invalidate();
-      });
+  private async runTask(kind: ReindexKind, { signal, onProgress }: ReindexRun) {
+    const { index, live } = await this.open();
+    this.jobProgress = onProgress;
+    return index.index({ rebuild: kind === 'full', signal }).finally(() => {
+      this.jobProgress = null;
+      live.invalidate();
     });
   }
 
@@ -166,10 +171,10 @@ export class RepoSession {
     return behind;
   }
 
-  private async catchUp(index: CodeIndex, live: LiveView, deadline: number): Promise<void> {
-    this.startJob(index, live, 'incremental');
+  private async catchUp(index: CodeIndex, deadline: number): Promise<void> {
+    this.tasks.start('incremental');
     const finished = await this.untilSettled(deadline);
-    const job = this.job.snapshot();
+    const job = this.reindexSnapshot();
     if (finished && job.state === 'failed') throw new UsageError(job.errors[0] ?? 'updating the index failed', 4);
   }
 
@@ -177,7 +182,7 @@ export class RepoSession {
   private untilSettled(deadline: number): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))));
-    return Promise.race([this.job.settled().then(() => true), late]).finally(() => clearTimeout(timer));
+    return Promise.race([this.tasks.settled().then(() => true), late]).finally(() => clearTimeout(timer));
   }
 
   /**
@@ -198,25 +203,22 @@ export class RepoSession {
   }
 
   /** Queues the catch-up with HEAD for when the running job ends, so the user's new branch gets indexed unasked. */
-  private followHeadAfterJob(index: CodeIndex, live: LiveView): void {
+  private followHeadAfterJob(index: CodeIndex): void {
     if (this.following) return;
-    this.following = this.job
+    this.following = this.tasks
       .settled()
       .then(async () => {
         // A job the user cancelled is not followed by another they did not ask for; their next search still catches up.
-        if (this.job.snapshot().state === 'cancelled') return;
-        if (!this.job.active && (await this.behindHead(index))) this.startJob(index, live, 'incremental');
+        if (this.reindexSnapshot().state === 'cancelled') return;
+        if (!this.tasks.active && (await this.behindHead(index))) this.tasks.start('incremental');
       })
       .catch((e: unknown) => this.options.log?.(`ocrag mcp: catching up with HEAD failed: ${(e as Error)?.message ?? String(e)}`))
       .finally(() => (this.following = null));
   }
 
-  cancelReindex(): boolean {
-    return this.job.cancel();
-  }
-
+  /** The running task, else the last one, as index_status has always shown it (idle when none ran). */
   reindexSnapshot(): ReindexSnapshot {
-    return this.job.snapshot();
+    return this.tasks.status() ?? idle();
   }
 
   /** A read-only report; never waits for a running reindex, never moves the index's idea of HEAD under it. */
@@ -241,14 +243,15 @@ export class RepoSession {
       statusError,
       head: { branch: head.branch, commit: head.commit },
       uncommittedChanges,
-      reindex: this.job.snapshot(),
+      reindex: this.reindexSnapshot(),
+      task: this.tasks.status(),
       queryCache: { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 },
     };
   }
 
   async close(): Promise<void> {
-    this.job.cancel();
-    await this.job.settled();
+    this.tasks.cancel();
+    await this.tasks.settled();
     const opened = await this.opening?.catch(() => null);
     opened?.live.close();
     await opened?.index.close();
@@ -260,7 +263,7 @@ export class RepoSession {
         onNotice: this.options.log,
         onProgress: (p) => {
           this.foregroundProgress?.(p);
-          if (this.job.active) this.jobProgress?.(p);
+          if (this.tasks.active) this.jobProgress?.(p);
         },
         wrapModel: (model) => (this.queryCache = new QueryCache(model)),
       }, { keepStoreOpen: true }).then((index) => ({ index, live: new LiveView(index) }));
@@ -288,8 +291,8 @@ export class RepoSession {
     try {
       return await run();
     } catch (e) {
-      if (!this.job.active || !(e instanceof UsageError) || e.exitCode !== 4) throw e;
-      const job = this.job.snapshot();
+      if (!this.tasks.active || !(e instanceof UsageError) || e.exitCode !== 4) throw e;
+      const job = this.reindexSnapshot();
       const what = this.following ? 'finishing a run for the commit checked out before, then catching up with HEAD' : job.kind === 'full' ? 'being rebuilt' : 'catching up with HEAD';
       throw new UsageError(`the index is ${what} (${job.percent}%: ${job.files.done}/${job.files.total} files): search again in a moment; index_status shows progress`, 4);
     }

@@ -25,7 +25,7 @@ describe('ocrag mcp, driven by the MCP SDK client over stdio', () => {
   test('lists its tools, each with a description and input and output schemas with bounds', async () => {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    assert.deepEqual([...byName.keys()].sort(), ['add_source', 'find_symbol', 'index_cancel', 'index_status', 'list_sources', 'reindex', 'related', 'remove_source', 'search_code']);
+    assert.deepEqual([...byName.keys()].sort(), ['add_source', 'find_symbol', 'index_cancel', 'index_codebase', 'index_status', 'list_sources', 'reindex', 'related', 'remove_source', 'search_code', 'set_root']);
     const program = new Command();
     registerMcp(program);
     assert.deepEqual(program.commands[0].description().split(': ')[1].split(', ').sort(), [...byName.keys()].sort(), '`ocrag mcp --help` names every tool');
@@ -200,7 +200,7 @@ describe('ocrag mcp, driven by the MCP SDK client over stdio', () => {
       const r = await call(outside, 'search_code', { query: 'anything' });
       assert.equal(r.isError, true);
       assert.match(text(r), /not inside a git repository.*--repo/s);
-      assert.equal((await outside.listTools()).tools.length, 9);
+      assert.equal((await outside.listTools()).tools.length, 11);
     } finally {
       await outside.close();
     }

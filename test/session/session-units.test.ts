@@ -5,7 +5,7 @@ import type { IndexSummary } from '../../src/index/indexer.js';
 import { ReindexJob, type ReindexRun } from '../../src/session/reindex-job.js';
 
 const SUMMARY = { newBlobs: 2, chunksEmbedded: 5 } as IndexSummary;
-const PROGRESS = { blobsDone: 1, blobsTotal: 4, chunks: 3, chunksPerSecond: 10 };
+const PROGRESS = { phase: 'writing' as const, blobsDone: 1, blobsTotal: 4, chunks: 3, chunksPerSecond: 10 };
 
 /** A run that reports once per `step()` and, like the indexer, stops at the signal right after each report. */
 function steppedRun(fail?: Error) {

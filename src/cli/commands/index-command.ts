@@ -30,6 +30,7 @@ export function registerIndex(program: Command): void {
       try {
         const summary = await index.index({ rebuild: opts.rebuild });
         bar.done();
+        for (const warning of summary.warnings ?? []) process.stderr.write(`ocrag: warning: ${warning}\n`);
         if (opts.json) printJson(summary);
         else printSummary(summary);
       } finally {

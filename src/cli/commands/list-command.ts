@@ -1,17 +1,7 @@
 import type { Command } from 'commander';
-import picomatch from 'picomatch';
-import { currentManifest } from '../../index/context.js';
-import { asStoreDamage } from '../../store/damage.js';
-import { readMeta } from '../../store/meta.js';
-import { openStore, storeExists } from '../../store/open-store.js';
-import { listSources } from '../../service/sources.js';
-import { sourceAwareGlobs } from '../../store/sources.js';
-import { UsageError } from '../../util/errors.js';
+import { indexedManifest, listFiles, type FileState } from '../../service/file-list.js';
 import { openIndex } from '../options.js';
 import { printJson } from '../output.js';
-
-/** Where a listed file's content comes from: HEAD as indexed, or the work tree that search sees on top of it. */
-type FileState = 'committed' | 'modified' | 'untracked' | 'source';
 
 export function registerList(program: Command): void {
   program
@@ -23,26 +13,9 @@ export function registerList(program: Command): void {
     .addHelpText('after', '\nEdited and untracked files are listed as search sees them: their new content is embedded first, as a search would.')
     .action(async (glob: string | undefined, opts: { json?: boolean; committedOnly?: boolean }, cmd: Command) => {
       const index = await openIndex(cmd);
-      const manifest = currentManifest(index.ctx);
-      const meta = readMeta(index.ctx.layout.meta);
-      if (!manifest || !meta || !storeExists(index.ctx.layout)) throw new UsageError('nothing indexed for this commit yet: run "ocrag index"', 4);
+      const manifest = indexedManifest(index.ctx);
       const view = opts.committedOnly ? manifest : await index.currentView({ update: false });
-      const counts = await openStore(index.ctx.layout, meta.dim, { create: false })
-        .then(async (store) => {
-          try {
-            return await store.chunkCounts();
-          } finally {
-            store.close();
-          }
-        })
-        .catch((e) => Promise.reject(asStoreDamage(e, index.ctx.layout.tables)));
-      const match = glob ? picomatch(sourceAwareGlobs(glob), { dot: true }) : () => true;
-      const sources = new Set(listSources(index.ctx).map((s) => `${s.name}:`));
-      const stateOf = (path: string, blob: string): FileState =>
-        manifest.files[path] === blob ? 'committed' : path in manifest.files ? 'modified' : sources.has(path.slice(0, path.indexOf(':') + 1)) ? 'source' : 'untracked';
-      const rows = Object.entries(view.files)
-        .filter(([path]) => match(path))
-        .map(([path, blob]) => ({ path, blob, chunks: counts.get(blob) ?? 0, state: stateOf(path, blob) }));
+      const rows = await listFiles(index.ctx, manifest, view, glob);
       if (opts.json) return printJson(rows);
       const width = Math.max(1, ...rows.map((r) => String(r.chunks).length));
       const mark = (state: FileState) => (state === 'committed' ? '' : `  (${state})`);

@@ -4,8 +4,8 @@ import { UsageError } from '../../util/errors.js';
 
 /** The CLI's advice, translated into what an agent can do through this server. */
 const HINTS: [RegExp, string][] = [
-  [/run "ocrag index --rebuild"/, ' (through this server: call reindex with full=true)'],
-  [/run "ocrag index"/, ' (through this server: call reindex)'],
+  [/run "ocrag index --rebuild"/, ' (through this server: call index_codebase with full=true)'],
+  [/run "ocrag index"/, ' (through this server: call index_codebase)'],
 ];
 
 /** A one-line message an agent can act on; unexpected errors are also logged with their stack. */

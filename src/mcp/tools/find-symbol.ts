@@ -1,10 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { SearchResult } from '../../search/search.js';
-import type { RepoSession } from '../../session/session.js';
+import type { RepoSessions } from '../../session/repo-sessions.js';
 import { MATCH_RANK, matchSymbol, type SymbolMatch } from '../symbol-match.js';
 import { guarded } from './errors.js';
-import { answer, codeResultShape, resultsAsText, toCodeResult } from './shared.js';
+import { answer, codeResultShape, resultsAsText, rootArg, toCodeResult } from './shared.js';
 
 /** Candidates ranked by the hybrid search before names are matched; names weigh heavily in its lexical half. */
 const CANDIDATES = 50;
@@ -13,7 +13,7 @@ const DESCRIPTION = `Find where a symbol is defined, by name: functions, methods
 Exact name matches come first (case-sensitive, then case-insensitive), then names containing it, then close spellings. Qualified names work: "Router.handle", "Router::handle", "Cache.Get".
 Use it when you know or half-remember an identifier and want its definition; use search_code to find code by what it does.`;
 
-export function registerFindSymbol(server: McpServer, session: RepoSession, log: (message: string) => void): void {
+export function registerFindSymbol(server: McpServer, sessions: RepoSessions, log: (message: string) => void): void {
   server.registerTool(
     'find_symbol',
     {
@@ -22,6 +22,7 @@ export function registerFindSymbol(server: McpServer, session: RepoSession, log:
       inputSchema: {
         name: z.string().trim().min(1).max(200).describe('the identifier, optionally qualified: "parseArgs", "Router.handle", "tokio::spawn"'),
         k: z.number().int().min(1).max(50).default(10).describe('how many definitions at most (default 10)'),
+        root: rootArg,
       },
       outputSchema: {
         name: z.string(),
@@ -32,6 +33,7 @@ export function registerFindSymbol(server: McpServer, session: RepoSession, log:
     },
     (args) =>
       guarded(log, async () => {
+        const session = await sessions.get(args.root);
         const started = performance.now();
         const view = await session.view();
         const candidates = await session.searchView(view, args.name, { k: CANDIDATES });

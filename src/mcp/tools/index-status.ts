@@ -1,53 +1,47 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ReindexSnapshot } from '../../session/reindex-job.js';
-import type { RepoSession, SessionStatus } from '../../session/session.js';
+import type { RepoSessions } from '../../session/repo-sessions.js';
+import type { SessionStatus } from '../../session/session.js';
 import { guarded } from './errors.js';
-import { answer } from './shared.js';
+import { answer, rootArg } from './shared.js';
+import { describeTask, findTask, taskIdArg, taskShape, toTaskView } from './task.js';
 
-const DESCRIPTION = `Report the state of the code index of this repository: branch and HEAD, the commit the index was built for and whether it is up to date, pending work (index behind HEAD, uncommitted changes), the background reindex (state, percent, files, chunks, errors), file and chunk counts, and the embedding model.
-Call it to follow a reindex you started, or when search_code results look stale, empty or wrong.`;
+const DESCRIPTION = `Report the state of the code index of this repository: branch and HEAD, the commit the index was built for and whether it is up to date, pending work (index behind HEAD, uncommitted changes), the current or last index task (state, phase, percent, files, chunks, chunks/s, errors, warnings), file and chunk counts, and the embedding model.
+With task_id (from index_codebase) it reports only that task, cheaply: poll it to follow a run. Call it without one when search_code results look stale, empty or wrong.`;
 
-const reindexShape = z.object({
-  state: z.enum(['idle', 'running', 'cancelling', 'done', 'failed', 'cancelled']),
-  kind: z.enum(['incremental', 'full']).nullable(),
-  startedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
-  percent: z.number(),
-  files: z.object({ done: z.number(), total: z.number() }),
-  chunks: z.number(),
-  chunksPerSecond: z.number(),
-  errors: z.array(z.string()),
-});
-
-export function registerIndexStatus(server: McpServer, session: RepoSession, log: (message: string) => void): void {
+export function registerIndexStatus(server: McpServer, sessions: RepoSessions, log: (message: string) => void): void {
   server.registerTool(
     'index_status',
     {
       title: 'Index status',
       description: DESCRIPTION,
-      inputSchema: {},
+      inputSchema: { task_id: taskIdArg.optional().describe('report only this task (index_codebase returns its id)'), root: rootArg },
       outputSchema: {
-        root: z.string(),
-        branch: z.string().nullable(),
-        head: z.string().nullable(),
-        indexedCommit: z.string().nullable(),
-        indexedAt: z.string().nullable(),
-        upToDate: z.boolean(),
-        pending: z.object({ indexBehindHead: z.boolean(), uncommittedChanges: z.number().nullable() }),
-        reindex: reindexShape,
-        counts: z.object({ files: z.number(), chunks: z.number(), chunksStored: z.number(), skippedFiles: z.number() }),
-        model: z.object({ id: z.string(), dim: z.number() }).nullable(),
-        configuredModel: z.string().nullable(),
-        queryCache: z.object({ entries: z.number(), hits: z.number(), misses: z.number() }),
-        sizeOnDisk: z.number(),
+        task: taskShape.nullable().describe('the asked task; without task_id the running task, else the last one (null when none ran)'),
+        root: z.string().optional(),
+        branch: z.string().nullable().optional(),
+        head: z.string().nullable().optional(),
+        indexedCommit: z.string().nullable().optional(),
+        indexedAt: z.string().nullable().optional(),
+        upToDate: z.boolean().optional(),
+        pending: z.object({ indexBehindHead: z.boolean(), uncommittedChanges: z.number().nullable() }).optional(),
+        reindex: taskShape.optional().describe('the same as task, kept for older clients (state idle when none ran)'),
+        counts: z.object({ files: z.number(), chunks: z.number(), chunksStored: z.number(), skippedFiles: z.number() }).optional(),
+        model: z.object({ id: z.string(), dim: z.number() }).nullable().optional(),
+        configuredModel: z.string().nullable().optional(),
+        queryCache: z.object({ entries: z.number(), hits: z.number(), misses: z.number() }).optional(),
+        sizeOnDisk: z.number().optional(),
         error: z.string().optional().describe('why the index could not be read'),
       },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    () =>
+    (args) =>
       guarded(log, async () => {
-        const report = toReport(await session.status());
+        if (args.task_id) {
+          const task = toTaskView(findTask(sessions, args.task_id).task);
+          return answer({ task }, `${task.root}: ${describeTask(task)}`);
+        }
+        const report = toReport(await (await sessions.get(args.root)).status());
         return answer(report, describe(report));
       }),
   );
@@ -57,9 +51,9 @@ type Report = ReturnType<typeof toReport>;
 
 function toReport(s: SessionStatus) {
   const st = s.status;
-  const { summary: _summary, ...reindex } = s.reindex;
-  void _summary;
+  const reindex = toTaskView(s.task ?? s.reindex);
   return {
+    task: s.task ? reindex : null,
     root: st?.root ?? '',
     branch: s.head.branch,
     head: s.head.commit,
@@ -88,15 +82,8 @@ function describe(r: Report): string {
     `${r.branch ?? 'detached HEAD'} @ ${short(r.head)}; index ${r.upToDate ? 'up to date' : `behind (built for ${short(r.indexedCommit)}); the next search updates it`}`,
     `${r.counts.files} files, ${r.counts.chunks} chunks (${r.counts.chunksStored} stored), ${r.counts.skippedFiles} files skipped; model ${r.model ? `${r.model.id} (${r.model.dim} dims)` : 'none yet'}`,
     `uncommitted changes: ${r.pending.uncommittedChanges ?? 'unknown'} (searched as they are on disk)`,
-    `reindex: ${describeReindex(r.reindex)}`,
+    `index task: ${describeTask(r.reindex)}`,
   ];
   if (r.error) lines.push(`error: ${r.error}`);
   return lines.join('\n');
-}
-
-function describeReindex(j: Omit<ReindexSnapshot, 'summary'>): string {
-  if (j.state === 'idle') return 'none started';
-  const counts = `${j.files.done}/${j.files.total} files, ${j.chunks} chunks`;
-  if (j.state === 'running' || j.state === 'cancelling') return `${j.state} (${j.kind}) ${j.percent}%: ${counts}, ${j.chunksPerSecond} chunks/s`;
-  return `${j.state} (${j.kind}) at ${j.finishedAt}: ${counts}${j.errors.length ? `; errors: ${j.errors.join('; ')}` : ''}`;
 }

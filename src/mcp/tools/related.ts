@@ -6,14 +6,14 @@ import { chunkFile } from '../../chunk/index.js';
 import { embeddingText } from '../../index/embed-blobs.js';
 import { UsageError } from '../../util/errors.js';
 import { formatBreadcrumb } from '../../text/breadcrumb.js';
-import type { RepoSession } from '../../session/session.js';
+import type { RepoSessions } from '../../session/repo-sessions.js';
 import { guarded } from './errors.js';
-import { answer, codeResultShape, resultsAsText, toCodeResult } from './shared.js';
+import { answer, codeResultShape, resultsAsText, rootArg, toCodeResult } from './shared.js';
 
 const DESCRIPTION = `Find code similar to a location: give the path (and a line) of a function or block you are looking at, get other chunks that do similar things — sibling implementations, duplicated logic, the matching tests or handlers.
 The chunk at that location (the function, class or window containing the line; the file's first chunk without a line) is the query and is left out of the results.`;
 
-export function registerRelated(server: McpServer, session: RepoSession, log: (message: string) => void): void {
+export function registerRelated(server: McpServer, sessions: RepoSessions, log: (message: string) => void): void {
   server.registerTool(
     'related',
     {
@@ -23,6 +23,7 @@ export function registerRelated(server: McpServer, session: RepoSession, log: (m
         path: z.string().trim().min(1).max(1000).describe('file path from the repository root, as search_code returns it'),
         startLine: z.number().int().min(1).optional().describe('a line inside the code of interest (1-based); default: the start of the file'),
         k: z.number().int().min(1).max(50).default(10).describe('how many results (default 10)'),
+        root: rootArg,
       },
       outputSchema: {
         anchor: z.object({ path: z.string(), startLine: z.number(), endLine: z.number(), symbol: z.string() }),
@@ -33,6 +34,7 @@ export function registerRelated(server: McpServer, session: RepoSession, log: (m
     },
     (args) =>
       guarded(log, async () => {
+        const session = await sessions.get(args.root);
         const started = performance.now();
         const view = await session.view();
         const rel = args.path.replace(/\\/g, '/').replace(/^\.\//, '');

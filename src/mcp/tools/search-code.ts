@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { trimToTokenBudget } from '../../render/budget.js';
 import { formatMarkdown } from '../../render/markdown.js';
 import type { SearchResult } from '../../search/search.js';
-import type { RepoSession } from '../../session/session.js';
+import type { RepoSessions } from '../../session/repo-sessions.js';
 import { guarded } from './errors.js';
 import { languagesFor } from './language.js';
-import { answer, codeResultSchema, progressNotifier, resultsAsText, toCodeResult } from './shared.js';
+import { answer, codeResultSchema, progressNotifier, resultsAsText, rootArg, toCodeResult } from './shared.js';
 
 /** With a language filter, this many times k candidates are ranked before filtering (the index has no language column filter). */
 const LANGUAGE_OVERFETCH = 5;
@@ -18,7 +18,7 @@ Questions may be in Chinese ("解析命令行参数", "parseArgs 在哪里定义
 Returns the best chunks (whole functions, classes, methods, or ~60-line windows of other files), best first, each with path, startLine-endLine, enclosing symbol, score and the code, so you can often answer without opening the file.
 The index follows HEAD by itself: after a commit or a branch switch the next search updates it first.`;
 
-export function registerSearchCode(server: McpServer, session: RepoSession, log: (message: string) => void): void {
+export function registerSearchCode(server: McpServer, sessions: RepoSessions, log: (message: string) => void): void {
   server.registerTool(
     'search_code',
     {
@@ -30,6 +30,7 @@ export function registerSearchCode(server: McpServer, session: RepoSession, log:
         path_glob: z.string().min(1).max(500).optional().describe('only paths matching this glob from the repository root, e.g. "src/**" or "**/*.py"'),
         language: z.string().min(1).max(40).optional().describe('only this language, e.g. "typescript", "python", "rust", "go"'),
         max_tokens: z.number().int().min(100).max(200_000).optional().describe('keep only the best results that fit in about this many tokens; results are never cut in the middle'),
+        root: rootArg,
       },
       outputSchema: {
         query: z.string(),
@@ -41,6 +42,7 @@ export function registerSearchCode(server: McpServer, session: RepoSession, log:
     },
     (args, extra) =>
       guarded(log, async () => {
+        const session = await sessions.get(args.root);
         const started = performance.now();
         const languages = args.language ? languagesFor(args.language) : null;
         const fetch = languages ? Math.min(args.k * LANGUAGE_OVERFETCH, 250) : args.k;

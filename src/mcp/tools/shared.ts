@@ -7,6 +7,14 @@ import type { SearchResult } from '../../search/search.js';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** The repository a call is for, when not the one set_root chose (or the server started in). */
+export const rootArg = z
+  .string()
+  .min(1)
+  .max(1000)
+  .optional()
+  .describe('the repository to answer for (a path; default: the one set_root chose, else where the server started)');
+
 /** One chunk as every tool returns it. */
 export const codeResultShape = {
   path: z.string().describe('file path from the repository root'),
@@ -35,11 +43,18 @@ export function answer<T extends Record<string, unknown>>(structured: T, text: s
   return { structuredContent: structured, content: [{ type: 'text', text }] };
 }
 
+const PROGRESS_EVERY_MS = 250;
+
 /** MCP progress notifications for the request, when the client asked for them (it sent a progress token). */
 export function progressNotifier(extra: ToolExtra): ((p: IndexProgress) => void) | undefined {
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return undefined;
+  let last = { done: -1, at: 0 };
   return (p) => {
+    // The run reports every file it chunks: tell the client when something was stored, or at most every 250 ms.
+    const now = Date.now();
+    if (p.blobsDone === last.done && now - last.at < PROGRESS_EVERY_MS) return;
+    last = { done: p.blobsDone, at: now };
     void extra
       .sendNotification({
         method: 'notifications/progress',

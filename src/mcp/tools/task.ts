@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { IndexTaskSnapshot } from '../../session/index-tasks.js';
+import type { ReindexSnapshot } from '../../session/reindex-job.js';
+import type { RepoSessions } from '../../session/repo-sessions.js';
+import { UsageError } from '../../util/errors.js';
+
+/** An index task as the tools return it: the session's snapshot without the run's internal summary. */
+export const taskShape = z.object({
+  id: z.string().nullable().describe('the task id (index_codebase returns it); null when no run was started'),
+  root: z.string().nullable().describe('the repository the task indexes'),
+  state: z.enum(['idle', 'running', 'cancelling', 'done', 'failed', 'cancelled']),
+  kind: z.enum(['incremental', 'full']).nullable(),
+  phase: z.enum(['listing', 'reading', 'chunking', 'embedding', 'writing', 'search-index']).nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  percent: z.number(),
+  files: z.object({ done: z.number(), total: z.number() }).describe('files (distinct contents) durably stored, of those the run has to store'),
+  chunks: z.number().describe('chunks durably stored so far'),
+  chunksPerSecond: z.number(),
+  errors: z.array(z.string()),
+  warnings: z.array(z.string()),
+});
+export type TaskView = z.infer<typeof taskShape>;
+
+export const taskIdArg = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-f]{12}$/, 'a task id is 12 hex digits, as index_codebase returns it');
+
+export function toTaskView(s: IndexTaskSnapshot | ReindexSnapshot): TaskView {
+  const { summary: _summary, ...rest } = s;
+  void _summary;
+  return { id: null, root: null, ...rest, files: { ...rest.files }, errors: [...rest.errors], warnings: [...rest.warnings] };
+}
+
+/** The task with this id in any repository the server serves; unknown ids are a one-line error. */
+export function findTask(sessions: RepoSessions, id: string) {
+  const found = sessions.task(id);
+  if (!found) throw new UsageError(`no index task ${id}: index_codebase returns task ids; a server keeps the last 20 tasks of each repository`);
+  return found;
+}
+
+/** One line: what the task is doing or how it ended, with its counts and warnings. */
+export function describeTask(t: TaskView): string {
+  if (t.state === 'idle') return 'none started';
+  const name = `${t.id ? `task ${t.id} ` : ''}(${t.kind})`;
+  const counts = `${t.files.done}/${t.files.total} files, ${t.chunks} chunks`;
+  const warnings = t.warnings.length ? `; warning: ${t.warnings.join('; ')}` : '';
+  if (t.state === 'running' || t.state === 'cancelling') return `${name} ${t.state} ${t.percent}% (${t.phase ?? 'starting'}): ${counts}, ${t.chunksPerSecond} chunks/s${warnings}`;
+  return `${name} ${t.state} at ${t.finishedAt}: ${counts}${t.errors.length ? `; errors: ${t.errors.join('; ')}` : ''}${warnings}`;
+}

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { CLI, GIT_IDENTITY, git, tempDir, TEST_CACHE } from '../helpers.js';
+
+/**
+ * A repository big enough for an index run to last several polls of the panel: `files` generated TypeScript
+ * modules of a few functions each (every one different, so every chunk is embedded), a retry module the
+ * searches look for, and a file in Chinese.
+ */
+export function bigRepo(files: number): string {
+  const repo = path.join(tempDir('ui'), 'panel-fixture');
+  fs.mkdirSync(path.join(repo, 'src', 'gen'), { recursive: true });
+  const verbs = ['parse', 'render', 'encode', 'merge', 'schedule', 'validate', 'compress', 'resolve'];
+  const nouns = ['invoice', 'ticket', 'sensor', 'playlist', 'warehouse', 'voucher', 'satellite', 'recipe'];
+  for (let i = 0; i < files; i++) {
+    const verb = verbs[i % verbs.length];
+    const noun = nouns[Math.floor(i / verbs.length) % nouns.length];
+    const body = [0, 1, 2, 3]
+      .map((j) => `export function ${verb}${cap(noun)}${i}x${j}(input: string, limit = ${i * 7 + j}): string[] {\n  const out: string[] = [];\n  for (const part of input.split('${String.fromCharCode(97 + (j % 26))}')) {\n    if (out.length >= limit) break;\n    out.push(part.trim() + '${noun}-${i}-${j}');\n  }\n  return out;\n}\n`)
+      .join('\n');
+    fs.writeFileSync(path.join(repo, 'src', 'gen', `${verb}-${noun}-${i}.ts`), body);
+  }
+  fs.writeFileSync(
+    path.join(repo, 'src', 'retry.ts'),
+    'export async function retryWithBackoff<T>(run: () => Promise<T>, attempts = 5): Promise<T> {\n  let delay = 100;\n  for (let i = 1; ; i++) {\n    try {\n      return await run();\n    } catch (e) {\n      if (i >= attempts) throw e;\n      await new Promise((r) => setTimeout(r, delay));\n      delay *= 2; // exponential backoff between retries\n    }\n  }\n}\n',
+  );
+  fs.writeFileSync(path.join(repo, 'docs.md'), '# 重试策略\n\n网络请求失败时按指数退避重试，最多五次。<script>alert(1)</script>\n');
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'panel fixture');
+  return repo;
+}
+
+const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
+
+export interface RunningUi {
+  url: string;
+  port: number;
+  token: string;
+  child: ChildProcess;
+  stderr: () => string;
+  stop(): Promise<void>;
+}
+
+/** `ocrag [flags] ui --port 0 --no-open --json` in `repo`, once it printed where it listens. */
+export function startUi(repo: string, flags: string[] = []): Promise<RunningUi> {
+  const child = spawn(process.execPath, [CLI, ...flags, 'ui', '--port', '0', '--no-open', '--json'], {
+    cwd: repo,
+    env: { ...process.env, OCRAG_CACHE: TEST_CACHE, NO_COLOR: '1', ...GIT_IDENTITY },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (b) => (stderr += b));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`ocrag ui exited ${code} before listening: ${stderr}`)));
+    child.stdout!.on('data', (b) => {
+      stdout += b;
+      if (!stdout.includes('\n')) return;
+      const where = JSON.parse(stdout.slice(0, stdout.indexOf('\n'))) as { url: string; port: number; token: string };
+      resolve({
+        ...where,
+        child,
+        stderr: () => stderr,
+        stop: async () => {
+          if (child.exitCode === null) child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One HTTP request with exactly these headers (fetch would add or refuse some, Host and Origin among them). */
+export function raw(port: number, method: string, pathAndQuery: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: pathAndQuery, headers, setHost: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

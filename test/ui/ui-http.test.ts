@@ -1,0 +1,128 @@
+// `ocrag ui`'s security model, checked with raw HTTP against the real server: loopback only, a token on every
+// request, Host and Origin checked (DNS rebinding, other sites), no CORS, POST-only actions, JSON bodies only.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import http from 'node:http';
+import os from 'node:os';
+import { after, before, describe, test } from 'node:test';
+import { twoLanguageRepo, runCli } from '../helpers.js';
+import { raw, startUi, type RunningUi } from './ui-helpers.js';
+
+describe('ocrag ui over raw HTTP', () => {
+  let ui: RunningUi;
+  let repo: string;
+  let own: Record<string, string>;
+
+  before(async () => {
+    repo = twoLanguageRepo();
+    ui = await startUi(repo);
+    own = { host: `127.0.0.1:${ui.port}`, 'x-ocrag-token': ui.token };
+  });
+  after(async () => ui?.stop());
+
+  test('prints {url, port, token} and listens on 127.0.0.1 only', async () => {
+    assert.equal(ui.url, `http://127.0.0.1:${ui.port}/?token=${ui.token}`);
+    assert.ok(ui.token.length >= 32, 'the token is long enough not to be guessed');
+    const r = await raw(ui.port, 'GET', '/api/task', own);
+    assert.equal(r.status, 200);
+    assert.equal(JSON.parse(r.body).state, 'idle');
+    // Any address of this machine other than loopback is refused at connect, if the machine has one.
+    const outside = Object.values(os.networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+    if (outside) {
+      const refused = await new Promise<boolean>((resolve) => {
+        const socket = net.connect(ui.port, outside.address);
+        socket.once('connect', () => (socket.destroy(), resolve(false)));
+        socket.once('error', () => resolve(true));
+      });
+      assert.ok(refused, `port ${ui.port} answers on ${outside.address}`);
+    }
+  });
+
+  test('without the token 401, with a wrong one 403; the page takes it from the query string, the API only from the header', async () => {
+    const host = { host: `127.0.0.1:${ui.port}` };
+    assert.equal((await raw(ui.port, 'GET', '/api/state', host)).status, 401);
+    assert.equal((await raw(ui.port, 'GET', '/', host)).status, 401);
+    assert.equal((await raw(ui.port, 'GET', '/api/state', { ...host, 'x-ocrag-token': 'x'.repeat(ui.token.length) })).status, 403);
+    assert.equal((await raw(ui.port, 'GET', `/?token=${ui.token}x`, host)).status, 403);
+    assert.equal((await raw(ui.port, 'GET', `/api/state?token=${ui.token}`, host)).status, 401, 'an API call needs the header');
+    const page = await raw(ui.port, 'GET', `/?token=${ui.token}`, host);
+    assert.equal(page.status, 200);
+    assert.match(page.headers['content-type'] ?? '', /^text\/html/);
+    assert.match(String(page.headers['content-security-policy']), /default-src 'none'; script-src 'nonce-[^']+'/);
+    assert.equal(page.headers['referrer-policy'], 'no-referrer', 'the token in the address never leaks as a referrer');
+    assert.ok(!page.body.includes(ui.token), 'the page itself does not carry the token');
+  });
+
+  test('a foreign Host is 421 (DNS rebinding), a foreign Origin 403, even with the token; never a CORS header', async () => {
+    for (const host of ['evil.example:' + ui.port, `127.0.0.1:${ui.port + 1}`, '127.0.0.1', `0.0.0.0:${ui.port}`]) {
+      const r = await raw(ui.port, 'GET', '/api/state', { ...own, host });
+      assert.equal(r.status, 421, host);
+    }
+    assert.equal((await raw(ui.port, 'GET', '/api/task', { ...own, host: `localhost:${ui.port}` })).status, 200);
+    for (const origin of ['http://evil.example', `http://127.0.0.1:${ui.port + 1}`, `https://127.0.0.1:${ui.port}`, 'null']) {
+      const r = await raw(ui.port, 'POST', '/api/cancel', { ...own, origin, 'content-type': 'application/json' }, '{}');
+      assert.equal(r.status, 403, origin);
+    }
+    const same = await raw(ui.port, 'POST', '/api/cancel', { ...own, origin: `http://127.0.0.1:${ui.port}`, 'content-type': 'application/json' }, '{}');
+    assert.equal(same.status, 200);
+    assert.deepEqual(JSON.parse(same.body).cancelled, false);
+    const preflight = await raw(ui.port, 'OPTIONS', '/api/index', { ...own, origin: `http://127.0.0.1:${ui.port}`, 'access-control-request-method': 'POST' });
+    for (const r of [same, preflight]) assert.ok(!Object.keys(r.headers).some((h) => h.startsWith('access-control-')), 'no CORS header');
+  });
+
+  test('actions are POST only (GET 405 with Allow), take JSON bodies only (415), and refuse bad ones (400)', async () => {
+    for (const route of ['/api/index', '/api/rebuild', '/api/cancel']) {
+      const r = await raw(ui.port, 'GET', route, own);
+      assert.equal(r.status, 405, route);
+      assert.equal(r.headers.allow, 'POST');
+    }
+    assert.equal((await raw(ui.port, 'POST', '/api/cancel', { ...own, 'content-type': 'text/plain' }, '{}')).status, 415);
+    assert.equal((await raw(ui.port, 'POST', '/api/cancel', { ...own, 'content-type': 'application/x-www-form-urlencoded' }, 'a=1')).status, 415);
+    assert.equal((await raw(ui.port, 'POST', '/api/cancel', own, '{}')).status, 415, 'no content type');
+    const bad = await raw(ui.port, 'POST', '/api/cancel', { ...own, 'content-type': 'application/json' }, '{nope');
+    assert.equal(bad.status, 400);
+    assert.match(JSON.parse(bad.body).error, /not valid JSON/);
+    const big = await raw(ui.port, 'POST', '/api/cancel', { ...own, 'content-type': 'application/json' }, JSON.stringify({ id: 'x'.repeat(70_000) }));
+    assert.equal(big.status, 413);
+    assert.equal((await raw(ui.port, 'POST', '/api/cancel', { ...own, 'content-type': 'application/json' }, '{"id": 7}')).status, 400);
+    assert.equal((await raw(ui.port, 'POST', '/api/state', { ...own, 'content-type': 'application/json' }, '{}')).status, 405);
+    assert.equal((await raw(ui.port, 'GET', '/api/nothing', own)).status, 404);
+    const k = await raw(ui.port, 'GET', '/api/search?q=route&k=0', own);
+    assert.equal(k.status, 400);
+    assert.match(JSON.parse(k.body).error, /^k must be a whole number from 1 to 50/);
+  });
+
+  test('the task feed is server-sent events, behind the same token, starting with the task as it is', async () => {
+    assert.equal((await raw(ui.port, 'GET', '/api/events', { host: own.host })).status, 401);
+    const first = await new Promise<{ type: string; event: string }>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port: ui.port, path: '/api/events', headers: own }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => {
+          text += c;
+          if (!text.includes('\n\n')) return;
+          resolve({ type: String(res.headers['content-type']), event: text.slice(0, text.indexOf('\n\n')) });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+    });
+    assert.match(first.type, /^text\/event-stream/);
+    assert.match(first.event, /^data: /);
+    assert.equal(JSON.parse(first.event.slice(6)).state, 'idle');
+  });
+
+  test('bad flags are one-line errors with exit 2', async () => {
+    for (const port of ['abc', '70000', '-1']) {
+      const r = await runCli(['ui', '--port', port, '--no-open'], repo);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+  });
+
+  test('a port in use is a one-line error naming --port', async () => {
+    const r = await runCli(['ui', '--port', String(ui.port), '--no-open'], repo);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, new RegExp(`port ${ui.port} is in use`));
+  });
+});
