@@ -16,6 +16,8 @@ export interface IndexSummary {
   chunksEmbedded: number;
   chunksTotal: number | null;
   seconds: number;
+  /** A plain folder's run (no git: branch, commit and tree are empty): the folder indexed. */
+  folder?: string;
   /** Present when the run collected garbage by itself afterwards (config autoGc; see gc-policy.ts). */
   garbageCollected?: { manifestsRemoved: number; chunksRemoved: number; bytesFreed: number };
 }
