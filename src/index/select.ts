@@ -2,6 +2,7 @@ import picomatch from 'picomatch';
 import type { Config } from '../config/config.js';
 import type { TreeEntry } from '../git/tree.js';
 import { isPdf } from '../chunk/pdf.js';
+import { binaryKind } from './magic.js';
 import type { ContentSkipReason } from '../store/blob-state.js';
 import type { SkipReason } from '../store/manifest.js';
 
@@ -76,6 +77,8 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 export function classifyContent(bytes: Buffer, maxLineChars: number): { text: string } | { pdf: true } | { reason: ContentSkipReason } {
   // A PDF is told by its header, whatever its name; its text is extracted page by page (chunk/pdf.ts).
   if (isPdf(bytes)) return { pdf: true };
+  const kind = binaryKind(bytes);
+  if (kind) return { reason: `binary (${kind})` };
   const utf16 = utf16Encoding(bytes);
   if (utf16) {
     // Windows tools write UTF-16 with a byte order mark; its ASCII half is all NUL bytes, yet it is text.
