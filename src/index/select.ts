@@ -11,10 +11,11 @@ export interface Selection {
   skipped: { path: string; reason: SkipReason }[];
 }
 
+// `.bin` and `.dat` say nothing of what a file holds (a PDF, a text export, firmware): their first bytes decide.
 const BINARY_EXTENSIONS = new Set(
-  ('png jpg jpeg gif bmp ico icns webp tiff psd ai sketch zip gz tgz bz2 xz zst 7z rar jar war ear class so dylib dll exe bin o a lib obj ' +
+  ('png jpg jpeg gif bmp ico icns webp tiff psd ai sketch zip gz tgz bz2 xz zst 7z rar jar war ear class so dylib dll exe o a lib obj ' +
     'wasm woff woff2 ttf otf eot mp3 mp4 m4a mov avi mkv webm wav ogg flac db sqlite sqlite3 pyc pyo npy npz pkl onnx pt pth safetensors ' +
-    'parquet arrow lance gguf dat iso dmg deb rpm apk ipa')
+    'parquet arrow lance gguf iso dmg deb rpm apk ipa')
     .split(' '),
 );
 const LOCK_FILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'Cargo.lock', 'poetry.lock', 'Pipfile.lock', 'go.sum', 'composer.lock', 'Gemfile.lock', 'uv.lock', 'flake.lock']);
