@@ -75,8 +75,15 @@ export function htmlText(source: string): TextLine[] {
   return out;
 }
 
-/** Sections at headings, each packed into chunks of at most MAX_LINES lines and MAX_CHARS characters. */
-export function htmlChunks(source: string): Chunk[] {
+/**
+ * Template syntax (Jinja, Django, Handlebars, Angular, Vue, ERB, JSP): such a file is code a developer edits, and its
+ * markup is what they look for, so it keeps line windows (the caller's, on null).
+ */
+const TEMPLATE = /\{\{|\{%|\{#|<%/;
+
+/** Sections at headings, each packed into chunks of at most MAX_LINES lines and MAX_CHARS characters; null for a template. */
+export function htmlChunks(source: string): Chunk[] | null {
+  if (TEMPLATE.test(source)) return null;
   const trail: { depth: number; label: string }[] = [];
   const chunks: Chunk[] = [];
   let run: TextLine[] = [];

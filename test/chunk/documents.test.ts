@@ -110,6 +110,9 @@ test('HTML is read as the text it shows: tags, scripts, styles and comments gone
   // Without an extension, a doctype or <html> says what it is.
   assert.deepEqual((await chunkFile('export/page', html)).map((c) => c.symbols.join(' > ')), chunks.map((c) => c.symbols.join(' > ')));
   assert.equal((await chunkFile('export/page', '<html>\n<body><p>Hello</p></body></html>'))[0]!.language, 'html');
+  // A template is code: its markup is kept, in line windows.
+  const template = await chunkFile('templates/login.html', '<h1>{{ title }}</h1>\n<form method="post">{% csrf_token %}</form>\n');
+  assert.deepEqual(template.map((c) => [c.startLine, c.endLine, c.symbols.length, c.text.includes('<form')]), [[1, 2, 0, true]]);
 });
 
 test('plain text goes by paragraphs, packed up to a window of lines, each chunk named by its title line', async () => {
