@@ -1,5 +1,7 @@
 import type { SourceLines } from './lines.js';
 import type { Chunk, ChunkOptions } from './types.js';
+import { htmlChunks } from './html.js';
+import { isProsePath, proseChunks } from './prose.js';
 import { splitAtBoundaries, type Span } from './windows.js';
 
 /**
@@ -7,10 +9,13 @@ import { splitAtBoundaries, type Span } from './windows.js';
  * section with the path of headings above it as its breadcrumb (`# Install > ## Offline mode`), so a result says
  * where in the document it is; tables (CSV, TSV) in runs of rows that each carry the header row, so a value is
  * never read without its column names. A line window cut these mid-section and lost the header after the first.
+ * HTML is read as the text it shows (html.ts), plain text by paragraphs (prose.ts).
  *
- * Revisions: raising one re-chunks (and, for changed text, re-embeds) the files of that format only.
+ * Revisions: raising one re-chunks (and, for changed text, re-embeds) the files of that format only. html and text
+ * are 2 since HTML is read as text and plain text by paragraphs (both were line windows, `lines`, before); files of
+ * language "text" that keep windows (an unknown extension) get the same windows under the new id.
  */
-export const DOCUMENT_REVISIONS: Readonly<Record<string, number>> = { markdown: 2, rst: 2, asciidoc: 2, csv: 2, tsv: 2, pdf: 2 };
+export const DOCUMENT_REVISIONS: Readonly<Record<string, number>> = { markdown: 2, rst: 2, asciidoc: 2, csv: 2, tsv: 2, pdf: 2, html: 2, text: 2 };
 
 /** Rows per table chunk: ~40 rows of a typical export (~60 characters each) keep a chunk near 2,500 characters. */
 const TABLE_ROWS = 40;
@@ -22,8 +27,11 @@ export function isDocumentLanguage(language: string): boolean {
 }
 
 /** Chunks of a document, or null when its format has no structure to follow here (the caller cuts windows). */
-export function documentChunks(language: string, lines: SourceLines, settings: ChunkOptions): Chunk[] | null {
+export function documentChunks(language: string, lines: SourceLines, settings: ChunkOptions, path: string): Chunk[] | null {
   if (language === 'csv' || language === 'tsv') return tableChunks(language, lines);
+  if (language === 'html') return htmlChunks(lines.lines.join('\n'));
+  // Text of an unknown extension (`.log`, `.conf.sample`…) is anyone's guess: it keeps line windows.
+  if (language === 'text') return isProsePath(path) ? proseChunks(lines, settings.windowLines) : null;
   const headings = language === 'markdown' ? markdownHeadings(lines.lines) : language === 'asciidoc' ? asciidocHeadings(lines.lines) : rstHeadings(lines.lines);
   if (headings.length === 0) return null;
   return sectionSpans(lines, headings, settings).map((span) => ({

@@ -1,5 +1,6 @@
 import { planSpans } from './assemble.js';
 import { documentChunks, isDocumentLanguage } from './documents.js';
+import { looksLikeHtml } from './html.js';
 import { detectLanguage, detectLanguageFromShebang } from './languages.js';
 import { SourceLines } from './lines.js';
 import { grammarFor } from './parser.js';
@@ -41,9 +42,10 @@ export async function chunkFile(path: string, text: string, options: Partial<Chu
     const lines = new SourceLines(text, settings.maxLineChars);
     if (!lines.trimRange(1, lines.count)) return [];
     let language = detectLanguage(path);
-    if (language === 'text') language = detectLanguageFromShebang(lines.lines[0]!) ?? language;
+    // A file no name explains is told by its first line: a `#!` names its interpreter, a doctype makes it HTML.
+    if (language === 'text') language = detectLanguageFromShebang(lines.lines[0]!) ?? (looksLikeHtml(lines.lines.slice(0, 5).join('\n')) ? 'html' : language);
     if (isDocumentLanguage(language)) {
-      const chunks = documentChunks(language, lines, settings);
+      const chunks = documentChunks(language, lines, settings, path);
       if (chunks) return chunks;
     }
     let spans: Span[];

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config/config.js';
+import type { PlainFolderUse } from '../index/context.js';
 import type { CodeIndex, CodeIndexHooks } from '../service/code-index.js';
 import { UsageError } from '../util/errors.js';
 import { notice } from './output.js';
@@ -22,10 +23,14 @@ export function workDir(cmd: Command): string {
   return (cmd.optsWithGlobals() as GlobalOptions).cwd ?? process.cwd();
 }
 
-/** Loaded on use: every command parses its flags here, and the hook's fast path never needs the index. */
-export async function openIndex(cmd: Command, hooks: CodeIndexHooks = {}): Promise<CodeIndex> {
+/**
+ * Loaded on use: every command parses its flags here, and the hook's fast path never needs the index. `plain`: the
+ * command also works in a plain folder outside any git repository (see PlainFolderUse); without it, such a folder
+ * is exit 3.
+ */
+export async function openIndex(cmd: Command, hooks: CodeIndexHooks = {}, plain?: PlainFolderUse): Promise<CodeIndex> {
   const { CodeIndex } = await import('../service/code-index.js');
-  return CodeIndex.open(workDir(cmd), configFlags(cmd), { onNotice: notice, ...hooks });
+  return CodeIndex.open(workDir(cmd), configFlags(cmd), { onNotice: notice, ...hooks }, {}, plain);
 }
 
 export function splitList(value: string): string[] {

@@ -25,6 +25,8 @@ export interface Config {
   autoGc: boolean;
   /** Folders under which an agent may add sources through MCP (`add_source`); the CLI may add any. */
   sourceRoots: string[];
+  /** The most MB of files indexed from one source (or a plain folder); files past it are skipped with a reason. */
+  maxSourceMB: number;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -39,6 +41,8 @@ export const DEFAULT_CONFIG: Config = {
   storeBudgetMB: 0,
   autoGc: true,
   sourceRoots: [],
+  // A generous bound on what one `ocrag add` can pull in (a home folder by mistake): 512 MB of text is ~200,000 chunks of ~2.5 KB.
+  maxSourceMB: 512,
 };
 
 /** Number keys where 0 means "none" rather than an error. */
@@ -56,6 +60,7 @@ const ENV_KEYS: Record<string, keyof Config> = {
   OCRAG_STORE_BUDGET_MB: 'storeBudgetMB',
   OCRAG_AUTO_GC: 'autoGc',
   OCRAG_SOURCE_ROOTS: 'sourceRoots',
+  OCRAG_MAX_SOURCE_MB: 'maxSourceMB',
 };
 
 /** Merges the layers in precedence order (`file` is the index's config.json); each layer is checked and a bad value names its source. */

@@ -32,6 +32,13 @@ export interface OpenedRepo {
   readonly head: HeadSnapshot;
 }
 
+/** `cwd` is in no git repository: exit 3, unless the caller takes the folder as a knowledge base of its own. */
+export class NotInRepositoryError extends UsageError {
+  constructor(readonly cwd: string) {
+    super(`not inside a git repository: ${cwd} (this command needs one; in a plain folder, index, search, add, remove, list, status and gc work)`, 3);
+  }
+}
+
 /** Finds the repository that contains `cwd` (any subfolder works). */
 export async function openRepo(cwd: string): Promise<RepoInfo> {
   return (await openRepoWithHead(cwd)).repo;
@@ -65,9 +72,7 @@ async function openRepoStepwise(cwd: string): Promise<OpenedRepo> {
     const out = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { cwd });
     lines = out.split('\n');
   } catch (e) {
-    if (e instanceof GitError && /not a git repository/i.test(e.stderr)) {
-      throw new UsageError(`not inside a git repository: ${cwd} (run ocrag from a folder of one)`, 3);
-    }
+    if (e instanceof GitError && /not a git repository/i.test(e.stderr)) throw new NotInRepositoryError(cwd);
     if (e instanceof GitError && /must be run in a work tree/i.test(e.stderr)) {
       throw new UsageError('bare repository: ocrag indexes a work tree; run it in a clone with a checkout', 3);
     }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { loadConfig, type Config } from '../config/config.js';
-import { openRepoWithHead, type HeadSnapshot, type RepoInfo } from '../git/repo.js';
-import { indexLayout, type IndexLayout } from '../store/layout.js';
+import path from 'node:path';
+import { NotInRepositoryError, openRepoWithHead, type HeadSnapshot, type RepoInfo } from '../git/repo.js';
+import { findIndexedFolder, folderLayout, indexLayout, type IndexLayout } from '../store/layout.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { storeExists } from '../store/open-store.js';
 import { chunkerVersion } from '../chunk/version.js';
@@ -19,13 +20,39 @@ export interface IndexContext {
   readonly head: HeadSnapshot;
   readonly layout: IndexLayout;
   readonly config: Config;
+  /**
+   * A plain folder outside any git repository, indexed as a knowledge base of its own: no HEAD, no manifest; what
+   * search sees is the folder's files and its added sources, as they are on disk (`repo.root` is the folder).
+   */
+  readonly plainFolder?: boolean;
 }
 
-export async function openContext(cwd: string, flags: Partial<Config> = {}): Promise<IndexContext> {
-  const { repo, head } = await openRepoWithHead(cwd);
+/**
+ * Outside any git repository, whether a command works on a plain folder: `create` takes the nearest folder indexed
+ * before, else `cwd` itself (index, add); `existing` only a folder indexed before (search, list, status…).
+ */
+export type PlainFolderUse = 'create' | 'existing';
+
+export async function openContext(cwd: string, flags: Partial<Config> = {}, plain?: PlainFolderUse): Promise<IndexContext> {
+  let opened;
+  try {
+    opened = await openRepoWithHead(cwd);
+  } catch (e) {
+    if (!(e instanceof NotInRepositoryError) || !plain) throw e;
+    return openPlainFolder(cwd, flags, plain);
+  }
+  const { repo, head } = opened;
   const layout = indexLayout(repo);
   const config = loadConfig(layout.config, flags);
   return { repo, head, layout, config };
+}
+
+function openPlainFolder(cwd: string, flags: Partial<Config>, plain: PlainFolderUse): IndexContext {
+  const root = findIndexedFolder(cwd) ?? (plain === 'create' ? path.resolve(cwd) : null);
+  if (!root) throw new UsageError(`not inside a git repository or a folder indexed by ocrag: ${cwd} (run "ocrag index" to index this folder as a knowledge base)`, 3);
+  const layout = folderLayout(root);
+  const repo = Object.freeze({ root, gitDir: '', commonDir: '' });
+  return { repo, head: Object.freeze({ branch: null, commit: null, tree: null }), layout, config: loadConfig(layout.config, flags), plainFolder: true };
 }
 
 /** The commit HEAD points at; a repository without commits has nothing to index. */

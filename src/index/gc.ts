@@ -3,7 +3,8 @@ import { checkedOut } from '../git/worktrees.js';
 import type { BlobState } from '../store/blob-state.js';
 import { knownBlobs, listManifests, manifestKey, readManifest, removeManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
-import { readSources, sourceBlobs } from '../store/sources.js';
+import { sourceBlobs } from '../store/sources.js';
+import { viewSources } from './folder.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import { removeStagingLeftovers } from '../store/staging.js';
 import { dirSize } from '../util/dir-size.js';
@@ -55,7 +56,8 @@ export async function collectGarbage(ctx: IndexContext, keep: number): Promise<G
 
 /** The manifests gc keeps (checked-out ones and the `keep` most recently indexed others) and those it drops. */
 export async function chooseManifests(ctx: IndexContext, keep: number): Promise<{ kept: Map<string, Manifest>; removed: string[] }> {
-  const { branches, detached } = await checkedOut(ctx.repo.root);
+  // A plain folder has no branches, nor manifests: nothing is pinned.
+  const { branches, detached } = ctx.plainFolder ? { branches: new Set<string>(), detached: new Set<string>() } : await checkedOut(ctx.repo.root);
   const pinned = new Set([...[...branches].map((b) => manifestKey(b, '')), ...[...detached].map((c) => manifestKey(null, c))]);
   const all = listManifests(ctx.layout.manifests)
     .map((key) => ({ key, manifest: readManifest(ctx.layout.manifests, key) }))
@@ -83,7 +85,7 @@ export async function reclaimableChunks(ctx: IndexContext, counts: Map<string, n
 export function referencedBlobs(ctx: IndexContext, manifests: Iterable<Manifest>): Map<string, BlobState> {
   const referenced = new Map<string, BlobState>();
   for (const m of manifests) knownBlobs(m, referenced);
-  const names = readSources(ctx.layout.sources).map((s) => s.name);
+  const names = viewSources(ctx).map((s) => s.name);
   for (const blob of sourceBlobs(ctx.layout.sourceScans, names)) if (!referenced.has(blob)) referenced.set(blob, 'chunks');
   return referenced;
 }

@@ -19,6 +19,8 @@ export interface IndexSummary {
   seconds: number;
   /** What the user should be told though the run succeeded (it selected no files, say); absent when nothing. */
   warnings?: string[];
+  /** A plain folder's run (no git: branch, commit and tree are empty): the folder indexed. */
+  folder?: string;
   /** Present when the run collected garbage by itself afterwards (config autoGc; see gc-policy.ts). */
   garbageCollected?: { manifestsRemoved: number; chunksRemoved: number; bytesFreed: number };
 }

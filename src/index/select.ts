@@ -2,6 +2,7 @@ import picomatch from 'picomatch';
 import type { Config } from '../config/config.js';
 import type { TreeEntry } from '../git/tree.js';
 import { isPdf } from '../chunk/pdf.js';
+import { binaryKind } from './magic.js';
 import type { ContentSkipReason } from '../store/blob-state.js';
 import type { SkipReason } from '../store/manifest.js';
 
@@ -10,10 +11,11 @@ export interface Selection {
   skipped: { path: string; reason: SkipReason }[];
 }
 
+// `.bin` and `.dat` say nothing of what a file holds (a PDF, a text export, firmware): their first bytes decide.
 const BINARY_EXTENSIONS = new Set(
-  ('png jpg jpeg gif bmp ico icns webp tiff psd ai sketch zip gz tgz bz2 xz zst 7z rar jar war ear class so dylib dll exe bin o a lib obj ' +
+  ('png jpg jpeg gif bmp ico icns webp tiff psd ai sketch zip gz tgz bz2 xz zst 7z rar jar war ear class so dylib dll exe o a lib obj ' +
     'wasm woff woff2 ttf otf eot mp3 mp4 m4a mov avi mkv webm wav ogg flac db sqlite sqlite3 pyc pyo npy npz pkl onnx pt pth safetensors ' +
-    'parquet arrow lance gguf dat iso dmg deb rpm apk ipa')
+    'parquet arrow lance gguf iso dmg deb rpm apk ipa')
     .split(' '),
 );
 const LOCK_FILES = new Set(['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'Cargo.lock', 'poetry.lock', 'Pipfile.lock', 'go.sum', 'composer.lock', 'Gemfile.lock', 'uv.lock', 'flake.lock']);
@@ -76,6 +78,8 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 export function classifyContent(bytes: Buffer, maxLineChars: number): { text: string } | { pdf: true } | { reason: ContentSkipReason } {
   // A PDF is told by its header, whatever its name; its text is extracted page by page (chunk/pdf.ts).
   if (isPdf(bytes)) return { pdf: true };
+  const kind = binaryKind(bytes);
+  if (kind) return { reason: `binary (${kind})` };
   const utf16 = utf16Encoding(bytes);
   if (utf16) {
     // Windows tools write UTF-16 with a byte order mark; its ASCII half is all NUL bytes, yet it is text.

@@ -5,27 +5,33 @@ import { folderFiles } from '../git/folder-files.js';
 import { workingChanges } from '../git/status.js';
 import { listTree, type TreeEntry } from '../git/tree.js';
 import { placeFiles, type Manifest } from '../store/manifest.js';
-import { readSourceScan, writeSourceScan, type ScannedFile, type SourceScan, type SourceSpec } from '../store/sources.js';
+import { FOLDER_SOURCE, readSourceScan, writeSourceScan, type ScannedFile, type SourceScan, type SourceSpec } from '../store/sources.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import type { BlobState } from '../store/blob-state.js';
 import type { IndexContext } from './context.js';
 import { gitBlobId } from './overlay.js';
+import type { Selection } from './select.js';
 
 /** Beyond this size a source file is not even read: the selection skips it as `too large` (PDFs have 32 MB). */
 const READ_LIMIT = 32 * 1024 * 1024;
 
 /** Where one source's file lives and what it is, as a scan found it. */
 interface SourceFile {
-  /** The path results show: `<source>:<path inside it>`. */
+  /** The path results show: `<source>:<path inside it>` (a plain folder's own files: the path inside it). */
   shown: string;
+  /** The path inside the source. */
+  rel: string;
   absolute: string;
   entry: TreeEntry;
 }
 
 export interface SourcesView {
   view: Manifest;
-  /** Shown path → absolute path, for results that name a source file. */
+  /** Shown path → absolute path, for results that name a source file (not a plain folder's own: its paths are its). */
   absolute: Map<string, string>;
+  /** Distinct contents this scan read and chunked, and the chunks of them it embedded. */
+  newBlobs: number;
+  chunksEmbedded: number;
 }
 
 /**
@@ -33,46 +39,74 @@ export interface SourcesView {
  * stats each file and hashes only those whose size or mtime changed since the last scan; contents the store lacks
  * are embedded (by blob, as the tree's are, so a file present in two sources, or in the tree, is embedded once).
  * Deleted files simply stop being there. Sources under the index's config are selected by its rules (secrets,
- * binaries, size), not by its include/exclude globs, which speak of the tree's paths.
+ * binaries, size), not by its include/exclude globs, which speak of the tree's paths; past a source's size limit
+ * (`--max-size`, else `maxSourceMB`) its further files, in path order, are skipped.
  */
 export async function withSources(ctx: IndexContext, view: Manifest, sources: SourceSpec[], store: StoreHandle, embedder: Embedder): Promise<SourcesView> {
   const absolute = new Map<string, string>();
-  if (sources.length === 0) return { view, absolute };
+  if (sources.length === 0) return { view, absolute, newBlobs: 0, chunksEmbedded: 0 };
   const { selectFiles } = await import('./select.js');
-  const scanned: SourceFile[] = [];
-  for (const source of sources) scanned.push(...(await scanSource(ctx, source)));
+  const scans = new Map<SourceSpec, { files: SourceFile[]; scan: SourceScan }>();
+  for (const source of sources) scans.set(source, await scanSource(ctx, source));
+  const scanned = [...scans.values()].flatMap((s) => s.files);
   const config = { ...ctx.config, include: [], exclude: [] };
-  const selection = selectFiles(scanned.map((f) => f.entry), config);
+  const selection = withinSizeLimits(selectFiles(scanned.map((f) => f.entry), config), sources, scans, ctx.config.maxSourceMB);
   const byShown = new Map(scanned.map((f) => [f.shown, f]));
   const known = new Map<string, BlobState>();
   const wanted = [...new Set(selection.files.map((f) => f.blob))];
   if (wanted.length) for (const [blob, state] of await (await store.get()).blobState(wanted)) known.set(blob, state);
   // Named by their path inside the source: the chunker tells a file's language by its name.
-  const toEmbed = [...new Map(selection.files.filter((f) => !known.has(f.blob)).map((f) => [f.blob, { path: f.path.slice(f.path.indexOf(':') + 1), blob: f.blob }])).values()];
+  const toEmbed = [...new Map(selection.files.filter((f) => !known.has(f.blob)).map((f) => [f.blob, { path: byShown.get(f.path)!.rel, blob: f.blob }])).values()];
   const fileOfBlob = new Map(selection.files.map((f) => [f.blob, byShown.get(f.path)!.absolute]));
+  let chunksEmbedded = 0;
   if (toEmbed.length) {
     const { embedBlobs } = await import('./embed-blobs.js');
     const result = await embedBlobs(await store.get(), embedder, toEmbed, async (b) => readFile(fileOfBlob.get(b.blob)!), { maxLineChars: ctx.config.maxLineChars });
     for (const m of result.marks) known.set(m.blob, m.reason);
     for (const b of toEmbed) if (!known.has(b.blob)) known.set(b.blob, 'chunks');
+    chunksEmbedded = result.embedded;
   }
   const files = { ...view.files };
   const skipped = { ...view.skipped };
   const skippedBlobs = { ...view.skippedBlobs };
   for (const s of selection.skipped) skipped[s.path] = s.reason;
   placeFiles(selection.files, known, { files, skipped, skippedBlobs });
-  for (const f of scanned) absolute.set(f.shown, f.absolute);
-  return { view: { ...view, files, skipped, skippedBlobs }, absolute };
+  for (const [source, { files: found, scan }] of scans) {
+    // What the view left out of each source, and why, is kept with its scan: `ocrag status` and `list` show it.
+    scan.skipped = {};
+    for (const f of found) if (f.shown in skipped) scan.skipped[f.rel] = skipped[f.shown]!;
+    writeSourceScan(ctx.layout.sourceScans, source.name, scan);
+    if (source.name !== FOLDER_SOURCE) for (const f of found) absolute.set(f.shown, f.absolute);
+  }
+  return { view: { ...view, files, skipped, skippedBlobs }, absolute, newBlobs: toEmbed.length, chunksEmbedded };
+}
+
+/** Past a source's size limit, its further selected files (in path order) are skipped: the run goes on without them. */
+function withinSizeLimits(selection: Selection, sources: SourceSpec[], scans: Map<SourceSpec, { files: SourceFile[] }>, maxSourceMB: number): Selection {
+  const over = new Set<string>();
+  const selected = new Set(selection.files.map((f) => f.path));
+  for (const source of sources) {
+    const limit = source.maxBytes ?? maxSourceMB * 1024 * 1024;
+    let total = 0;
+    for (const f of scans.get(source)!.files) {
+      if (!selected.has(f.shown)) continue;
+      total += f.entry.size;
+      if (total > limit) over.add(f.shown);
+    }
+  }
+  if (over.size === 0) return selection;
+  return { files: selection.files.filter((f) => !over.has(f.path)), skipped: [...selection.skipped, ...[...over].map((p) => ({ path: p, reason: 'source size limit' as const }))] };
 }
 
 /** The files of one source now, their blob ids reused from the last scan where size and mtime are unchanged. */
-async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<SourceFile[]> {
+async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ files: SourceFile[]; scan: SourceScan }> {
+  const next: SourceScan = { version: 1, files: {} };
   let stat: fs.Stats;
   try {
     stat = fs.statSync(source.root);
   } catch {
     // A source that is gone (an unmounted drive, a deleted folder) holds nothing until it is back.
-    return [];
+    return { files: [], scan: next };
   }
   const single = stat.isFile();
   // Another repository's checkout: its HEAD tree names each clean file's blob, so only its edits are read.
@@ -81,7 +115,7 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<Source
   // deletes): asking git for the folder's files as well would spawn three more gits per search.
   const rels = single ? [path.basename(source.root)] : head ? head.files : stat.isDirectory() ? await folderFiles(source.root) : [];
   const last = readSourceScan(ctx.layout.sourceScans, source.name);
-  const next: SourceScan = { version: 1, files: {} };
+  const prefix = source.name === FOLDER_SOURCE ? '' : `${source.name}:`;
   const out: SourceFile[] = [];
   for (const rel of rels) {
     const absolute = single ? source.root : path.join(source.root, ...rel.split('/'));
@@ -99,10 +133,9 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<Source
     const blob = clean ? committed : same ? before.blob : st.size > READ_LIMIT ? '' : gitBlobId(readFile(absolute) ?? Buffer.alloc(0));
     const scannedFile: ScannedFile = { size: st.size, mtimeMs: st.mtimeMs, blob };
     next.files[rel] = scannedFile;
-    out.push({ shown: `${source.name}:${rel}`, absolute, entry: { path: `${source.name}:${rel}`, blob, kind: 'file', size: st.size } });
+    out.push({ shown: `${prefix}${rel}`, rel, absolute, entry: { path: `${prefix}${rel}`, blob, kind: 'file', size: st.size } });
   }
-  writeSourceScan(ctx.layout.sourceScans, source.name, next);
-  return out;
+  return { files: out, scan: next };
 }
 
 function readFile(file: string): Buffer | null {

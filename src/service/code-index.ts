@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import type { Config } from '../config/config.js';
 import { loadEmbedder, type Embedder } from '../embed/index.js';
 import { readHead } from '../git/repo.js';
-import { currentManifest, isUpToDate, openContext, requireHead, supersededDefaultModel, type IndexContext } from '../index/context.js';
+import { currentManifest, isUpToDate, openContext, requireHead, supersededDefaultModel, type IndexContext, type PlainFolderUse } from '../index/context.js';
 import type { GcResult } from '../index/gc.js';
 import { withWorkingTree } from '../index/overlay.js';
-import { withSources } from '../index/sources.js';
+import { withSources, type SourcesView } from '../index/sources.js';
+import { folderManifest, folderReady, prepareFolderStore, viewSources } from '../index/folder.js';
+import { summarize } from '../index/known-tree.js';
 import { workingChanges } from '../git/status.js';
 import type { IndexOptions, IndexSummary } from '../index/indexer.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
@@ -16,6 +18,7 @@ import { readSources } from '../store/sources.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { keepSnapshotCurrent, searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 import { UsageError } from '../util/errors.js';
+import { KeptStore } from './kept-store.js';
 import { withIndexLock } from '../util/file-lock.js';
 
 /** What a view holds: HEAD as indexed, uncommitted edits (unless committedOnly), the added sources (unless sources is false). */
@@ -51,18 +54,21 @@ export class CodeIndex {
   /** HEAD was read by open(); the first refresh can skip git. Later calls (a long-lived server) re-read it. */
   private headJustRead = true;
 
-  /** The store kept open between calls when `keepStoreOpen`, and how many calls are using it now. */
-  private kept: { store: StoreHandle; users: number; released: boolean } | null = null;
+  /** The store kept open between calls when `keepStoreOpen`. */
+  private readonly kept: KeptStore;
 
-  private constructor(private context: IndexContext, private readonly hooks: CodeIndexHooks, private readonly options: CodeIndexOptions = {}) {}
+  private constructor(private context: IndexContext, private readonly hooks: CodeIndexHooks, private readonly options: CodeIndexOptions = {}) {
+    this.kept = new KeptStore(context.layout);
+  }
 
   /** Where this index runs, with HEAD as last read; re-reading HEAD makes a new context, so a run keeps its own. */
   get ctx(): IndexContext {
     return this.context;
   }
 
-  static async open(cwd: string, flags: Partial<Config> = {}, hooks: CodeIndexHooks = {}, options: CodeIndexOptions = {}): Promise<CodeIndex> {
-    return new CodeIndex(await openContext(cwd, flags), hooks, options);
+  /** `plain`: outside any git repository, whether the folder is taken as a knowledge base of its own (index/context.ts). */
+  static async open(cwd: string, flags: Partial<Config> = {}, hooks: CodeIndexHooks = {}, options: CodeIndexOptions = {}, plain?: PlainFolderUse): Promise<CodeIndex> {
+    return new CodeIndex(await openContext(cwd, flags, plain), hooks, options);
   }
 
   /** The model, loaded (and on first use built) once per CodeIndex. */
@@ -80,11 +86,21 @@ export class CodeIndex {
 
   /** Indexes HEAD. Waits for a run in another process (a hook's) unless the caller holds the lock already. */
   async index(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal } = {}): Promise<IndexSummary> {
+    if (this.ctx.plainFolder) return this.indexFolder(opts.rebuild);
     await this.refreshHead();
     const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal);
     if (!summary.upToDate) await this.refreshSearchSnapshot();
     await this.refreshSources();
     return summary;
+  }
+
+  /** A plain folder's run: its store made ready, then the folder and its sources scanned and embedded. */
+  private async indexFolder(rebuild?: boolean): Promise<IndexSummary> {
+    const started = performance.now();
+    await this.locked(async () => prepareFolderStore(this.ctx, await this.model(), { rebuild, onNotice: this.hooks.onNotice }));
+    this.releaseStore();
+    return this.withView({ update: false }, async (view, store, _embedder, laid) =>
+      ({ ...summarize(view, { upToDate: laid.newBlobs === 0, newBlobs: laid.newBlobs, chunksEmbedded: laid.chunksEmbedded, chunksTotal: await (await store.get()).countChunks(), started }, this.ctx.config), folder: this.ctx.repo.root }));
   }
 
   /** An index run (a hook's too) also embeds what changed in the added sources, so the next search finds it done. */
@@ -149,7 +165,7 @@ export class CodeIndex {
 
   /** Re-reads HEAD (cheap) so a long-lived server follows checkouts and commits. */
   async refreshHead(): Promise<void> {
-    if (this.headJustRead) {
+    if (this.headJustRead || this.ctx.plainFolder) {
       this.headJustRead = false;
       return;
     }
@@ -160,6 +176,11 @@ export class CodeIndex {
   async ensureFresh(): Promise<IndexSummary | null> {
     await this.refreshHead();
     const ctx = this.ctx;
+    if (ctx.plainFolder) {
+      // No HEAD to catch up with: the store only has to exist; the view's scan embeds what is new.
+      if (!folderReady(ctx)) await this.locked(async () => prepareFolderStore(ctx, await this.model(), { onNotice: this.hooks.onNotice }));
+      return null;
+    }
     const { commit } = requireHead(ctx.head);
     if (isUpToDate(ctx, currentManifest(ctx))) return null;
     // An index of the old default model gets its own notice from the run.
@@ -173,7 +194,7 @@ export class CodeIndex {
    */
   async search(query: string, opts: SearchOptions & ViewOptions): Promise<SearchResult[]> {
     if (!query.trim()) throw new UsageError('empty query: say what code you are looking for');
-    return this.withView(opts, async (view, store, embedder, onDisk) => {
+    return this.withView(opts, async (view, store, embedder, { absolute: onDisk }) => {
       const results = await searchManifest(view, storeRetriever(store, embedder), query, opts);
       // A source's file says which source it is of and where it is: the scan that laid it over the view knows.
       return onDisk.size ? results.map((r) => (onDisk.has(r.path) ? { ...r, source: r.path.slice(0, r.path.indexOf(':')), absolutePath: onDisk.get(r.path)! } : r)) : results;
@@ -200,18 +221,17 @@ export class CodeIndex {
   }
 
   /** The manifest of what the user sees, with the store and model open for the duration of `use`. */
-  private async withView<T>(opts: ViewOptions, use: (view: Manifest, store: StoreHandle, embedder: Embedder, sourceFiles: ReadonlyMap<string, string>) => Promise<T>): Promise<T> {
+  private async withView<T>(opts: ViewOptions, use: (view: Manifest, store: StoreHandle, embedder: Embedder, laid: SourcesView) => Promise<T>): Promise<T> {
     if (opts.update !== false) await this.ensureFresh();
-    const manifest = opts.update === false ? await this.manifestAtHead() : currentManifest(this.ctx);
+    const manifest = this.ctx.plainFolder ? folderManifest(this.ctx) : opts.update === false ? await this.manifestAtHead() : currentManifest(this.ctx);
     if (!manifest) throw new UsageError('no index for this commit yet: run "ocrag index"', 4);
     // git reads the work tree on the other core while the model loads.
-    const changes = opts.committedOnly ? null : workingChanges(this.ctx.repo.root);
+    const changes = opts.committedOnly || this.ctx.plainFolder ? null : workingChanges(this.ctx.repo.root);
     changes?.catch(() => undefined);
     return this.withStore(async (store, embedder) => {
       const view = changes ? await withWorkingTree(this.ctx, manifest, store, embedder, changes) : manifest;
-      const sources = opts.sources === false ? [] : readSources(this.ctx.layout.sources);
-      const laid = await withSources(this.ctx, view, sources, store, embedder);
-      return use(laid.view, store, embedder, laid.absolute);
+      const laid = await withSources(this.ctx, view, viewSources(this.ctx, opts.sources !== false), store, embedder);
+      return use(laid.view, store, embedder, laid);
     });
   }
 
@@ -233,7 +253,7 @@ export class CodeIndex {
     if (!meta || !storeExists(this.ctx.layout)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
     assertSameModel(meta, embedder);
     try {
-      if (this.options.keepStoreOpen) return await this.withKeptStore(meta, embedder, use);
+      if (this.options.keepStoreOpen) return await this.kept.use(meta, (store) => use(store, embedder));
       try {
         return await this.withFreshStore(meta, embedder, use);
       } catch (e) {
@@ -255,36 +275,10 @@ export class CodeIndex {
     }
   }
 
-  private async withKeptStore<T>(meta: StoreMeta, embedder: Embedder, use: (store: StoreHandle, embedder: Embedder) => Promise<T>, retried = false): Promise<T> {
-    const reused = this.kept !== null && this.kept.store.dim === meta.dim && this.kept.store.generation === meta.createdAt;
-    if (!reused) {
-      this.releaseStore();
-      this.kept = { store: new StoreHandle(this.ctx.layout, meta.dim, meta.createdAt), users: 0, released: false };
-    }
-    const kept = this.kept!;
-    kept.users++;
-    try {
-      return await use(kept.store, embedder);
-    } catch (e) {
-      // A kept handle may predate a compaction by another process (its files are gone): once more on a fresh one.
-      if (!reused || retried) throw e;
-      this.releaseStore();
-      return await this.withKeptStore(meta, embedder, use, true);
-    } finally {
-      kept.users--;
-      if (kept.released && kept.users === 0) kept.store.close();
-    }
-  }
-
   /** Lets go of the store kept open (see `keepStoreOpen`): the next call opens it afresh and sees every write. */
   releaseStore(): void {
-    const kept = this.kept;
-    if (!kept) return;
-    this.kept = null;
-    kept.released = true;
-    if (kept.users === 0) kept.store.close();
+    this.kept.release();
   }
-
 
   async close(): Promise<void> {
     this.releaseStore();

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { currentManifest, type IndexContext } from '../index/context.js';
+import { folderManifest } from '../index/folder.js';
 import { asStoreDamage } from '../store/damage.js';
 import type { Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
@@ -8,20 +9,25 @@ import { sourceAwareGlobs } from '../store/sources.js';
 import { UsageError } from '../util/errors.js';
 import { listSources } from './sources.js';
 
-/** Where a listed file's content comes from: HEAD as indexed, or the work tree that search sees on top of it. */
-export type FileState = 'committed' | 'modified' | 'untracked' | 'source';
+/**
+ * Where a listed file's content comes from: HEAD as indexed, the work tree that search sees on top of it, an added
+ * source, a plain folder's own files (`folder`); `skipped`: a source's file left out, with its reason.
+ */
+export type FileState = 'committed' | 'modified' | 'untracked' | 'source' | 'folder' | 'skipped';
 
 export interface ListedFile {
   path: string;
   blob: string;
   chunks: number;
   state: FileState;
+  reason?: string;
 }
 
-/** HEAD's manifest, or the one-line error every lister gives when this commit was never indexed. */
+/** HEAD's manifest (a plain folder's own), or the one-line error every lister gives when nothing was indexed. */
 export function indexedManifest(ctx: IndexContext): Manifest {
-  const manifest = currentManifest(ctx);
-  if (!manifest || !readMeta(ctx.layout.meta) || !storeExists(ctx.layout)) throw new UsageError('nothing indexed for this commit yet: run "ocrag index"', 4);
+  const plain = !!ctx.plainFolder;
+  const manifest = plain ? folderManifest(ctx) : currentManifest(ctx);
+  if (!manifest || !readMeta(ctx.layout.meta) || !storeExists(ctx.layout)) throw new UsageError(`nothing indexed ${plain ? 'in this folder' : 'for this commit'} yet: run "ocrag index"`, 4);
   return manifest;
 }
 
@@ -40,9 +46,16 @@ export async function listFiles(ctx: IndexContext, manifest: Manifest, view: Man
     .catch((e) => Promise.reject(asStoreDamage(e, ctx.layout.tables)));
   const match = glob ? picomatch(sourceAwareGlobs(glob), { dot: true }) : () => true;
   const sources = new Set(listSources(ctx).map((s) => `${s.name}:`));
+  const plain = !!ctx.plainFolder;
+  const isSource = (path: string) => sources.has(path.slice(0, path.indexOf(':') + 1));
   const stateOf = (path: string, blob: string): FileState =>
-    manifest.files[path] === blob ? 'committed' : path in manifest.files ? 'modified' : sources.has(path.slice(0, path.indexOf(':') + 1)) ? 'source' : 'untracked';
-  return Object.entries(view.files)
+    manifest.files[path] === blob ? 'committed' : path in manifest.files ? 'modified' : isSource(path) ? 'source' : plain ? 'folder' : 'untracked';
+  const rows: ListedFile[] = Object.entries(view.files)
     .filter(([path]) => match(path))
     .map(([path, blob]) => ({ path, blob, chunks: counts.get(blob) ?? 0, state: stateOf(path, blob) }));
+  // A source's skipped files follow, each with its reason (past its size limit, too large, binary…): they were asked for.
+  for (const [path, reason] of Object.entries(view.skipped)) {
+    if (!(path in manifest.skipped) && (plain || isSource(path)) && match(path)) rows.push({ path, blob: view.skippedBlobs[path] ?? '', chunks: 0, state: 'skipped', reason });
+  }
+  return rows;
 }

@@ -8,7 +8,7 @@ import { UsageError } from '../util/errors.js';
  * Registers folders or files as sources (`ocrag add`). A source is named after its folder unless `--name` says
  * otherwise; its files are scanned and embedded by the next search or index run (or at once by the caller).
  */
-export function addSources(ctx: IndexContext, paths: string[], name?: string): SourceSpec[] {
+export function addSources(ctx: IndexContext, paths: string[], name?: string, maxBytes?: number): SourceSpec[] {
   if (name !== undefined && paths.length !== 1) throw new UsageError('--name names one source: add one path with it');
   const sources = readSources(ctx.layout.sources);
   const added: SourceSpec[] = [];
@@ -21,13 +21,15 @@ export function addSources(ctx: IndexContext, paths: string[], name?: string): S
       throw new UsageError(`cannot add "${given}": no such file or folder`);
     }
     if (!stat.isDirectory() && !stat.isFile()) throw new UsageError(`cannot add "${given}": not a file or folder`);
-    if (root === ctx.repo.root) throw new UsageError(`"${given}" is the repository itself: it is indexed already`);
+    if (root === ctx.repo.root) throw new UsageError(`"${given}" is the ${ctx.plainFolder ? 'folder' : 'repository'} itself: it is indexed already`);
+    // A plain folder's own files are all indexed: a folder inside it would be indexed twice.
+    if (ctx.plainFolder && isInside(ctx.repo.root, root)) throw new UsageError(`"${given}" is inside the folder ${ctx.repo.root}, whose files are all indexed already`);
     if (isInside(root, ctx.layout.dir)) throw new UsageError(`cannot add "${given}": it holds the index folder ${ctx.layout.dir}`);
     const same = sources.find((s) => s.root === root);
     if (same) throw new UsageError(`"${given}" is already the source "${same.name}"`);
     const sourceName = checkSourceName(name ?? defaultName(root));
     if (sources.some((s) => s.name === sourceName)) throw new UsageError(`a source named "${sourceName}" exists already: choose another with --name`);
-    const spec = { name: sourceName, root, addedAt: new Date().toISOString() };
+    const spec: SourceSpec = { name: sourceName, root, addedAt: new Date().toISOString(), ...(maxBytes === undefined ? {} : { maxBytes }) };
     sources.push(spec);
     added.push(spec);
   }

@@ -5,10 +5,14 @@ import { asStoreDamage } from '../store/damage.js';
 import { listManifests, readManifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
+import { readSourceScan, type ScannedFile, type SourceScan } from '../store/sources.js';
 import { dirSize } from '../util/dir-size.js';
+import { folderReady, viewSources } from '../index/folder.js';
 
 export interface IndexStatus {
   root: string;
+  /** A plain folder outside git, indexed as a knowledge base of its own: no branch or commit; its files and sources are what search sees. */
+  plainFolder: boolean;
   branch: string | null;
   head: string | null;
   indexed: { commit: string; tree: string; indexedAt: string } | null;
@@ -25,6 +29,8 @@ export interface IndexStatus {
   sizeOnDisk: number;
   /** Every manifest: its chunks, their share of the store on disk, and whether `gc` keeps it. */
   manifests: { key: string; branch: string | null; commit: string; files: number; chunks: number; approxBytes: number; keptByGc: boolean }[];
+  /** Each added source (a plain folder's own files first, named ""), as its last scan found it: files searched and files skipped. */
+  sources: { name: string; root: string; files: number; skipped: number }[];
 }
 
 /** A read-only report of the index for the checked-out commit; never builds or writes anything. */
@@ -35,7 +41,9 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
   let chunksStored = 0;
   let chunksReclaimable = 0;
   let counts = new Map<string, number>();
-  const blobs = new Set(Object.values(manifest?.files ?? {}));
+  const scans = viewSources(ctx).map((spec) => ({ spec, scan: readSourceScan(ctx.layout.sourceScans, spec.name) }));
+  const folderFiles = ctx.plainFolder ? searchedFiles(scans[0]!.scan) : [];
+  const blobs = new Set([...Object.values(manifest?.files ?? {}), ...folderFiles.map((f) => f.blob)]);
   if (meta && storeExists(ctx.layout)) {
     try {
       const store = await openStore(ctx.layout, meta.dim, { create: false });
@@ -55,20 +63,23 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
   }
   const sizeOnDisk = fs.existsSync(ctx.layout.dir) ? dirSize(ctx.layout.dir) : 0;
   const skipped: IndexStatus['skipped'] = {};
-  for (const [path, reason] of Object.entries(manifest?.skipped ?? {})) {
+  // What the sources' last scans left out is listed as the tree's skipped files are, by the path results show.
+  const sourceSkips = scans.flatMap(({ spec, scan }) => Object.entries(scan.skipped ?? {}).map(([rel, reason]) => [spec.name ? `${spec.name}:${rel}` : rel, reason] as const));
+  for (const [path, reason] of [...Object.entries(manifest?.skipped ?? {}), ...sourceSkips]) {
     const entry = (skipped[reason] ??= { count: 0, examples: [] });
     entry.count++;
     if (entry.examples.length < 5) entry.examples.push(path);
   }
   return {
     root: ctx.repo.root,
+    plainFolder: !!ctx.plainFolder,
     branch: ctx.head.branch,
     head: ctx.head.commit,
     indexed: manifest ? { commit: manifest.commit, tree: manifest.tree, indexedAt: manifest.indexedAt } : null,
-    upToDate: isUpToDate(ctx, manifest),
+    upToDate: ctx.plainFolder ? folderReady(ctx) : isUpToDate(ctx, manifest),
     model: meta ? { id: meta.modelId, dim: meta.dim } : null,
     configuredModel: ctx.config.model,
-    files: Object.keys(manifest?.files ?? {}).length,
+    files: ctx.plainFolder ? folderFiles.length : Object.keys(manifest?.files ?? {}).length,
     blobs: blobs.size,
     chunks,
     chunksStored,
@@ -76,7 +87,13 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
     skipped,
     sizeOnDisk,
     manifests: await manifestSizes(ctx, counts, chunksStored ? sizeOnDisk / chunksStored : 0),
+    sources: scans.map(({ spec, scan }) => ({ name: spec.name, root: spec.root, files: searchedFiles(scan).length, skipped: Object.keys(scan.skipped ?? {}).length })),
   };
+}
+
+/** The files of a source's last scan that the view kept. */
+function searchedFiles(scan: SourceScan): ScannedFile[] {
+  return Object.entries(scan.files).filter(([rel]) => !scan.skipped?.[rel]).map(([, f]) => f);
 }
 
 /** Each manifest's chunks (what its blobs hold in the store) and their share of the store's bytes. */

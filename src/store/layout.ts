@@ -45,7 +45,26 @@ const STAGING_PREFIX = 'staging-';
  * vectors and manifests, while each computes its own uncommitted overlay at search time.
  */
 export function indexLayout(repo: Pick<RepoInfo, 'root' | 'commonDir'>): IndexLayout {
-  const dir = path.basename(repo.commonDir) === '.git' ? path.join(path.dirname(repo.commonDir), '.ocrag') : path.join(repo.commonDir, 'ocrag');
+  return layoutIn(path.basename(repo.commonDir) === '.git' ? path.join(path.dirname(repo.commonDir), INDEX_FOLDER) : path.join(repo.commonDir, 'ocrag'));
+}
+
+const INDEX_FOLDER = '.ocrag';
+
+/** A plain folder's own index (no git): `.ocrag/` in it, as in a work tree. */
+export function folderLayout(root: string): IndexLayout {
+  return layoutIn(path.join(root, INDEX_FOLDER));
+}
+
+/** The nearest folder from `cwd` up that holds an index folder (a plain folder indexed before), or null. */
+export function findIndexedFolder(cwd: string): string | null {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const layout = folderLayout(dir);
+    if (fs.existsSync(layout.meta) || fs.existsSync(layout.sources)) return dir;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+function layoutIn(dir: string): IndexLayout {
   return {
     dir,
     config: path.join(dir, 'config.json'),

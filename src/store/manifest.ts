@@ -15,6 +15,7 @@ export type SkipReason =
   | 'generated'
   | 'secret'
   | 'not fetched'
+  | 'source size limit'
   | ContentSkipReason;
 
 /** What one branch (or detached commit) was indexed at: the only place where paths live. */

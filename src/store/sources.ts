@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { UsageError } from '../util/errors.js';
 import { readJson } from '../util/json-file.js';
+import type { SkipReason } from './manifest.js';
 
 /**
  * Sources: folders and files outside what git tracks that a user added (`ocrag add`), searched beside the tree.
@@ -15,7 +16,12 @@ export interface SourceSpec {
   /** Absolute path of the folder or file. */
   root: string;
   addedAt: string;
+  /** The most bytes of files indexed from it (`ocrag add --max-size`); unset: the config's `maxSourceMB`. */
+  maxBytes?: number;
 }
+
+/** The name of a plain folder's own files as a source (index/folder.ts): none, they are shown by their path. */
+export const FOLDER_SOURCE = '';
 
 export interface ScannedFile {
   size: number;
@@ -28,6 +34,8 @@ export interface SourceScan {
   version: 1;
   /** Path inside the source (`/`-separated) → what the last scan found. */
   files: Record<string, ScannedFile>;
+  /** Path inside the source → why the view left it out (too large, binary, past the source's size limit…). */
+  skipped?: Record<string, SkipReason>;
 }
 
 /** A source name: what a result path starts with, so no `:` or `/`. */
@@ -45,7 +53,9 @@ export function readSources(file: string): SourceSpec[] {
     return [];
   }
   const list = Array.isArray(raw.sources) ? raw.sources : [];
-  return list.filter((s): s is SourceSpec => !!s && typeof s.name === 'string' && NAME.test(s.name) && typeof s.root === 'string' && path.isAbsolute(s.root));
+  return list.filter(
+    (s): s is SourceSpec => !!s && typeof s.name === 'string' && NAME.test(s.name) && typeof s.root === 'string' && path.isAbsolute(s.root) && (s.maxBytes === undefined || (Number.isInteger(s.maxBytes) && s.maxBytes > 0)),
+  );
 }
 
 export function writeSources(file: string, sources: SourceSpec[]): void {
@@ -53,7 +63,8 @@ export function writeSources(file: string, sources: SourceSpec[]): void {
 }
 
 function scanFile(dir: string, name: string): string {
-  return path.join(dir, `${encodeURIComponent(name)}.json`);
+  // `_` starts no source name (NAME), so the folder's own scan never meets one.
+  return path.join(dir, `${name === FOLDER_SOURCE ? '_folder' : encodeURIComponent(name)}.json`);
 }
 
 export function readSourceScan(dir: string, name: string): SourceScan {

@@ -80,3 +80,51 @@ test('a Markdown file without headings is cut into windows as before', async () 
   assert.ok(chunks.length >= 2);
   assert.ok(chunks.every((c) => c.symbols.length === 0));
 });
+
+test('HTML is read as the text it shows: tags, scripts, styles and comments gone, entities decoded, headings as breadcrumb', async () => {
+  const html = [
+    '<!DOCTYPE html>',
+    '<html><head><title>Guide</title><style>p { color: red }</style></head>',
+    '<body><script>var s = "<h1>not a heading</h1>";</script>',
+    '<h1>User guide</h1>',
+    '<p>Fish &amp; chips &mdash; caf&eacute; &#x263A; &#233; &lt;b&gt;</p>',
+    '<h2 id="install">Install <code>ocrag</code></h2>',
+    '<p>Run the installer',
+    '   and wait.</p><!-- <h2>hidden</h2> -->',
+    '<ul><li>one</li><li>two</li></ul>',
+    '<h3>Offline</h3><p>Set OFFLINE=1.</p>',
+    '<h2>Usage</h2><p>中文文档 stays as it is.</p>',
+    '</body></html>',
+  ].join('\n');
+  const chunks = await chunkFile('site/guide.html', html);
+  assert.deepEqual(chunks.map((c) => [c.startLine, c.endLine, c.symbols.join(' > ')]), [
+    [4, 5, '# User guide'],
+    [6, 9, '# User guide > ## Install ocrag'],
+    [10, 10, '# User guide > ## Install ocrag > ### Offline'],
+    [11, 11, '# User guide > ## Usage'],
+  ]);
+  assert.equal(chunks[0]!.text, 'User guide\nFish & chips — caf&eacute; ☺ é <b>');
+  assert.equal(chunks[1]!.text, 'Install ocrag\nRun the installer and wait.\none\ntwo');
+  assert.equal(chunks[3]!.text, 'Usage\n中文文档 stays as it is.');
+  assert.ok(chunks.every((c) => c.language === 'html' && !/script|color|hidden|not a heading/.test(c.text)));
+  // Without an extension, a doctype or <html> says what it is.
+  assert.deepEqual((await chunkFile('export/page', html)).map((c) => c.symbols.join(' > ')), chunks.map((c) => c.symbols.join(' > ')));
+  assert.equal((await chunkFile('export/page', '<html>\n<body><p>Hello</p></body></html>'))[0]!.language, 'html');
+  // A template is code: its markup is kept, in line windows.
+  const template = await chunkFile('templates/login.html', '<h1>{{ title }}</h1>\n<form method="post">{% csrf_token %}</form>\n');
+  assert.deepEqual(template.map((c) => [c.startLine, c.endLine, c.symbols.length, c.text.includes('<form')]), [[1, 2, 0, true]]);
+});
+
+test('plain text goes by paragraphs, packed up to a window of lines, each chunk named by its title line', async () => {
+  const para = (n: number, words: string) => Array.from({ length: n }, (_, i) => `${words} ${i}.`).join('\n');
+  const text = ['Backup policy', '', para(3, 'Nightly backups are kept'), '', para(2, 'Weekly ones too'), '', 'Restore', '', para(70, 'Use the restore tool'), '', 'The end of the notes.'].join('\n');
+  assert.deepEqual(await crumbs('notes.txt', text), [
+    [1, 8, 'Backup policy'],
+    [10, 69, 'Restore'],
+    [70, 81, 'Restore'],
+    [83, 83, 'Restore'],
+  ]);
+  // No title above: the chunk's first line names it. Another extension keeps line windows.
+  assert.deepEqual(await crumbs('NOTES', 'The cache lives in the home folder, and it is small.\nIt is rebuilt on demand.'), [[1, 2, 'The cache lives in the home folder, and it is small.']]);
+  assert.deepEqual(await crumbs('run.log', text), [[1, 60, ''], [51, 83, '']]);
+});

@@ -93,7 +93,7 @@ test('an overlong line inside ordinary code is cut but keeps its line', async ()
 
 test('unknown extensions and grammar-less languages fall back to line windows', async () => {
   const text = Array.from({ length: 150 }, (_, i) => `line ${i + 1}`).join('\n');
-  for (const path of ['notes.xyz', 'LICENSE', 'styles.css', 'README.md']) {
+  for (const path of ['notes.xyz', 'styles.css', 'README.md']) {
     const chunks = await chunkFile(path, text);
     assert.deepEqual(chunks.map((chunk) => [chunk.startLine, chunk.endLine]), [[1, 60], [51, 110], [101, 150]], path);
     assert.ok(chunks.every((chunk) => chunk.symbols.length === 0));
@@ -101,6 +101,9 @@ test('unknown extensions and grammar-less languages fall back to line windows', 
   const custom = await chunkFile('notes.xyz', text, { windowLines: 100, windowOverlap: 0 });
   assert.deepEqual(custom.map((chunk) => [chunk.startLine, chunk.endLine]), [[1, 100], [101, 150]]);
   assert.equal((await chunkFile('notes.txt', 'hello'))[0]!.language, 'text');
+  // Plain text (.txt, no extension) goes by paragraphs: one of 150 lines is cut at 60 without overlap.
+  const license = await chunkFile('LICENSE', text);
+  assert.deepEqual(license.map((chunk) => [chunk.startLine, chunk.endLine]), [[1, 60], [61, 120], [121, 150]]);
 });
 
 test('blank windows are skipped and empty or whitespace-only files give no chunks', async () => {

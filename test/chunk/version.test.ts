@@ -19,13 +19,15 @@ function withRevisions<T>(value: string, body: () => T): T {
 }
 
 test('code languages are at the version chunk ids had before versions were per language; documents and windows moved on', () => {
-  assert.equal(chunkerVersion(), '1+asciidoc.2+csv.2+lines.2+markdown.2+pdf.2+rst.2+tsv.2');
+  assert.equal(chunkerVersion(), '1+asciidoc.2+csv.2+html.2+lines.2+markdown.2+pdf.2+rst.2+text.2+tsv.2');
   for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'c', 'cpp', 'bash']) {
     assert.equal(chunkerVersionOf(language), '1', language);
   }
   // Documents are cut at headings (documents.ts), and CSV left the line windows of "text": their files re-chunk.
   assert.equal(chunkerVersionOf('markdown'), '1+markdown.2');
-  for (const language of ['json', 'text', 'kotlin']) assert.equal(chunkerVersionOf(language), '1+lines.2', language);
+  for (const language of ['json', 'kotlin']) assert.equal(chunkerVersionOf(language), '1+lines.2', language);
+  // HTML is read as text, plain text by paragraphs: both left the line windows too.
+  for (const language of ['html', 'text']) assert.equal(chunkerVersionOf(language), `1+${language}.2`, language);
   // The id of a chunk is what it was: the same blob, chunker, model and span give the same 40 hex digits.
   assert.equal(chunkId('a'.repeat(40), chunkerVersionOf('rust'), 'model', 1, 5), chunkId('a'.repeat(40), '1', 'model', 1, 5));
 });
@@ -39,17 +41,17 @@ test('only the languages that had rules when versions became per language may ha
 });
 
 test('raising one language changes its version alone; the line windows stand for every language without rules', () => {
-  const today = '1+asciidoc.2+csv.2+lines.2+markdown.2+pdf.2+rst.2+tsv.2';
+  const today = '1+asciidoc.2+csv.2+html.2+lines.2+markdown.2+pdf.2+rst.2+text.2+tsv.2';
   withRevisions('rust=2', () => {
-    assert.equal(chunkerVersion(), '1+asciidoc.2+csv.2+lines.2+markdown.2+pdf.2+rst.2+rust.2+tsv.2');
+    assert.equal(chunkerVersion(), '1+asciidoc.2+csv.2+html.2+lines.2+markdown.2+pdf.2+rst.2+rust.2+text.2+tsv.2');
     assert.equal(chunkerVersionOf('rust'), '1+rust.2');
     assert.equal(chunkerVersionOf('go'), '1');
     assert.equal(chunkerVersionOf('markdown'), '1+markdown.2');
   });
   withRevisions('lines=3,python=2', () => {
-    assert.equal(chunkerVersion(), '1+asciidoc.2+csv.2+lines.3+markdown.2+pdf.2+python.2+rst.2+tsv.2');
+    assert.equal(chunkerVersion(), '1+asciidoc.2+csv.2+html.2+lines.3+markdown.2+pdf.2+python.2+rst.2+text.2+tsv.2');
     assert.equal(chunkerVersionOf('markdown'), '1+markdown.2', 'documents have revisions of their own');
-    assert.equal(chunkerVersionOf('text'), '1+lines.3');
+    assert.equal(chunkerVersionOf('json'), '1+lines.3');
     assert.equal(chunkerVersionOf('python'), '1+python.2');
     assert.equal(chunkerVersionOf('typescript'), '1');
   });

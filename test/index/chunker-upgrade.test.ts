@@ -77,7 +77,7 @@ describe('per-language chunker versions', () => {
     const now = await storedChunks(repo);
     assert.deepEqual(ofLanguage(now, 'typescript'), ofLanguage(first, 'typescript'), 'TypeScript chunks kept, ids and all');
     assert.equal(ofLanguage(now, 'python').filter((id) => python.includes(id)).length, 0, 'Python chunks have new ids');
-    assert.equal(readMeta(path.join(repo, '.ocrag', 'store.json'))!.chunkerVersion, '1+asciidoc.2+csv.2+lines.2+markdown.2+pdf.2+python.2+rst.2+tsv.2');
+    assert.equal(readMeta(path.join(repo, '.ocrag', 'store.json'))!.chunkerVersion, '1+asciidoc.2+csv.2+html.2+lines.2+markdown.2+pdf.2+python.2+rst.2+text.2+tsv.2');
     assert.equal(found[0]?.path, 'tools/backup.py');
     const again = await withIndex(repo, (index) => index.index());
     assert.deepEqual([again.upToDate, again.newBlobs], [true, 0]);

@@ -49,3 +49,22 @@ test('PDFs are read up to 32 MB whatever maxFileBytes, and told by their header'
   assert.deepEqual(Object.fromEntries(skipped.map((s) => [s.path, s.reason])), { 'scan.PDF': 'too large', 'notes.txt': 'too large' });
   assert.deepEqual(classifyContent(Buffer.from('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n', 'latin1'), 1000), { pdf: true });
 });
+
+test('binary formats are told by their first bytes, whatever the name, and skipped with what they are', () => {
+  const kind = (bytes: number[] | string, tail: Buffer = Buffer.alloc(64, 0x41)) => classifyContent(Buffer.concat([Buffer.from(bytes as never), tail]), 1000);
+  const zipOf = (firstEntry: string) => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(22), Buffer.from([firstEntry.length, 0, 0, 0]), Buffer.from(firstEntry)]);
+  assert.deepEqual(classifyContent(zipOf('src/main.c'), 1000), { reason: 'binary (zip)' });
+  assert.deepEqual(classifyContent(zipOf('[Content_Types].xml'), 1000), { reason: 'binary (office document)' });
+  assert.deepEqual(classifyContent(zipOf('word/document.xml'), 1000), { reason: 'binary (office document)' });
+  assert.deepEqual(kind([0x1f, 0x8b, 0x08]), { reason: 'binary (gzip)' });
+  assert.deepEqual(kind([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), { reason: 'binary (png)' });
+  assert.deepEqual(kind([0xff, 0xd8, 0xff, 0xe0]), { reason: 'binary (jpeg)' });
+  assert.deepEqual(kind('GIF89a'), { reason: 'binary (gif)' });
+  assert.deepEqual(kind('SQLite format 3\0'), { reason: 'binary (sqlite)' });
+  assert.deepEqual(kind([0x7f, 0x45, 0x4c, 0x46]), { reason: 'binary (elf)' });
+  assert.deepEqual(kind('BZh91AY&SY'), { reason: 'binary (bzip2)' });
+  // Text that merely starts like one stays text; a PDF is read, not skipped.
+  assert.ok('text' in classifyContent(Buffer.from('BZh is a prefix, not an archive\n'), 1000));
+  assert.ok('text' in classifyContent(Buffer.from('GIF is an image format\n'), 1000));
+  assert.deepEqual(classifyContent(Buffer.from('%PDF-1.7\n'), 1000), { pdf: true });
+});

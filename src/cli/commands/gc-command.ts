@@ -9,7 +9,7 @@ export function registerGc(program: Command): void {
     .option('--keep <n>', 'keep this many most recently indexed manifests besides the checked-out ones (default: config keepManifests, 10)', positiveInt('--keep'))
     .option('--json', 'print what was removed as JSON')
     .action(async (opts: { keep?: number; json?: boolean }, cmd: Command) => {
-      const index = await openIndex(cmd);
+      const index = await openIndex(cmd, {}, 'existing');
       const r = await index.gc(opts.keep);
       if (opts.json) return printJson(r);
       process.stderr.write(

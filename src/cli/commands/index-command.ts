@@ -3,19 +3,21 @@ import { openIndex } from '../options.js';
 import { paint, printJson } from '../output.js';
 import { progressBar } from '../progress.js';
 import { dryRun } from '../../index/dry-run.js';
+import { requireRepository } from '../../index/folder.js';
 import type { IndexSummary } from '../../index/indexer.js';
 
 export function registerIndex(program: Command): void {
   program
     .command('index')
-    .description('index the checked-out commit: chunk and embed only blobs never seen before')
+    .description('index the checked-out commit (outside git: this folder and its sources): chunk and embed only blobs never seen before')
     .option('--rebuild', 'drop the stored vectors and embed everything again (after changing the model)')
     .option('--dry-run', 'show what would be indexed and skipped; write nothing')
     .option('--json', 'print a JSON summary on stdout')
     .addHelpText('after', '\nRe-running on an unchanged commit does nothing. Vectors are keyed by blob, so renames and branch switches re-embed nothing.')
     .action(async (opts: { rebuild?: boolean; dryRun?: boolean; json?: boolean }, cmd: Command) => {
       if (opts.dryRun) {
-        const index = await openIndex(cmd);
+        const index = await openIndex(cmd, {}, 'create');
+        requireRepository(index.ctx, 'index --dry-run');
         const plan = await dryRun(index.ctx);
         if (opts.json) printJson(plan);
         else {
@@ -26,7 +28,7 @@ export function registerIndex(program: Command): void {
         return;
       }
       const bar = progressBar();
-      const index = await openIndex(cmd, { onProgress: bar.update });
+      const index = await openIndex(cmd, { onProgress: bar.update }, 'create');
       try {
         const summary = await index.index({ rebuild: opts.rebuild });
         bar.done();
@@ -42,7 +44,7 @@ export function registerIndex(program: Command): void {
 
 function printSummary(s: IndexSummary): void {
   const p = paint(process.stderr);
-  const where = `${s.branch ?? 'detached HEAD'} @ ${s.commit.slice(0, 8)}`;
+  const where = s.folder ? `folder ${s.folder}` : `${s.branch ?? 'detached HEAD'} @ ${s.commit.slice(0, 8)}`;
   const skipped = Object.values(s.skipped).reduce((a, b) => a + (b ?? 0), 0);
   if (s.upToDate) {
     process.stderr.write(`${p.green('up to date')}: ${where}, ${s.files} files (${skipped} skipped), nothing to embed (${s.seconds.toFixed(2)} s)\n`);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { indexedManifest, listFiles, type FileState } from '../../service/file-list.js';
+import { indexedManifest, listFiles, type ListedFile } from '../../service/file-list.js';
 import { openIndex } from '../options.js';
 import { printJson } from '../output.js';
 
@@ -12,13 +12,13 @@ export function registerList(program: Command): void {
     .option('--json', 'print [{path, blob, chunks, state}] as JSON (state: committed, modified, untracked or source)')
     .addHelpText('after', '\nEdited and untracked files are listed as search sees them: their new content is embedded first, as a search would.')
     .action(async (glob: string | undefined, opts: { json?: boolean; committedOnly?: boolean }, cmd: Command) => {
-      const index = await openIndex(cmd);
+      const index = await openIndex(cmd, {}, 'existing');
       const manifest = indexedManifest(index.ctx);
-      const view = opts.committedOnly ? manifest : await index.currentView({ update: false });
+      const view = opts.committedOnly && !index.ctx.plainFolder ? manifest : await index.currentView({ update: false });
       const rows = await listFiles(index.ctx, manifest, view, glob);
       if (opts.json) return printJson(rows);
       const width = Math.max(1, ...rows.map((r) => String(r.chunks).length));
-      const mark = (state: FileState) => (state === 'committed' ? '' : `  (${state})`);
-      process.stdout.write(rows.map((r) => `${String(r.chunks).padStart(width)}  ${r.path}${mark(r.state)}`).join('\n') + (rows.length ? '\n' : ''));
+      const mark = (r: ListedFile) => (r.state === 'committed' || r.state === 'folder' ? '' : r.reason ? `  (skipped: ${r.reason})` : `  (${r.state})`);
+      process.stdout.write(rows.map((r) => `${String(r.chunks).padStart(width)}  ${r.path}${mark(r)}`).join('\n') + (rows.length ? '\n' : ''));
     });
 }

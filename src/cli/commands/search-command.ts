@@ -41,7 +41,7 @@ export function registerSearch(program: Command): void {
       const query = words.join(' ').trim();
       if (!query) throw new UsageError('empty query: say what code you are looking for');
       const format = outputFormat(opts);
-      const index = await openIndex(cmd);
+      const index = await openIndex(cmd, {}, 'existing');
       try {
         const started = performance.now();
         if (opts.source && opts.sources === false) throw new UsageError('--source searches a source and --no-sources leaves them out: use one');

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { addSources, listSources, removeSource } from '../../service/sources.js';
-import { openIndex } from '../options.js';
+import { openIndex, positiveInt } from '../options.js';
 import { printJson } from '../output.js';
 
 export function registerAdd(program: Command): void {
@@ -11,9 +11,10 @@ export function registerAdd(program: Command): void {
     .option('--name <name>', 'what results call the source (default: the folder name): <name>:<path inside it>')
     .option('--json', 'print [{name, root, files}] as JSON')
     .addHelpText('after', '\nSources are content-addressed like the tree: a file in two sources, or in the tree, is embedded once. Every search\nsees them as they are now (a re-scan stats files and reads only changed ones). `ocrag list` shows their files,\n`ocrag remove <name>` takes one out, `ocrag search --no-sources` leaves them out.')
-    .action(async (paths: string[], opts: { name?: string; json?: boolean }, cmd: Command) => {
-      const index = await openIndex(cmd);
-      const added = addSources(index.ctx, paths, opts.name);
+    .option('--max-size <MB>', 'index at most this many MB of its files (default: config maxSourceMB, 512); files past it are skipped, and listed so', positiveInt('--max-size', 1024 * 1024))
+    .action(async (paths: string[], opts: { name?: string; json?: boolean; maxSize?: number }, cmd: Command) => {
+      const index = await openIndex(cmd, {}, 'create');
+      const added = addSources(index.ctx, paths, opts.name, opts.maxSize === undefined ? undefined : opts.maxSize * 1024 * 1024);
       // Scanned and embedded now, so the first search after has nothing to do and the user sees what came in.
       const view = await index.currentView();
       const rows = added.map((s) => ({ name: s.name, root: s.root, files: Object.keys(view.files).filter((p) => p.startsWith(`${s.name}:`)).length }));
@@ -29,7 +30,7 @@ export function registerRemove(program: Command): void {
     .argument('<name-or-path>', 'the source name, or the path it was added with')
     .option('--json', 'print the removed source as JSON')
     .action(async (nameOrPath: string, opts: { json?: boolean }, cmd: Command) => {
-      const index = await openIndex(cmd);
+      const index = await openIndex(cmd, {}, 'existing');
       const gone = removeSource(index.ctx, nameOrPath);
       if (opts.json) return printJson({ ...gone, remaining: listSources(index.ctx).map((s) => s.name) });
       process.stderr.write(`removed source "${gone.name}" (${gone.root}); its chunks go with the next gc\n`);

@@ -9,19 +9,28 @@ export function registerStatus(program: Command): void {
     .description('show what is indexed for the checked-out commit, what was skipped and why')
     .option('--json', 'print the status as JSON')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
-      const index = await openIndex(cmd);
+      const index = await openIndex(cmd, {}, 'existing');
       const s = await indexStatus(index.ctx);
       if (opts.json) return printJson(s);
       const p = paint(process.stdout);
-      const lines = [
-        `${p.bold('repository')}  ${s.root}`,
-        `${p.bold('checked out')} ${s.branch ?? 'detached HEAD'} @ ${s.head?.slice(0, 8) ?? '(no commits)'}`,
-        `${p.bold('indexed')}     ${s.indexed ? `${s.indexed.commit.slice(0, 8)} at ${s.indexed.indexedAt}` : 'never'}  ${s.upToDate ? p.green('up to date') : p.yellow('behind: run ocrag index (search does it too)')}`,
+      const lines = s.plainFolder
+        ? [
+            `${p.bold('folder')}      ${s.root} (no git: the folder's files and its sources)`,
+            `${p.bold('indexed')}     ${s.model ? p.green('ready') : p.yellow('never: run ocrag index')}`,
+          ]
+        : [
+            `${p.bold('repository')}  ${s.root}`,
+            `${p.bold('checked out')} ${s.branch ?? 'detached HEAD'} @ ${s.head?.slice(0, 8) ?? '(no commits)'}`,
+            `${p.bold('indexed')}     ${s.indexed ? `${s.indexed.commit.slice(0, 8)} at ${s.indexed.indexedAt}` : 'never'}  ${s.upToDate ? p.green('up to date') : p.yellow('behind: run ocrag index (search does it too)')}`,
+          ];
+      lines.push(
         `${p.bold('model')}       ${s.model ? `${s.model.id} (${s.model.dim}-d)` : `${s.configuredModel} (no index yet)`}`,
-        `${p.bold('contents')}    ${s.files} files, ${s.blobs} blobs, ${s.chunks} chunks (${s.chunksStored} stored across all branches)`,
+        `${p.bold('contents')}    ${s.files} files, ${s.blobs} blobs, ${s.chunks} chunks (${s.chunksStored} stored${s.plainFolder ? '' : ' across all branches'})`,
         `${p.bold('on disk')}     ${formatBytes(s.sizeOnDisk)}${s.chunksReclaimable ? `, ${s.chunksReclaimable} chunks reclaimable by ocrag gc` : ''}`,
-        `${p.bold('manifests')}   ${s.manifests.map((m) => `${m.branch ?? 'detached'}@${m.commit.slice(0, 8)} (${m.chunks} chunks, ~${formatBytes(m.approxBytes)}${m.keptByGc ? '' : ', dropped by gc'})`).join('\n              ') || 'none'}`,
-      ];
+      );
+      if (!s.plainFolder) lines.push(`${p.bold('manifests')}   ${s.manifests.map((m) => `${m.branch ?? 'detached'}@${m.commit.slice(0, 8)} (${m.chunks} chunks, ~${formatBytes(m.approxBytes)}${m.keptByGc ? '' : ', dropped by gc'})`).join('\n              ') || 'none'}`);
+      const added = s.sources.filter((src) => src.name);
+      if (added.length) lines.push(`${p.bold('sources')}     ${added.map((src) => `${src.name} (${src.root}): ${src.files} files${src.skipped ? `, ${src.skipped} skipped` : ''}`).join('\n              ')}`);
       const reasons = Object.entries(s.skipped).sort((a, b) => b[1].count - a[1].count);
       if (reasons.length) {
         lines.push(p.bold('skipped'));

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import { chunkerVersion } from '../chunk/version.js';
+import { DEFAULT_MODEL_ID } from '../embed/index.js';
+import type { Manifest } from '../store/manifest.js';
+import { readMeta } from '../store/meta.js';
+import { storeExists } from '../store/open-store.js';
+import { FOLDER_SOURCE, readSources, type SourceSpec } from '../store/sources.js';
+import type { ModelIdentity } from '../store/identity.js';
+import { UsageError } from '../util/errors.js';
+import { selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
+import { clearIndex, finishChunkerUpgrade, openStoreFor } from './open-store.js';
+
+/**
+ * A plain folder (no git) as a knowledge base: the folder itself is a source without a name (its files are shown by
+ * their path in it, as a work tree's are) laid over an empty manifest, with the sources added to it beside. There
+ * is no HEAD to index: an index run makes the store ready and scans them all; a search scans them as they are now.
+ */
+export function viewSources(ctx: IndexContext, withAdded = true): SourceSpec[] {
+  const added = withAdded ? readSources(ctx.layout.sources) : [];
+  return ctx.plainFolder ? [{ name: FOLDER_SOURCE, root: ctx.repo.root, addedAt: '' }, ...added] : added;
+}
+
+/** What a plain folder's view starts from: nothing, before its files are laid over it. */
+export function folderManifest(ctx: IndexContext): Manifest {
+  const meta = readMeta(ctx.layout.meta);
+  return {
+    version: 1,
+    branch: null,
+    commit: '',
+    tree: '',
+    modelId: meta?.modelId ?? '',
+    chunkerVersion: chunkerVersion(),
+    selectionKey: selectionKey(ctx.config),
+    indexedAt: meta?.createdAt ?? '',
+    files: {},
+    skipped: {},
+    skippedBlobs: {},
+  };
+}
+
+/** The folder's store exists and was made by this chunker and model: a search may scan and embed into it. */
+export function folderReady(ctx: IndexContext): boolean {
+  return readMeta(ctx.layout.meta)?.chunkerVersion === chunkerVersion() && storeExists(ctx.layout) && !supersededDefaultModel(ctx);
+}
+
+/**
+ * Makes the folder's store ready for this model and chunker: created, upgraded, or cleared (a rebuild, the old
+ * default model). Chunks a chunker change outdated are dropped; the scan that follows embeds their files again.
+ * The caller holds the index lock.
+ */
+export async function prepareFolderStore(ctx: IndexContext, identity: ModelIdentity, opts: { rebuild?: boolean; onNotice?: (message: string) => void }): Promise<void> {
+  fs.mkdirSync(ctx.layout.dir, { recursive: true });
+  const superseded = supersededDefaultModel(ctx);
+  if (superseded) opts.onNotice?.(`ocrag: the default model changed (${superseded} → ${DEFAULT_MODEL_ID}); re-indexing everything once`);
+  if (opts.rebuild || superseded) clearIndex(ctx);
+  const store = await openStoreFor(ctx, identity, opts);
+  store.close();
+  finishChunkerUpgrade(ctx, identity);
+}
+
+/** Commands that read git (hooks, export, a dry run of a commit) refuse a plain folder with this one line. */
+export function requireRepository(ctx: IndexContext, what: string): void {
+  if (ctx.plainFolder) throw new UsageError(`${what} needs a git repository, and ${ctx.repo.root} is a plain folder`, 3);
+}
