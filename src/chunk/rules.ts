@@ -80,6 +80,7 @@ const JS_NAMERS: Record<string, Namer> = {
 
 const javascript = defineRules({
   grammar: 'javascript',
+  version: 2,
   kinds: JS_KINDS,
   namers: JS_NAMERS,
   patterns: [...JS_PATTERNS, `(field_definition value: [(arrow_function) (function_expression)]) @def`],
@@ -90,6 +91,7 @@ const javascript = defineRules({
 function typescriptRules(grammar: string): SyntaxRules {
   return defineRules({
     grammar,
+    version: 2,
     kinds: {
       ...JS_KINDS,
       abstract_class_declaration: 'class',
@@ -112,6 +114,7 @@ function typescriptRules(grammar: string): SyntaxRules {
 
 const python = defineRules({
   grammar: 'python',
+  version: 2,
   kinds: { class_definition: 'class', function_definition: 'function' },
   namers: {
     // Module-level `ROUTES = [...]` spanning several lines.
@@ -130,6 +133,7 @@ const GO_TYPE_KINDS: Record<string, string> = { struct_type: 'struct', interface
 
 const go = defineRules({
   grammar: 'go',
+  version: 2,
   kinds: { function_declaration: 'func', method_declaration: 'func', type_spec: 'type', type_alias: 'type' },
   namers: {
     method_declaration: (node) => {
@@ -147,6 +151,7 @@ const go = defineRules({
 
 const rust = defineRules({
   grammar: 'rust',
+  version: 2,
   kinds: {
     function_item: 'fn', struct_item: 'struct', enum_item: 'enum', union_item: 'union',
     trait_item: 'trait', impl_item: 'impl', mod_item: 'mod', macro_definition: 'macro_rules!',
@@ -168,6 +173,7 @@ const rust = defineRules({
 
 const java = defineRules({
   grammar: 'java',
+  version: 2,
   kinds: {
     class_declaration: 'class', interface_declaration: 'interface', enum_declaration: 'enum',
     record_declaration: 'record', annotation_type_declaration: 'annotation',
@@ -178,6 +184,7 @@ const java = defineRules({
 
 const csharp = defineRules({
   grammar: 'c-sharp',
+  version: 2,
   kinds: {
     namespace_declaration: 'namespace', class_declaration: 'class', struct_declaration: 'struct',
     interface_declaration: 'interface', enum_declaration: 'enum', record_declaration: 'record',
@@ -209,6 +216,7 @@ function nameCRecord(kind: string): Namer {
 
 const cpp = defineRules({
   grammar: 'cpp',
+  version: 2,
   kinds: {
     namespace_definition: 'namespace', class_specifier: 'class', struct_specifier: 'struct',
     union_specifier: 'union', enum_specifier: 'enum', function_definition: 'function',
@@ -228,6 +236,7 @@ const cpp = defineRules({
 
 const ruby = defineRules({
   grammar: 'ruby',
+  version: 2,
   kinds: { class: 'class', module: 'module', method: 'method', singleton_method: 'method' },
   namers: {
     singleton_method: (node) => ({ kind: 'method', name: `${nameOf(node, 'object')}.${nameOf(node)}` }),
@@ -237,6 +246,7 @@ const ruby = defineRules({
 
 const php = defineRules({
   grammar: 'php',
+  version: 2,
   kinds: {
     class_declaration: 'class', interface_declaration: 'interface', trait_declaration: 'trait',
     enum_declaration: 'enum', function_definition: 'function', method_declaration: 'method',
@@ -248,6 +258,7 @@ const php = defineRules({
 
 const bash = defineRules({
   grammar: 'bash',
+  version: 2,
   kinds: { function_definition: 'function' },
   leading: ['comment'],
 });
@@ -255,6 +266,8 @@ const bash = defineRules({
 const typescript = typescriptRules('typescript');
 const tsx = typescriptRules('tsx');
 
+// Every language is at revision 2 since the definitions nested in one kept whole (methods of a class under 80
+// lines, functions inside functions) became chunks of their own inside it (assemble.ts).
 const RULES_BY_LANGUAGE: Record<string, SyntaxRules> = {
   typescript, tsx, javascript, python, go, rust, java, c_sharp: csharp,
   cpp, c: cpp, ruby, php, bash,
