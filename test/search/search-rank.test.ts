@@ -56,6 +56,7 @@ describe('definitions', () => {
     assert.equal(definitionStrength('class Router', 'class Router {}', 'Router'), 'defines');
     assert.equal(definitionStrength('interface $ZodType', 'export interface $ZodType {}', 'ZodType'), 'defines');
     assert.equal(definitionStrength('class Router > method handle', 'handle() {}', 'Router'), 'member');
+    assert.equal(definitionStrength('class Engine > constructor Engine', 'Engine() {}', 'Engine'), 'member', 'a constructor is a member of its class');
     assert.equal(definitionStrength('impl<S> Router<S> > fn route', 'fn route() {}', 'Router'), 'member');
     assert.equal(definitionStrength('impl Serializer for Foo', 'impl Serializer for Foo {}', 'Serializer'), 'none');
     assert.equal(definitionStrength('impl Serializer for Foo', 'impl Serializer for Foo {}', 'Foo'), 'member');

@@ -107,7 +107,8 @@ export function definitionStrength(symbol: string, text: string, name: string): 
   const bare = (n: string) => n.replace(/^[$_]+/, '');
   const defines = (e: BreadcrumbElement) => definesName(e) && bare(e.name) === bare(name);
   const last = elements[elements.length - 1];
-  if (last && defines(last)) return 'defines';
+  // A constructor (`class Engine > constructor Engine`, C++ `method Engine`) is a member: the class answers for the name.
+  if (last && defines(last)) return elements.slice(0, -1).some(defines) ? 'member' : 'defines';
   const p = patterns(name);
   // A definition line the breadcrumb does not name: merged small definitions, line windows, macros, or quoted code.
   if (text.includes(name) && (p.line.test(text) || p.goMethod.test(text) || p.assigned.test(text))) return 'text';
