@@ -34,12 +34,13 @@ class Planner {
     const pieces: Piece[] = [];
     let cursor = start;
     for (const definition of definitions) {
+      if (definition.memberOnly) continue;
       if (definition.startLine > cursor) pieces.push({ kind: 'between', start: cursor, end: definition.startLine - 1 });
       pieces.push({ kind: 'definition', spans: this.definition(definition, symbols) });
       cursor = definition.endLine + 1;
     }
     if (cursor <= end) pieces.push({ kind: 'between', start: cursor, end });
-    return this.join(pieces, symbols);
+    return this.withMembersWithin(this.join(pieces, symbols), definitions, symbols);
   }
 
   private definition(definition: Definition, outerSymbols: string[]): Span[] {
@@ -53,8 +54,23 @@ class Planner {
       this.addMembers(definition.children, symbols, whole);
       return [whole];
     }
-    if (definition.children.length > 0) return this.region(startLine, endLine, definition.children, symbols);
-    return slidingWindows(this.lines, startLine, endLine, Math.min(windowLines, maxLines), windowOverlap, symbols);
+    if (definition.children.some((child) => !child.memberOnly)) return this.region(startLine, endLine, definition.children, symbols);
+    const windows = slidingWindows(this.lines, startLine, endLine, Math.min(windowLines, maxLines), windowOverlap, symbols);
+    return this.withMembersWithin(windows, definition.children, symbols);
+  }
+
+  /**
+   * The member-only definitions (fields, constants) among these, as members of the chunks of a definition split
+   * along its others or into windows: each inside one chunk under the same breadcrumb, or left out (it would
+   * otherwise be a chunk search cannot tell from the file's own pieces).
+   */
+  private withMembersWithin(spans: Span[], definitions: Definition[], symbols: string[]): Span[] {
+    for (const definition of definitions) {
+      if (!definition.memberOnly) continue;
+      const holder = spans.find((s) => s.start <= definition.startLine && definition.endLine <= s.end && s.symbols.join('\n') === symbols.join('\n'));
+      if (holder) this.addMembers([definition], symbols, holder);
+    }
+    return spans;
   }
 
   /**

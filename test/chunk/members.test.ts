@@ -137,3 +137,43 @@ test('members never take their parent\'s lines, and a class too long to keep who
   const ids = new Set(chunks.map((c) => `${c.startLine}-${c.endLine}`));
   assert.equal(ids.size, chunks.length, 'no two chunks on the same lines (a chunk id is its blob and span)');
 });
+
+/** Fields, properties, constants and signatures where a grammar shows them: each its own member chunk, one line here. */
+const FIELDS: Array<{ path: string; text: string; members: string[][] }> = [
+  { path: 'A.java', text: 'class A {\n  private static final int MAX = 5, MIN = 1;\n  enum Kind {\n    ONE, TWO\n  }\n}\ninterface I {\n  int K = 1;\n}\n',
+    // `ONE, TWO` share a line: the first names it.
+    members: [['class A', 'field MAX'], ['class A', 'enum Kind', 'constant ONE'], ['interface I', 'constant K']] },
+  { path: 'A.cs', text: 'class A {\n  private int ttl = 60;\n  public string Name { get; set; }\n}\n', members: [['class A', 'field ttl'], ['class A', 'property Name']] },
+  { path: 'a.cpp', text: 'class A {\n  static const int kMax = 8;\n  int* ptr_;\n  bool pair(int id);\n};\n', members: [['class A', 'field kMax'], ['class A', 'field ptr_']] },
+  { path: 'a.ts', text: 'class A {\n  private readonly ttl = 60;\n  handler = () => 1;\n}\ninterface I {\n  name: string;\n  run(): void;\n}\n',
+    members: [['class A', 'field ttl'], ['class A', 'method handler'], ['interface I', 'property name'], ['interface I', 'signature run']] },
+  { path: 'a.js', text: 'class A {\n  ttl = 60;\n  static #count = 0;\n}\n', members: [['class A', 'field ttl'], ['class A', 'field #count']] },
+  { path: 'a.py', text: 'class A:\n    TTL = 60\n    name: str = "x"\n', members: [['class A', 'field TTL'], ['class A', 'field name']] },
+  { path: 'a.go', text: 'package a\n\ntype S struct {\n\tX, Y int\n\tio.Reader\n}\n\ntype I interface {\n\tRead(p []byte) int\n}\n', members: [['struct S', 'field X'], ['interface I', 'signature Read']] },
+  { path: 'a.rs', text: 'struct S {\n    ttl: u64,\n}\nenum E {\n    One,\n    Two(u8),\n}\ntrait T {\n    const K: u8;\n    fn run(&self);\n}\n',
+    members: [['struct S', 'field ttl'], ['enum E', 'variant One'], ['enum E', 'variant Two'], ['trait T', 'constant K'], ['trait T', 'signature run']] },
+  { path: 'a.php', text: '<?php\nclass A {\n  const MAX = 5;\n  public int $count = 0;\n}\n', members: [['class A', 'constant MAX'], ['class A', 'property count']] },
+  { path: 'a.rb', text: 'module Outer\n  VERSION = "1"\n  class A\n    MAX = 5\n  end\nend\n', members: [['module Outer', 'constant VERSION'], ['module Outer', 'class A', 'constant MAX']] },
+];
+
+test('fields, properties, constants and signatures are members; a method declared in a C++ class is found where it is defined', async () => {
+  for (const c of FIELDS) {
+    const chunks = await chunkFile(c.path, c.text);
+    const members = chunks.filter((chunk) => chunk.symbols.length > 1 && !/ (class|enum|interface) /.test(` ${chunk.symbols.at(-1)}`));
+    assert.deepEqual(members.map((m) => m.symbols), c.members, `${c.path}:\n${describe(chunks)}`);
+    for (const m of members) assert.equal(m.startLine, m.endLine, `${c.path}: ${m.symbols.join(' > ')} is on its own line`);
+  }
+});
+
+test('members only: fields never move the chunks a file is cut into, and outside a definition they are plain code', async () => {
+  // A field sharing a line with a method gives way to it; a class with fields only and over maxLines is still windows.
+  const shared = await chunkFile('a.ts', 'class B {\n  private x = 1; method() { return 1; }\n  other() {\n    return 2;\n  }\n}\n');
+  assert.deepEqual(shared.map((c) => c.symbols.join(' > ')), ['class B', 'class B > method method', 'class B > method other']);
+  const fields = Array.from({ length: 120 }, (_, i) => `    pub f${i}: u64,`).join('\n');
+  const big = await chunkFile('big.rs', `pub struct Big {\n${fields}\n}\n`);
+  const pieces = big.filter((c) => c.symbols.length === 1);
+  assert.deepEqual(pieces.map(span), [[1, 60], [51, 110], [101, 122]], 'the windows it was cut into before');
+  assert.equal(big.length - pieces.length, 120, 'and each field a member inside one of them');
+  const top = await chunkFile('a.rs', 'const TOP: u8 = 1;\n\nfn main() {}\n');
+  assert.deepEqual(top.map((c) => c.symbols), [[], ['fn main']], 'a top-level const is no member');
+});
