@@ -118,6 +118,8 @@ describe('methods inside small Java and C++ classes, by find_symbol and by searc
       assert.match(found.code, /^ {4}\/\*\* Runs a job until/);
     }
     assert.equal((await findSymbol('Engine'))[0]?.symbol, 'class Engine', 'the class still answers for its own name');
+    const [field] = await findSymbol('Engine.MAX_RETRIES');
+    assert.deepEqual([field?.symbol, field?.startLine, field?.endLine], ['class Engine > field MAX_RETRIES', lineOf(ENGINE_JAVA, 'MAX_RETRIES = 5'), lineOf(ENGINE_JAVA, 'MAX_RETRIES = 5')]);
   });
 
   test('a C++ method is found by its name, as Class::method and as Class.method', async () => {
