@@ -19,22 +19,28 @@ type Piece =
  * cut into pieces of at most maxLines. Every non-blank line of the file ends up in some chunk.
  */
 export function planSpans(lines: SourceLines, definitions: Definition[], options: PlanOptions): Span[] {
-  return new Planner(lines, options).region(1, lines.count, definitions, []);
+  const planner = new Planner(lines, options);
+  const spans = planner.region(1, lines.count, definitions, []);
+  return [...spans, ...planner.members];
 }
 
 class Planner {
+  /** Chunks of definitions nested in one kept whole; they lie inside its chunk and take no part in joining. */
+  readonly members: Span[] = [];
+
   constructor(private readonly lines: SourceLines, private readonly options: PlanOptions) {}
 
   region(start: number, end: number, definitions: Definition[], symbols: string[]): Span[] {
     const pieces: Piece[] = [];
     let cursor = start;
     for (const definition of definitions) {
+      if (definition.memberOnly) continue;
       if (definition.startLine > cursor) pieces.push({ kind: 'between', start: cursor, end: definition.startLine - 1 });
       pieces.push({ kind: 'definition', spans: this.definition(definition, symbols) });
       cursor = definition.endLine + 1;
     }
     if (cursor <= end) pieces.push({ kind: 'between', start: cursor, end });
-    return this.join(pieces, symbols);
+    return this.withMembersWithin(this.join(pieces, symbols), definitions, symbols);
   }
 
   private definition(definition: Definition, outerSymbols: string[]): Span[] {
@@ -43,10 +49,44 @@ class Planner {
     const { maxLines, windowLines, windowOverlap } = this.options;
     if (endLine - startLine + 1 <= maxLines) {
       const trimmed = this.lines.trimRange(startLine, endLine);
-      return trimmed ? [{ start: trimmed[0], end: trimmed[1], symbols }] : [];
+      if (!trimmed) return [];
+      const whole: Span = { start: trimmed[0], end: trimmed[1], symbols };
+      this.addMembers(definition.children, symbols, whole);
+      return [whole];
     }
-    if (definition.children.length > 0) return this.region(startLine, endLine, definition.children, symbols);
-    return slidingWindows(this.lines, startLine, endLine, Math.min(windowLines, maxLines), windowOverlap, symbols);
+    if (definition.children.some((child) => !child.memberOnly)) return this.region(startLine, endLine, definition.children, symbols);
+    const windows = slidingWindows(this.lines, startLine, endLine, Math.min(windowLines, maxLines), windowOverlap, symbols);
+    return this.withMembersWithin(windows, definition.children, symbols);
+  }
+
+  /**
+   * The member-only definitions (fields, constants) among these, as members of the chunks of a definition split
+   * along its others or into windows: each inside one chunk under the same breadcrumb, or left out (it would
+   * otherwise be a chunk search cannot tell from the file's own pieces).
+   */
+  private withMembersWithin(spans: Span[], definitions: Definition[], symbols: string[]): Span[] {
+    for (const definition of definitions) {
+      if (!definition.memberOnly) continue;
+      const holder = spans.find((s) => s.start <= definition.startLine && definition.endLine <= s.end && s.symbols.join('\n') === symbols.join('\n'));
+      if (holder) this.addMembers([definition], symbols, holder);
+    }
+    return spans;
+  }
+
+  /**
+   * The definitions nested in one kept whole (methods of a small class, functions inside a function), each a
+   * chunk of its own inside the whole one, so the symbol table, find_symbol and ranking see every member with
+   * its own lines. A member on exactly its parent's lines adds nothing (and would take the parent's chunk id).
+   */
+  private addMembers(children: Definition[], outerSymbols: string[], parent: Span): void {
+    for (const child of children) {
+      const symbols = [...outerSymbols, child.label];
+      const trimmed = this.lines.trimRange(child.startLine, child.endLine);
+      if (!trimmed) continue;
+      const span: Span = { start: trimmed[0], end: trimmed[1], symbols };
+      if (span.start !== parent.start || span.end !== parent.end) this.members.push(span);
+      this.addMembers(child.children, symbols, span);
+    }
   }
 
   /**

@@ -6,6 +6,11 @@ import type { Node } from 'web-tree-sitter';
 export interface Described {
   kind: string;
   name: string;
+  /**
+   * A member only (a field, a property, a constant, a method signature): a chunk inside its parent's, in the symbol
+   * table, but never a definition the file is split along, so files chunk as they did before members were named.
+   */
+  memberOnly?: boolean;
 }
 
 export type Namer = (node: Node) => Described | null;
@@ -73,6 +78,31 @@ export function clean(text: string): string {
 export function nameOf(node: Node, field = 'name'): string {
   const nameNode = node.childForFieldName(field);
   return nameNode ? clean(nameNode.text) : '(anonymous)';
+}
+
+/** A member-only definition (see `Described`) named by its `name` field, or by the name of its first declarator. */
+export function member(kind: string, declarator?: (node: Node) => Node | null): Namer {
+  return (node) => {
+    const name = declarator ? declarator(node) : node.childForFieldName('name');
+    return name ? { kind, name: clean(name.text), memberOnly: true } : null;
+  };
+}
+
+/** The first named child of one of these types, found breadth-first within a few levels (`int a, b;` → a). */
+export function firstOfType(node: Node, types: ReadonlySet<string>, depth = 4): Node | null {
+  let level: Node[] = [node];
+  for (let d = 0; d < depth && level.length; d++) {
+    const next: Node[] = [];
+    for (const n of level) {
+      for (const child of n.namedChildren) {
+        if (!child) continue;
+        if (types.has(child.type)) return child;
+        next.push(child);
+      }
+    }
+    level = next;
+  }
+  return null;
 }
 
 export function withBody(kind: string): Namer {

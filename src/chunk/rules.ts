@@ -1,6 +1,8 @@
 import type { Node } from 'web-tree-sitter';
 import { formatImplTarget } from '../text/breadcrumb.js';
-import { clean, defineRules, nameOf, withBody, type Namer, type SyntaxRules } from './define-rules.js';
+import { clean, defineRules, member, nameOf, withBody, type Namer, type SyntaxRules } from './define-rules.js';
+import { cpp, csharp, java } from './rules-c-family.js';
+import { bash, php, ruby } from './rules-scripts.js';
 
 // --- JavaScript / TypeScript -------------------------------------------------------------
 
@@ -47,9 +49,12 @@ const nameAssignedFunction: Namer = (node) => {
   return kind ? { kind, name: nameOf(assignment, 'left') } : null;
 };
 
-const nameFieldFunction: Namer = (node) => {
+/** A class field: a method when its value is a function (`handle = () => {}`), else a member-only field. */
+const nameField: Namer = (node) => {
   const name = node.childForFieldName('name') ?? node.childForFieldName('property');
-  return { kind: 'method', name: name ? clean(name.text) : '(anonymous)' };
+  const text = name ? clean(name.text) : '(anonymous)';
+  if (functionValueKind(node.childForFieldName('value')) === 'function') return { kind: 'method', name: text };
+  return name ? { kind: 'field', name: text, memberOnly: true } : null;
 };
 
 const nameQuotedModule: Namer = (node) => ({ kind: 'module', name: nameOf(node).replace(/^['"`]|['"`]$/g, '') });
@@ -73,16 +78,19 @@ const JS_NAMERS: Record<string, Namer> = {
   lexical_declaration: nameVariable,
   variable_declaration: nameVariable,
   expression_statement: nameAssignedFunction,
-  field_definition: nameFieldFunction,
-  public_field_definition: nameFieldFunction,
+  field_definition: nameField,
+  public_field_definition: nameField,
+  property_signature: member('property'),
+  method_signature: member('signature'),
   module: nameQuotedModule,
 };
 
 const javascript = defineRules({
   grammar: 'javascript',
+  version: 2,
   kinds: JS_KINDS,
   namers: JS_NAMERS,
-  patterns: [...JS_PATTERNS, `(field_definition value: [(arrow_function) (function_expression)]) @def`],
+  patterns: [...JS_PATTERNS, `(field_definition value: [(arrow_function) (function_expression)]) @def`, '(class_body (field_definition) @def)'],
   wrappers: ['export_statement'],
   leading: ['comment', 'decorator'],
 });
@@ -90,6 +98,7 @@ const javascript = defineRules({
 function typescriptRules(grammar: string): SyntaxRules {
   return defineRules({
     grammar,
+    version: 2,
     kinds: {
       ...JS_KINDS,
       abstract_class_declaration: 'class',
@@ -101,7 +110,12 @@ function typescriptRules(grammar: string): SyntaxRules {
       module: 'module',
     },
     namers: JS_NAMERS,
-    patterns: [...JS_PATTERNS, `(public_field_definition value: [(arrow_function) (function_expression)]) @def`],
+    patterns: [
+      ...JS_PATTERNS,
+      `(public_field_definition value: [(arrow_function) (function_expression)]) @def`,
+      '(class_body (public_field_definition) @def)',
+      '(interface_body [(property_signature) (method_signature)] @def)',
+    ],
     // `namespace X {}` parses as an expression statement.
     wrappers: ['export_statement', 'ambient_declaration', 'expression_statement'],
     leading: ['comment', 'decorator'],
@@ -112,16 +126,21 @@ function typescriptRules(grammar: string): SyntaxRules {
 
 const python = defineRules({
   grammar: 'python',
+  version: 2,
   kinds: { class_definition: 'class', function_definition: 'function' },
   namers: {
-    // Module-level `ROUTES = [...]` spanning several lines.
+    // Module-level `ROUTES = [...]` spanning several lines; `TTL = 60` in a class body is a member.
     expression_statement: (node) => {
       const assignment = node.firstNamedChild;
-      if (assignment?.type !== 'assignment' || !spansLines(node, MIN_VALUE_LINES)) return null;
-      return { kind: 'variable', name: nameOf(assignment, 'left') };
+      if (assignment?.type !== 'assignment') return null;
+      if (node.parent?.parent?.type === 'class_definition') return { kind: 'field', name: nameOf(assignment, 'left'), memberOnly: true };
+      return spansLines(node, MIN_VALUE_LINES) ? { kind: 'variable', name: nameOf(assignment, 'left') } : null;
     },
   },
-  patterns: ['(module (expression_statement (assignment left: (identifier))) @def)'],
+  patterns: [
+    '(module (expression_statement (assignment left: (identifier))) @def)',
+    '(class_definition body: (block (expression_statement (assignment left: (identifier))) @def))',
+  ],
   wrappers: ['decorated_definition'],
   leading: ['comment'],
 });
@@ -130,6 +149,7 @@ const GO_TYPE_KINDS: Record<string, string> = { struct_type: 'struct', interface
 
 const go = defineRules({
   grammar: 'go',
+  version: 2,
   kinds: { function_declaration: 'func', method_declaration: 'func', type_spec: 'type', type_alias: 'type' },
   namers: {
     method_declaration: (node) => {
@@ -140,13 +160,18 @@ const go = defineRules({
       const type = node.childForFieldName('type')?.type ?? '';
       return { kind: GO_TYPE_KINDS[type] ?? 'type', name: nameOf(node) };
     },
+    field_declaration: member('field'),
+    method_elem: member('signature'),
   },
+  // Struct fields (an embedded type names none) and interface methods.
+  patterns: ['(field_declaration_list (field_declaration name: (field_identifier)) @def)', '(interface_type (method_elem) @def)'],
   wrappers: ['type_declaration'],
   leading: ['comment'],
 });
 
 const rust = defineRules({
   grammar: 'rust',
+  version: 2,
   kinds: {
     function_item: 'fn', struct_item: 'struct', enum_item: 'enum', union_item: 'union',
     trait_item: 'trait', impl_item: 'impl', mod_item: 'mod', macro_definition: 'macro_rules!',
@@ -160,101 +185,25 @@ const rust = defineRules({
       return { kind: 'impl', name: clean(formatImplTarget(trait?.text ?? null, target)) };
     },
     mod_item: withBody('mod'),
+    field_declaration: member('field'),
+    enum_variant: member('variant'),
+    const_item: member('constant'),
+    function_signature_item: member('signature'),
   },
+  patterns: [
+    '(field_declaration_list (field_declaration) @def)',
+    '(enum_variant_list (enum_variant) @def)',
+    '(declaration_list [(const_item) (function_signature_item)] @def)',
+  ],
   leading: ['line_comment', 'block_comment', 'attribute_item'],
-});
-
-// --- Java, C#, C/C++ -----------------------------------------------------------------------
-
-const java = defineRules({
-  grammar: 'java',
-  kinds: {
-    class_declaration: 'class', interface_declaration: 'interface', enum_declaration: 'enum',
-    record_declaration: 'record', annotation_type_declaration: 'annotation',
-    method_declaration: 'method', constructor_declaration: 'constructor',
-  },
-  leading: ['line_comment', 'block_comment'],
-});
-
-const csharp = defineRules({
-  grammar: 'c-sharp',
-  kinds: {
-    namespace_declaration: 'namespace', class_declaration: 'class', struct_declaration: 'struct',
-    interface_declaration: 'interface', enum_declaration: 'enum', record_declaration: 'record',
-    method_declaration: 'method', constructor_declaration: 'constructor',
-    destructor_declaration: 'destructor', local_function_statement: 'function',
-  },
-  leading: ['comment'],
-});
-
-/** The declarator chain of a C/C++ function down to its name: `Foo::run`, `operator==`, ... */
-const nameCFunction: Namer = (node) => {
-  let declarator = node.childForFieldName('declarator');
-  for (let depth = 0; declarator && declarator.type !== 'function_declarator' && depth < 8; depth++) {
-    declarator = declarator.childForFieldName('declarator');
-  }
-  const name = declarator?.childForFieldName('declarator');
-  return { kind: 'function', name: name ? clean(name.text) : '(anonymous)' };
-};
-
-/** Struct/class/union/enum bodies only (not forward declarations); `typedef struct {..} T` is named T. */
-function nameCRecord(kind: string): Namer {
-  return (node) => {
-    if (!node.childForFieldName('body')) return null;
-    const typedef = node.parent?.type === 'type_definition' ? node.parent.childForFieldName('declarator') : null;
-    const name = node.childForFieldName('name') ?? typedef;
-    return { kind, name: name ? clean(name.text) : '(anonymous)' };
-  };
-}
-
-const cpp = defineRules({
-  grammar: 'cpp',
-  kinds: {
-    namespace_definition: 'namespace', class_specifier: 'class', struct_specifier: 'struct',
-    union_specifier: 'union', enum_specifier: 'enum', function_definition: 'function',
-  },
-  namers: {
-    class_specifier: nameCRecord('class'),
-    struct_specifier: nameCRecord('struct'),
-    union_specifier: nameCRecord('union'),
-    enum_specifier: nameCRecord('enum'),
-    function_definition: nameCFunction,
-  },
-  wrappers: ['template_declaration', 'type_definition'],
-  leading: ['comment'],
-});
-
-// --- Ruby, PHP, Bash -----------------------------------------------------------------------
-
-const ruby = defineRules({
-  grammar: 'ruby',
-  kinds: { class: 'class', module: 'module', method: 'method', singleton_method: 'method' },
-  namers: {
-    singleton_method: (node) => ({ kind: 'method', name: `${nameOf(node, 'object')}.${nameOf(node)}` }),
-  },
-  leading: ['comment'],
-});
-
-const php = defineRules({
-  grammar: 'php',
-  kinds: {
-    class_declaration: 'class', interface_declaration: 'interface', trait_declaration: 'trait',
-    enum_declaration: 'enum', function_definition: 'function', method_declaration: 'method',
-    namespace_definition: 'namespace',
-  },
-  namers: { namespace_definition: withBody('namespace') },
-  leading: ['comment'],
-});
-
-const bash = defineRules({
-  grammar: 'bash',
-  kinds: { function_definition: 'function' },
-  leading: ['comment'],
 });
 
 const typescript = typescriptRules('typescript');
 const tsx = typescriptRules('tsx');
 
+// Every language is at revision 2 since the definitions nested in one kept whole (methods of a class under 80
+// lines, functions inside functions) became chunks of their own inside it (assemble.ts), and fields, properties,
+// constants and signatures inside a definition became member-only definitions (define-rules.ts, `memberOnly`).
 const RULES_BY_LANGUAGE: Record<string, SyntaxRules> = {
   typescript, tsx, javascript, python, go, rust, java, c_sharp: csharp,
   cpp, c: cpp, ruby, php, bash,

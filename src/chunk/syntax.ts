@@ -14,6 +14,8 @@ export interface Definition {
   endLine: number;
   /** Definitions nested inside it, ordered, non-overlapping. */
   children: Definition[];
+  /** A field, property, constant or signature: a chunk inside its parent's, never a piece the file is planned along. */
+  memberOnly?: boolean;
 }
 
 /** Nesting deeper than this is kept inside the ancestor's chunks rather than split further. */
@@ -62,6 +64,7 @@ export function findDefinitions(tree: Tree, grammar: Grammar, rules: SyntaxRules
         startLine: leadingStartRow(extent, rules) + 1,
         endLine: lastRow(extent) + 1,
         children: [],
+        ...(described.memberOnly ? { memberOnly: true } : {}),
       },
       startIndex: extent.startIndex,
       endIndex: extent.endIndex,
@@ -80,12 +83,15 @@ function nest(candidates: Candidate[]): Definition[] {
     const parent = open[open.length - 1];
     if (open.length >= MAX_NESTING) continue;
     const definition = candidate.definition;
+    // A member belongs to what it is a member of; outside any definition it is just code.
+    if (definition.memberOnly && !parent) continue;
     if (definition.kind === 'function' && parent && CLASS_LIKE_KINDS.has(parent.definition.kind)) {
       definition.kind = 'method';
     }
     definition.label = formatElement(definition.kind, definition.label);
     (parent ? parent.definition.children : roots).push(definition);
-    open.push(candidate);
+    // Nothing nests in a member: a function inside a field's value stays a child of the class, as it always was.
+    if (!definition.memberOnly) open.push(candidate);
   }
   return roots;
 }
@@ -98,6 +104,10 @@ function normalizeLines(siblings: Definition[], parent?: Definition): Definition
       definition.startLine = Math.max(definition.startLine, parent.startLine);
       definition.endLine = Math.min(definition.endLine, parent.endLine);
     }
+    // A member sharing a line with a definition (`int x; void f() {}`) gives way to it, so members never move
+    // the lines of what the file is planned along.
+    if (definition.memberOnly && overlapsLast(kept, definition)) continue;
+    while (!definition.memberOnly && kept[kept.length - 1]?.memberOnly && overlapsLast(kept, definition)) kept.pop();
     const previous = kept[kept.length - 1];
     if (previous && definition.startLine <= previous.endLine) {
       previous.endLine = Math.max(previous.endLine, definition.endLine);
@@ -107,6 +117,11 @@ function normalizeLines(siblings: Definition[], parent?: Definition): Definition
   }
   for (const definition of kept) definition.children = normalizeLines(definition.children, definition);
   return kept;
+}
+
+function overlapsLast(kept: Definition[], definition: Definition): boolean {
+  const last = kept[kept.length - 1];
+  return last !== undefined && definition.startLine <= last.endLine;
 }
 
 /** `export class X`, `@decorator def f`, `template<> T f()`: the wrapper belongs to the definition. */

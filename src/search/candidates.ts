@@ -38,7 +38,7 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
     async chunks(view, q, settings, vector) {
       if (!(await fitsInMemory(store, resident, view, view.byBlob.keys()))) return fromStoreIndexes(store, view, q, settings, vector);
       await resident.ensure(store, view.byBlob.keys());
-      const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys()));
+      const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys(), settings.memberResults));
       if (!settings.lexical) return { resident, visible, lexical: new Map() };
       if (settings.lexicalEngine === 'bm25') return { resident, visible, lexical: bm25(resident, visible, q.terms, { k1: settings.bm25K1, b: settings.bm25B }, q.termWeights) };
       return { resident, visible, lexical: await storeTextScores(store, resident, visible, q, settings) };
@@ -98,7 +98,7 @@ async function fromStoreIndexes(store: StoreHandle, view: SearchView, q: QueryIn
     if (limit < MAX_STORE_WINDOW && !(done(hits.nearest) && (!words || done([...hits.textScores.keys()])))) continue;
     const lexical = new Map<number, number>();
     for (const [id, score] of hits.textScores) if (visibleIds.has(id)) lexical.set(visibleIds.get(id)!, score);
-    return { resident, visible: visibleChunks(resident, Int32Array.from(resident.info.keys())), lexical };
+    return { resident, visible: visibleChunks(resident, resident.chunksOf(view, wanted, settings.memberResults)), lexical };
   }
 }
 
@@ -128,6 +128,8 @@ export interface CandidateSettings {
   bm25K1: number;
   bm25B: number;
   symbols: boolean;
+  /** Members of a definition kept whole (search/members.ts) as candidates of every retriever, not only of the symbol table. */
+  memberResults: boolean;
 }
 
 /** Everything ranking looks at: the candidates, and every visible chunk's cosine and BM25 for file-level evidence. */
@@ -168,13 +170,17 @@ export async function gatherCandidates(retriever: Retriever, view: SearchView, q
     order.forEach(([index], rank) => (add(index).denseRank = rank));
   }
   topEntries(lexical, settings.perSource).forEach(([index], rank) => (add(index).lexicalRank = rank));
-  // The symbol table: every visible definition of a name the query gives, however the retrievers ranked it.
+  // The symbol table: every visible definition of a name the query gives, however the retrievers ranked it, and
+  // the members of the view's definitions (a method of a class kept whole), which only it brings in.
   const defined = new Set<string>();
   for (const name of q.symbols) {
     for (const index of resident.definitionsOf(name)) {
-      if (!visible.mask[index]) continue;
+      const member = !visible.mask[index] && resident.isMember(index) && view.byBlob.has(resident.info[index].blob);
+      if (!visible.mask[index] && !member) continue;
       defined.add(name);
-      if (settings.symbols) add(index);
+      if (!settings.symbols) continue;
+      if (member) cosine[index] = resident.cosines(vector, Int32Array.of(index))[0];
+      add(index);
     }
   }
   return { pool, resident, visible, cosine, lexical, defined };

@@ -4,6 +4,7 @@ import type { ChunkBatch, ChunkInfo } from '../store/contract.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { stem } from '../text/stem.js';
 import { BoundedMemo } from '../util/bounded-memo.js';
+import { memberIndices } from './members.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
 import { readSnapshot, writeSnapshot, type ResidentState, type RestoredState } from './resident-snapshot.js';
 import { nameWords, ownDefinition } from '../text/breadcrumb.js';
@@ -38,6 +39,9 @@ export class ResidentChunks {
   private readonly byBlob = new Map<string, number[]>();
   private readonly empty = new Set<string>();
   private readonly visible = new WeakMap<object, Int32Array>();
+  private readonly visibleWithMembers = new WeakMap<object, Int32Array>();
+  /** Blob → its member chunks, worked out when first asked (a blob's rows never change once loaded whole). */
+  private readonly membersByBlob = new Map<string, Set<number>>();
   private ids = new Map<string, number>();
   private loading: Promise<void> = Promise.resolve();
 
@@ -123,16 +127,28 @@ export class ResidentChunks {
     for (const b of snap.empty) this.empty.add(b);
   }
 
-  /** Indices of the chunks of these blobs, computed once per key object (a view). */
-  chunksOf(key: object, blobs: Iterable<string>): Int32Array {
-    let idx = this.visible.get(key);
+  /**
+   * Indices of the chunks of these blobs, computed once per key object (a view): without the members of a
+   * definition kept whole (search/members.ts), which the symbol table alone brings in, unless `withMembers`.
+   */
+  chunksOf(key: object, blobs: Iterable<string>, withMembers = false): Int32Array {
+    const cache = withMembers ? this.visibleWithMembers : this.visible;
+    let idx = cache.get(key);
     if (!idx) {
       const out: number[] = [];
-      for (const b of blobs) for (const i of this.byBlob.get(b) ?? []) out.push(i);
+      for (const b of blobs) for (const i of this.byBlob.get(b) ?? []) if (withMembers || !this.isMember(i)) out.push(i);
       idx = Int32Array.from(out);
-      this.visible.set(key, idx);
+      cache.set(key, idx);
     }
     return idx;
+  }
+
+  /** Whether a chunk lies inside another of its blob's chunks as a member of it (search/members.ts). */
+  isMember(i: number): boolean {
+    const blob = this.info[i].blob;
+    let members = this.membersByBlob.get(blob);
+    if (!members) this.membersByBlob.set(blob, (members = new Set(memberIndices(this.info, this.byBlob.get(blob) ?? []))));
+    return members.has(i);
   }
 
   /** Cosine of every listed chunk to a unit query vector (the stored vectors are unit length). */

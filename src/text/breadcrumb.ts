@@ -90,6 +90,17 @@ export function definesName(element: BreadcrumbElement): boolean {
   return element.kind !== 'impl' && element.name !== '';
 }
 
+/**
+ * Kinds the chunker gives members declared without code of their own (chunk/rules.ts: fields, properties,
+ * constants, enum variants, method signatures): they define their names, but a query naming one asks for the
+ * type or function of that name first, when there is one.
+ */
+const MEMBER_DECLARATION_KINDS: ReadonlySet<string> = new Set(['field', 'property', 'constant', 'variant', 'signature']);
+
+export function isMemberDeclaration(element: BreadcrumbElement): boolean {
+  return MEMBER_DECLARATION_KINDS.has(element.kind);
+}
+
 /** The name the chunk's own breadcrumb defines, or null (no breadcrumb, an anonymous function, an impl block). */
 export function ownDefinition(breadcrumb: string): string | null {
   const element = innermost(breadcrumb);

@@ -328,16 +328,17 @@ test('java: classes with annotations and Javadoc; constructors and methods when 
 test('other grammars: c#, c++, c, ruby, php, bash, tsx, javascript', async () => {
   const cases: Array<[string, string, string[][]]> = [
     ['A.cs', 'namespace App {\n  /// <summary>Greets.</summary>\n  public class Greeter {\n    public string Hi() => "hi";\n  }\n}\n',
-      [['namespace App']]],
+      [['namespace App'], ['namespace App', 'class Greeter'], ['namespace App', 'class Greeter', 'method Hi']]],
     ['a.cpp', '#include <string>\n// Greets people.\nclass Greeter {\n public:\n  std::string hi() const { return "hi"; }\n};\n\nint main() { return 0; }\n',
-      [['class Greeter'], ['function main']]],
+      [['class Greeter'], ['class Greeter', 'method hi'], ['function main']]],
     ['a.c', '#include <stdio.h>\n\n/* Entry point. */\nint main(void) {\n  puts("hi");\n  return 0;\n}\n', [['function main']]],
-    ['a.rb', "# Greets.\nclass Greeter\n  def hi\n    'hi'\n  end\nend\n", [['class Greeter']]],
+    ['a.rb', "# Greets.\nclass Greeter\n  def hi\n    'hi'\n  end\nend\n", [['class Greeter'], ['class Greeter', 'method hi']]],
     ['a.php', '<?php\n/** Greets. */\nfunction hi(): string {\n  return "hi";\n}\n', [['function hi']]],
     ['a.sh', '#!/bin/sh\nset -e\n\n# Greets.\ngreet() {\n  echo hi\n}\n\ngreet\n', [['function greet']]],
     ['a.tsx', 'export function App(): JSX.Element {\n  return <div className="app">hi</div>;\n}\n', [['function App']]],
     ['a.js', "'use strict';\nexports.hi = function () {\n  return 'hi';\n};\nclass A { m() {} }\n", [['function exports.hi'], ['class A']]],
   ];
+  // Members of a definition kept whole are chunks inside it; a member on its parent's one line (`class A { m() {} }`) is not.
   for (const [path, text, expected] of cases) {
     const chunks = await chunkFile(path, text);
     assertWellFormed(text, chunks);

@@ -26,7 +26,7 @@ describe('artifacts and per-language chunker versions', () => {
 
   test('imports where only a language it holds no chunks of is chunked otherwise', async () => {
     const b = cloneRepo(origin, 'b');
-    const env = { [SEAM]: 'rust=2' };
+    const env = { [SEAM]: 'rust=3' };
     const imported = await runJson<{ chunksAdded: number }>(['import', artifact], b, env);
     assert.ok(imported.chunksAdded > 0);
     const run = await runJson<{ newBlobs: number }>(['index'], b, env);
@@ -35,11 +35,11 @@ describe('artifacts and per-language chunker versions', () => {
 
   test('is refused where a language it holds chunks of is chunked otherwise', async () => {
     const c = cloneRepo(origin, 'c');
-    const r = await runCli(['import', artifact], c, { [SEAM]: 'python=2' });
+    const r = await runCli(['import', artifact], c, { [SEAM]: 'python=3' });
     assert.equal(r.code, 4);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
-    assert.match(r.stderr, /artifact holds "python" chunks of chunker version "1" but this ocrag chunks them with version 1\+python\.2: export it again with this ocrag version/);
-    const status = await runJson<{ indexed: unknown; chunksStored: number }>(['status'], c, { [SEAM]: 'python=2' });
+    assert.match(r.stderr, /artifact holds "python" chunks of chunker version "1\+python\.2" but this ocrag chunks them with version 1\+python\.3: export it again with this ocrag version/);
+    const status = await runJson<{ indexed: unknown; chunksStored: number }>(['status'], c, { [SEAM]: 'python=3' });
     assert.deepEqual([status.indexed, status.chunksStored], [null, 0], 'nothing was imported');
   });
 });

@@ -1,4 +1,4 @@
-import { definesName, innermost, parseBreadcrumb, writtenName, type BreadcrumbElement } from '../../../text/breadcrumb.js';
+import { definesName, innermost, isMemberDeclaration, parseBreadcrumb, writtenName, type BreadcrumbElement } from '../../../text/breadcrumb.js';
 import type { Candidate } from '../../candidates.js';
 import type { QueryInfo } from '../../query.js';
 import type { ViewFile } from '../../view.js';
@@ -107,7 +107,10 @@ export function definitionStrength(symbol: string, text: string, name: string): 
   const bare = (n: string) => n.replace(/^[$_]+/, '');
   const defines = (e: BreadcrumbElement) => definesName(e) && bare(e.name) === bare(name);
   const last = elements[elements.length - 1];
-  if (last && defines(last)) return 'defines';
+  // A constructor (`class Engine > constructor Engine`, C++ `method Engine`) is a member: the class answers for the
+  // name; so is a field or a signature (`struct Command > field Args`): cobra's "Args" asks for args.go, 0.953 →
+  // 0.935 NDCG@10 with fields as definitions.
+  if (last && defines(last)) return isMemberDeclaration(last) || elements.slice(0, -1).some(defines) ? 'member' : 'defines';
   const p = patterns(name);
   // A definition line the breadcrumb does not name: merged small definitions, line windows, macros, or quoted code.
   if (text.includes(name) && (p.line.test(text) || p.goMethod.test(text) || p.assigned.test(text))) return 'text';

@@ -1,0 +1,43 @@
+// Syntax rules of Ruby, PHP and Bash (see rules.ts for how languages are looked up).
+import { defineRules, firstOfType, member, nameOf, withBody } from './define-rules.js';
+
+const PHP_VARIABLE: ReadonlySet<string> = new Set(['variable_name']);
+const PHP_CONST: ReadonlySet<string> = new Set(['const_element']);
+const PHP_NAME: ReadonlySet<string> = new Set(['name']);
+
+export const ruby = defineRules({
+  grammar: 'ruby',
+  version: 2,
+  kinds: { class: 'class', module: 'module', method: 'method', singleton_method: 'method' },
+  namers: {
+    singleton_method: (node) => ({ kind: 'method', name: `${nameOf(node, 'object')}.${nameOf(node)}` }),
+    assignment: member('constant', (node) => node.childForFieldName('left')),
+  },
+  // `MAX = 5` in a class or module body.
+  patterns: ['(class (body_statement (assignment left: (constant)) @def))', '(module (body_statement (assignment left: (constant)) @def))'],
+  leading: ['comment'],
+});
+
+export const php = defineRules({
+  grammar: 'php',
+  version: 2,
+  kinds: {
+    class_declaration: 'class', interface_declaration: 'interface', trait_declaration: 'trait',
+    enum_declaration: 'enum', function_definition: 'function', method_declaration: 'method',
+    namespace_definition: 'namespace',
+  },
+  namers: {
+    namespace_definition: withBody('namespace'),
+    property_declaration: member('property', (node) => firstOfType(firstOfType(node, PHP_VARIABLE, 3) ?? node, PHP_NAME, 1)),
+    const_declaration: member('constant', (node) => firstOfType(firstOfType(node, PHP_CONST, 1) ?? node, PHP_NAME, 1)),
+  },
+  patterns: ['(declaration_list [(property_declaration) (const_declaration)] @def)'],
+  leading: ['comment'],
+});
+
+export const bash = defineRules({
+  grammar: 'bash',
+  version: 2,
+  kinds: { function_definition: 'function' },
+  leading: ['comment'],
+});
