@@ -61,6 +61,13 @@ describe('the OpenCode plugin', () => {
     assert.equal(again.stderr.match(/unchanged/g)?.length, 3, again.stderr);
   });
 
+  test('type-checks strictly against the package\'s own types', async () => {
+    const tsc = path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const flags = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--types', 'node', '--typeRoots', path.join(PROJECT_ROOT, 'node_modules', '@types')];
+    const r = await runCommand(process.execPath, [tsc, ...flags, path.join(repo, '.opencode', 'plugin', 'ocrag.ts')], repo);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  });
+
   test('ocrag_search returns the CLI\'s markdown, narrowed by path and language; json on request', async () => {
     const text = await tools.ocrag_search.execute({ query: 'copy the database file to a dated backup', k: 2 }, ctx());
     assert.match(text, /^### `tools\/backup\.py:1-3` · `[^`]*backup_database`/m, text);
