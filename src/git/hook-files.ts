@@ -10,9 +10,12 @@ export const HOOK_NAMES = ['post-commit', 'post-checkout', 'post-merge', 'post-r
 const BEGIN = '# >>> ocrag: keeps the code index current in the background (`ocrag hooks uninstall` removes this) >>>';
 const END = '# <<< ocrag <<<';
 
-/** This installation's CLI, the fallback a hook in `.git/hooks/` (never committed) may record. */
+/**
+ * This installation's CLI, the fallback a hook in `.git/hooks/` (never committed) may record: the package's
+ * dist/cli/main.js, found from the package root so that it is the same whether this module runs from dist/ or src/.
+ */
 export function installedCli(): { node: string; entry: string } {
-  return { node: process.execPath, entry: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'cli', 'main.js') };
+  return { node: process.execPath, entry: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli', 'main.js') };
 }
 
 export interface HookPlace {

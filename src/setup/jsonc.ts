@@ -110,7 +110,9 @@ function stripJsonc(text: string): string {
       while (i < text.length && text[i] !== '\n') i++;
       out += '\n';
     } else if (text.startsWith('/*', i)) {
-      i = text.indexOf('*/', i + 2) + 1;
+      const close = text.indexOf('*/', i + 2);
+      if (close < 0) break;
+      i = close + 1;
     } else out += text[i];
   }
   return out.replace(/,(\s*[}\]])/g, '$1');
