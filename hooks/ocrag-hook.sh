@@ -1,5 +1,6 @@
 #!/bin/sh
-# Called from the git hooks that `ocrag hooks install` writes. It hands the work to a detached
+# Called from the hook blocks earlier versions of `ocrag hooks install` wrote (by this file's absolute path;
+# today's blocks find ocrag by name and start `ocrag hook`), kept so those keep working until installed again. It hands the work to a detached
 # `ocrag hook` process and returns at once: it never fails and never slows a git command.
 # What the background run did is logged in .ocrag/log.
 hook=$1

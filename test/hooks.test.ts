@@ -6,7 +6,7 @@ import { before, describe, test } from 'node:test';
 import { storeLocation } from '../src/store/layout.js';
 import { openStore } from '../src/store/open-store.js';
 import { listManifests, readManifest, type Manifest } from '../src/store/manifest.js';
-import { git, makeFixtureRepo, PROJECT_ROOT, runCli, runJson, storedChunks, tempDir } from './helpers.js';
+import { CLI, git, GIT_IDENTITY, makeFixtureRepo, PROJECT_ROOT, runCli, runJson, storedChunks, tempDir } from './helpers.js';
 
 interface Result {
   path: string;
@@ -235,6 +235,9 @@ describe('hook installation respects what is there', () => {
     execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'husky', 'bin.js')], { cwd: repo });
     assert.equal(git(repo, 'config', 'core.hooksPath'), '.husky/_');
     fs.writeFileSync(path.join(repo, '.husky', 'post-commit'), 'echo husky-user-hook > .git/husky-ran\n');
+    // A committed husky hook finds ocrag as the project's dependency, as on every teammate's machine.
+    fs.mkdirSync(path.join(repo, 'node_modules', '.bin'), { recursive: true });
+    fs.symlinkSync(CLI, path.join(repo, 'node_modules', '.bin', 'ocrag'));
     const r = await runJson<{ place: { kind: string; dir: string } }>(['hooks', 'install'], repo);
     assert.equal(r.place.kind, 'husky');
     write(repo, 'b.txt', 'world\n');
@@ -244,6 +247,47 @@ describe('hook installation respects what is there', () => {
     await waitForHookRun(repo);
     await runCli(['hooks', 'uninstall'], repo);
     assert.equal(fs.readFileSync(path.join(repo, '.husky', 'post-commit'), 'utf8'), 'echo husky-user-hook > .git/husky-ran\n');
+  });
+
+  test('a husky hook committed on one machine runs the ocrag of another, and does nothing where there is none', async () => {
+    const repo = makeFixtureRepo();
+    execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'husky', 'bin.js')], { cwd: repo });
+    await runCli(['hooks', 'install'], repo);
+    for (const name of ['post-commit', 'post-checkout', 'post-merge', 'post-rewrite']) {
+      const hook = fs.readFileSync(path.join(repo, '.husky', name), 'utf8');
+      assert.ok(!hook.includes(PROJECT_ROOT) && !hook.includes(process.execPath) && !hook.includes(repo), `${name} holds no path of this machine:\n${hook}`);
+    }
+    // Another machine: the repository elsewhere, ocrag nowhere on PATH, the project's own ocrag a shim that says it ran.
+    const elsewhere = path.join(tempDir('teammate'), 'checkout');
+    fs.cpSync(repo, elsewhere, { recursive: true, verbatimSymlinks: true });
+    const bin = path.join(elsewhere, 'node_modules', '.bin');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(path.join(bin, 'ocrag'), '#!/bin/sh\necho "$@" >> .git/shim-ran\n', { mode: 0o755 });
+    const noOcrag = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => !fs.existsSync(path.join(dir, 'ocrag'))).join(path.delimiter);
+    const env = { ...process.env, ...GIT_IDENTITY, PATH: noOcrag };
+    const commit = (message: string) => execFileSync('git', ['commit', '-q', '--allow-empty', '-m', message], { cwd: elsewhere, env, encoding: 'utf8', stdio: 'pipe' });
+    commit('on the teammate machine');
+    const ran = path.join(elsewhere, '.git', 'shim-ran');
+    for (const deadline = Date.now() + 10_000; !fs.existsSync(ran) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(fs.readFileSync(ran, 'utf8'), 'hook post-commit\n');
+    fs.rmSync(path.join(elsewhere, 'node_modules'), { recursive: true });
+    const quiet = execFileSync('sh', ['-c', 'git commit -q --allow-empty -m "no ocrag at all" 2>&1; echo "exit $?"'], { cwd: elsewhere, env, encoding: 'utf8' });
+    assert.equal(quiet, 'exit 0\n', 'git commit succeeds and prints nothing');
+    assert.equal(git(elsewhere, 'log', '-1', '--format=%s'), 'no ocrag at all');
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(fs.readFileSync(ran, 'utf8'), 'hook post-commit\n', 'nothing ran');
+  });
+
+  test('a hook in .git/hooks may fall back to this installation; one in a hooksPath inside the work tree may not', async () => {
+    const repo = makeFixtureRepo();
+    await runCli(['hooks', 'install'], repo);
+    const hook = fs.readFileSync(path.join(repo, '.git', 'hooks', 'post-commit'), 'utf8');
+    assert.ok(hook.includes(`'${CLI}'`), hook);
+    const shared = makeFixtureRepo();
+    git(shared, 'config', 'core.hooksPath', '.githooks');
+    await runCli(['hooks', 'install'], shared);
+    const committed = fs.readFileSync(path.join(shared, '.githooks', 'post-commit'), 'utf8');
+    assert.ok(!committed.includes(CLI) && committed.includes('./node_modules/.bin/ocrag'), `a hooksPath inside the work tree may be committed:\n${committed}`);
   });
 
   test('with ocrag gone, git still succeeds', async () => {

@@ -10,9 +10,12 @@ export const HOOK_NAMES = ['post-commit', 'post-checkout', 'post-merge', 'post-r
 const BEGIN = '# >>> ocrag: keeps the code index current in the background (`ocrag hooks uninstall` removes this) >>>';
 const END = '# <<< ocrag <<<';
 
-/** The script every installed hook calls: `hooks/ocrag-hook.sh` of this installation. */
-export function hookScript(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'hooks', 'ocrag-hook.sh');
+/**
+ * This installation's CLI, the fallback a hook in `.git/hooks/` (never committed) may record: the package's
+ * dist/cli/main.js, found from the package root so that it is the same whether this module runs from dist/ or src/.
+ */
+export function installedCli(): { node: string; entry: string } {
+  return { node: process.execPath, entry: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli', 'main.js') };
 }
 
 export interface HookPlace {
@@ -35,9 +38,32 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The lines added to a hook: call the shipped script if it is still there, and never fail. */
-export function hookBlock(name: string, script = hookScript(), node = process.execPath): string {
-  return [BEGIN, `[ -f ${shellQuote(script)} ] && OCRAG_NODE=${shellQuote(node)} sh ${shellQuote(script)} ${name} "$@" || true`, END].join('\n');
+/** Git exports these to a hook; the background run finds the repository from its folder instead. */
+const GIT_HOOK_ENV = 'GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES';
+
+/**
+ * The lines added to a hook. They find ocrag as the repository's own `node_modules/.bin/ocrag` (git runs hooks at
+ * the top of the work tree), then `ocrag` on PATH, then, only when given (a `.git/hooks/` block, which is never
+ * committed), this machine's installation; with none of them the block does nothing. Found, it starts
+ * `ocrag hook <name>` detached with all output closed and returns at once: git never waits and never fails.
+ */
+export function hookBlock(name: string, fallback: { node: string; entry: string } | null): string {
+  const lines = [BEGIN, 'ocrag_bin=./node_modules/.bin/ocrag ocrag_node=; [ -x "$ocrag_bin" ] || ocrag_bin=$(command -v ocrag 2>/dev/null) || ocrag_bin='];
+  if (fallback) lines.push(`[ -n "$ocrag_bin" ] || [ ! -f ${shellQuote(fallback.entry)} ] || ocrag_bin=${shellQuote(fallback.entry)} ocrag_node=${shellQuote(fallback.node)}`);
+  // A file checkout (post-checkout's third argument 0) switches no branch; post-rewrite's commits come on stdin.
+  const gate = name === 'post-checkout' ? '[ "$3" != 1 ] || ' : '';
+  const drain = name === 'post-rewrite' ? 'cat >/dev/null 2>&1; ' : '';
+  lines.push(`${gate}[ -z "$ocrag_bin" ] || [ -n "$OCRAG_HOOKS_DISABLE" ] || { ${drain}( unset ${GIT_HOOK_ENV}; nohup \${ocrag_node:+"$ocrag_node"} "$ocrag_bin" hook ${name} "$@" </dev/null >/dev/null 2>&1 & ) >/dev/null 2>&1; } || true`);
+  lines.push(END);
+  return lines.join('\n');
+}
+
+/** A hook folder that may be committed (husky's, or a hooksPath inside the work tree) gets no path of this machine. */
+function isShared(place: HookPlace, repo: RepoInfo): boolean {
+  if (place.kind === 'husky') return true;
+  if (place.kind === 'git') return false;
+  const inside = path.relative(repo.root, place.dir);
+  return inside !== '' && !inside.startsWith('..') && !path.isAbsolute(inside);
 }
 
 /** Adds the block to a hook's text, or replaces an earlier one; other lines stay as they were. Pure. */
@@ -70,7 +96,7 @@ export async function installHooks(repo: RepoInfo): Promise<{ place: HookPlace; 
   const changes = HOOK_NAMES.map((name): HookChange => {
     const file = path.join(place.dir, name);
     const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
-    const after = addBlock(before, hookBlock(name));
+    const after = addBlock(before, hookBlock(name, isShared(place, repo) ? null : installedCli()));
     if (after !== before) fs.writeFileSync(file, after);
     fs.chmodSync(file, fs.statSync(file).mode | 0o755);
     const action = before === null || before.trim() === '' ? 'created' : after === before ? 'unchanged' : before.includes(BEGIN) ? 'updated' : 'appended';

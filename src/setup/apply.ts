@@ -1,37 +1,64 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import type { AgentTarget } from './agents.js';
+import type { AgentTarget, FileEdit } from './agents.js';
 import type { Launcher } from './launcher.js';
 
 export interface PlannedFile {
+  /** The agents the file is for (AGENTS.md serves several). */
   agent: string;
   /** From the project root. */
   path: string;
   before: string | null;
-  after: string;
-  change: 'create' | 'update' | 'unchanged';
+  /** Null: the file is deleted. */
+  after: string | null;
+  change: 'create' | 'update' | 'unchanged' | 'delete';
 }
 
 /** What setup would write for these agents, reading the current files; writes nothing. */
 export function planSetup(root: string, targets: AgentTarget[], launcher: Launcher): PlannedFile[] {
-  const plan: PlannedFile[] = [];
+  return plan(root, targets, launcher, (edit, text) => edit.render(text));
+}
+
+/** What `setup --remove` would change: ocrag's entries taken out, the files only ocrag wrote deleted. */
+export function planRemoval(root: string, targets: AgentTarget[], launcher: Launcher): PlannedFile[] {
+  return plan(root, targets, launcher, (edit, text) => (text === null ? null : edit.remove(text)));
+}
+
+function plan(root: string, targets: AgentTarget[], launcher: Launcher, apply: (edit: FileEdit, text: string | null) => string | null): PlannedFile[] {
+  // A file several agents share (AGENTS.md) is planned once: each edit sees what the previous one made of it.
+  const byPath = new Map<string, PlannedFile>();
   for (const target of targets) {
     for (const edit of target.edits(launcher)) {
-      const before = readIfExists(path.join(root, edit.path));
-      const after = edit.render(before);
-      plan.push({ agent: target.name, path: edit.path, before, after, change: before === null ? 'create' : before === after ? 'unchanged' : 'update' });
+      const known = byPath.get(edit.path);
+      const before = known ? known.before : readIfExists(path.join(root, edit.path));
+      const after = apply(edit, known ? known.after : before);
+      const change = after === null ? (before === null ? 'unchanged' : 'delete') : before === null ? 'create' : before === after ? 'unchanged' : 'update';
+      const agent = known && !known.agent.split(', ').includes(target.name) ? `${known.agent}, ${target.name}` : target.name;
+      byPath.set(edit.path, { agent, path: edit.path, before, after, change });
     }
   }
-  return plan;
+  return [...byPath.values()];
 }
 
 /** Writes the changed files; each is replaced whole at once, so an agent never reads half a config. */
 export function applyPlan(root: string, plan: PlannedFile[]): void {
   for (const file of plan) {
-    if (file.change === 'unchanged') continue;
     const full = path.join(root, file.path);
-    writeFileAtomic(full, file.after);
+    if (file.change === 'delete') removeFileAndEmptyFolders(root, full);
+    else if (file.change !== 'unchanged') writeFileAtomic(full, file.after!);
+  }
+}
+
+/** Deletes the file, then the folders setup made for it (.opencode/plugin/, .claude/skills/ocrag/) once empty. */
+function removeFileAndEmptyFolders(root: string, file: string): void {
+  fs.rmSync(file, { force: true });
+  for (let dir = path.dirname(file); dir.startsWith(root + path.sep); dir = path.dirname(dir)) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      return;
+    }
   }
 }
 

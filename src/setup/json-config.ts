@@ -25,6 +25,31 @@ export function mergeJsonEntry(existing: string | null, file: string, keys: stri
   return JSON.stringify(root, null, 2) + '\n';
 }
 
+/**
+ * Takes the entry at `keys` out of a JSON config's text, and the objects on its path it leaves empty; null when
+ * nothing but the seed's keys is left (setup created the file: removing it leaves the project as it was).
+ */
+export function removeJsonEntry(existing: string, file: string, keys: string[], seed: Json = {}): string | null {
+  let root: unknown;
+  try {
+    root = JSON.parse(existing);
+  } catch (e) {
+    throw new UsageError(`${file} is not valid JSON (${(e as Error).message}); remove ${keys.join(' → ')} from it by hand`);
+  }
+  if (!isObject(root)) throw new UsageError(`${file} does not hold a JSON object; remove ${keys.join(' → ')} from it by hand`);
+  const path: Json[] = [root];
+  for (const key of keys.slice(0, -1)) {
+    const next = path[path.length - 1][key];
+    if (!isObject(next)) return existing;
+    path.push(next);
+  }
+  if (!(keys[keys.length - 1] in path[path.length - 1])) return existing;
+  delete path[path.length - 1][keys[keys.length - 1]];
+  for (let depth = path.length - 1; depth > 0 && Object.keys(path[depth]).length === 0; depth--) delete path[depth - 1][keys[depth - 1]];
+  if (Object.keys(root).every((key) => key in seed && JSON.stringify(root[key]) === JSON.stringify(seed[key]))) return null;
+  return JSON.stringify(root, null, 2) + '\n';
+}
+
 export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -11,3 +11,14 @@ export function upsertMarkdownBlock(existing: string | null, block: string): str
   if (text.trim() === '') return `${marked}\n`;
   return `${text.replace(/\n*$/, '\n\n')}${marked}\n`;
 }
+
+/** Takes ocrag's block (and the blank line setup put before it) out of a shared Markdown file; null when nothing else is left. */
+export function removeMarkdownBlock(existing: string): string | null {
+  const start = existing.indexOf('<!-- ocrag:begin');
+  const stop = existing.indexOf(END);
+  if (start < 0 || stop < start) return existing;
+  const before = existing.slice(0, start).replace(/\n\n$/, '\n');
+  const after = existing.slice(stop + END.length).replace(/^\n/, '');
+  const text = before + after;
+  return text.trim() === '' ? null : text;
+}

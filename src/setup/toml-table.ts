@@ -32,6 +32,23 @@ export function upsertTomlTable(existing: string | null, file: string, table: st
   return [...lines.slice(0, header + 1), ...assignments, ...kept, ...lines.slice(end)].join('\n') + '\n';
 }
 
+/**
+ * Takes the `[a.b]` table and its sub-tables (`[a.b.env]`) out of a TOML file's text, with the blank line setup
+ * put before it; the rest stays as it was. Null when nothing else is left.
+ */
+export function removeTomlTable(existing: string, table: string[]): string | null {
+  const lines = existing.replace(/\n$/, '').split('\n');
+  const header = lines.findIndex((line) => isHeader(line, table));
+  if (header < 0) return existing;
+  const prefix = new RegExp(`^\\s*\\[${table.map(escape).join('\\.')}\\.`);
+  let end = header + 1;
+  while (end < lines.length && (!/^\s*\[/.test(lines[end]) || prefix.test(lines[end]))) end++;
+  const start = header > 0 && lines[header - 1].trim() === '' ? header - 1 : header;
+  const kept = [...lines.slice(0, start), ...lines.slice(end)];
+  while (kept.length && kept[0].trim() === '' && start === 0) kept.shift();
+  return kept.join('\n').trim() === '' ? null : kept.join('\n') + '\n';
+}
+
 /** A TOML basic string; JSON's escapes are a subset of TOML's. */
 export function tomlString(value: string): string {
   return JSON.stringify(value);

@@ -40,7 +40,7 @@ export function registerHooks(program: Command): void {
       if (opts.json) return printJson({ installed });
       console.log(installed.length ? `installed: ${installed.join(', ')}` : 'not installed (ocrag hooks install)');
     });
-  // Internal: the run the installed hooks start (they call dist/hooks/run.js, the same without the CLI). Hidden; always exits 0.
+  // Internal: the run the installed hooks start detached (blocks of earlier versions call dist/hooks/run.js, the same without the CLI). Hidden; always exits 0.
   program
     .command('hook', { hidden: true })
     .argument('<name>')

@@ -2,8 +2,13 @@ import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
 import { UsageError } from '../../util/errors.js';
 import { checkSourceName } from '../../store/sources.js';
+import { languagesFor } from '../../mcp/tools/language.js';
 import { openIndex, positiveInt } from '../options.js';
 import { paint } from '../output.js';
+
+/** With --language, this many times k candidates are ranked before filtering (the index has no language filter), as MCP does. */
+const LANGUAGE_OVERFETCH = 5;
+const LANGUAGE_FETCH_CAP = 250;
 
 interface SearchFlags {
   topK: number;
@@ -13,6 +18,7 @@ interface SearchFlags {
   committedOnly?: boolean;
   sources?: boolean;
   source?: string;
+  language?: string;
   json?: boolean;
   format?: OutputFormat;
   maxTokens?: number;
@@ -30,6 +36,7 @@ export function registerSearch(program: Command): void {
     .option('--committed-only', 'ignore uncommitted edits and untracked files; answer for HEAD as committed')
     .option('--no-sources', 'leave out the sources added with ocrag add')
     .option('--source <name>', 'only results from this source (ocrag add); with --path, the glob is of paths inside it')
+    .option('--language <name>', 'only results in this language, e.g. typescript, python, go (as MCP search_code\'s language)')
     .addOption(new Option('--format <format>', 'text for people; json, xml or markdown for programs and LLM prompts').choices(OUTPUT_FORMATS))
     .option('--json', 'the same as --format json: [{path, startLine, endLine, language, symbol, score, text}]')
     .option('--max-tokens <n>', 'keep only the best results that fit in about n tokens (chars/4); never cuts a result', positiveInt('--max-tokens'))
@@ -46,7 +53,10 @@ export function registerSearch(program: Command): void {
         const started = performance.now();
         if (opts.source && opts.sources === false) throw new UsageError('--source searches a source and --no-sources leaves them out: use one');
         const pathGlob = opts.source ? `${checkSourceName(opts.source)}:${opts.path ?? '**'}` : opts.path;
-        const results = await index.search(query, { k: opts.topK, pathGlob, minScore: opts.minScore, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources });
+        const languages = opts.language === undefined ? null : languagesFor(checkLanguage(opts.language));
+        const k = languages ? Math.min(opts.topK * LANGUAGE_OVERFETCH, Math.max(LANGUAGE_FETCH_CAP, opts.topK)) : opts.topK;
+        const found = await index.search(query, { k, pathGlob, minScore: opts.minScore, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources });
+        const results = (languages ? found.filter((r) => languages.has(r.language)) : found).slice(0, opts.topK);
         printReport({ query, latencyMs: performance.now() - started, results }, format, opts.maxTokens);
       } finally {
         await index.close();
@@ -71,6 +81,11 @@ function printReport(report: SearchReport, format: OutputFormat, maxTokens: numb
     return;
   }
   process.stdout.write(render(report));
+}
+
+function checkLanguage(name: string): string {
+  if (name.trim() === '') throw new UsageError('--language needs a language name, e.g. typescript, python, go');
+  return name;
 }
 
 function parseScore(value: string): number {

@@ -1,11 +1,18 @@
 import type { Command } from 'commander';
 import { openRepo } from '../../git/repo.js';
-import { AGENT_IDS, AGENTS, type AgentId } from '../../setup/agents.js';
-import { applyPlan, planSetup } from '../../setup/apply.js';
+import { AGENT_IDS, AGENTS, type AgentId, type AgentTarget } from '../../setup/agents.js';
+import { applyPlan, planRemoval, planSetup, type PlannedFile } from '../../setup/apply.js';
 import { resolveLauncher, type Launcher } from '../../setup/launcher.js';
 import { UsageError } from '../../util/errors.js';
 import { workDir } from '../options.js';
-import { paint } from '../output.js';
+import { paint, printJson } from '../output.js';
+
+interface SetupFlags {
+  print?: boolean;
+  absolute?: boolean;
+  remove?: boolean;
+  json?: boolean;
+}
 
 export function registerSetup(program: Command): void {
   program
@@ -14,42 +21,64 @@ export function registerSetup(program: Command): void {
     .argument('<agents...>', `${AGENT_IDS.join(', ')} or all`)
     .option('--print', 'show the files as they would be written; change nothing')
     .option('--absolute', 'start ocrag by absolute path (node + dist/cli/main.js) even when it is on PATH')
+    .option('--remove', "take ocrag's entries and files out again; the rest of each file stays")
+    .option('--json', 'print [{agent, path, change}] as JSON (with --print, each file\'s content as "after")')
     .addHelpText(
       'after',
       `
 Files (in the repository root; existing ones are merged, never replaced; running it again changes nothing):
   claude     .mcp.json + .claude/skills/ocrag/SKILL.md
-  opencode   opencode.json + .opencode/skills/ocrag/SKILL.md
+  opencode   opencode.json + .opencode/skills/ocrag/SKILL.md + .opencode/plugin/ocrag.ts (ocrag_* tools)
   cursor     .cursor/mcp.json + .cursor/rules/ocrag.mdc
   codex      .codex/config.toml + a marked section of AGENTS.md
+  vscode     .vscode/mcp.json (comments kept) + a marked section of AGENTS.md (GitHub Copilot)
+  gemini     .gemini/settings.json + a marked section of GEMINI.md
+  zed        .zed/settings.json (comments kept) + a marked section of AGENTS.md
+  roo        .roo/mcp.json + .roo/rules/ocrag.md
+  windsurf, cline: their MCP config is per user only; nothing is written, the entry to add is printed.
+"all" is every agent with a project config.
 
 The server is started as "ocrag mcp" when the ocrag on PATH is this installation (portable: commit the files),
 else as "<node> <this install>/dist/cli/main.js mcp" (works without PATH; specific to this machine).`,
     )
-    .action(async (names: string[], opts: { print?: boolean; absolute?: boolean }, cmd: Command) => {
-      const agents = parseAgents(names);
+    .action(async (names: string[], opts: SetupFlags, cmd: Command) => {
+      if (opts.remove && opts.absolute) throw new UsageError('--remove takes ocrag out; --absolute only says how to start it: use one');
+      const agents = parseAgents(names).map((id) => AGENTS[id]);
       const root = (await openRepo(workDir(cmd))).root;
       const launcher = resolveLauncher({ absolute: opts.absolute });
-      const plan = planSetup(root, agents.map((id) => AGENTS[id]), launcher);
+      const plan = (opts.remove ? planRemoval : planSetup)(root, agents, launcher);
       const p = paint(process.stderr);
-      process.stderr.write(`${describeLauncher(launcher)}\n`);
+      if (!opts.remove && !opts.json) process.stderr.write(`${describeLauncher(launcher)}\n`);
       if (opts.print) {
-        for (const file of plan) process.stdout.write(`${file.path}  (${file.agent}: ${file.change === 'unchanged' ? 'unchanged' : `would ${file.change}`})\n${file.after}\n`);
+        if (opts.json) return printJson(plan.map((f) => ({ agent: f.agent, path: f.path, change: f.change, after: f.after })));
+        for (const file of plan) process.stdout.write(`${file.path}  (${file.agent}: ${file.change === 'unchanged' ? 'unchanged' : `would ${file.change}`})\n${file.after ?? ''}\n`);
         return;
       }
       applyPlan(root, plan);
-      for (const file of plan) {
-        const label = file.change === 'unchanged' ? p.dim('unchanged') : p.green(file.change === 'create' ? 'created  ' : 'updated  ');
-        process.stderr.write(`${label} ${file.path}  ${p.dim(`(${file.agent})`)}\n`);
-      }
-      process.stderr.write(`Restart the agent (or reload its MCP servers) in ${root} to use ocrag.${agents.includes('codex') ? ' Codex reads .codex/config.toml only in trusted projects.' : ''}\n`);
+      if (opts.json) return printJson(plan.map((f) => ({ agent: f.agent, path: f.path, change: f.change })));
+      for (const file of plan) process.stderr.write(`${changeLabel(file, p)} ${file.path}  ${p.dim(`(${file.agent})`)}\n`);
+      if (!opts.remove) for (const agent of agents.filter((a) => a.userLevelOnly)) process.stderr.write(userLevelNote(agent, launcher));
+      if (opts.remove) return;
+      if (plan.length) process.stderr.write(`Restart the agent (or reload its MCP servers) in ${root} to use ocrag.${agents.some((a) => a.id === 'codex') ? ' Codex reads .codex/config.toml only in trusted projects.' : ''}\n`);
     });
+}
+
+function changeLabel(file: PlannedFile, p: ReturnType<typeof paint>): string {
+  if (file.change === 'unchanged') return p.dim('unchanged');
+  return p.green({ create: 'created  ', update: 'updated  ', delete: 'deleted  ' }[file.change]);
+}
+
+/** An agent without a project config: say so, and give the entry for its own file. */
+function userLevelNote(agent: AgentTarget, launcher: Launcher): string {
+  const only = agent.userLevelOnly!;
+  const entry = JSON.stringify({ [only.keys[0]]: { [only.keys[1]]: only.entry(launcher) } }, null, 2);
+  return `${agent.name} has no project-level MCP config, so nothing was written; add this to ${only.config}:\n${entry}\n`;
 }
 
 function parseAgents(names: string[]): AgentId[] {
   const ids = new Set<AgentId>();
   for (const name of names.map((n) => n.toLowerCase())) {
-    if (name === 'all') AGENT_IDS.forEach((id) => ids.add(id));
+    if (name === 'all') AGENT_IDS.filter((id) => !AGENTS[id].userLevelOnly).forEach((id) => ids.add(id));
     else if ((AGENT_IDS as readonly string[]).includes(name)) ids.add(name as AgentId);
     else throw new UsageError(`unknown agent "${name}": choose from ${AGENT_IDS.join(', ')} or all`);
   }

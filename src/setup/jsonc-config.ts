@@ -1,0 +1,41 @@
+import { UsageError } from '../util/errors.js';
+import type { FileEdit } from './agents.js';
+import { JsoncSyntaxError, jsoncValue, parseJsonc } from './jsonc.js';
+import { removeJsoncEntry, setJsoncEntry } from './jsonc-edit.js';
+
+/**
+ * A config the agent reads as JSON with comments (VS Code, Zed): the entry is edited into the text, so the
+ * user's comments, order and formatting stay as they were.
+ */
+export function jsoncEntry(path: string, keys: string[], entry: unknown): FileEdit {
+  return {
+    path,
+    render: (text) => {
+      if (text === null || text.trim() === '') return JSON.stringify(nest(keys, entry), null, 2) + '\n';
+      checkObject(text, path, keys, entry);
+      return setJsoncEntry(text, keys, entry);
+    },
+    remove: (text) => {
+      checkObject(text, path, keys, null);
+      const left = removeJsoncEntry(text, keys);
+      return left.replace(/\s/g, '') === '{}' ? null : left;
+    },
+  };
+}
+
+/** An unreadable file is never overwritten: the user gets the entry to add by hand instead. */
+function checkObject(text: string, path: string, keys: string[], entry: unknown): void {
+  const byHand = entry === null ? `remove ${keys.join(' → ')} by hand` : `add this by hand under ${keys.join(' → ')}:\n${JSON.stringify(entry, null, 2)}`;
+  let value: unknown;
+  try {
+    value = jsoncValue(text, parseJsonc(text));
+  } catch (e) {
+    if (!(e instanceof JsoncSyntaxError) && !(e instanceof SyntaxError)) throw e;
+    throw new UsageError(`${path} is not valid JSON with comments (${e.message}); fix it, or ${byHand}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${path} does not hold a JSON object; ${byHand}`);
+}
+
+function nest(keys: string[], value: unknown): unknown {
+  return keys.reduceRight((inner, key) => ({ [key]: inner }), value);
+}

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { before, describe, test } from 'node:test';
+import { PROJECT_ROOT, runCli, runCommand, TEST_CACHE, tempDir, twoLanguageRepo } from '../helpers.js';
+
+interface Tool {
+  description: string;
+  args: Record<string, unknown>;
+  execute(args: Record<string, unknown>, ctx: Record<string, unknown>): Promise<string>;
+}
+
+/**
+ * OpenCode installs `@opencode-ai/plugin` into `.opencode/node_modules` itself when it starts (from the npm registry);
+ * offline, the project's own copy of the same package stands in for that install.
+ */
+function linkPluginPackage(repo: string): void {
+  const dir = path.join(repo, '.opencode', 'node_modules', '@opencode-ai');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules', '@opencode-ai', 'plugin'), path.join(dir, 'plugin'));
+}
+
+describe('the OpenCode plugin', () => {
+  let repo: string;
+  let tools: Record<string, Tool>;
+  let docs: string;
+  const ctx = () => ({ sessionID: 's', messageID: 'm', agent: 'build', directory: repo, worktree: repo, abort: new AbortController().signal, metadata: () => undefined, ask: async () => undefined });
+
+  before(async () => {
+    repo = twoLanguageRepo();
+    const r = await runCli(['setup', 'opencode'], repo);
+    assert.equal(r.code, 0, r.stderr);
+    linkPluginPackage(repo);
+    docs = path.join(tempDir('docs'), 'design');
+    fs.mkdirSync(docs);
+    fs.writeFileSync(path.join(docs, 'retries.md'), '# Retry policy\n\nFailed uploads are retried with exponential backoff: 1 s, 2 s, 4 s, then the job gives up.\n');
+    // The plugin's ocrag runs with the plugin's environment: this test's model cache.
+    process.env.OCRAG_CACHE = TEST_CACHE;
+    // Bun (OpenCode) loads the .ts as an ES module; Node 20 takes a .ts outside a "type": "module" package for
+    // CommonJS, which cannot import the ESM-only plugin package: the same bytes as .mts load as OpenCode loads them.
+    const written = path.join(repo, '.opencode', 'plugin', 'ocrag.ts');
+    const asModule = path.join(tempDir('plugin-load'), 'ocrag.mts');
+    fs.copyFileSync(written, asModule);
+    fs.symlinkSync(path.join(repo, '.opencode', 'node_modules'), path.join(path.dirname(asModule), 'node_modules'));
+    const plugin = (await import(pathToFileURL(asModule).href)) as Record<string, (input: unknown) => Promise<{ tool: Record<string, Tool> }>>;
+    const hooks = await plugin.OcragPlugin({ directory: repo, worktree: repo, project: {}, client: {}, $: undefined, serverUrl: new URL('http://127.0.0.1:1') });
+    tools = hooks.tool;
+  });
+
+  test('is written once, with the four tools, their zod arguments and the skill that says when to use them', async () => {
+    assert.deepEqual(Object.keys(tools).sort(), ['ocrag_add', 'ocrag_remove', 'ocrag_search', 'ocrag_status']);
+    const { tool } = await import('@opencode-ai/plugin');
+    const search = tool.schema.object(tools.ocrag_search.args as never);
+    assert.equal(search.safeParse({ query: 'x', k: 3, path: 'src/**', language: 'python', format: 'json' }).success, true);
+    assert.equal(search.safeParse({ query: 'x', format: 'xml' }).success, false);
+    assert.equal(search.safeParse({ query: '' }).success, false);
+    const skill = fs.readFileSync(path.join(repo, '.opencode/skills/ocrag/SKILL.md'), 'utf8');
+    for (const name of Object.keys(tools)) assert.match(skill, new RegExp(`\`${name}\``));
+    const again = await runCli(['setup', 'opencode'], repo);
+    assert.equal(again.stderr.match(/unchanged/g)?.length, 3, again.stderr);
+  });
+
+  test('type-checks strictly against the package\'s own types', async () => {
+    const tsc = path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const flags = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--types', 'node', '--typeRoots', path.join(PROJECT_ROOT, 'node_modules', '@types')];
+    const r = await runCommand(process.execPath, [tsc, ...flags, path.join(repo, '.opencode', 'plugin', 'ocrag.ts')], repo);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  });
+
+  test('ocrag_search returns the CLI\'s markdown, narrowed by path and language; json on request', async () => {
+    const text = await tools.ocrag_search.execute({ query: 'copy the database file to a dated backup', k: 2 }, ctx());
+    assert.match(text, /^### `tools\/backup\.py:1-3` · `[^`]*backup_database`/m, text);
+    assert.match(text, /```python\ndef backup_database/);
+    const python = await tools.ocrag_search.execute({ query: 'cache lookup by key', k: 5, language: 'python' }, ctx());
+    assert.ok(!/\.ts:/.test(python), python);
+    const json = JSON.parse(await tools.ocrag_search.execute({ query: 'split a path into route segments', k: 1, path: 'src/**', format: 'json' }, ctx())) as { path: string }[];
+    assert.deepEqual(json.map((r) => r.path), ['src/router.ts']);
+    const dashed = await tools.ocrag_search.execute({ query: '--help', k: 1 }, ctx());
+    assert.doesNotMatch(dashed, /Usage:/, 'a query that looks like a flag is searched, not parsed');
+  });
+
+  test('ocrag_add makes a folder searchable, ocrag_status lists it, ocrag_remove takes it out', async () => {
+    const added = await tools.ocrag_add.execute({ paths: [docs], name: 'design' }, ctx());
+    assert.match(added, /added source "design" .*: 1 files indexed/);
+    const found = await tools.ocrag_search.execute({ query: 'how are failed uploads retried', k: 3 }, ctx());
+    assert.match(found, /design:retries\.md/);
+    const status = await tools.ocrag_status.execute({}, ctx());
+    assert.match(status, /^checked out main @ [0-9a-f]{8}$/m);
+    assert.match(status, /up to date/);
+    const removed = await tools.ocrag_remove.execute({ source: 'design' }, ctx());
+    assert.match(removed, /removed source "design"/);
+    const after = await tools.ocrag_search.execute({ query: 'how are failed uploads retried', k: 3 }, ctx());
+    assert.doesNotMatch(after, /design:/);
+  });
+
+  test('errors come back as one line', async () => {
+    await assert.rejects(tools.ocrag_remove.execute({ source: 'nothing-like-it' }, ctx()), (e: Error) => /^ocrag: /.test(e.message) && !e.message.includes('\n'));
+    await assert.rejects(tools.ocrag_search.execute({ query: 'x', k: 3 }, { ...ctx(), directory: tempDir('not-a-repo'), worktree: tempDir('not-a-repo') }), (e: Error) => /^ocrag: .*git/i.test(e.message) && !e.message.includes('\n'));
+  });
+
+  test('setup --remove deletes the plugin and the skill, and takes the MCP entry out', async () => {
+    const copy = twoLanguageRepo();
+    await runCli(['setup', 'opencode'], copy);
+    const r = await runCli(['setup', 'opencode', '--remove'], copy);
+    assert.equal(r.code, 0, r.stderr);
+    for (const file of ['opencode.json', '.opencode/plugin/ocrag.ts', '.opencode/skills/ocrag/SKILL.md']) assert.ok(!fs.existsSync(path.join(copy, file)), file);
+    assert.ok(!fs.existsSync(path.join(copy, '.opencode')), 'the folders setup made go when empty');
+  });
+});
+
+describe('OpenCode itself', () => {
+  const opencode = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'opencode');
+  /** A home of its own, so OpenCode never reads or writes the user's config; npm offline, so it never downloads. */
+  function offlineEnv(): NodeJS.ProcessEnv {
+    const home = tempDir('opencode-home');
+    return {
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_DATA_HOME: path.join(home, '.local', 'share'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      XDG_STATE_HOME: path.join(home, '.local', 'state'),
+      npm_config_offline: 'true',
+      npm_config_registry: 'http://127.0.0.1:9/',
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+      OPENCODE_DISABLE_SHARE: '1',
+    };
+  }
+
+  test('discovers the skill and the plugin\'s tools, and runs ocrag_search', async (t) => {
+    const env = offlineEnv();
+    const version = await runCommand(opencode, ['--version'], PROJECT_ROOT, env).catch(() => null);
+    if (!version || version.code !== 0) return t.skip(`opencode cannot start here: ${version?.stderr.trim() ?? 'not installed'}`);
+    const repo = twoLanguageRepo();
+    assert.equal((await runCli(['setup', 'opencode'], repo)).code, 0);
+    linkPluginPackage(repo);
+    const skills = await runCommand(opencode, ['debug', 'skill'], repo, env);
+    assert.equal(skills.code, 0, skills.stderr);
+    const ocrag = (JSON.parse(skills.stdout) as { name: string; location: string; content: string }[]).find((s) => s.name === 'ocrag');
+    assert.ok(ocrag, skills.stdout.slice(0, 500));
+    assert.equal(ocrag.location, path.join(fs.realpathSync(repo), '.opencode/skills/ocrag/SKILL.md'));
+    assert.match(ocrag.content, /ocrag_search/);
+    const agent = await runCommand(opencode, ['debug', 'agent', 'build'], repo, env);
+    assert.equal(agent.code, 0, agent.stderr);
+    const tools = (JSON.parse(agent.stdout) as { tools: Record<string, boolean> }).tools;
+    for (const name of ['ocrag_search', 'ocrag_add', 'ocrag_remove', 'ocrag_status']) assert.equal(tools[name], true, JSON.stringify(tools));
+    const run = await runCommand(opencode, ['debug', 'agent', 'build', '--tool', 'ocrag_search', '--params', JSON.stringify({ query: 'copy the database file to a dated backup', k: 1 })], repo, env);
+    assert.equal(run.code, 0, run.stderr);
+    const output = (JSON.parse(run.stdout) as { result: { output: string } }).result.output;
+    assert.match(output, /tools\/backup\.py:1-3/);
+  });
+});
