@@ -98,3 +98,13 @@ test('waiting ends without the lock once the caller is satisfied, and times out 
   await assert.rejects(acquireLock(file, { timeoutMs: 150 }), /another ocrag run holds/);
   held.release();
 });
+
+test("this process's own lock is never stale, however late its heartbeat: a busy event loop is not a dead holder", () => {
+  const file = path.join(tempDir('lock'), 'own.lock');
+  const held = tryLock(file, 1_000);
+  assert.ok(held);
+  setAge(file, 60_000);
+  assert.equal(tryLock(file, 1_000), null, 'a second taker in this process waits for the first');
+  held.release();
+  assert.ok(tryLock(file, 1_000), 'released, it is free');
+});

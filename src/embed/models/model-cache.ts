@@ -149,8 +149,11 @@ async function moveIntoPlace(tmpDir: string, finalDir: string): Promise<void> {
   }
 }
 
-/** A model build beats every 2 s, so a crashed holder's lock is taken over after 20 s (at once when its pid is gone). */
-const LOCK_STALE_MS = 20_000;
+/**
+ * A crashed holder's lock is taken over at once when its pid is gone; by its heartbeat (every 6 s) only when the pid
+ * lives on in another process, after 60 s. 20 s was too short under load: a busy holder's timer fired late.
+ */
+const LOCK_STALE_MS = 60_000;
 const LOCK_WAIT_LIMIT_MS = 15 * 60_000;
 
 /**
