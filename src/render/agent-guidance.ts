@@ -9,5 +9,6 @@ export const AGENT_GUIDANCE = `ocrag indexes the code of this git repository (th
 - When you have an exact identifier, search with it, or call \`find_symbol\` for its definition: exact names rank first. Use plain words when you only know the behaviour.
 - To find code similar to what you are looking at (sibling implementations, duplicated logic, the matching tests), call \`related\` with its path and line.
 - Narrow with \`path_glob\` ("src/**") or \`language\`, and save context with a small \`k\` or \`max_tokens\`.
-- The index follows commits and branch switches by itself; \`reindex\` is rarely needed. If results look stale or empty, check \`index_status\`.
+- The index follows commits and branch switches by itself; \`index_codebase\` (a background task: follow it with \`index_status\` and its task id) is rarely needed. If results look stale or empty, check \`index_status\`.
+- "No good match" means nothing in the repository fits: rephrase, use an identifier, or pass \`min_score: 0\` for the closest chunks anyway. To work in another repository, call \`set_root\` (or pass \`root\`).
 - To list every literal occurrence of a string (all call sites), grep is still the right tool.`;

@@ -6,6 +6,7 @@ import { loadZhLexicon, type ZhLexicon } from '../text/zh-lexicon.js';
 import { analyzeQuery } from './query.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank/config.js';
 import { rescoreHits, scoreHits, type Hit } from './rank/rank.js';
+import { hasGoodMatch } from './relevance.js';
 import { selectTop } from './rank/select.js';
 import { searchView } from './view.js';
 
@@ -31,6 +32,8 @@ export interface SearchOptions {
   pathGlob?: string;
   /** Drop results scoring below this (relevance 0..1, see `relevance`). */
   minScore?: number;
+  /** Answer nothing when no hit is a real match (see `hasGoodMatch` in relevance.ts); 0 or absent keeps every answer. */
+  minMatch?: number;
   /** Ranking switches, for measuring components (the benchmark's ablation); defaults are the tuned stack. */
   ranking?: Partial<RankingConfig>;
 }
@@ -41,7 +44,9 @@ export interface SearchOptions {
  */
 export async function searchManifest(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<SearchResult[]> {
   const minScore = opts.minScore ?? -Infinity;
-  return (await rankHits(manifest, retriever, query, opts))
+  const hits = await rankHits(manifest, retriever, query, opts);
+  if (!hasGoodMatch(hits, opts.minMatch ?? 0)) return [];
+  return hits
     .map((h) => ({
       path: h.file.path,
       startLine: h.candidate.chunk.startLine,

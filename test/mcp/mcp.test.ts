@@ -80,6 +80,22 @@ describe('ocrag mcp, driven by the MCP SDK client over stdio', () => {
     assert.equal((await search(client, 'parse command line arguments', { k: 1 }))[0].path, 'src/cli/args.ts');
   });
 
+  test('search_code answers "no good match" to a question the code cannot answer, and min_score overrides the cut', async () => {
+    for (const query of ['how to knit a wool sweater for winter', 'wedding dress shopping tips']) {
+      const r = await call(client, 'search_code', { query });
+      assert.ok(!r.isError, text(r));
+      const { results, notice } = r.structuredContent as { results: CodeResult[]; notice?: string };
+      assert.deepEqual(results, [], `${query}: no chunk`);
+      assert.match(notice ?? '', /^no good match for ".+": .*min_score=0/);
+      assert.match(text(r), /no good match for/);
+      const all = await search(client, query, { min_score: 0, k: 3 });
+      assert.equal(all.length, 3, 'min_score=0 keeps the closest chunks');
+    }
+    const real = await search(client, 'parse command line arguments', { k: 3 });
+    assert.equal(real[0].path, 'src/cli/args.ts', 'a real question still gets its chunk');
+    assert.equal((await search(client, 'parseArgs', { k: 1 }))[0].path, 'src/cli/args.ts', 'and an identifier');
+  });
+
   test('find_symbol returns the definition by exact name first; related finds similar code but not the anchor', async () => {
     const r = await call(client, 'find_symbol', { name: 'parseArgs' });
     const found = (r.structuredContent as { results: (CodeResult & { match: string })[] }).results;
@@ -104,7 +120,8 @@ describe('ocrag mcp, driven by the MCP SDK client over stdio', () => {
 
   test('every search sees the work tree and HEAD as they are now: edits, new folders, commits, branches', async () => {
     const marker = (word: string) => `export function ${word}Sprocket(): string {\n  return 'calibrate the ${word} sprocket flux capacitor';\n}\n`;
-    const top = async (query: string) => (await search(client, query, { k: 3 }))[0];
+    // min_score 0: before the marker exists nothing matches it, and the test wants the closest chunk then.
+    const top = async (query: string) => (await search(client, query, { k: 3, min_score: 0 }))[0];
     assert.doesNotMatch((await top('calibrate the sprocket flux capacitor')).code, /Sprocket/);
 
     fs.writeFileSync(path.join(repo, 'src/sprocket.ts'), marker('zinc'));

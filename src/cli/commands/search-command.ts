@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
+import { DEFAULT_MIN_MATCH } from '../../search/relevance.js';
 import { UsageError } from '../../util/errors.js';
 import { checkSourceName } from '../../store/sources.js';
 import { languagesFor } from '../../mcp/tools/language.js';
@@ -14,6 +15,7 @@ interface SearchFlags {
   topK: number;
   path?: string;
   minScore?: number;
+  minMatch?: number;
   update: boolean;
   committedOnly?: boolean;
   sources?: boolean;
@@ -32,6 +34,7 @@ export function registerSearch(program: Command): void {
     .option('-k, --top-k <n>', 'how many results', positiveInt('-k/--top-k', 1000), 10)
     .option('--path <glob>', "only results whose path matches, e.g. 'src/**' or '**/*.py'")
     .option('--min-score <x>', 'drop results scoring below x (relevance 0..1: ~0.3-0.5 weak, 0.6-0.8 good, >0.9 a defining chunk or matching path)', parseScore)
+    .option('--min-match <x>', `answer nothing ("no good match") unless a chunk is this close in meaning (cosine 0..1; ${DEFAULT_MIN_MATCH} is what search_code uses) or shares the query's words strongly; default: always answer`, parseMatch)
     .option('--no-update', 'answer from the index as it is, even if HEAD moved since it was built')
     .option('--committed-only', 'ignore uncommitted edits and untracked files; answer for HEAD as committed')
     .option('--no-sources', 'leave out the sources added with ocrag add')
@@ -55,8 +58,9 @@ export function registerSearch(program: Command): void {
         const pathGlob = opts.source ? `${checkSourceName(opts.source)}:${opts.path ?? '**'}` : opts.path;
         const languages = opts.language === undefined ? null : languagesFor(checkLanguage(opts.language));
         const k = languages ? Math.min(opts.topK * LANGUAGE_OVERFETCH, Math.max(LANGUAGE_FETCH_CAP, opts.topK)) : opts.topK;
-        const found = await index.search(query, { k, pathGlob, minScore: opts.minScore, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources });
+        const found = await index.search(query, { k, pathGlob, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources });
         const results = (languages ? found.filter((r) => languages.has(r.language)) : found).slice(0, opts.topK);
+        if (results.length === 0 && opts.minMatch) process.stderr.write(`ocrag: no good match for "${query}" (--min-match ${opts.minMatch}): try other words or an identifier\n`);
         printReport({ query, latencyMs: performance.now() - started, results }, format, opts.maxTokens);
       } finally {
         await index.close();
@@ -91,5 +95,11 @@ function checkLanguage(name: string): string {
 function parseScore(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < -1 || n > 1) throw new UsageError(`--min-score must be a number from -1 to 1, got "${value}"`);
+  return n;
+}
+
+function parseMatch(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--min-match must be a number from 0 to 1, got "${value}"`);
   return n;
 }

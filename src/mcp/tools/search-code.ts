@@ -5,6 +5,7 @@ import { formatMarkdown } from '../../render/markdown.js';
 import type { SearchResult } from '../../search/search.js';
 import type { RepoSessions } from '../../session/repo-sessions.js';
 import { guarded } from './errors.js';
+import { DEFAULT_MIN_MATCH } from '../../search/relevance.js';
 import { languagesFor } from './language.js';
 import { answer, codeResultSchema, progressNotifier, resultsAsText, rootArg, toCodeResult } from './shared.js';
 
@@ -30,6 +31,12 @@ export function registerSearchCode(server: McpServer, sessions: RepoSessions, lo
         path_glob: z.string().min(1).max(500).optional().describe('only paths matching this glob from the repository root, e.g. "src/**" or "**/*.py"'),
         language: z.string().min(1).max(40).optional().describe('only this language, e.g. "typescript", "python", "rust", "go"'),
         max_tokens: z.number().int().min(100).max(200_000).optional().describe('keep only the best results that fit in about this many tokens; results are never cut in the middle'),
+        min_score: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(DEFAULT_MIN_MATCH)
+          .describe(`how closely the best chunk must match for an answer (similarity 0..1, default ${DEFAULT_MIN_MATCH}; a chunk sharing the query's words strongly always counts); below it the answer is "no good match". 0 keeps everything`),
         root: rootArg,
       },
       outputSchema: {
@@ -46,7 +53,7 @@ export function registerSearchCode(server: McpServer, sessions: RepoSessions, lo
         const started = performance.now();
         const languages = args.language ? languagesFor(args.language) : null;
         const fetch = languages ? Math.min(args.k * LANGUAGE_OVERFETCH, 250) : args.k;
-        const { results: found, notice } = await session.search(args.query, { k: fetch, pathGlob: args.path_glob }, progressNotifier(extra));
+        const { results: found, notice } = await session.search(args.query, { k: fetch, pathGlob: args.path_glob, minMatch: args.min_score }, progressNotifier(extra));
         let results: SearchResult[] = (languages ? found.filter((r) => languages.has(r.language)) : found).slice(0, args.k);
         const notes: string[] = notice ? [notice] : [];
         if (args.max_tokens !== undefined) {
@@ -54,11 +61,17 @@ export function registerSearchCode(server: McpServer, sessions: RepoSessions, lo
           if (trimmed.dropped > 0) notes.push(`${trimmed.dropped} lower-ranked result(s) left out to fit max_tokens=${args.max_tokens}`);
           results = trimmed.report.results;
         }
-        if (results.length === 0 && languages) notes.push(`no ${args.language} results among the ${found.length} best matches; try without language or with path_glob`);
+        if (found.length === 0 && args.min_score > 0) notes.push(noGoodMatch(args.query, args.min_score));
+        else if (results.length === 0 && languages) notes.push(`no ${args.language} results among the ${found.length} best matches; try without language or with path_glob`);
         const latencyMs = Math.round(performance.now() - started);
         const codeResults = results.map(toCodeResult);
         const structured = { query: args.query, latencyMs, results: codeResults, ...(notes.length ? { notice: notes.join('; ') } : {}) };
         return answer(structured, resultsAsText(args.query, latencyMs, codeResults, notes));
       }),
   );
+}
+
+/** What an agent is told instead of the closest noise, with what to try next. */
+function noGoodMatch(query: string, minScore: number): string {
+  return `no good match for "${query}": nothing in this repository is close enough in meaning (min_score ${minScore}) or shares its words; try other words or an identifier you know, find_symbol for a name, or min_score=0 to see the closest chunks anyway`;
 }
