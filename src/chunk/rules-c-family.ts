@@ -1,8 +1,12 @@
 // Syntax rules of Java, C# and C/C++ (see rules.ts for how languages are looked up).
+import type { Node } from 'web-tree-sitter';
 import { clean, defineRules, firstOfType, member, type Namer } from './define-rules.js';
 
 const VARIABLE_DECLARATOR: ReadonlySet<string> = new Set(['variable_declarator']);
 const IDENTIFIER: ReadonlySet<string> = new Set(['identifier']);
+
+/** The name of a Java field or constant's first declarator (`int a, b;` → a). */
+const firstDeclaratorName = (node: Node): Node | null => firstOfType(node, VARIABLE_DECLARATOR)?.childForFieldName('name') ?? null;
 
 export const java = defineRules({
   grammar: 'java',
@@ -13,8 +17,8 @@ export const java = defineRules({
     method_declaration: 'method', constructor_declaration: 'constructor',
   },
   namers: {
-    field_declaration: member('field', (node) => firstOfType(node, VARIABLE_DECLARATOR)?.childForFieldName('name') ?? null),
-    constant_declaration: member('constant', (node) => firstOfType(node, VARIABLE_DECLARATOR)?.childForFieldName('name') ?? null),
+    field_declaration: member('field', firstDeclaratorName),
+    constant_declaration: member('constant', firstDeclaratorName),
     enum_constant: member('constant'),
   },
   patterns: [
