@@ -46,7 +46,7 @@ export async function withSources(ctx: IndexContext, view: Manifest, sources: So
   const absolute = new Map<string, string>();
   if (sources.length === 0) return { view, absolute, newBlobs: 0, chunksEmbedded: 0 };
   const { selectFiles } = await import('./select.js');
-  const scans = new Map<SourceSpec, { files: SourceFile[]; scan: SourceScan }>();
+  const scans = new Map<SourceSpec, { files: SourceFile[]; scan: SourceScan; last: SourceScan }>();
   for (const source of sources) scans.set(source, await scanSource(ctx, source));
   const scanned = [...scans.values()].flatMap((s) => s.files);
   const config = { ...ctx.config, include: [], exclude: [] };
@@ -71,11 +71,12 @@ export async function withSources(ctx: IndexContext, view: Manifest, sources: So
   const skippedBlobs = { ...view.skippedBlobs };
   for (const s of selection.skipped) skipped[s.path] = s.reason;
   placeFiles(selection.files, known, { files, skipped, skippedBlobs });
-  for (const [source, { files: found, scan }] of scans) {
+  for (const [source, { files: found, scan, last }] of scans) {
     // What the view left out of each source, and why, is kept with its scan: `ocrag status` and `list` show it.
     scan.skipped = {};
     for (const f of found) if (f.shown in skipped) scan.skipped[f.rel] = skipped[f.shown]!;
-    writeSourceScan(ctx.layout.sourceScans, source.name, scan);
+    // A search over unchanged sources finds the scan it read: rewriting it would cost a file write per source per search.
+    if (JSON.stringify(scan) !== JSON.stringify(last)) writeSourceScan(ctx.layout.sourceScans, source.name, scan);
     if (source.name !== FOLDER_SOURCE) for (const f of found) absolute.set(f.shown, f.absolute);
   }
   return { view: { ...view, files, skipped, skippedBlobs }, absolute, newBlobs: toEmbed.length, chunksEmbedded };
@@ -99,14 +100,15 @@ function withinSizeLimits(selection: Selection, sources: SourceSpec[], scans: Ma
 }
 
 /** The files of one source now, their blob ids reused from the last scan where size and mtime are unchanged. */
-async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ files: SourceFile[]; scan: SourceScan }> {
+async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ files: SourceFile[]; scan: SourceScan; last: SourceScan }> {
   const next: SourceScan = { version: 1, files: {} };
+  const last = readSourceScan(ctx.layout.sourceScans, source.name);
   let stat: fs.Stats;
   try {
     stat = fs.statSync(source.root);
   } catch {
     // A source that is gone (an unmounted drive, a deleted folder) holds nothing until it is back.
-    return { files: [], scan: next };
+    return { files: [], scan: next, last };
   }
   const single = stat.isFile();
   // Another repository's checkout: its HEAD tree names each clean file's blob, so only its edits are read.
@@ -114,7 +116,6 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ file
   // The repository's own listing says which files there are (HEAD's, plus what git status adds, less what it
   // deletes): asking git for the folder's files as well would spawn three more gits per search.
   const rels = single ? [path.basename(source.root)] : head ? head.files : stat.isDirectory() ? await folderFiles(source.root) : [];
-  const last = readSourceScan(ctx.layout.sourceScans, source.name);
   const prefix = source.name === FOLDER_SOURCE ? '' : `${source.name}:`;
   const out: SourceFile[] = [];
   for (const rel of rels) {
@@ -135,7 +136,7 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ file
     next.files[rel] = scannedFile;
     out.push({ shown: `${prefix}${rel}`, rel, absolute, entry: { path: `${prefix}${rel}`, blob, kind: 'file', size: st.size } });
   }
-  return { files: out, scan: next };
+  return { files: out, scan: next, last };
 }
 
 function readFile(file: string): Buffer | null {
