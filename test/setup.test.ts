@@ -3,24 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse as parseToml } from 'smol-toml';
-import { CLI, git, runCli, tempDir } from './helpers.js';
-
-function emptyRepo(): string {
-  const dir = tempDir('setup');
-  git(dir, 'init', '-q');
-  return dir;
-}
-
-const read = (repo: string, file: string) => fs.readFileSync(path.join(repo, file), 'utf8');
-const readJson = (repo: string, file: string) => JSON.parse(read(repo, file)) as Record<string, any>;
-const write = (repo: string, file: string, text: string) => {
-  fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
-  fs.writeFileSync(path.join(repo, file), text);
-};
+import { CLI, runCli, tempDir } from './helpers.js';
+import { emptyRepo, read, readJson, write } from './setup/files.js';
 
 describe('ocrag setup', () => {
   test('writes each agent\'s MCP entry and instructions, merging with existing config; a second run changes nothing', async () => {
-    const repo = emptyRepo();
+    const repo = emptyRepo('setup');
     write(repo, '.mcp.json', JSON.stringify({ mcpServers: { other: { command: 'other-server' } }, keep: true }));
     write(repo, 'opencode.json', JSON.stringify({ $schema: 'https://opencode.ai/config.json', model: 'x/y', mcp: { other: { type: 'local', command: ['o'] } } }));
     write(repo, '.codex/config.toml', [
@@ -82,7 +70,7 @@ describe('ocrag setup', () => {
   });
 
   test('--print shows what it would write and writes nothing', async () => {
-    const repo = emptyRepo();
+    const repo = emptyRepo('setup');
     const r = await runCli(['setup', 'claude', 'codex', '--print'], repo);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^\.mcp\.json {2}\(Claude Code: would create\)\n\{/m);
@@ -93,7 +81,7 @@ describe('ocrag setup', () => {
   test('uses the bare name when the ocrag on PATH is this installation, unless --absolute', async () => {
     const bin = tempDir('bin');
     fs.symlinkSync(CLI, path.join(bin, 'ocrag'));
-    const repo = emptyRepo();
+    const repo = emptyRepo('setup');
     const env = { PATH: `${bin}${path.delimiter}${process.env.PATH}` };
     await runCli(['setup', 'claude', 'codex'], repo, env);
     assert.deepEqual(readJson(repo, '.mcp.json').mcpServers.ocrag, { type: 'stdio', command: 'ocrag', args: ['mcp'] });
@@ -103,7 +91,7 @@ describe('ocrag setup', () => {
   });
 
   test('an OpenCode config in the V2 shape gets the entry under mcp.servers', async () => {
-    const repo = emptyRepo();
+    const repo = emptyRepo('setup');
     write(repo, 'opencode.json', JSON.stringify({ mcp: { servers: { other: { type: 'remote', url: 'https://x' } } } }));
     await runCli(['setup', 'opencode'], repo);
     const config = readJson(repo, 'opencode.json');
@@ -112,7 +100,7 @@ describe('ocrag setup', () => {
   });
 
   test('never overwrites a config it cannot parse, and rejects unknown agents', async () => {
-    const repo = emptyRepo();
+    const repo = emptyRepo('setup');
     write(repo, '.cursor/mcp.json', '{ "mcpServers": { // a comment\n } }');
     const r = await runCli(['setup', 'cursor'], repo);
     assert.equal(r.code, 2);

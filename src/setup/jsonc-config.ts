@@ -1,7 +1,7 @@
 import { UsageError } from '../util/errors.js';
 import type { FileEdit } from './agents.js';
 import { JsoncSyntaxError, jsoncValue, parseJsonc } from './jsonc.js';
-import { removeJsoncEntry, setJsoncEntry } from './jsonc-edit.js';
+import { nest, removeJsoncEntry, setJsoncEntry } from './jsonc-edit.js';
 
 /**
  * A config the agent reads as JSON with comments (VS Code, Zed): the entry is edited into the text, so the
@@ -34,8 +34,4 @@ function checkObject(text: string, path: string, keys: string[], entry: unknown)
     throw new UsageError(`${path} is not valid JSON with comments (${e.message}); fix it, or ${byHand}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${path} does not hold a JSON object; ${byHand}`);
-}
-
-function nest(keys: string[], value: unknown): unknown {
-  return keys.reduceRight((inner, key) => ({ [key]: inner }), value);
 }

@@ -73,7 +73,8 @@ function lastMember(object: Extract<JsoncNode, { kind: 'object' }>, key: string)
   return undefined;
 }
 
-function nest(keys: string[], value: unknown): unknown {
+/** The value wrapped in one object per key, outermost first: nest(['a', 'b'], 1) is {a: {b: 1}}. */
+export function nest(keys: string[], value: unknown): unknown {
   return keys.reduceRight((inner, key) => ({ [key]: inner }), value);
 }
 

@@ -1,22 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parse as parseToml } from 'smol-toml';
-import { CLI, git, runCli, runJson, tempDir } from '../helpers.js';
+import { CLI, runCli, runJson } from '../helpers.js';
+import { emptyRepo, read, readJson, write } from './files.js';
 
-function emptyRepo(): string {
-  const dir = tempDir('agents');
-  git(dir, 'init', '-q');
-  return dir;
-}
-
-const read = (repo: string, file: string) => fs.readFileSync(path.join(repo, file), 'utf8');
-const readJson = (repo: string, file: string) => JSON.parse(read(repo, file)) as Record<string, any>;
-const write = (repo: string, file: string, text: string) => {
-  fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
-  fs.writeFileSync(path.join(repo, file), text);
-};
 const node = process.execPath;
 
 /** A JSONC file as a user keeps it: comments, a trailing comma, other servers and settings. */
@@ -40,7 +28,7 @@ const VSCODE_MCP = `{
 
 describe('ocrag setup for VS Code, Gemini CLI, Zed and Roo Code', () => {
   test('each gets its project MCP entry beside the user\'s servers; a second run changes nothing', async () => {
-    const repo = emptyRepo();
+    const repo = emptyRepo('agents');
     write(repo, '.vscode/mcp.json', VSCODE_MCP);
     write(repo, '.gemini/settings.json', JSON.stringify({ theme: 'Dracula', mcpServers: { git: { command: 'uvx', args: ['mcp-server-git'] } } }, null, 2));
     write(repo, '.zed/settings.json', ZED_SETTINGS);
@@ -83,7 +71,7 @@ describe('ocrag setup for VS Code, Gemini CLI, Zed and Roo Code', () => {
   });
 
   test('--remove takes out exactly what setup put in, leaving the user\'s files as they were', async () => {
-    const repo = emptyRepo();
+    const repo = emptyRepo('agents');
     write(repo, '.vscode/mcp.json', VSCODE_MCP);
     write(repo, '.zed/settings.json', ZED_SETTINGS);
     write(repo, 'AGENTS.md', '# Rules\n\nBe nice.\n');
@@ -104,7 +92,7 @@ describe('ocrag setup for VS Code, Gemini CLI, Zed and Roo Code', () => {
   });
 
   test('a JSONC config that does not parse is left alone, with the entry to add by hand', async () => {
-    const repo = emptyRepo();
+    const repo = emptyRepo('agents');
     write(repo, '.zed/settings.json', '{ "context_servers": { // unclosed\n');
     const r = await runCli(['setup', 'zed'], repo);
     assert.equal(r.code, 2);
@@ -113,7 +101,7 @@ describe('ocrag setup for VS Code, Gemini CLI, Zed and Roo Code', () => {
   });
 
   test('Windsurf and Cline keep MCP servers per user only: nothing is written, the entry to add is printed', async () => {
-    const repo = emptyRepo();
+    const repo = emptyRepo('agents');
     for (const [agent, place] of [['windsurf', /~\/\.codeium\/windsurf\/mcp_config\.json/], ['cline', /cline_mcp_settings\.json/]] as const) {
       const r = await runCli(['setup', agent], repo);
       assert.equal(r.code, 0, r.stderr);
