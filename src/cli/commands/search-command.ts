@@ -3,13 +3,10 @@ import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type Se
 import { DEFAULT_MIN_MATCH } from '../../search/relevance.js';
 import { UsageError } from '../../util/errors.js';
 import { checkSourceName } from '../../store/sources.js';
-import { languagesFor } from '../../mcp/tools/language.js';
+import { languageFetchCount, languagesFor } from '../../mcp/tools/language.js';
 import { openIndex, positiveInt } from '../options.js';
 import { paint } from '../output.js';
 
-/** With --language, this many times k candidates are ranked before filtering (the index has no language filter), as MCP does. */
-const LANGUAGE_OVERFETCH = 5;
-const LANGUAGE_FETCH_CAP = 250;
 
 interface SearchFlags {
   topK: number;
@@ -57,7 +54,7 @@ export function registerSearch(program: Command): void {
         if (opts.source && opts.sources === false) throw new UsageError('--source searches a source and --no-sources leaves them out: use one');
         const pathGlob = opts.source ? `${checkSourceName(opts.source)}:${opts.path ?? '**'}` : opts.path;
         const languages = opts.language === undefined ? null : languagesFor(checkLanguage(opts.language));
-        const k = languages ? Math.min(opts.topK * LANGUAGE_OVERFETCH, Math.max(LANGUAGE_FETCH_CAP, opts.topK)) : opts.topK;
+        const k = languages ? languageFetchCount(opts.topK) : opts.topK;
         const found = await index.search(query, { k, pathGlob, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources });
         const results = (languages ? found.filter((r) => languages.has(r.language)) : found).slice(0, opts.topK);
         if (results.length === 0 && opts.minMatch) process.stderr.write(`ocrag: no good match for "${query}" (--min-match ${opts.minMatch}): try other words or an identifier\n`);

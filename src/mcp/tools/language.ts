@@ -32,3 +32,12 @@ export function languagesFor(filter: string): Set<string> {
   const key = filter.trim().toLowerCase();
   return new Set(ALIASES[key] ?? [key.replace(/[\s-]+/g, '_')]);
 }
+
+/** With a language filter, this many times k candidates are ranked before filtering (the index has no language column). */
+const LANGUAGE_OVERFETCH = 5;
+const LANGUAGE_FETCH_CAP = 250;
+
+/** How many results a search filtered to a language asks for, to keep k of them: 5 × k, at most 250 (or k itself, if more). */
+export function languageFetchCount(k: number): number {
+  return Math.min(k * LANGUAGE_OVERFETCH, Math.max(LANGUAGE_FETCH_CAP, k));
+}

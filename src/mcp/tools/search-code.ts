@@ -6,11 +6,8 @@ import type { SearchResult } from '../../search/search.js';
 import type { RepoSessions } from '../../session/repo-sessions.js';
 import { guarded } from './errors.js';
 import { DEFAULT_MIN_MATCH } from '../../search/relevance.js';
-import { languagesFor } from './language.js';
+import { languageFetchCount, languagesFor } from './language.js';
 import { answer, codeResultSchema, progressNotifier, resultsAsText, rootArg, toCodeResult } from './shared.js';
-
-/** With a language filter, this many times k candidates are ranked before filtering (the index has no language column filter). */
-const LANGUAGE_OVERFETCH = 5;
 
 const DESCRIPTION = `Search the code of this git repository (the checked-out branch, including uncommitted edits) by meaning and by name.
 Use it before opening files you don't know yet: to find where something is implemented, configured, tested or used.
@@ -52,7 +49,7 @@ export function registerSearchCode(server: McpServer, sessions: RepoSessions, lo
         const session = await sessions.get(args.root);
         const started = performance.now();
         const languages = args.language ? languagesFor(args.language) : null;
-        const fetch = languages ? Math.min(args.k * LANGUAGE_OVERFETCH, 250) : args.k;
+        const fetch = languages ? languageFetchCount(args.k) : args.k;
         const { results: found, notice } = await session.search(args.query, { k: fetch, pathGlob: args.path_glob, minMatch: args.min_score }, progressNotifier(extra));
         let results: SearchResult[] = (languages ? found.filter((r) => languages.has(r.language)) : found).slice(0, args.k);
         const notes: string[] = notice ? [notice] : [];
