@@ -7,6 +7,8 @@ import type { SearchResult } from '../../src/search/search.js';
 
 /** A search_code result: the service's result with the chunk text as `code`. */
 export type CodeResult = Omit<SearchResult, 'text'> & { code: string };
+/** A find_symbol result: a search_code result with how the name matched. */
+export type SymbolResult = CodeResult & { match: string };
 
 /** `ocrag mcp` as an agent starts it: a child process spoken to over stdio by the SDK's own client. */
 export async function startServer(cwd: string, args: string[] = [], env: Record<string, string> = {}): Promise<Client> {
@@ -37,6 +39,12 @@ export async function search(client: Client, query: string, args: Record<string,
   const r = await call(client, 'search_code', { query, ...args });
   assert.ok(!r.isError, `search_code failed: ${text(r)}`);
   return (r.structuredContent as { results: CodeResult[] }).results;
+}
+
+export async function findSymbol(client: Client, name: string): Promise<SymbolResult[]> {
+  const r = await call(client, 'find_symbol', { name });
+  assert.ok(!r.isError, text(r));
+  return (r.structuredContent as { results: SymbolResult[] }).results;
 }
 
 export function text(r: CallToolResult): string {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { git, makeFixtureRepo, runJson } from '../helpers.js';
-import { call, search, startServer, text, type CodeResult } from './mcp-helpers.js';
+import { findSymbol as findSymbolIn, search, startServer } from './mcp-helpers.js';
 
 const ENGINE_JAVA = `package com.acme.jobs;
 
@@ -73,7 +73,6 @@ private:
 };
 `;
 
-type SymbolResult = CodeResult & { match: string };
 
 /** 1-based line of the only line of `source` holding `needle`. */
 function lineOf(source: string, needle: string): number {
@@ -102,11 +101,7 @@ describe('methods inside small Java and C++ classes, by find_symbol and by searc
     await client?.close();
   });
 
-  const findSymbol = async (name: string): Promise<SymbolResult[]> => {
-    const r = await call(client, 'find_symbol', { name });
-    assert.ok(!r.isError, text(r));
-    return (r.structuredContent as { results: SymbolResult[] }).results;
-  };
+  const findSymbol = (name: string) => findSymbolIn(client, name);
 
   test('a Java method is found by its name and qualified by its class, on its own lines', async () => {
     const lines = [lineOf(ENGINE_JAVA, '/** Runs a job until'), lineOf(ENGINE_JAVA, 'delay *= 2') + 2];

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { git, makeFixtureRepo, runJson } from '../helpers.js';
-import { call, search, startServer, text, type CodeResult } from './mcp-helpers.js';
+import { findSymbol as findSymbolIn, search, startServer } from './mcp-helpers.js';
 
 /** Beside the fixture's calculator: a trait impl longer than one chunk, so each method is a chunk of its own. */
 const EXPRESSION_RS = `//! Expressions kept as tokens, to be evaluated any number of times.
@@ -114,7 +114,6 @@ impl Calculate for Expression {
 }
 `;
 
-type SymbolResult = CodeResult & { match: string };
 
 describe('a Rust impl method, by find_symbol and by search ranking', () => {
   let client: Client;
@@ -132,11 +131,7 @@ describe('a Rust impl method, by find_symbol and by search ranking', () => {
     await client?.close();
   });
 
-  const findSymbol = async (name: string): Promise<SymbolResult[]> => {
-    const r = await call(client, 'find_symbol', { name });
-    assert.ok(!r.isError, text(r));
-    return (r.structuredContent as { results: SymbolResult[] }).results;
-  };
+  const findSymbol = (name: string) => findSymbolIn(client, name);
 
   test('the method is found by its name, qualified by its type or its trait, and search ranks the same chunk first', async () => {
     const method = 'impl Calculate for Expression > fn count_operators';
