@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import type { GrammarFile } from './grammar-files.js';
 
 // The shape of a language's syntax rules and the helpers that name definitions; the rules themselves are in rules.ts.
 
@@ -17,8 +18,8 @@ export type Namer = (node: Node) => Described | null;
 
 /** How to find definitions in one grammar's syntax trees. */
 export interface SyntaxRules {
-  /** Grammar file stem in @vscode/tree-sitter-wasm: tree-sitter-<grammar>.wasm */
-  grammar: string;
+  /** The grammar's package and .wasm file (grammar-files.ts). */
+  grammar: GrammarFile;
   /** Revision of this language's chunking, part of its chunks' ids (see chunk/version.ts). */
   version: number;
   /** Tree-sitter query; every node captured as @def is a candidate definition. */
@@ -29,10 +30,15 @@ export interface SyntaxRules {
   leading: ReadonlySet<string>;
   /** Kind and name of a captured node, or null when it is not a definition after all. */
   describe(node: Node): Described | null;
+  /**
+   * The last node of the definition starting at this one, when the grammar leaves its parts side by side: a Dart
+   * method's signature and its body, a Haskell function's equations. Absent: the node itself.
+   */
+  lastPart?(node: Node): Node;
 }
 
 interface RulesSpec {
-  grammar: string;
+  grammar: GrammarFile;
   /**
    * Raise it whenever the chunks of this language change for the same file: its files, and only they, are then
    * chunked and embedded again. Rules start at 1 only for the languages that had them when versions became per
@@ -48,17 +54,20 @@ interface RulesSpec {
   patterns?: string[];
   wrappers?: string[];
   leading: string[];
+  lastPart?: (node: Node) => Node;
 }
 
 export function defineRules(spec: RulesSpec): SyntaxRules {
   const alternatives = Object.keys(spec.kinds).map((type) => `(${type})`).join(' ');
-  const query = [`[${alternatives}] @def`, ...(spec.patterns ?? [])].join('\n');
+  // Rules that find every definition by its structure (Elixir's calls) have no kinds, and `[] @def` is no query.
+  const query = [...(alternatives ? [`[${alternatives}] @def`] : []), ...(spec.patterns ?? [])].join('\n');
   return {
     grammar: spec.grammar,
     version: spec.version ?? 1,
     query,
     wrappers: new Set(spec.wrappers ?? []),
     leading: new Set(spec.leading),
+    ...(spec.lastPart ? { lastPart: spec.lastPart } : {}),
     describe(node) {
       const namer = spec.namers?.[node.type];
       if (namer) return namer(node);

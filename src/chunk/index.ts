@@ -3,7 +3,7 @@ import { documentChunks, isDocumentLanguage } from './documents.js';
 import { looksLikeHtml } from './html.js';
 import { detectLanguage, detectLanguageFromShebang } from './languages.js';
 import { SourceLines } from './lines.js';
-import { grammarFor } from './parser.js';
+import { grammarFailure, grammarFor } from './parser.js';
 import { rulesFor } from './rules.js';
 import { parseDefinitions } from './syntax.js';
 import type { Chunk, ChunkOptions } from './types.js';
@@ -72,6 +72,21 @@ async function syntaxSpans(language: string, text: string, lines: SourceLines, s
   if (!grammar) return [];
   const definitions = parseDefinitions(grammar, rules, text, PARSE_BUDGET_MS);
   return definitions ? planSpans(lines, definitions, settings) : [];
+}
+
+/**
+ * What to tell about these languages (the ones an index run chunked): one line for each whose grammar could not be
+ * loaded in this process, so its files were cut into line windows. Their chunks carry the language's revision, so
+ * only a rebuild re-chunks them once the grammar is back.
+ */
+export function grammarNotices(languages: Iterable<string>): string[] {
+  const notices: string[] = [];
+  for (const language of [...new Set(languages)].sort()) {
+    const rules = rulesFor(language);
+    const failure = rules ? grammarFailure(rules) : null;
+    if (failure) notices.push(`the ${language} grammar could not be loaded (${failure}): its files were cut into line windows; reinstall ocrag, then run \`ocrag index --rebuild\``);
+  }
+  return notices;
 }
 
 function toChunks(spans: Span[], lines: SourceLines, language: string): Chunk[] {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Language, Parser, Query, type Tree } from 'web-tree-sitter';
 import type { SyntaxRules } from './define-rules.js';
+import { grammarKey, resolveGrammarFile } from './grammar-files.js';
 
 /** A loaded grammar with its reusable parser and compiled definition query. */
 export interface Grammar {
@@ -11,7 +12,10 @@ export interface Grammar {
 const require = createRequire(import.meta.url);
 
 let runtime: Promise<void> | undefined;
-const grammars = new Map<string, Promise<Grammar | null>>();
+// Per rules, not per grammar file: rules sharing a file may query it differently.
+const grammars = new Map<SyntaxRules, Promise<Grammar | null>>();
+/** Grammar key → why it could not be loaded, for the notice of an index run (see `grammarFailure`). */
+const failures = new Map<string, string>();
 
 function initRuntime(): Promise<void> {
   // Point the runtime at its own wasm explicitly: the default (next to the JS file) breaks when bundled.
@@ -23,23 +27,34 @@ function initRuntime(): Promise<void> {
 async function loadGrammar(rules: SyntaxRules): Promise<Grammar | null> {
   try {
     await initRuntime();
-    const wasmPath = require.resolve(`@vscode/tree-sitter-wasm/wasm/tree-sitter-${rules.grammar}.wasm`);
-    const language = await Language.load(wasmPath);
+    const language = await Language.load(resolveGrammarFile(rules.grammar));
     const parser = new Parser();
     parser.setLanguage(language);
     return { parser, query: new Query(language, rules.query) };
-  } catch {
+  } catch (error) {
     // A grammar that cannot load means line windows for that language, not a failed index.
+    failures.set(grammarKey(rules.grammar), oneLine(error));
     return null;
   }
 }
 
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const first = text.split('\n')[0]!.trim();
+  return first.length > 160 ? `${first.slice(0, 160)}…` : first || 'unknown error';
+}
+
+/** Why the grammar of these rules could not be loaded in this process, or null (loaded, or not tried yet). */
+export function grammarFailure(rules: SyntaxRules): string | null {
+  return failures.get(grammarKey(rules.grammar)) ?? null;
+}
+
 /** The grammar for these rules, loaded once per process; null when it cannot be loaded. */
 export function grammarFor(rules: SyntaxRules): Promise<Grammar | null> {
-  let grammar = grammars.get(rules.grammar);
+  let grammar = grammars.get(rules);
   if (!grammar) {
     grammar = loadGrammar(rules);
-    grammars.set(rules.grammar, grammar);
+    grammars.set(rules, grammar);
   }
   return grammar;
 }

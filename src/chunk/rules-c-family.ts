@@ -1,6 +1,7 @@
-// Syntax rules of Java, C# and C/C++ (see rules.ts for how languages are looked up).
+// Syntax rules of Java, C#, C/C++, Objective-C and Zig (see rules.ts for how languages are looked up).
 import type { Node } from 'web-tree-sitter';
 import { clean, defineRules, firstOfType, member, type Namer } from './define-rules.js';
+import { cursorlessGrammar, OBJC_GRAMMAR, vscodeGrammar } from './grammar-files.js';
 
 const VARIABLE_DECLARATOR: ReadonlySet<string> = new Set(['variable_declarator']);
 const IDENTIFIER: ReadonlySet<string> = new Set(['identifier']);
@@ -9,7 +10,7 @@ const IDENTIFIER: ReadonlySet<string> = new Set(['identifier']);
 const firstDeclaratorName = (node: Node): Node | null => firstOfType(node, VARIABLE_DECLARATOR)?.childForFieldName('name') ?? null;
 
 export const java = defineRules({
-  grammar: 'java',
+  grammar: vscodeGrammar('java'),
   version: 2,
   kinds: {
     class_declaration: 'class', interface_declaration: 'interface', enum_declaration: 'enum',
@@ -31,7 +32,7 @@ export const java = defineRules({
 });
 
 export const csharp = defineRules({
-  grammar: 'c-sharp',
+  grammar: vscodeGrammar('c-sharp'),
   version: 2,
   kinds: {
     namespace_declaration: 'namespace', class_declaration: 'class', struct_declaration: 'struct',
@@ -81,7 +82,7 @@ function nameCRecord(kind: string): Namer {
 }
 
 export const cpp = defineRules({
-  grammar: 'cpp',
+  grammar: vscodeGrammar('cpp'),
   version: 2,
   kinds: {
     namespace_definition: 'namespace', class_specifier: 'class', struct_specifier: 'struct',
@@ -97,5 +98,90 @@ export const cpp = defineRules({
   },
   patterns: ['(field_declaration_list (field_declaration) @def)'],
   wrappers: ['template_declaration', 'type_definition'],
+  leading: ['comment'],
+});
+
+const ZIG_CONTAINERS: Record<string, string> = {
+  struct_declaration: 'struct', enum_declaration: 'enum', union_declaration: 'union', opaque_declaration: 'opaque',
+};
+
+/** Zig types are values: `const Cache = struct { ... }` is the struct Cache. */
+const nameZigContainer: Namer = (node) => {
+  const container = node.namedChildren.find((child) => child !== null && Object.hasOwn(ZIG_CONTAINERS, child.type));
+  const name = node.namedChildren.find((child) => child?.type === 'identifier');
+  return container && name ? { kind: ZIG_CONTAINERS[container.type]!, name: clean(name.text) } : null;
+};
+
+export const zig = defineRules({
+  grammar: cursorlessGrammar('zig'),
+  version: 2,
+  kinds: { function_declaration: 'function', test_declaration: 'test' },
+  namers: {
+    variable_declaration: nameZigContainer,
+    // `test "cache works" { ... }` is named by its string.
+    test_declaration: (node) => {
+      const name = node.namedChildren.find((child) => child?.type === 'string' || child?.type === 'identifier');
+      return { kind: 'test', name: name ? clean(name.text.replace(/^"|"$/g, '')) : '(anonymous)' };
+    },
+    container_field: member('field'),
+  },
+  patterns: [
+    `(variable_declaration (identifier) [${Object.keys(ZIG_CONTAINERS).map((type) => `(${type})`).join(' ')}]) @def`,
+    `[${Object.keys(ZIG_CONTAINERS).map((type) => `(${type})`).join(' ')}] (container_field) @def`,
+  ],
+  leading: ['comment'],
+});
+
+const OBJC_SELECTOR_PARTS: ReadonlySet<string> = new Set(['identifier']);
+
+/** `- (void)setObject:(id)obj forKey:(id)key` is `setObject:forKey:`; `- (void)run` is `run`. */
+const objcSelector = (kind: string, memberOnly = false): Namer => (node) => {
+  const parts = node.namedChildren.filter((child) => child !== null && OBJC_SELECTOR_PARTS.has(child.type));
+  if (parts.length === 0) return null;
+  const takesArguments = node.namedChildren.some((child) => child?.type === 'method_parameter');
+  const name = takesArguments ? parts.map((part) => `${part!.text}:`).join('') : parts[0]!.text;
+  return { kind, name: clean(name), ...(memberOnly ? { memberOnly } : {}) };
+};
+
+/** `@interface Cache : NSObject`, `@interface Cache (Extras)`: the class, and its category when it is one. */
+function nameObjcContainer(kind: string): Namer {
+  return (node) => {
+    const name = node.namedChildren.find((child) => child?.type === 'identifier');
+    const category = node.childForFieldName('category');
+    return { kind, name: clean(`${name?.text ?? '(anonymous)'}${category ? ` (${category.text})` : ''}`) };
+  };
+}
+
+const OBJC_PROPERTY_NAMES: ReadonlySet<string> = new Set(['identifier', 'field_identifier']);
+
+export const objc = defineRules({
+  grammar: OBJC_GRAMMAR,
+  version: 2,
+  kinds: {
+    class_interface: 'interface', class_implementation: 'implementation', protocol_declaration: 'protocol',
+    method_definition: 'method', function_definition: 'function', struct_specifier: 'struct',
+    enum_specifier: 'enum', union_specifier: 'union',
+  },
+  namers: {
+    class_interface: nameObjcContainer('interface'),
+    class_implementation: nameObjcContainer('implementation'),
+    protocol_declaration: nameObjcContainer('protocol'),
+    method_definition: objcSelector('method'),
+    method_declaration: objcSelector('signature', true),
+    property_declaration: member('property', (node) => {
+      const declarator = node.namedChildren.find((child) => child?.type === 'struct_declaration')?.namedChildren.find((child) => child?.type === 'struct_declarator');
+      return declarator ? firstOfType(declarator, OBJC_PROPERTY_NAMES) ?? declarator : null;
+    }),
+    function_definition: nameCFunction,
+    struct_specifier: nameCRecord('struct'),
+    union_specifier: nameCRecord('union'),
+    enum_specifier: nameCRecord('enum'),
+    field_declaration: nameCField,
+  },
+  patterns: [
+    '[(class_interface) (protocol_declaration)] [(method_declaration) (property_declaration)] @def',
+    '(field_declaration_list (field_declaration) @def)',
+  ],
+  wrappers: ['type_definition', 'implementation_definition'],
   leading: ['comment'],
 });

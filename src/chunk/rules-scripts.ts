@@ -1,12 +1,13 @@
-// Syntax rules of Ruby, PHP and Bash (see rules.ts for how languages are looked up).
-import { defineRules, firstOfType, member, nameOf, withBody } from './define-rules.js';
+// Syntax rules of Ruby, PHP, Bash and Lua (see rules.ts for how languages are looked up).
+import { clean, defineRules, firstOfType, member, nameOf, withBody, type Namer } from './define-rules.js';
+import { cursorlessGrammar, vscodeGrammar } from './grammar-files.js';
 
 const PHP_VARIABLE: ReadonlySet<string> = new Set(['variable_name']);
 const PHP_CONST: ReadonlySet<string> = new Set(['const_element']);
 const PHP_NAME: ReadonlySet<string> = new Set(['name']);
 
 export const ruby = defineRules({
-  grammar: 'ruby',
+  grammar: vscodeGrammar('ruby'),
   version: 2,
   kinds: { class: 'class', module: 'module', method: 'method', singleton_method: 'method' },
   namers: {
@@ -19,7 +20,7 @@ export const ruby = defineRules({
 });
 
 export const php = defineRules({
-  grammar: 'php',
+  grammar: vscodeGrammar('php'),
   version: 2,
   kinds: {
     class_declaration: 'class', interface_declaration: 'interface', trait_declaration: 'trait',
@@ -36,8 +37,32 @@ export const php = defineRules({
 });
 
 export const bash = defineRules({
-  grammar: 'bash',
+  grammar: vscodeGrammar('bash'),
   version: 2,
   kinds: { function_definition: 'function' },
+  leading: ['comment'],
+});
+
+/** `M.evict = function() end`, `local compute = function() end`: named after what is assigned. */
+const nameLuaAssignment: Namer = (node) => {
+  const target = node.namedChildren.find((child) => child?.type === 'variable_list')?.firstNamedChild;
+  return target ? { kind: 'function', name: clean(target.text) } : null;
+};
+
+export const lua = defineRules({
+  grammar: cursorlessGrammar('lua'),
+  version: 2,
+  // `function M.get()`, `function M:put()` and `local function helper()` are all declarations named by their name.
+  kinds: { function_declaration: 'function' },
+  namers: {
+    assignment_statement: nameLuaAssignment,
+    // `{ handler = function() end }`: a function kept in a table's field.
+    field: (node) => ({ kind: 'function', name: nameOf(node) }),
+  },
+  patterns: [
+    '(assignment_statement (expression_list . value: (function_definition))) @def',
+    '(field name: (identifier) value: (function_definition)) @def',
+  ],
+  wrappers: ['variable_declaration'],
   leading: ['comment'],
 });

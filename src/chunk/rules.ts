@@ -1,8 +1,11 @@
 import type { Node } from 'web-tree-sitter';
 import { formatImplTarget } from '../text/breadcrumb.js';
 import { clean, defineRules, member, nameOf, withBody, type Namer, type SyntaxRules } from './define-rules.js';
-import { cpp, csharp, java } from './rules-c-family.js';
-import { bash, php, ruby } from './rules-scripts.js';
+import { vscodeGrammar } from './grammar-files.js';
+import { dart, kotlin, swift } from './rules-apps.js';
+import { cpp, csharp, java, objc, zig } from './rules-c-family.js';
+import { elixir, haskell, scala } from './rules-functional.js';
+import { bash, lua, php, ruby } from './rules-scripts.js';
 
 // --- JavaScript / TypeScript -------------------------------------------------------------
 
@@ -86,7 +89,7 @@ const JS_NAMERS: Record<string, Namer> = {
 };
 
 const javascript = defineRules({
-  grammar: 'javascript',
+  grammar: vscodeGrammar('javascript'),
   version: 2,
   kinds: JS_KINDS,
   namers: JS_NAMERS,
@@ -97,7 +100,7 @@ const javascript = defineRules({
 
 function typescriptRules(grammar: string): SyntaxRules {
   return defineRules({
-    grammar,
+    grammar: vscodeGrammar(grammar),
     version: 2,
     kinds: {
       ...JS_KINDS,
@@ -125,7 +128,7 @@ function typescriptRules(grammar: string): SyntaxRules {
 // --- Python, Go, Rust ----------------------------------------------------------------------
 
 const python = defineRules({
-  grammar: 'python',
+  grammar: vscodeGrammar('python'),
   version: 2,
   kinds: { class_definition: 'class', function_definition: 'function' },
   namers: {
@@ -148,7 +151,7 @@ const python = defineRules({
 const GO_TYPE_KINDS: Record<string, string> = { struct_type: 'struct', interface_type: 'interface' };
 
 const go = defineRules({
-  grammar: 'go',
+  grammar: vscodeGrammar('go'),
   version: 2,
   kinds: { function_declaration: 'func', method_declaration: 'func', type_spec: 'type', type_alias: 'type' },
   namers: {
@@ -170,7 +173,7 @@ const go = defineRules({
 });
 
 const rust = defineRules({
-  grammar: 'rust',
+  grammar: vscodeGrammar('rust'),
   version: 2,
   kinds: {
     function_item: 'fn', struct_item: 'struct', enum_item: 'enum', union_item: 'union',
@@ -204,9 +207,11 @@ const tsx = typescriptRules('tsx');
 // Every language is at revision 2 since the definitions nested in one kept whole (methods of a class under 80
 // lines, functions inside functions) became chunks of their own inside it (assemble.ts), and fields, properties,
 // constants and signatures inside a definition became member-only definitions (define-rules.ts, `memberOnly`).
+// The languages of the second row were line windows (revision 1) before their rules came, at revision 2.
 const RULES_BY_LANGUAGE: Record<string, SyntaxRules> = {
   typescript, tsx, javascript, python, go, rust, java, c_sharp: csharp,
   cpp, c: cpp, ruby, php, bash,
+  kotlin, swift, dart, scala, elixir, haskell, lua, zig, objective_c: objc,
 };
 
 /** Syntax rules for a language name from detectLanguage, or undefined for line windows only. */
@@ -222,4 +227,6 @@ export function ruleRevisions(): Record<string, number> {
 /** Kinds whose nested functions are called methods. */
 export const CLASS_LIKE_KINDS: ReadonlySet<string> = new Set([
   'class', 'interface', 'struct', 'record', 'enum', 'union', 'trait', 'impl',
+  // Kinds only the languages given rules later have (Kotlin/Scala objects, Swift protocols and extensions, ...).
+  'object', 'protocol', 'extension', 'mixin', 'implementation', 'instance', 'actor',
 ]);

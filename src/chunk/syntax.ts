@@ -57,17 +57,18 @@ export function findDefinitions(tree: Tree, grammar: Grammar, rules: SyntaxRules
     const described = rules.describe(node);
     if (!described) continue;
     const extent = liftOutOfWrappers(node, rules, capturedIds);
+    const last = rules.lastPart?.(extent) ?? extent;
     candidates.push({
       definition: {
         label: described.name,
         kind: described.kind,
         startLine: leadingStartRow(extent, rules) + 1,
-        endLine: lastRow(extent) + 1,
+        endLine: lastRow(last) + 1,
         children: [],
         ...(described.memberOnly ? { memberOnly: true } : {}),
       },
       startIndex: extent.startIndex,
-      endIndex: extent.endIndex,
+      endIndex: last.endIndex,
     });
   }
   return normalizeLines(nest(candidates));

@@ -1,0 +1,47 @@
+import { createRequire } from 'node:module';
+
+/**
+ * Where a language's tree-sitter grammar lives: an installed package and the .wasm file inside it. Every grammar
+ * is found here, in one way, whichever package ships it.
+ */
+export interface GrammarFile {
+  readonly package: string;
+  /** Path of the .wasm file inside the package. */
+  readonly file: string;
+}
+
+/** The grammars of `@vscode/tree-sitter-wasm`, which the first languages were given (`wasm/tree-sitter-<name>.wasm`). */
+export function vscodeGrammar(name: string): GrammarFile {
+  return { package: '@vscode/tree-sitter-wasm', file: `wasm/tree-sitter-${name}.wasm` };
+}
+
+/** The grammars of `@cursorless/tree-sitter-wasms`, for languages the first set lacks (`out/tree-sitter-<name>.wasm`). */
+export function cursorlessGrammar(name: string): GrammarFile {
+  return { package: '@cursorless/tree-sitter-wasms', file: `out/tree-sitter-${name}.wasm` };
+}
+
+/** Objective-C: the one package found whose .wasm loads with web-tree-sitter 0.27 (at its root). */
+export const OBJC_GRAMMAR: GrammarFile = { package: 'tree-sitter-objc', file: 'tree-sitter-objc.wasm' };
+
+/** One name per grammar file: `@cursorless/tree-sitter-wasms/out/tree-sitter-kotlin.wasm`. */
+export function grammarKey(grammar: GrammarFile): string {
+  return `${grammar.package}/${grammar.file}`;
+}
+
+/**
+ * Tests point a grammar at another file (missing, corrupt) to see a language degrade:
+ * `OCRAG_TEST_GRAMMAR_FILES=<grammar key>=<path>[,…]`.
+ */
+const TEST_GRAMMAR_FILES = 'OCRAG_TEST_GRAMMAR_FILES';
+
+const require = createRequire(import.meta.url);
+
+/** The absolute path of the grammar's .wasm; throws when its package or file is not installed. */
+export function resolveGrammarFile(grammar: GrammarFile): string {
+  const key = grammarKey(grammar);
+  for (const entry of (process.env[TEST_GRAMMAR_FILES] ?? '').split(',')) {
+    const at = entry.indexOf('=');
+    if (at > 0 && entry.slice(0, at).trim() === key) return entry.slice(at + 1).trim();
+  }
+  return require.resolve(key);
+}

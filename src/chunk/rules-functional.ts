@@ -1,0 +1,117 @@
+// Syntax rules of Scala, Elixir and Haskell (see rules.ts for how languages are looked up).
+import type { Node } from 'web-tree-sitter';
+import { formatImplTarget } from '../text/breadcrumb.js';
+import { cursorlessGrammar } from './grammar-files.js';
+import { clean, defineRules, member, nameOf, type Namer } from './define-rules.js';
+
+export const scala = defineRules({
+  grammar: cursorlessGrammar('scala'),
+  version: 2,
+  kinds: {
+    class_definition: 'class', object_definition: 'object', trait_definition: 'trait', enum_definition: 'enum',
+    function_definition: 'function', type_definition: 'type', given_definition: 'given',
+    extension_definition: 'extension',
+  },
+  namers: {
+    // `given Ordering[Point] = ...` may have no name: then it is named by what it gives.
+    given_definition: (node) => ({ kind: 'given', name: clean((node.childForFieldName('name') ?? node.childForFieldName('return_type'))?.text ?? '(anonymous)') }),
+    // `extension (p: Point)` adds to the type of its parameter.
+    extension_definition: (node) => {
+      const type = node.childForFieldName('parameters')?.namedChildren[0]?.childForFieldName('type');
+      return { kind: 'extension', name: type ? clean(type.text) : '(anonymous)' };
+    },
+    function_declaration: member('signature'),
+    val_definition: member('field', (node) => node.childForFieldName('pattern')),
+    var_definition: member('field', (node) => node.childForFieldName('pattern')),
+    val_declaration: member('field'),
+  },
+  patterns: ['(template_body [(function_declaration) (val_definition) (var_definition) (val_declaration)] @def)'],
+  leading: ['comment', 'block_comment'],
+});
+
+const ELIXIR_FUNCTIONS = ['def', 'defp', 'defmacro', 'defmacrop', 'defguard', 'defguardp', 'defdelegate', 'defn', 'defnp'];
+const ELIXIR_MODULES = ['defmodule', 'defprotocol', 'defimpl'];
+const quoted = (words: string[]) => words.map((word) => `"${word}"`).join(' ');
+
+/** `def name(args) when guard`, `def name, do: ...`, `def a + b`: the function's name inside the call's first argument. */
+function elixirFunctionName(head: Node | null): string {
+  if (!head) return '(anonymous)';
+  if (head.type === 'binary_operator' && head.childForFieldName('operator')?.text === 'when') return elixirFunctionName(head.childForFieldName('left'));
+  if (head.type === 'call') return clean(head.childForFieldName('target')?.text ?? '(anonymous)');
+  if (head.type === 'binary_operator') return clean(head.childForFieldName('operator')?.text ?? '(anonymous)');
+  return clean(head.text);
+}
+
+/** Elixir's definitions are calls (`def`, `defmodule`, ...): the called keyword is the kind. */
+const nameElixirCall: Namer = (node) => {
+  const keyword = node.childForFieldName('target')?.text ?? '';
+  const args = node.namedChildren.find((child) => child?.type === 'arguments');
+  const first = args?.firstNamedChild ?? null;
+  if (ELIXIR_FUNCTIONS.includes(keyword)) return { kind: keyword, name: elixirFunctionName(first) };
+  if (!ELIXIR_MODULES.includes(keyword)) return null;
+  const name = first ? clean(first.text) : '(anonymous)';
+  if (keyword !== 'defimpl') return { kind: keyword, name };
+  // `defimpl Size, for: Map` adds Size's functions to Map, as a Rust impl adds a trait's to a type.
+  const target = args?.namedChildren.find((child) => child?.type === 'keywords')?.firstNamedChild?.childForFieldName('value');
+  return { kind: 'impl', name: clean(formatImplTarget(name, target?.text ?? name)) };
+};
+
+export const elixir = defineRules({
+  grammar: cursorlessGrammar('elixir'),
+  version: 2,
+  kinds: {},
+  namers: { call: nameElixirCall },
+  patterns: [`(call target: (identifier) @keyword (#any-of? @keyword ${quoted([...ELIXIR_FUNCTIONS, ...ELIXIR_MODULES])})) @def`],
+  // `@doc`, `@spec` and `@impl` above a function are module attributes: unary `@` operators.
+  leading: ['comment', 'unary_operator'],
+});
+
+const HASKELL_EQUATIONS: ReadonlySet<string> = new Set(['function', 'bind']);
+
+/** A function's name: `go n = ...` → go, `a <+> b = ...` → <+>. */
+function haskellName(node: Node): string | null {
+  const name = node.childForFieldName('name');
+  if (name) return clean(name.text);
+  const infix = node.namedChildren.find((child) => child?.type === 'infix');
+  const operator = infix?.childForFieldName('operator');
+  return operator ? clean(operator.text) : null;
+}
+
+function sameFunction(node: Node | null, name: string | null): node is Node {
+  return node !== null && HASKELL_EQUATIONS.has(node.type) && name !== null && haskellName(node) === name;
+}
+
+/** A function of several equations is one definition, from its first equation to its last. */
+function lastEquation(node: Node): Node {
+  const name = HASKELL_EQUATIONS.has(node.type) ? haskellName(node) : null;
+  let last = node;
+  while (sameFunction(last.nextNamedSibling, name)) last = last.nextNamedSibling;
+  return last;
+}
+
+/** The first equation of a function names it; the ones after belong to it (`lastEquation`). */
+const nameEquation: Namer = (node) => {
+  const name = haskellName(node);
+  if (!name || sameFunction(node.previousNamedSibling, name)) return null;
+  return { kind: 'function', name };
+};
+
+export const haskell = defineRules({
+  grammar: cursorlessGrammar('haskell'),
+  version: 2,
+  kinds: {
+    data_type: 'data', newtype: 'newtype', type_synomym: 'type', class: 'class', instance: 'instance',
+    type_family: 'type', function: 'function', bind: 'function',
+  },
+  namers: {
+    function: nameEquation,
+    bind: nameEquation,
+    // `instance Show (Tree a)`: the class and the type it is given for.
+    instance: (node) => ({ kind: 'instance', name: clean(`${nameOf(node)} ${node.childForFieldName('patterns')?.text ?? ''}`) }),
+    signature: member('signature'),
+  },
+  patterns: ['(class_declarations (signature) @def)'],
+  // A type signature directly above its function belongs to it, as a doc comment does.
+  leading: ['comment', 'haddock', 'signature', 'pragma'],
+  lastPart: lastEquation,
+});
