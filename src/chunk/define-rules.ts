@@ -35,6 +35,8 @@ export interface SyntaxRules {
    * method's signature and its body, a Haskell function's equations. Absent: the node itself.
    */
   lastPart?(node: Node): Node;
+  /** The grammar leaves a comment above a definition inside the node before it (Kotlin's import list): look there too. */
+  commentsTrail?: boolean;
 }
 
 interface RulesSpec {
@@ -55,6 +57,7 @@ interface RulesSpec {
   wrappers?: string[];
   leading: string[];
   lastPart?: (node: Node) => Node;
+  commentsTrail?: boolean;
 }
 
 export function defineRules(spec: RulesSpec): SyntaxRules {
@@ -68,6 +71,7 @@ export function defineRules(spec: RulesSpec): SyntaxRules {
     wrappers: new Set(spec.wrappers ?? []),
     leading: new Set(spec.leading),
     ...(spec.lastPart ? { lastPart: spec.lastPart } : {}),
+    ...(spec.commentsTrail ? { commentsTrail: true } : {}),
     describe(node) {
       const namer = spec.namers?.[node.type];
       if (namer) return namer(node);

@@ -63,6 +63,7 @@ export const kotlin = defineRules({
   },
   patterns: ['(class_body (property_declaration) @def)', '(enum_class_body (enum_entry) @def)'],
   leading: ['multiline_comment', 'line_comment'],
+  commentsTrail: true,
 });
 
 /** `class`, `struct`, `enum`, `actor`, `extension`: Swift says which in one keyword field. */

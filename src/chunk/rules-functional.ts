@@ -113,5 +113,6 @@ export const haskell = defineRules({
   patterns: ['(class_declarations (signature) @def)'],
   // A type signature directly above its function belongs to it, as a doc comment does.
   leading: ['comment', 'haddock', 'signature', 'pragma'],
+  commentsTrail: true,
   lastPart: lastEquation,
 });

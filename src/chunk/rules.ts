@@ -214,14 +214,26 @@ const RULES_BY_LANGUAGE: Record<string, SyntaxRules> = {
   kotlin, swift, dart, scala, elixir, haskell, lua, zig, objective_c: objc,
 };
 
+/** Tests chunk as an ocrag from before these languages had rules did: `OCRAG_TEST_RULELESS=kotlin,swift`. */
+export const TEST_RULELESS = 'OCRAG_TEST_RULELESS';
+
+let ruleless: { seam: string; languages: ReadonlySet<string> } = { seam: '', languages: new Set() };
+
+function withoutRules(): ReadonlySet<string> {
+  const seam = process.env[TEST_RULELESS] ?? '';
+  if (seam !== ruleless.seam) ruleless = { seam, languages: new Set(seam.split(',').map((l) => l.trim())) };
+  return ruleless.languages;
+}
+
 /** Syntax rules for a language name from detectLanguage, or undefined for line windows only. */
 export function rulesFor(language: string): SyntaxRules | undefined {
-  return RULES_BY_LANGUAGE[language];
+  return withoutRules().has(language) ? undefined : RULES_BY_LANGUAGE[language];
 }
 
 /** Each language with rules → the revision of its chunking. */
 export function ruleRevisions(): Record<string, number> {
-  return Object.fromEntries(Object.entries(RULES_BY_LANGUAGE).map(([language, rules]) => [language, rules.version]));
+  const skipped = withoutRules();
+  return Object.fromEntries(Object.entries(RULES_BY_LANGUAGE).filter(([language]) => !skipped.has(language)).map(([language, rules]) => [language, rules.version]));
 }
 
 /** Kinds whose nested functions are called methods. */

@@ -141,16 +141,28 @@ function liftOutOfWrappers(node: Node, rules: SyntaxRules, capturedIds: Set<numb
 /** First row of the comments/attributes stacked directly above the node (no blank line between). */
 function leadingStartRow(extent: Node, rules: SyntaxRules): number {
   let startRow = extent.startPosition.row;
-  let sibling = extent.previousNamedSibling;
+  let sibling = nodeAbove(extent, rules);
   while (sibling && rules.leading.has(sibling.type) && lastRow(sibling) >= startRow - 1) {
     // A comment ending the line of the preceding code describes that code, not this definition.
     const before = sibling.previousSibling;
     if (before && !rules.leading.has(before.type) && lastRow(before) >= sibling.startPosition.row) break;
     if (sibling.startPosition.row === 0 && sibling.text.startsWith('#!')) break;
     startRow = Math.min(startRow, sibling.startPosition.row);
-    sibling = sibling.previousNamedSibling;
+    sibling = nodeAbove(sibling, rules);
   }
   return startRow;
+}
+
+/**
+ * The node before this one. Some grammars file the comment above a definition as the last child of the node before
+ * it, or before the list the definition opens (Kotlin's imports, Haskell's declarations): `commentsTrail` looks there.
+ */
+function nodeAbove(node: Node, rules: SyntaxRules): Node | null {
+  let above = node.previousNamedSibling;
+  if (!rules.commentsTrail) return above;
+  above ??= node.parent?.previousNamedSibling ?? null;
+  while (above && !rules.leading.has(above.type) && above.lastNamedChild) above = above.lastNamedChild;
+  return above;
 }
 
 /** Last row holding the node's text; a node ending at column 0 ends on the previous row. */

@@ -1,5 +1,5 @@
 import { DOCUMENT_REVISIONS } from './documents.js';
-import { ruleRevisions } from './rules.js';
+import { ruleRevisions, TEST_RULELESS } from './rules.js';
 
 /**
  * The chunker's versions. Each language's chunking has a revision of its own: its `SyntaxRules.version`, or, for
@@ -32,7 +32,7 @@ export interface ChunkerVersions {
   readonly revisions: Readonly<Record<string, number>>;
 }
 
-let current: { seam: string | undefined; versions: ChunkerVersions; text: string } | null = null;
+let current: { seam: string; versions: ChunkerVersions; text: string } | null = null;
 
 /** The versions this ocrag chunks with, as an index records them. */
 export function chunkerVersion(): string {
@@ -62,17 +62,19 @@ export function parseChunkerVersions(text: string): ChunkerVersions {
   return { base, revisions };
 }
 
-let rules: Record<string, number> | null = null;
+let rules: { seam: string | undefined; revisions: Record<string, number> } | null = null;
 
 function rulesRevisions(): Record<string, number> {
-  return (rules ??= { ...ruleRevisions(), ...DOCUMENT_REVISIONS });
+  const seam = process.env[TEST_RULELESS];
+  if (!rules || rules.seam !== seam) rules = { seam, revisions: { ...ruleRevisions(), ...DOCUMENT_REVISIONS } };
+  return rules.revisions;
 }
 
 function currentEntry(): { versions: ChunkerVersions; text: string } {
-  const seam = process.env[TEST_REVISIONS];
+  const seam = `${process.env[TEST_REVISIONS] ?? ''}|${process.env[TEST_RULELESS] ?? ''}`;
   if (!current || current.seam !== seam) {
     const revisions: Record<string, number> = { ...rulesRevisions(), [LINE_WINDOWS]: LINE_WINDOWS_REVISION };
-    for (const entry of (seam ?? '').split(',')) {
+    for (const entry of (process.env[TEST_REVISIONS] ?? '').split(',')) {
       const [key, value] = entry.split('=');
       if (key && Number(value) >= 1) revisions[key.trim()] = Math.floor(Number(value));
     }
