@@ -44,6 +44,8 @@ export interface EmbedBlobsResult {
   writes: number;
   /** Blobs that yield no chunks, and why ("empty" for blank files). */
   marks: BlobMark[];
+  /** Languages of the blobs chunked, for what the run tells about them (a grammar that did not load). */
+  languages: Set<string>;
 }
 
 /** Blobs are embedded in groups of about this many chunks, and each group is one LanceDB commit. */
@@ -69,7 +71,7 @@ export async function embedBlobs(
   read: (b: BlobToIndex) => Promise<Buffer | null>,
   settings: { maxLineChars: number; onProgress?: (p: BlobProgress) => void; signal?: AbortSignal },
 ): Promise<EmbedBlobsResult> {
-  const result: EmbedBlobsResult = { chunks: 0, embedded: 0, writes: 0, marks: [] };
+  const result: EmbedBlobsResult = { chunks: 0, embedded: 0, writes: 0, marks: [], languages: new Set() };
   if (blobs.length === 0) return result;
   const started = performance.now();
   // Progress as the work goes: files chunked, embedding slices, writes; only stored work counts as done.
@@ -160,6 +162,7 @@ export async function embedBlobs(
         continue;
       }
       const { chunks } = content;
+      result.languages.add(chunks[0]!.language);
       group.push({ blob: entry.blob, chunks });
       groupChunks += chunks.length;
       if (groupChunks >= chunksPerWrite) await flush(done);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { grammarNotices } from '../chunk/index.js';
 import { chunkerVersion } from '../chunk/version.js';
 import { DEFAULT_MODEL_ID, type Embedder } from '../embed/index.js';
 import { BlobReader } from '../git/blobs.js';
@@ -95,7 +96,8 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     crashPoint('index.manifest');
     writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
     crashPoint('index.done');
-    return summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.embedded, chunksTotal: await store.countChunks(), started }, ctx.config);
+    const warnings = grammarNotices(result.languages);
+    return summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.embedded, chunksTotal: await store.countChunks(), started, warnings }, ctx.config);
   } finally {
     store.close();
   }

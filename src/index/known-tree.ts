@@ -65,11 +65,13 @@ function sameTree(ctx: IndexContext, tree: string): Manifest | null {
   return best;
 }
 
-export function summarize(manifest: Manifest, extra: { upToDate: boolean; newBlobs: number; chunksEmbedded: number; chunksTotal: number | null; started: number }, config: IndexContext['config']): IndexSummary {
+/** `extra.warnings`: what the run itself found worth telling (a grammar that did not load), after the selection's. */
+export function summarize(manifest: Manifest, extra: { upToDate: boolean; newBlobs: number; chunksEmbedded: number; chunksTotal: number | null; started: number; warnings?: string[] }, config: IndexContext['config']): IndexSummary {
   const skipped: Partial<Record<SkipReason, number>> = {};
   for (const reason of Object.values(manifest.skipped)) skipped[reason] = (skipped[reason] ?? 0) + 1;
   const files = Object.keys(manifest.files).length;
   const empty = emptySelectionWarning(files, Object.keys(manifest.skipped).length, config);
+  const warnings = [...(empty ? [empty] : []), ...(extra.warnings ?? [])];
   return {
     branch: manifest.branch,
     commit: manifest.commit,
@@ -81,6 +83,6 @@ export function summarize(manifest: Manifest, extra: { upToDate: boolean; newBlo
     chunksEmbedded: extra.chunksEmbedded,
     chunksTotal: extra.chunksTotal,
     seconds: (performance.now() - extra.started) / 1000,
-    ...(empty ? { warnings: [empty] } : {}),
+    ...(warnings.length ? { warnings } : {}),
   };
 }
