@@ -5,6 +5,7 @@ import { clean, defineRules, firstOfType, member, nameOf, type Namer } from './d
 
 const KOTLIN_NAMES: ReadonlySet<string> = new Set(['simple_identifier']);
 const KOTLIN_TYPE_NAMES: ReadonlySet<string> = new Set(['type_identifier']);
+const KOTLIN_BODIES: ReadonlySet<string> = new Set(['function_body']);
 
 /** The first direct child of one of these types (the Kotlin grammar names no fields). */
 function childOfType(node: Node, types: ReadonlySet<string>): Node | null {
@@ -28,6 +29,8 @@ const nameKotlinFunction: Namer = (node) => {
   if (!name) return null;
   const receiver = name.previousNamedSibling;
   const prefix = receiver && /_type$/.test(receiver.type) ? `${receiver.text}.` : '';
+  // An interface's or abstract class's function without a body is a signature: the implementation answers for the name.
+  if (!childOfType(node, KOTLIN_BODIES) && node.parent?.type === 'class_body') return { kind: 'signature', name: clean(name.text), memberOnly: true };
   return { kind: 'function', name: clean(prefix + name.text) };
 };
 
