@@ -11,6 +11,10 @@
 //   --rebuild          re-index each checkout from scratch
 //   --annotations DIR  another annotation folder (e.g. one holding the harness's zod label variant as zod.json)
 //   --out FILE         write per-query rows as JSON
+//   --whole            results show their whole chunks (as before long ones were cut to the part that answers)
+//   --repos-file FILE  another repository list (repos.json format); --checkouts DIR: their checkouts (DIR/<name>)
+//   --devset           the second dev set: bench/devset's repos.json and annotations, checkouts in $OCRAG_DEVSET
+//                      (default /tmp/ocrag-devset, made by bench/devset/checkout.ts)
 //
 // Checkouts: $SEMBLE_BENCH/<name> (default /tmp/semble-bench), made by the harness's checkout.mjs.
 import fs from 'node:fs';
@@ -18,9 +22,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RANKING, type RankingConfig } from '../src/search/rank/config.js';
 import { RANKING_SIGNALS } from '../src/search/rank/signals/index.js';
-import { loadHarness } from './eval/harness.js';
+import { loadHarness, withRepoSet } from './eval/harness.js';
 import { printAblation, printMisses, printTable, score, type Scored } from './eval/report.js';
 import { RepoSession } from './eval/repo-session.js';
+import { printTokens, TOKEN_DEPTH, tokenRow, type TokenRow } from './eval/tokens.js';
 import { parseSetting, parseSweep, readFlags, repoList } from './eval/settings.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,10 +44,18 @@ interface Options {
   sweep: Partial<RankingConfig>[][];
   explain: string | null;
   annotations?: string;
+  whole: boolean;
+  reposFile?: string;
+  checkouts?: string;
+}
+
+function devset(): Pick<Options, 'annotations' | 'reposFile' | 'checkouts'> {
+  const dir = path.join(ROOT, 'bench', 'devset');
+  return { annotations: path.join(dir, 'annotations'), reposFile: path.join(dir, 'repos.json'), checkouts: process.env.OCRAG_DEVSET ?? '/tmp/ocrag-devset' };
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { repos: [], ablate: false, misses: false, missesBelow: 1, cached: false, rebuild: false, out: null, set: {}, sweep: [], explain: null };
+  const o: Options = { repos: [], ablate: false, misses: false, missesBelow: 1, cached: false, rebuild: false, out: null, set: {}, sweep: [], explain: null, whole: false };
   readFlags(argv, {
     '--repos': (v) => (o.repos = repoList(v())),
     '--ablate': () => (o.ablate = true),
@@ -53,6 +66,10 @@ function parseArgs(argv: string[]): Options {
     '--rebuild': () => (o.rebuild = true),
     '--out': (v) => (o.out = v()),
     '--annotations': (v) => (o.annotations = path.resolve(v())),
+    '--repos-file': (v) => (o.reposFile = path.resolve(v())),
+    '--checkouts': (v) => (o.checkouts = path.resolve(v())),
+    '--devset': () => Object.assign(o, devset()),
+    '--whole': () => (o.whole = true),
     '--set': (v) => Object.assign(o.set, parseSetting(v())),
     '--sweep': (v) => o.sweep.push(parseSweep(v())),
   });
@@ -88,12 +105,12 @@ function ablations(base: Partial<RankingConfig>, signals: typeof RANKING_SIGNALS
 
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
-  const h = await loadHarness(ROOT);
+  const h = withRepoSet(await loadHarness(ROOT), o);
   const repos = h.selectRepos(h.loadRepos(), o.repos);
   const sessions: RepoSession[] = [];
   for (const repo of repos) {
     note(`${repo.name}: opening ${h.checkoutDir(repo)}`);
-    sessions.push(await RepoSession.open(h, repo, { rebuild: o.rebuild, annotations: o.annotations, log: note }));
+    sessions.push(await RepoSession.open(h, repo, { rebuild: o.rebuild, annotations: o.annotations, whole: o.whole, log: note }));
   }
   try {
     const runAll = async (ranking: Partial<RankingConfig>, mode: 'user' | 'cached'): Promise<Scored> => {
@@ -116,11 +133,15 @@ async function main(): Promise<void> {
     const main = await runAll(o.set, o.cached ? 'cached' : 'user');
     log(`ocrag on the semble benchmark (${sessions.length} repos), ranking ${JSON.stringify({ ...DEFAULT_RANKING, ...o.set })}`);
     printTable(h, main, log);
+    log('');
+    const tokens: TokenRow[] = [];
+    for (const s of sessions) for (const task of s.tasks) tokens.push(tokenRow(h, s.repo.name, task, await s.searchCached(task.query, TOKEN_DEPTH, o.set)));
+    printTokens(tokens, log);
     if (o.misses) {
       log('');
       printMisses(main, log, o.missesBelow);
     }
-    if (o.out) fs.writeFileSync(o.out, JSON.stringify({ overall: main.overall, perRepo: main.perRepo, runs: main.runs }, null, 2) + '\n');
+    if (o.out) fs.writeFileSync(o.out, JSON.stringify({ overall: main.overall, perRepo: main.perRepo, runs: main.runs, tokens }, null, 2) + '\n');
     for (const values of o.sweep) {
       log('');
       const rows = [];

@@ -12,6 +12,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { StoreHandle } from '../../src/store/store-handle.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import type { BenchRepo, Harness, Task } from './harness.js';
+import { scorable } from './shown.js';
 
 export interface QueryRow {
   query: string;
@@ -45,9 +46,11 @@ export class RepoSession {
     readonly view: Manifest,
     readonly indexMs: number,
     readonly chunks: number,
+    /** Results show their whole chunks (`--whole`), for measuring what cutting long ones saves. */
+    readonly whole: boolean,
   ) {}
 
-  static async open(h: Harness, repo: BenchRepo, opts: { rebuild?: boolean; annotations?: string; log: (m: string) => void }): Promise<RepoSession> {
+  static async open(h: Harness, repo: BenchRepo, opts: { rebuild?: boolean; annotations?: string; whole?: boolean; log: (m: string) => void }): Promise<RepoSession> {
     const dir = h.checkoutDir(repo);
     if (!fs.existsSync(dir)) throw new Error(`${repo.name}: no checkout at ${dir} (run the harness's checkout.mjs)`);
     const index = await CodeIndex.open(dir, {}, { onNotice: (m) => opts.log(`  ${m}`) });
@@ -71,12 +74,12 @@ export class RepoSession {
     const store = await openStore(index.ctx.layout, readMeta(index.ctx.layout.meta)!.dim);
     const chunks = await store.countChunks();
     store.close();
-    return new RepoSession(repo, h.loadTasks(repo, opts.annotations), root === '.' ? undefined : `${root}/**`, index, view, indexMs, chunks);
+    return new RepoSession(repo, h.loadTasks(repo, opts.annotations), root === '.' ? undefined : `${root}/**`, index, view, indexMs, chunks, opts.whole ?? false);
   }
 
   /** Through CodeIndex.searchView exactly as a surface calls it (opens the store per call): the latency users see. */
   async searchAsUser(query: string, k: number, ranking?: Partial<RankingConfig>): Promise<SearchResult[]> {
-    return this.index.searchView(this.view, query, { k, pathGlob: this.glob, ranking });
+    return this.index.searchView(this.view, query, { k, pathGlob: this.glob, ranking, whole: this.whole });
   }
 
   /** The same ranking over a store kept open: identical results, fast ablations and sweeps. */
@@ -86,7 +89,7 @@ export class RepoSession {
       this.store = new StoreHandle(this.index.ctx.layout, meta.dim, meta.createdAt);
       this.retriever = storeRetriever(this.store, await this.index.model());
     }
-    return searchManifest(this.view, this.retriever, query, { k, pathGlob: this.glob, ranking });
+    return searchManifest(this.view, this.retriever, query, { k, pathGlob: this.glob, ranking, whole: this.whole });
   }
 
   /** The top hits with each ranking component's part, for reading why a query ranks as it does. */
@@ -101,7 +104,7 @@ export class RepoSession {
       const t0 = performance.now();
       const results = mode === 'user' ? await this.searchAsUser(task.query, k, ranking) : await this.searchCached(task.query, k, ranking);
       const ms = performance.now() - t0;
-      const scored = h.scoreQuery(results.map((r) => ({ path: r.path, start: r.startLine, end: r.endLine })), task);
+      const scored = h.scoreQuery(results.map((r) => scorable(h, r, task.targets)), task);
       rows.push({ query: task.query, category: task.category, ndcg10: scored.ndcg10, ndcg5: scored.ndcg5, ranks: scored.ranks, nTargets: task.targets.length, ms, top: results.map((r) => `${r.path}:${r.startLine}-${r.endLine}`), targets: task.targets.map((t) => (t.start != null ? `${t.path}:${t.start}-${t.end}` : t.path)) });
     }
     return { repo: this.repo.name, language: this.repo.language, indexMs: this.indexMs, chunks: this.chunks, rows };

@@ -1,3 +1,4 @@
+import { numberedLines } from './lines.js';
 import type { SearchReport } from './report.js';
 
 /** Colours for text output; the CLI makes them ANSI codes at a terminal, PLAIN leaves text as it is. */
@@ -21,9 +22,9 @@ export function formatText(report: SearchReport, p: Paint): string {
   const out: string[] = [];
   for (const r of report.results) {
     out.push(`${p.cyan(`${r.path}:${r.startLine}-${r.endLine}`)}  ${r.symbol ? p.bold(r.symbol) + '  ' : ''}${p.dim(r.score.toFixed(3))}`);
-    const lines = r.text.split('\n');
-    const width = String(r.startLine + Math.min(lines.length, SNIPPET_LINES)).length;
-    lines.slice(0, SNIPPET_LINES).forEach((line, i) => out.push(`${p.dim(String(r.startLine + i).padStart(width) + ' │')} ${line}`));
+    const lines = numberedLines(r);
+    const width = String(Math.max(...lines.slice(0, SNIPPET_LINES).map((l) => l.line ?? 0))).length;
+    for (const { line, text } of lines.slice(0, SNIPPET_LINES)) out.push(`${p.dim((line === null ? '' : String(line)).padStart(width) + ' │')} ${line === null ? p.dim(text) : text}`);
     if (lines.length > SNIPPET_LINES) out.push(p.dim(`${' '.repeat(width)} │ … ${lines.length - SNIPPET_LINES} more lines`));
     out.push('');
   }

@@ -1,11 +1,13 @@
 import type { SearchReport } from './report.js';
+import { shownRanges } from './lines.js';
 
 /** Characters XML 1.0 cannot carry at all, not even as character references. */
 const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 const NOT_XML_GLOBAL = new RegExp(NOT_XML.source, 'gu');
 
 /**
- * `<results query latencyMs count>` with one `<result path startLine endLine score language symbol>` per chunk.
+ * `<results query latencyMs count>` with one `<result path startLine endLine score language symbol>` per chunk
+ * (and `shown="12-14, 30-53"` when a long chunk is cut to the part that answers).
  * The code sits in CDATA, split so that no `]]>` in it can close the section, and with carriage returns as
  * character references (a parser would otherwise turn them into newlines). Code holding characters XML cannot
  * represent is sent as base64 with `encoding="base64"`, so the document is always well-formed and exact.
@@ -22,6 +24,7 @@ export function formatXml(report: SearchReport): string {
       `score="${r.score.toFixed(4)}"`,
       `language="${attr(r.language)}"`,
       `symbol="${attr(r.symbol)}"`,
+      ...(r.shown ? [`shown="${shownRanges(r.shown)}"`] : []),
       ...(base64 ? ['encoding="base64"'] : []),
     ];
     const body = base64 ? Buffer.from(r.text, 'utf8').toString('base64') : cdata(r.text);

@@ -3,7 +3,8 @@ import { gatherCandidates, type Retriever } from './candidates.js';
 import { fuse } from './fusion.js';
 import { hasCjk } from '../text/scripts.js';
 import { loadZhLexicon, type ZhLexicon } from '../text/zh-lexicon.js';
-import { analyzeQuery } from './query.js';
+import { excerpt, type LineSpan } from './excerpt.js';
+import { analyzeQuery, type QueryInfo } from './query.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank/config.js';
 import { rescoreHits, scoreHits, type Hit } from './rank/rank.js';
 import { hasGoodMatch } from './relevance.js';
@@ -20,7 +21,10 @@ export interface SearchResult {
   language: string;
   symbol: string;
   score: number;
+  /** The chunk's lines startLine..endLine, or for a long chunk its part that answers, with a marker line per cut. */
   text: string;
+  /** Present when `text` is cut: the lines it shows. */
+  shown?: LineSpan[];
   /** For a file of a source (`ocrag add`): the source's name and where the file is on disk. */
   source?: string;
   absolutePath?: string;
@@ -36,6 +40,8 @@ export interface SearchOptions {
   minMatch?: number;
   /** Ranking switches, for measuring components (the benchmark's ablation); defaults are the tuned stack. */
   ranking?: Partial<RankingConfig>;
+  /** Each result's whole chunk, not the part of a long one that answers (see `excerpt`). */
+  whole?: boolean;
 }
 
 /**
@@ -44,31 +50,31 @@ export interface SearchOptions {
  */
 export async function searchManifest(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<SearchResult[]> {
   const minScore = opts.minScore ?? -Infinity;
-  const hits = await rankHits(manifest, retriever, query, opts);
+  const { q, hits } = await rank(manifest, retriever, query, opts);
   if (!hasGoodMatch(hits, opts.minMatch ?? 0)) return [];
   return hits
-    .map((h) => ({
-      path: h.file.path,
-      startLine: h.candidate.chunk.startLine,
-      endLine: h.candidate.chunk.endLine,
-      language: h.candidate.chunk.language,
-      symbol: h.candidate.chunk.symbol,
-      score: relevance(h.score),
-      text: h.candidate.chunk.text,
-    }))
+    .map((h) => {
+      const { chunk } = h.candidate;
+      const shown = opts.whole ? { text: chunk.text } : excerpt(chunk.text, chunk.startLine, chunk.symbol, q);
+      return { path: h.file.path, startLine: chunk.startLine, endLine: chunk.endLine, language: chunk.language, symbol: chunk.symbol, score: relevance(h.score), ...shown };
+    })
     .filter((r) => r.score >= minScore);
 }
 
 /** The k best hits with what each ranking signal (`rank/signals/index.ts`) contributed (search results are made from these). */
 export async function rankHits(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<Hit[]> {
+  return (await rank(manifest, retriever, query, opts)).hits;
+}
+
+async function rank(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<{ q: QueryInfo; hits: Hit[] }> {
   const cfg: RankingConfig = { ...DEFAULT_RANKING, ...opts.ranking };
   const view = searchView(manifest, opts.pathGlob);
-  if (!view.files.length) return [];
+  if (!view.files.length) return { q: analyzeQuery(query), hits: [] };
   const q = analyzeQuery(query, hasCjk(query) ? await chineseLexicon() : undefined);
   const candidates = await gatherCandidates(retriever, view, q, cfg);
   const hits = scoreHits(fuse(candidates.pool.values(), q, cfg), { q, cfg, view, candidates });
   rescoreHits(hits, cfg);
-  return selectTop(hits, opts.k, cfg);
+  return { q, hits: selectTop(hits, opts.k, cfg) };
 }
 
 let lexiconFailureSaid = false;

@@ -54,7 +54,8 @@ export function apiRoutes({ session, cwd, flags }: ApiOptions): Route[] {
         if (!q) throw new HttpError(400, 'type something to search for');
         const k = kOf(query.get('k'));
         const started = performance.now();
-        const { results, notice } = await session.search(q, { k });
+        // The panel numbers each line from startLine: it shows whole chunks, a person scrolls rather than pays.
+        const { results, notice } = await session.search(q, { k, whole: true });
         return { json: { query: q, latencyMs: Math.round(performance.now() - started), notice, results } };
       },
     },

@@ -21,6 +21,7 @@ interface SearchFlags {
   json?: boolean;
   format?: OutputFormat;
   maxTokens?: number;
+  whole?: boolean;
 }
 
 export function registerSearch(program: Command): void {
@@ -39,6 +40,7 @@ export function registerSearch(program: Command): void {
     .option('--language <name>', 'only results in this language, e.g. typescript, python, go (as MCP search_code\'s language)')
     .addOption(new Option('--format <format>', 'text for people; json, xml or markdown for programs and LLM prompts').choices(OUTPUT_FORMATS))
     .option('--json', 'the same as --format json: [{path, startLine, endLine, language, symbol, score, text}]')
+    .option('--whole', 'show each result\'s whole chunk (default: a chunk over 40 lines shows its definition line and the 24 lines that match best, each cut marked)')
     .option('--max-tokens <n>', 'keep only the best results that fit in about n tokens (chars/4); never cuts a result', positiveInt('--max-tokens'))
     .addHelpText(
       'after',
@@ -55,7 +57,7 @@ export function registerSearch(program: Command): void {
         const pathGlob = opts.source ? `${checkSourceName(opts.source)}:${opts.path ?? '**'}` : opts.path;
         const languages = opts.language === undefined ? null : languagesFor(checkLanguage(opts.language));
         const k = languages ? languageFetchCount(opts.topK) : opts.topK;
-        const found = await index.search(query, { k, pathGlob, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources });
+        const found = await index.search(query, { k, pathGlob, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources, whole: opts.whole });
         const results = (languages ? found.filter((r) => languages.has(r.language)) : found).slice(0, opts.topK);
         if (results.length === 0 && opts.minMatch) process.stderr.write(`ocrag: no good match for "${query}" (--min-match ${opts.minMatch}): try other words or an identifier\n`);
         printReport({ query, latencyMs: performance.now() - started, results }, format, opts.maxTokens);

@@ -13,7 +13,7 @@ const DESCRIPTION = `Search the code of this git repository (the checked-out bra
 Use it before opening files you don't know yet: to find where something is implemented, configured, tested or used.
 Ask in plain words ("where are HTTP retries configured", "parse command line arguments") or with identifiers ("parseArgs", "Router.handle"); prefer exact identifiers when you have them, they rank exact matches first.
 Questions may be in Chinese ("解析命令行参数", "parseArgs 在哪里定义", "鉴权中间件"): Chinese is matched to English code and to Chinese comments and docs; putting the English identifiers you know into the question helps most.
-Returns the best chunks (whole functions, classes, methods, or ~60-line windows of other files), best first, each with path, startLine-endLine, enclosing symbol, score and the code, so you can often answer without opening the file.
+Returns the best chunks (whole functions, classes, methods, or ~60-line windows of other files), best first, each with path, startLine-endLine, enclosing symbol, score and the code (a chunk over 40 lines shows its definition line and the lines that match best, each cut marked with its line numbers), so you can often answer without opening the file.
 The index follows HEAD by itself: after a commit or a branch switch the next search updates it first.`;
 
 export function registerSearchCode(server: McpServer, sessions: RepoSessions, log: (message: string) => void): void {
@@ -27,6 +27,7 @@ export function registerSearchCode(server: McpServer, sessions: RepoSessions, lo
         k: z.number().int().min(1).max(50).default(10).describe('how many results (1-50, default 10)'),
         path_glob: z.string().min(1).max(500).optional().describe('only paths matching this glob from the repository root, e.g. "src/**" or "**/*.py"'),
         language: z.string().min(1).max(40).optional().describe('only this language, e.g. "typescript", "python", "rust", "go"'),
+        whole: z.boolean().optional().describe('the whole chunk of each result; by default a chunk over 40 lines shows its definition line and the lines that match best'),
         max_tokens: z.number().int().min(100).max(200_000).optional().describe('keep only the best results that fit in about this many tokens; results are never cut in the middle'),
         min_score: z
           .number()
@@ -50,7 +51,7 @@ export function registerSearchCode(server: McpServer, sessions: RepoSessions, lo
         const started = performance.now();
         const languages = args.language ? languagesFor(args.language) : null;
         const fetch = languages ? languageFetchCount(args.k) : args.k;
-        const { results: found, notice } = await session.search(args.query, { k: fetch, pathGlob: args.path_glob, minMatch: args.min_score }, progressNotifier(extra));
+        const { results: found, notice } = await session.search(args.query, { k: fetch, pathGlob: args.path_glob, minMatch: args.min_score, whole: args.whole }, progressNotifier(extra));
         let results: SearchResult[] = (languages ? found.filter((r) => languages.has(r.language)) : found).slice(0, args.k);
         const notes: string[] = notice ? [notice] : [];
         if (args.max_tokens !== undefined) {

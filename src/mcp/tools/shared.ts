@@ -23,13 +23,17 @@ export const codeResultShape = {
   language: z.string(),
   symbol: z.string().describe('enclosing definitions, outermost first, e.g. "class Router > method handle"; empty for plain text'),
   score: z.number().describe('relevance, higher is better (about 0.2 weak to 0.9 very strong)'),
-  code: z.string().describe('the exact lines startLine..endLine'),
+  code: z.string().describe('the lines startLine..endLine; of a long chunk, its definition line and the part that answers, each cut shown as a line "⋮ N lines cut (from-to)"'),
+  shown: z
+    .array(z.object({ startLine: z.number().int(), endLine: z.number().int() }))
+    .optional()
+    .describe('present when code is cut: the line ranges it shows'),
 };
 export const codeResultSchema = z.object(codeResultShape);
 export type CodeResult = z.infer<typeof codeResultSchema>;
 
 export function toCodeResult(r: SearchResult): CodeResult {
-  return { path: r.path, startLine: r.startLine, endLine: r.endLine, language: r.language, symbol: r.symbol, score: Math.round(r.score * 10_000) / 10_000, code: r.text };
+  return { path: r.path, startLine: r.startLine, endLine: r.endLine, language: r.language, symbol: r.symbol, score: Math.round(r.score * 10_000) / 10_000, code: r.text, ...(r.shown ? { shown: r.shown } : {}) };
 }
 
 /** Compact text for clients that show the model only `content`: a heading and a fenced block per result. */
