@@ -19,6 +19,9 @@ const RETRIEVAL = {
   /** Semantic share of the blend for bare-name queries and for sentences. */
   semanticShareName: 0.3,
   semanticShareText: 0.5,
+  /** Pasted reports, traces and issue texts (search/query-parts.ts) read as weighted parts, and their semantic share. */
+  longQueries: true,
+  semanticShareLong: 0.5,
   /** Candidates from the symbol table: every definition of a name the query gives. */
   symbols: true,
   /**
