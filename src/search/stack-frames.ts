@@ -6,6 +6,8 @@ export interface StackFrame {
   fn: string | null;
   /** Not in a dependency, the standard library or the runtime: a frame of the user's own code. */
   user: boolean;
+  /** The source line a Python trace prints under the frame, when it does. */
+  code?: string;
 }
 
 /** Per line, the trace formats of the common runtimes; the first that matches a line reads it. */
@@ -13,7 +15,7 @@ const FRAME_FORMATS: { name: string; pattern: RegExp; read(m: RegExpExecArray): 
   // Python: `  File "app/models.py", line 12, in save`
   { name: 'python', pattern: /^\s*File "([^"]+)", line (\d+)(?:, in ([\w.<>]+))?/, read: (m) => ({ path: m[1]!, line: Number(m[2]), fn: m[3] ?? null }) },
   // Java, Kotlin, Scala: `at com.acme.shop.Cart.add(Cart.java:42)`
-  { name: 'java', pattern: /^\s*at ((?:[\w$]+\.)+)([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)/, read: (m) => ({ path: javaPath(m[1]!, m[3]!), line: Number(m[4]), fn: m[2]! }) },
+  { name: 'java', pattern: /^\s*at (?:[\w.$-]+\/)?((?:[\w$]+\.)+)([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)/, read: (m) => ({ path: javaPath(m[1]!, m[3]!), line: Number(m[4]), fn: m[2]! }) },
   // JavaScript, TypeScript: `at Router.handle (src/router.js:12:5)`, `at async save (file:///app/x.mjs:3:9)`, `at src/x.js:1:2`
   { name: 'js', pattern: /^\s*at (?:(?:async |new )?([^\s(]+(?: \[as \w+\])?) \()?(.+?):(\d+)(?::\d+)?\)?\s*$/, read: (m) => ({ path: m[2]!, line: Number(m[3]), fn: jsFunction(m[1]) }) },
   // Ruby: `app/models/user.rb:12:in 'save'` or with a backtick
@@ -32,25 +34,46 @@ const NOT_USER_CODE = [
   /^(java|javax|jdk|sun|kotlin|kotlinx|scala|org[/\\]junit|org[/\\]springframework|com[/\\]sun)[/\\]/,
 ];
 
-/** Every frame of every trace in the text, in the order written, and whether the innermost call comes last. */
-export function stackFrames(text: string): { frames: StackFrame[]; innermostLast: boolean } {
+/**
+ * Every frame of every trace in the text, in the order written; whether the innermost call comes last; and the
+ * indexes of the lines that belong to frames (a Python frame's source line with it), which are not prose.
+ */
+export function stackFrames(text: string): { frames: StackFrame[]; innermostLast: boolean; frameLines: Set<number> } {
   const frames: StackFrame[] = [];
+  const frameLines = new Set<number>();
   let pythonFrames = 0;
   const lines = text.split('\n');
   lines.forEach((line, i) => {
+    if (frameLines.has(i)) return;
     for (const format of FRAME_FORMATS) {
       const m = format.pattern.exec(line);
       if (!m) continue;
-      const frame = format.read(m);
-      if (format.name === 'go') frame.fn = goFunction(lines[i - 1] ?? '');
-      if (format.name === 'python') pythonFrames++;
-      const path = frame.path.replace(/^file:\/\//, '');
-      frames.push({ ...frame, path, user: isUserPath(path) });
+      const read = format.read(m);
+      const path = read.path.replace(/^file:\/\//, '');
+      const frame: StackFrame = { ...read, path, user: isUserPath(path) };
+      frameLines.add(i);
+      if (format.name === 'go') {
+        frame.fn = goFunction(lines[i - 1] ?? '');
+        if (frame.fn) frameLines.add(i - 1);
+      }
+      if (format.name === 'python') {
+        pythonFrames++;
+        const next = lines[i + 1];
+        if (next !== undefined && next.trim() && indent(next) > indent(line) && !format.pattern.test(next)) {
+          frame.code = next.trim();
+          frameLines.add(i + 1);
+        }
+      }
+      frames.push(frame);
       break;
     }
   });
   // Python prints the innermost call last ("most recent call last"); the other runtimes print it first.
-  return { frames, innermostLast: pythonFrames > frames.length / 2 || /most recent call last/i.test(text) };
+  return { frames, innermostLast: pythonFrames > frames.length / 2 || /most recent call last/i.test(text), frameLines };
+}
+
+function indent(line: string): number {
+  return line.length - line.trimStart().length;
 }
 
 export function isUserPath(path: string): boolean {

@@ -19,9 +19,12 @@ const RETRIEVAL = {
   /** Semantic share of the blend for bare-name queries and for sentences. */
   semanticShareName: 0.3,
   semanticShareText: 0.5,
-  /** Pasted reports, traces and issue texts (search/query-parts.ts) read as weighted parts, and their semantic share. */
+  /**
+   * Pasted reports, traces and issue texts (search/query-parts.ts) read as weighted parts, and their semantic share:
+   * their names and paths are exact evidence (long-query set: NDCG@10 0.682 at 0.3 and 0.5, hit@1 0.577 against 0.567).
+   */
   longQueries: true,
-  semanticShareLong: 0.5,
+  semanticShareLong: 0.3,
   /** Candidates from the symbol table: every definition of a name the query gives. */
   symbols: true,
   /**
