@@ -68,7 +68,7 @@ const ERROR_NAME = /\b[A-Z][A-Za-z0-9]*(?:Error|Exception|Panic|Fault|Failure)\b
 const ERROR_LINE = /^\s*(?:(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Panic|Fault)\b|panic:|thread '[^']*' panicked|(?:fatal )?error(?:\[\w+\])?:|Uncaught\b)/i;
 const IDENTIFIER = /(?:\b[A-Za-z_$][\w$]*(?:(?:::|\.|->|#)[A-Za-z_$][\w$]*)+(?:\(\))?|\b[A-Za-z_$][\w$]*\(\)|\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b)/g;
 const QUOTED_CODE = /`([^`\n]{2,200})`/g;
-const FENCE = /```[^\n]*\n([\s\S]*?)```/g;
+const FENCE = /```[^\n`]*\n([\s\S]*?)```/g;
 const WRITTEN_PATH = /(?:^|[\s("'`])((?:[\w.-]+\/)*[\w.-]+\.(?:go|py|rs|js|mjs|cjs|jsx|ts|tsx|java|kt|scala|rb|php|c|h|cc|cpp|hpp|cs|swift|ex|exs|lua|zig|sh|toml|ya?ml|json))(?::(\d+))?\b/g;
 
 export function isLongQuery(text: string): boolean {

@@ -93,7 +93,8 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
   }
   // Chinese asks for tests or docs in Chinese (测试, 文档): the English read from it counts like English words. A
   // long report mentions tests and docs on the way; its first line says what it asks for.
-  const lower = `${parts ? text.split('\n')[0] : text} ${readEnglish.join(' ')}`.toLowerCase();
+  const asked = parts ? text.split('\n')[0]! : text;
+  const lower = `${asked} ${readEnglish.join(' ')}`.toLowerCase();
   return {
     text,
     embedText,
@@ -109,7 +110,7 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
     wantsExamples: /\b(examples?|samples?|demos?|tutorials?|benchmarks?)\b/.test(lower),
     wantsDocs: /\b(readme|changelog|docs|guide|markdown files?|release notes)\b/.test(lower),
     wantsLegacy: /\b(v\d+|legacy|compat\w*|deprecated|old(er)? versions?)\b/.test(lower),
-    asksHowTo: asksHowTo(text),
+    asksHowTo: asksHowTo(asked),
     wantsConfig: /\b(config(uration)? files?|yaml|toml|json files?|dockerfile|makefile|ci|workflow|package\.json|cargo\.toml|dependencies list)\b/.test(lower),
   };
 }
