@@ -11,6 +11,7 @@
 //   --rebuild          re-index each checkout from scratch
 //   --annotations DIR  another annotation folder (e.g. one holding the harness's zod label variant as zod.json)
 //   --out FILE         write per-query rows as JSON
+//   --long             also the long-query set (bench/eval/long-queries.ts, checkouts in $OCRAG_LONG_QUERIES)
 //
 // Checkouts: $SEMBLE_BENCH/<name> (default /tmp/semble-bench), made by the harness's checkout.mjs.
 import fs from 'node:fs';
@@ -20,6 +21,7 @@ import { DEFAULT_RANKING, type RankingConfig } from '../src/search/rank/config.j
 import { RANKING_SIGNALS } from '../src/search/rank/signals/index.js';
 import { loadHarness } from './eval/harness.js';
 import { printAblation, printMisses, printTable, score, type Scored } from './eval/report.js';
+import { LongQueryRunner, loadLongQuerySets, printLongQueries } from './eval/long-queries.js';
 import { RepoSession } from './eval/repo-session.js';
 import { parseSetting, parseSweep, readFlags, repoList } from './eval/settings.js';
 
@@ -39,10 +41,11 @@ interface Options {
   sweep: Partial<RankingConfig>[][];
   explain: string | null;
   annotations?: string;
+  long: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { repos: [], ablate: false, misses: false, missesBelow: 1, cached: false, rebuild: false, out: null, set: {}, sweep: [], explain: null };
+  const o: Options = { repos: [], ablate: false, misses: false, missesBelow: 1, cached: false, rebuild: false, out: null, set: {}, sweep: [], explain: null, long: false };
   readFlags(argv, {
     '--repos': (v) => (o.repos = repoList(v())),
     '--ablate': () => (o.ablate = true),
@@ -55,6 +58,7 @@ function parseArgs(argv: string[]): Options {
     '--annotations': (v) => (o.annotations = path.resolve(v())),
     '--set': (v) => Object.assign(o.set, parseSetting(v())),
     '--sweep': (v) => o.sweep.push(parseSweep(v())),
+    '--long': () => (o.long = true),
   });
   return o;
 }
@@ -119,6 +123,11 @@ async function main(): Promise<void> {
     if (o.misses) {
       log('');
       printMisses(main, log, o.missesBelow);
+    }
+    if (o.long) {
+      log('');
+      const runner = await LongQueryRunner.open(loadLongQuerySets(), note);
+      printLongQueries([{ label: 'ranking above', s: await runner.run(o.set).finally(() => runner.close()) }], log);
     }
     if (o.out) fs.writeFileSync(o.out, JSON.stringify({ overall: main.overall, perRepo: main.perRepo, runs: main.runs }, null, 2) + '\n');
     for (const values of o.sweep) {
