@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CodeIndex } from '../../src/service/code-index.js';
-import { git, tempDir, TEST_CACHE } from '../helpers.js';
+import { git, runCli, tempDir, TEST_CACHE } from '../helpers.js';
 
 process.env.OCRAG_CACHE ??= TEST_CACHE;
 
@@ -54,11 +54,22 @@ const JS_TRACE = `TypeError: Cannot read properties of undefined (reading 'price
     at next (/srv/shop/node_modules/express/lib/router/route.js:149:13)
     at process.processTicksAndRejections (node:internal/process/task_queues:95:5)`;
 
+/** Bundled or minified code names no function: the frames' paths alone say where it failed. */
+const ANONYMOUS_TRACE = `Uncaught TypeError: Cannot read properties of undefined (reading 'price')
+    at /srv/shop/node_modules/decimal.js/decimal.js:1820:11
+    at /srv/shop/web/cart/line-total.js:4:21
+    at Array.map (<anonymous>)
+    at /srv/shop/web/cart/checkout.js:5:33
+    at /srv/shop/web/cart/checkout.js:10:27
+    at /srv/shop/node_modules/express/lib/router/layer.js:95:5
+    at node:internal/process/task_queues:95:5`;
+
 describe('a pasted stack trace', () => {
   let index: CodeIndex;
+  let repo: string;
 
   before(async () => {
-    const repo = path.join(tempDir('trace'), 'shop');
+    repo = path.join(tempDir('trace'), 'shop');
     for (const [file, text] of Object.entries(FILES)) {
       fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
       fs.writeFileSync(path.join(repo, file), text);
@@ -81,6 +92,24 @@ describe('a pasted stack trace', () => {
 
   test('a Node trace ranks the file of its first user frame first, past node_modules and node:internal', async () => {
     const results = await search(JS_TRACE);
+    assert.equal(results[0]?.path, 'web/cart/line-total.js', results.map((r) => r.path).join(', '));
+  });
+
+  test('a 10,000-character paste through the CLI answers in JSON, the file of its top frame first, well within a generous bound', async () => {
+    const story = 'Steps: open the shop, add two items to the cart, type the coupon from the newsletter and press pay. ';
+    const paste = `${PYTHON_TRACE}\n\n${story.repeat(100)}`.slice(0, 10_000);
+    const t0 = performance.now();
+    const run = await runCli(['search', paste, '--json', '--no-update'], repo);
+    const seconds = (performance.now() - t0) / 1000;
+    assert.equal(run.code, 0, run.stderr);
+    const results = JSON.parse(run.stdout) as { path: string }[];
+    assert.equal(results[0]?.path, 'app/billing/discounts.py', results.map((r) => r.path).join(', '));
+    // Measured ~0.5 s on a 14,000-chunk index; the bound only catches a pathological slowdown on a loaded machine.
+    assert.ok(seconds < 30, `${seconds.toFixed(1)} s`);
+  });
+
+  test('a trace of anonymous frames ranks the file its first user frame names first', async () => {
+    const results = await search(ANONYMOUS_TRACE);
     assert.equal(results[0]?.path, 'web/cart/line-total.js', results.map((r) => r.path).join(', '));
   });
 });
