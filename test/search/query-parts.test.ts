@@ -86,6 +86,15 @@ describe('long queries as weighted parts', () => {
     assert.equal(analyzeQuery(trace, undefined, { longQueries: false }).long, false);
   });
 
+  test('a long Chinese report keeps its Chinese: in what the vector reads and as bigram terms', () => {
+    const report = `结账时优惠券折扣计算失败，页面显示服务器内部错误。${'用户输入优惠码以后点击支付，订单没有生成。'.repeat(8)}\n  File "/srv/shop/app/billing/discounts.py", line 11, in apply_discount\nKeyError: 'SPRING24'`;
+    const q = analyzeQuery(report);
+    assert.equal(q.long, true);
+    assert.match(q.embedText, /^结账时优惠券折扣计算失败/);
+    assert.ok(q.terms.includes('优惠') && q.terms.includes('apply_discount'), q.terms.slice(0, 20).join(' '));
+    assert.equal(q.pathHints[0]?.path, '/srv/shop/app/billing/discounts.py');
+  });
+
   test('a path in a trace matches the view path it ends with, more surely the more segments agree', () => {
     assert.equal(pathMatch('/home/u/proj/app/models.py', 'app/models.py'), 1);
     assert.equal(pathMatch('/home/u/proj/app/models.py', 'lib/models.py'), 0.5);
