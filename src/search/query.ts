@@ -3,7 +3,7 @@ import { CHINESE_NAME_FRAME_WORDS, CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS as STO
 import type { ZhLexicon } from '../text/zh-lexicon.js';
 import { englishOfHan } from '../text/zh-query.js';
 import { codeTerms, splitIdentifier } from '../text/terms.js';
-import { asksHowTo } from './how-to.js';
+import { asksHowTo, reportAsksHowTo } from './how-to.js';
 import { isLongQuery, queryParts, type PathHint } from './query-parts.js';
 
 /** What a query asks for, as the ranking needs it. Pure: derived from the query text only. */
@@ -111,7 +111,7 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
     wantsExamples: /\b(examples?|samples?|demos?|tutorials?|benchmarks?)\b/.test(lower),
     wantsDocs: /\b(readme|changelog|docs|guide|markdown files?|release notes)\b/.test(lower),
     wantsLegacy: /\b(v\d+|legacy|compat\w*|deprecated|old(er)? versions?)\b/.test(lower),
-    asksHowTo: asksHowTo(asked),
+    asksHowTo: parts ? reportAsksHowTo(asked) : asksHowTo(text),
     wantsConfig: /\b(config(uration)? files?|yaml|toml|json files?|dockerfile|makefile|ci|workflow|package\.json|cargo\.toml|dependencies list)\b/.test(lower),
   };
 }

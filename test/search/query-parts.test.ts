@@ -86,6 +86,14 @@ describe('long queries as weighted parts', () => {
     assert.equal(analyzeQuery(trace, undefined, { longQueries: false }).long, false);
   });
 
+  test('a long report asks how to use the project only when its first line is a question', () => {
+    const body = '\n\n' + 'The converter runs before the validator, so the validator sees the converted value and fails. '.repeat(4);
+    assert.equal(analyzeQuery(`Add support for converters on slotted classes${body}`).asksHowTo, false, 'an imperative title');
+    assert.equal(analyzeQuery(`I get a TypeError when a converter is set${body}`).asksHowTo, false, 'a personal title');
+    assert.equal(analyzeQuery(`How do I run the validator before the converter?${body}`).asksHowTo, true);
+    assert.equal(analyzeQuery('Add support for converters').asksHowTo, true, 'a short instruction still asks how');
+  });
+
   test('a long Chinese report keeps its Chinese: in what the vector reads and as bigram terms', () => {
     const report = `结账时优惠券折扣计算失败，页面显示服务器内部错误。${'用户输入优惠码以后点击支付，订单没有生成。'.repeat(8)}\n  File "/srv/shop/app/billing/discounts.py", line 11, in apply_discount\nKeyError: 'SPRING24'`;
     const q = analyzeQuery(report);
