@@ -5,7 +5,7 @@
 // hit@1 and hit@5 over the distinct files of the top 10 results, and p50/p90 latency of a search through
 // CodeIndex (the store opened per call, as a CLI process does, the model already loaded).
 //
-//   --repos a,b        subset (by file name: mod, attrs, ripgrep, yargs)
+//   --repos a,b        subset (by file name: attrs, commander.js, mod, ripgrep, yargs)
 //   --set key=value    override a ranking setting (repeatable)
 //   --compare          also run with longQueries=false: the same queries read as one bag of words
 //   --misses           print each query whose first target is not in the top 5
