@@ -15,6 +15,7 @@
 //   --repos-file FILE  another repository list (repos.json format); --checkouts DIR: their checkouts (DIR/<name>)
 //   --devset           the second dev set: bench/devset's repos.json and annotations, checkouts in $OCRAG_DEVSET
 //                      (default /tmp/ocrag-devset, made by bench/devset/checkout.ts)
+//   --long             also the long-query set (bench/eval/long-queries.ts, checkouts in $OCRAG_LONG_QUERIES)
 //
 // Checkouts: $SEMBLE_BENCH/<name> (default /tmp/semble-bench), made by the harness's checkout.mjs.
 import fs from 'node:fs';
@@ -24,6 +25,7 @@ import { DEFAULT_RANKING, type RankingConfig } from '../src/search/rank/config.j
 import { RANKING_SIGNALS } from '../src/search/rank/signals/index.js';
 import { loadHarness, withRepoSet } from './eval/harness.js';
 import { printAblation, printMisses, printTable, score, type Scored } from './eval/report.js';
+import { LongQueryRunner, loadLongQuerySets, printLongQueries } from './eval/long-queries.js';
 import { RepoSession } from './eval/repo-session.js';
 import { printTokens, TOKEN_DEPTH, tokenRow, type TokenRow } from './eval/tokens.js';
 import { parseSetting, parseSweep, readFlags, repoList } from './eval/settings.js';
@@ -47,6 +49,7 @@ interface Options {
   whole: boolean;
   reposFile?: string;
   checkouts?: string;
+  long: boolean;
 }
 
 function devset(): Pick<Options, 'annotations' | 'reposFile' | 'checkouts'> {
@@ -55,7 +58,7 @@ function devset(): Pick<Options, 'annotations' | 'reposFile' | 'checkouts'> {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { repos: [], ablate: false, misses: false, missesBelow: 1, cached: false, rebuild: false, out: null, set: {}, sweep: [], explain: null, whole: false };
+  const o: Options = { repos: [], ablate: false, misses: false, missesBelow: 1, cached: false, rebuild: false, out: null, set: {}, sweep: [], explain: null, whole: false, long: false };
   readFlags(argv, {
     '--repos': (v) => (o.repos = repoList(v())),
     '--ablate': () => (o.ablate = true),
@@ -72,6 +75,7 @@ function parseArgs(argv: string[]): Options {
     '--whole': () => (o.whole = true),
     '--set': (v) => Object.assign(o.set, parseSetting(v())),
     '--sweep': (v) => o.sweep.push(parseSweep(v())),
+    '--long': () => (o.long = true),
   });
   return o;
 }
@@ -140,6 +144,11 @@ async function main(): Promise<void> {
     if (o.misses) {
       log('');
       printMisses(main, log, o.missesBelow);
+    }
+    if (o.long) {
+      log('');
+      const runner = await LongQueryRunner.open(loadLongQuerySets(), note);
+      printLongQueries([{ label: 'ranking above', s: await runner.run(o.set).finally(() => runner.close()) }], log);
     }
     if (o.out) fs.writeFileSync(o.out, JSON.stringify({ overall: main.overall, perRepo: main.perRepo, runs: main.runs, tokens }, null, 2) + '\n');
     for (const values of o.sweep) {

@@ -34,5 +34,5 @@ export function fuse(pool: Iterable<Candidate>, q: QueryInfo, cfg: RankingConfig
 export function semanticShare(q: QueryInfo, cfg: RankingConfig): number {
   if (!cfg.lexical) return 1;
   if (!cfg.dense) return 0;
-  return q.isName ? cfg.semanticShareName : cfg.semanticShareText;
+  return q.isName ? cfg.semanticShareName : q.long ? cfg.semanticShareLong : cfg.semanticShareText;
 }

@@ -18,3 +18,11 @@ const CHINESE = /^(?:怎么|怎样)|我|怎么办|安装|为什么|应该/;
 export function asksHowTo(text: string): boolean {
   return PERSON.test(text) || HOW_TO.test(text) || QUESTION.test(text) || TASK.test(text) || FLAG.test(text) || CHINESE.test(text);
 }
+
+/**
+ * The same for the first line of a pasted report (query-parts.ts): only a question asks it. A report's title is
+ * imperative (`Add …`, `Make …`, `Fix …`) or personal (`I get a panic …`) whatever it is about, and names flags.
+ */
+export function reportAsksHowTo(firstLine: string): boolean {
+  return HOW_TO.test(firstLine) || QUESTION.test(firstLine);
+}

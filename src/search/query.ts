@@ -3,7 +3,8 @@ import { CHINESE_NAME_FRAME_WORDS, CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS as STO
 import type { ZhLexicon } from '../text/zh-lexicon.js';
 import { englishOfHan } from '../text/zh-query.js';
 import { codeTerms, splitIdentifier } from '../text/terms.js';
-import { asksHowTo } from './how-to.js';
+import { asksHowTo, reportAsksHowTo } from './how-to.js';
+import { isLongQuery, queryParts, type PathHint } from './query-parts.js';
 
 /** What a query asks for, as the ranking needs it. Pure: derived from the query text only. */
 export interface QueryInfo {
@@ -14,6 +15,12 @@ export interface QueryInfo {
   isName: boolean;
   /** Identifiers the query names: the name itself, or code-shaped words inside a sentence (`ZodType`, `from_fn`). */
   symbols: string[];
+  /** A pasted report, trace or issue text (query-parts.ts): its parts are weighted, its prose counts less. */
+  long: boolean;
+  /** For a long query, each symbol's weight (0..1, the top frame's function heaviest); absent means 1. */
+  symbolWeights: ReadonlyMap<string, number>;
+  /** Files a long query names (stack frames, written paths), with their weights; empty for a short one. */
+  pathHints: PathHint[];
   /** Content words (lower-case, no stop words), matched against path words. */
   keywords: string[];
   /** Identifier-aware words for the lexical index (CJK text as its character bigrams, Chinese also in English). */
@@ -48,14 +55,15 @@ const EMBEDDED_SYMBOL = /\b(?:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z][a-z0-9]*[A-Z
 /** Member references in a sentence: `app.set`, `z.record`, `.refine()` (prose never puts a letter right after a dot). */
 const MEMBER_REFERENCE = /(?:\b[A-Za-z_$][\w$]*)?\.[A-Za-z_$][\w$]+(?:\(\))?/g;
 
-/** `lexicon` reads Chinese; without it, CJK text still matches by its bigrams. */
-export function analyzeQuery(query: string, lexicon?: ZhLexicon): QueryInfo {
+/** `lexicon` reads Chinese; without it, CJK text still matches by its bigrams. `longQueries: false` reads every query as a short one. */
+export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries = true }: { longQueries?: boolean } = {}): QueryInfo {
   const text = query.trim();
   const cjk = hasCjk(text);
   const latin = cjk ? latinPart(text) : text;
+  const parts = longQueries && isLongQuery(text) ? queryParts(text) : null;
   const framedName = cjk && NAME_QUERY.test(latin) && isNameFrame(text, lexicon);
-  const isName = NAME_QUERY.test(text) || framedName;
-  const symbols = isName ? namesOf(latin) : embeddedNames(text);
+  const isName = !parts && (NAME_QUERY.test(text) || framedName);
+  const symbols = parts ? parts.symbols.map(([name]) => name) : isName ? namesOf(latin) : embeddedNames(text);
   const words = [...latin.matchAll(/[A-Za-z][A-Za-z0-9]*/g)].map((m) => m[0]);
   const keywords = new Set<string>();
   for (const word of words) {
@@ -63,18 +71,19 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon): QueryInfo {
     if (!STOP_WORDS.has(lower) && lower.length > 1) keywords.add(lower);
     for (const part of splitIdentifier(word)) if (part.length > 2 && !STOP_WORDS.has(part)) keywords.add(part);
   }
-  const terms = codeTerms(latin).filter((t) => !STOP_WORDS.has(t));
-  const termWeights = new Map<string, number>();
-  let embedText = framedName ? latin : text;
+  const terms = parts ? parts.terms.map(([t]) => t) : codeTerms(latin).filter((t) => !STOP_WORDS.has(t));
+  const termWeights = new Map<string, number>(parts?.terms);
+  let embedText = parts ? parts.embedText : framedName ? latin : text;
   let readEnglish: string[] = [];
   if (cjk && !framedName) {
-    terms.push(...cjkTerms(text));
+    // A long query's parts hold its CJK bigrams already, at the weight of its prose.
+    if (!parts) terms.push(...cjkTerms(text));
     if (lexicon) {
       const english = englishOfHan(text, lexicon);
       // The vector reads the Chinese and the English of its first senses: on the Chinese benchmark queries this
       // beats the Chinese alone (NDCG@10 0.844 against 0.840), and it helps a model that reads no Chinese.
       readEnglish = [...english].filter(([, w]) => w === 1).map(([w]) => w);
-      if (readEnglish.length) embedText = `${text} ${readEnglish.join(' ')}`;
+      if (readEnglish.length) embedText = `${embedText} ${readEnglish.join(' ')}`;
       for (const [word, weight] of english) {
         if (weight === 1) keywords.add(word);
         if (terms.includes(word)) continue;
@@ -83,21 +92,26 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon): QueryInfo {
       }
     }
   }
-  // Chinese asks for tests or docs in Chinese (测试, 文档): the English read from it counts like English words.
-  const lower = `${text} ${readEnglish.join(' ')}`.toLowerCase();
+  // Chinese asks for tests or docs in Chinese (测试, 文档): the English read from it counts like English words. A
+  // long report mentions tests and docs on the way; its first line says what it asks for.
+  const asked = parts ? text.split('\n')[0]! : text;
+  const lower = `${asked} ${readEnglish.join(' ')}`.toLowerCase();
   return {
     text,
     embedText,
     isName,
     symbols,
-    keywords: [...keywords],
+    long: parts !== null,
+    symbolWeights: new Map(parts?.symbols),
+    pathHints: parts?.paths ?? [],
+    keywords: parts ? parts.keywords : [...keywords],
     terms,
     termWeights,
     wantsTests: /\b(tests?|testing|spec|specs|fixtures?|mocks?|assert\w*)\b/.test(lower),
     wantsExamples: /\b(examples?|samples?|demos?|tutorials?|benchmarks?)\b/.test(lower),
     wantsDocs: /\b(readme|changelog|docs|guide|markdown files?|release notes)\b/.test(lower),
     wantsLegacy: /\b(v\d+|legacy|compat\w*|deprecated|old(er)? versions?)\b/.test(lower),
-    asksHowTo: asksHowTo(text),
+    asksHowTo: parts ? reportAsksHowTo(asked) : asksHowTo(text),
     wantsConfig: /\b(config(uration)? files?|yaml|toml|json files?|dockerfile|makefile|ci|workflow|package\.json|cargo\.toml|dependencies list)\b/.test(lower),
   };
 }

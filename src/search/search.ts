@@ -70,7 +70,7 @@ async function rank(manifest: Manifest, retriever: Retriever, query: string, opt
   const cfg: RankingConfig = { ...DEFAULT_RANKING, ...opts.ranking };
   const view = searchView(manifest, opts.pathGlob);
   if (!view.files.length) return { q: analyzeQuery(query), hits: [] };
-  const q = analyzeQuery(query, hasCjk(query) ? await chineseLexicon() : undefined);
+  const q = analyzeQuery(query, hasCjk(query) ? await chineseLexicon() : undefined, { longQueries: cfg.longQueries });
   const candidates = await gatherCandidates(retriever, view, q, cfg);
   const hits = scoreHits(fuse(candidates.pool.values(), q, cfg), { q, cfg, view, candidates });
   rescoreHits(hits, cfg);

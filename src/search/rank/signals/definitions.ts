@@ -44,6 +44,8 @@ function definitionTier(c: Candidate, file: ViewFile, q: QueryInfo, cfg: Ranking
     // `app.set` asked and `function app.set` found: the qualified name pins the definition down.
     if (strength === 'defines' && name.includes('.') === false && q.symbols.some((s) => s !== name && s.endsWith(`.${name}`) && writtenAs(c.chunk.symbol, s))) t *= cfg.qualifiedDefinitionFactor;
     if (stemNamesSymbol(file, name)) t *= cfg.namedFileDefinitionFactor;
+    // In a long query the top frame's function counts most, a name met in passing less.
+    t *= q.symbolWeights.get(name) ?? 1;
     tier = Math.max(tier, t);
   }
   return q.isName ? tier : tier * cfg.definitionInSentenceFactor;

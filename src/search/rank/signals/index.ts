@@ -7,6 +7,7 @@ import { legacy } from './legacy.js';
 import { pathRoles } from './path-roles.js';
 import { pathWords } from './path-words.js';
 import { proseAndConfig } from './prose-config.js';
+import { queryPaths } from './query-paths.js';
 import { saturation } from './saturation.js';
 
 /**
@@ -17,6 +18,7 @@ import { saturation } from './saturation.js';
 export const RANKING_SIGNALS = [
   definitions,
   pathWords,
+  queryPaths,
   fileEvidence,
   centrality,
   pathRoles,
