@@ -18,3 +18,14 @@ const CHINESE = /^(?:怎么|怎样)|我|怎么办|安装|为什么|应该/;
 export function asksHowTo(text: string): boolean {
   return PERSON.test(text) || HOW_TO.test(text) || QUESTION.test(text) || TASK.test(text) || FLAG.test(text) || CHINESE.test(text);
 }
+
+/**
+ * A question about how the code works or where something is handled (`how does Flask select an error handler`,
+ * `where are routes registered`, `axum 是如何分发请求的`): answered by the file that is about it as a whole, more
+ * than by its best chunk. Not a how-to question, which the documentation answers.
+ */
+const HOW_IT_WORKS = /\b(?:how|where)\b|如何|怎么|怎样|哪里|在哪/i;
+
+export function asksHowItWorks(text: string): boolean {
+  return HOW_IT_WORKS.test(text) && !asksHowTo(text);
+}
