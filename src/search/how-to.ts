@@ -26,3 +26,14 @@ export function asksHowTo(text: string): boolean {
 export function reportAsksHowTo(firstLine: string): boolean {
   return HOW_TO.test(firstLine) || QUESTION.test(firstLine);
 }
+
+/**
+ * A question about how the code works or where something is handled (`how does Flask select an error handler`,
+ * `where are routes registered`, `axum 是如何分发请求的`): answered by the file that is about it as a whole, more
+ * than by its best chunk. Not a how-to question, which the documentation answers.
+ */
+const HOW_IT_WORKS = /\b(?:how|where)\b|如何|怎么|怎样|哪里|在哪/i;
+
+export function asksHowItWorks(text: string): boolean {
+  return HOW_IT_WORKS.test(text) && !asksHowTo(text);
+}

@@ -39,6 +39,13 @@ describe('query analysis', () => {
       assert.equal(analyzeQuery(q).asksHowTo, false, q);
   });
 
+  test('a question on how the code works or where it is handled is noticed, a how-to or a noun phrase is not', () => {
+    for (const q of ['how does Flask select which error handler to invoke', 'where are routes registered', 'axum 是如何分发请求的', '路由是怎么注册的'])
+      assert.equal(analyzeQuery(q).asksHowItWorks, true, q);
+    for (const q of ['How do I install it offline?', 'HTTP router and middleware composition', 'Router', '怎么把文档发布到 GitHub Pages？'])
+      assert.equal(analyzeQuery(q).asksHowItWorks, false, q);
+  });
+
   test('documents answer how-to questions above code, changelogs do not', () => {
     const factor = (query: string, path: string, language = 'markdown') => {
       const hit = { candidate: { chunk: { language } }, file: { path } } as unknown as Parameters<ReturnType<typeof proseAndConfig.prepare>>[0];

@@ -58,4 +58,18 @@ describe('search ranking on the fixture repository', () => {
     const strong = await index.search('evict least recently used cache entry', { k: 10, minScore: cut, update: false, committedOnly: true });
     assert.ok(strong.length > 0 && strong.length < results.length && strong.every((r) => r.score >= cut));
   });
+
+  test('a question on how the code works draws on what whole files are about; other sentences do not', async () => {
+    const both = async (query: string) => {
+      const opts = { k: 10, update: false, committedOnly: true };
+      const on = await index.search(query, opts);
+      const off = await index.search(query, { ...opts, ranking: { fileTopic: false } });
+      return { on, off };
+    };
+    const question = await both('how are passwords hashed and verified');
+    assert.equal(question.on[0].path, 'server/auth.py', question.on.map((r) => r.path).join(', '));
+    assert.ok(question.on[0].score > question.off[0].score, 'the file evidence adds to the question\'s best hit');
+    const phrase = await both('password hashing and verification');
+    assert.deepEqual(phrase.on.map((r) => [r.path, r.startLine, r.score]), phrase.off.map((r) => [r.path, r.startLine, r.score]));
+  });
 });

@@ -3,6 +3,7 @@ import { centrality } from './centrality.js';
 import { coherence } from './coherence.js';
 import { definitions } from './definitions.js';
 import { fileEvidence } from './file-evidence.js';
+import { fileTopic } from './file-topic.js';
 import { legacy } from './legacy.js';
 import { pathRoles } from './path-roles.js';
 import { pathWords } from './path-words.js';
@@ -20,6 +21,7 @@ export const RANKING_SIGNALS = [
   pathWords,
   queryPaths,
   fileEvidence,
+  fileTopic,
   centrality,
   pathRoles,
   proseAndConfig,
