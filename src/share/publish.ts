@@ -51,6 +51,9 @@ export async function publishHead(source: PublishSource, opts: { compact?: boole
   requireHead(ctx.head);
   if (!ctx.config.remote) throw new UsageError('no remote store configured: set OCRAG_REMOTE or "remote" in .ocrag/config.json (e.g. s3://bucket/prefix)');
   const remote = openRemote(ctx.config.remote, ctx.layout);
+  // Asked first, so a remote that can't be reached, or is foreign, fails the job before it indexes anything.
+  const early = await readRemoteIdentity(remote);
+  if (early) assertRemoteIdentity(remote, early, await localIdentity(ctx, () => source.model()));
   await source.indexHead();
   const manifest = currentManifest(ctx);
   if (!manifest) throw new UsageError('HEAD could not be indexed, so there is nothing to publish');
