@@ -1,5 +1,6 @@
 import { chunkerVersion, chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
 import type { BlobState } from '../store/blob-state.js';
+import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
 import type { ChunkBatch, ChunkStore } from '../store/contract.js';
 import type { IndexIdentity } from '../store/identity.js';
 import { openStore } from '../store/open-store.js';
@@ -22,8 +23,8 @@ export interface ReadThroughSummary {
   marks: number;
 }
 
-/** Blobs asked of the remote per look-up and copy: one copy is one local commit of their chunks. */
-const BLOBS_PER_COPY = 2000;
+/** Rows copied per local commit, as an import writes them (share/import.ts). */
+const ROWS_PER_COPY = 16_384;
 
 /**
  * Opens the configured remote store for reading, or null: none configured, nothing published there yet, or
@@ -32,18 +33,18 @@ const BLOBS_PER_COPY = 2000;
  */
 export async function openRemoteReader(ctx: IndexContext, identity: IndexIdentity, onNotice?: (message: string) => void): Promise<RemoteReader | null> {
   if (!ctx.config.remote) return null;
-  const remote = openRemote(ctx.config.remote, ctx.layout);
+  let remote: RemoteStore | null = null;
   try {
+    remote = openRemote(ctx.config.remote, ctx.layout);
     const theirs = await readRemoteIdentity(remote);
     if (!theirs) return null;
     assertRemoteIdentity(remote, theirs, identity);
     return { remote, store: await openStore(remote.location, identity.dim, { create: false }) };
   } catch (e) {
-    if (e instanceof RemoteUnavailableError || e instanceof StoreDamageError) {
-      onNotice?.(`ocrag: remote store ${remote.uri} not usable (${e instanceof StoreDamageError ? 'no tables' : e.message.replace(/^\S+: /, '')}); indexing locally`);
-      return null;
-    }
-    throw e;
+    // Refused content fails the run; anything else (unreachable, no credentials, no tables) leaves it local.
+    if (e instanceof ArtifactError) throw e;
+    onNotice?.(`ocrag: remote store ${remote?.uri ?? ctx.config.remote} not usable (${whyNot(e)}); indexing locally`);
+    return null;
   }
 }
 
@@ -57,36 +58,47 @@ export async function readThrough(reader: RemoteReader, local: ChunkStore, ident
   const known = new Map<string, BlobState>();
   const summary: ReadThroughSummary = { remote: reader.remote.uri, blobs: 0, chunks: 0, marks: 0 };
   try {
-    for (let at = 0; at < blobs.length; at += BLOBS_PER_COPY) {
-      const group = blobs.slice(at, at + BLOBS_PER_COPY);
-      const state = await reader.store.blobState(group);
-      const withChunks = group.filter((b) => state.get(b) === 'chunks');
-      const batches: ChunkBatch[] = [];
-      for await (const batch of reader.store.chunkBatchesOf(withChunks)) {
-        checkRemoteRows(reader.remote.uri, batch, new Set(withChunks), identity);
-        batches.push(batch);
-      }
-      if (batches.length) await local.addChunkBatchesNotStored(batches);
-      const marks = group.flatMap((blob) => {
-        const s = state.get(blob);
-        return s && s !== 'chunks' ? [{ blob, reason: s }] : [];
-      });
-      await local.addMarks(marks);
-      for (const [blob, s] of state) known.set(blob, s);
-      summary.blobs += state.size;
-      summary.chunks += batches.reduce((n, b) => n + b.numRows, 0);
-      summary.marks += marks.length;
+    const state = await reader.store.blobState(blobs);
+    const withChunks = blobs.filter((b) => state.get(b) === 'chunks');
+    const asked = new Set(withChunks);
+    let pending: ChunkBatch[] = [];
+    let rows = 0;
+    const flush = async () => {
+      if (pending.length) await local.addChunkBatchesNotStored(pending);
+      summary.chunks += rows;
+      [pending, rows] = [[], 0];
+    };
+    // chunkColumns serves a long list by one scan of the references, not one look-up per few hundred blobs: a
+    // fresh clone of tokio (845 files, 14,214 chunks) reads them in 1.5 s instead of 2.4 s from s3rver.
+    for await (const batch of reader.store.chunkColumns(withChunks, CHUNK_COLUMNS)) {
+      checkRemoteRows(reader.remote.uri, batch, asked, identity);
+      pending.push(batch);
+      rows += batch.numRows;
+      if (rows >= ROWS_PER_COPY) await flush();
     }
+    await flush();
+    const marks = blobs.flatMap((blob) => {
+      const s = state.get(blob);
+      return s && s !== 'chunks' ? [{ blob, reason: s }] : [];
+    });
+    await local.addMarks(marks);
+    for (const [blob, s] of state) known.set(blob, s);
+    summary.blobs = state.size;
+    summary.marks = marks.length;
   } catch (e) {
-    if (!(e instanceof RemoteUnavailableError) && !isConnectionFailure(e)) throw e;
-    onNotice?.(`ocrag: remote store ${reader.remote.uri} became unreachable; embedding the rest locally`);
+    if (e instanceof ArtifactError) throw e;
+    // A compaction that removed the version being read also lands here: the rest is embedded locally.
+    onNotice?.(`ocrag: remote store ${reader.remote.uri} failed midway (${whyNot(e)}); embedding the rest locally`);
   }
   return { known, summary };
 }
 
-/** LanceDB's words for an object store it cannot reach. */
-function isConnectionFailure(e: unknown): boolean {
-  return e instanceof Error && /error sending request|connection refused|tcp connect|dns error|timed out/i.test(e.message);
+/** The first clause of a failure, without the place (the caller names it) or LanceDB's source locations. */
+function whyNot(e: unknown): string {
+  if (e instanceof StoreDamageError) return 'no tables';
+  const message = e instanceof RemoteUnavailableError ? e.message.replace(/^\S+: /, '') : e instanceof Error ? e.message : String(e);
+  const first = message.split(/\s+Caused by:/)[0].replace(/,\s*\/\S+\.rs:\d+:\d+/g, '').trim();
+  return first.length > 160 ? `${first.slice(0, 157)}...` : first;
 }
 
 /** Every row as an import checks it: a blob asked for, the id this ocrag derives, a finite vector of this size. */
