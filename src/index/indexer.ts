@@ -10,7 +10,7 @@ import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, write
 import { requireHead, selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
 import { crashPoint } from './crash-point.js';
 import { clearIndex, finishChunkerUpgrade, openStoreFor } from './open-store.js';
-import { openRemoteReader, readThrough, type ReadThroughSummary } from './read-through.js';
+import { openRemoteReader, readThrough, remoteContents, type ReadThroughSummary } from './read-through.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex, type IndexPhase } from './embed-blobs.js';
 import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
 import { selectFiles, type Selection } from './select.js';
@@ -92,7 +92,9 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     const reader = new BlobReader(ctx.repo.root);
     let result;
     try {
-      result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress, signal: opts.signal });
+      const copyContents = fetched && remote ? remoteContents(remote, identity, opts.onNotice) : undefined;
+      result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress, signal: opts.signal, copyContents });
+      if (fetched) fetched.contents = result.copied;
     } finally {
       await reader.close();
     }

@@ -8,6 +8,7 @@ import { assertRemoteIdentity, openRemote, readRemoteIdentity, type RemoteStore 
 import { ArtifactError, RemoteUnavailableError, StoreDamageError } from '../util/errors.js';
 import { chunkId } from './chunk-id.js';
 import type { IndexContext } from './context.js';
+import type { CopyContents } from './embed-blobs.js';
 
 /** The team's remote store as an index run reads it: the tables, and where they are (for messages and counts). */
 export interface RemoteReader {
@@ -21,6 +22,8 @@ export interface ReadThroughSummary {
   blobs: number;
   chunks: number;
   marks: number;
+  /** Contents of new blobs found in the remote and copied instead of embedded (chunks of unchanged functions). */
+  contents: number;
 }
 
 /** Rows copied per local commit, as an import writes them (share/import.ts). */
@@ -56,7 +59,7 @@ export async function openRemoteReader(ctx: IndexContext, identity: IndexIdentit
  */
 export async function readThrough(reader: RemoteReader, local: ChunkStore, identity: IndexIdentity, blobs: string[], onNotice?: (message: string) => void): Promise<{ known: Map<string, BlobState>; summary: ReadThroughSummary }> {
   const known = new Map<string, BlobState>();
-  const summary: ReadThroughSummary = { remote: reader.remote.uri, blobs: 0, chunks: 0, marks: 0 };
+  const summary: ReadThroughSummary = { remote: reader.remote.uri, blobs: 0, chunks: 0, marks: 0, contents: 0 };
   try {
     const state = await reader.store.blobState(blobs);
     const withChunks = blobs.filter((b) => state.get(b) === 'chunks');
@@ -91,6 +94,30 @@ export async function readThrough(reader: RemoteReader, local: ChunkStore, ident
     onNotice?.(`ocrag: remote store ${reader.remote.uri} failed midway (${whyNot(e)}); embedding the rest locally`);
   }
   return { known, summary };
+}
+
+/**
+ * The remote's vectors of contents the local store lacks, for the blobs it does not hold (a file edited since it
+ * was published: its unchanged functions were embedded by whoever published it). Each vector is checked (finite,
+ * this size); a remote that fails is asked no more in this run, and what it did not give is embedded.
+ */
+export function remoteContents(reader: RemoteReader, identity: IndexIdentity, onNotice?: (message: string) => void): CopyContents {
+  let failed = false;
+  return async (keys) => {
+    if (failed) return new Map();
+    try {
+      const found = await reader.store.contentVectors(keys);
+      for (const [key, { vector }] of found) {
+        if (vector.length !== identity.dim || !vector.every(Number.isFinite)) throw new ArtifactError(`the remote store ${reader.remote.uri} is not usable: content ${key} has no finite ${identity.dim}-d vector: refused`);
+      }
+      return found;
+    } catch (e) {
+      if (e instanceof ArtifactError) throw e;
+      failed = true;
+      onNotice?.(`ocrag: remote store ${reader.remote.uri} failed (${whyNot(e)}); embedding the rest locally`);
+      return new Map();
+    }
+  };
 }
 
 /** The first clause of a failure, without the place (the caller names it) or LanceDB's source locations. */

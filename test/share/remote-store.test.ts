@@ -12,7 +12,7 @@ interface IndexSummary {
   newBlobs: number;
   chunksEmbedded: number;
   chunksTotal: number;
-  remote?: { remote: string; blobs: number; chunks: number; marks: number };
+  remote?: { remote: string; blobs: number; chunks: number; marks: number; contents: number };
 }
 interface PublishSummary {
   remote: string;
@@ -84,14 +84,23 @@ describe('a team store on S3 (a real s3rver on 127.0.0.1)', () => {
     assert.deepEqual(await answersOf(b, QUERIES), resultsA);
   });
 
-  test('a clone two commits ahead embeds only the chunks of what those commits changed', async () => {
+  test('a clone two commits ahead embeds only the chunks those commits made', async () => {
+    // What the two commits cost an index that holds the published commit: the clone must embed exactly that.
+    const local = clone('local');
+    git(local, 'reset', '-q', '--hard', first);
+    await runJson(['index'], local);
+    git(local, 'reset', '-q', '--hard', 'origin/main');
+    const expected = await runJson<IndexSummary>(['index'], local);
+    assert.ok(expected.chunksEmbedded > 0);
+
     const b = clone('ahead');
     const indexed = await json<IndexSummary>(['index'], b);
     assert.equal(indexed.newBlobs, 2, JSON.stringify(indexed));
+    assert.equal(indexed.chunksEmbedded, expected.chunksEmbedded, JSON.stringify(indexed));
+    // The edited file's unchanged functions came from the remote's contents.
+    assert.ok((indexed.remote?.contents ?? 0) > 0, JSON.stringify(indexed));
     const listed = await runJson<{ path: string; chunks: number }[]>(['list'], b);
     const changed = listed.filter((f) => ['src/cli/args.ts', 'src/added.ts'].includes(f.path)).reduce((n, f) => n + f.chunks, 0);
-    // Every chunk of the two new blobs, nothing else (the remote's copy of the rest is what the clone holds).
-    assert.equal(indexed.chunksEmbedded, changed);
     assert.equal(indexed.chunksTotal, (indexed.remote?.chunks ?? 0) + changed);
   });
 

@@ -15,7 +15,7 @@ import { addBatchesNotStored, chunkBatchesOf, refsOf, type Added, type ChunkTabl
 import { addToLegacyTable, addToTables, deleteBlobs, deleteChunks } from './chunk-writes.js';
 import { blobFilters } from './blob-filter.js';
 import { connectTables, existingTables, isRemoteTables } from './connect.js';
-import { joinContents, refColumnsFor, storedKeys } from './content-join.js';
+import { contentsOf, joinContents, refColumnsFor, storedKeys } from './content-join.js';
 import { CONTENTS, copyToSplitLayout, hasSplitLayout, LEGACY_CHUNKS, markSplitLayout, REFS } from './layout-upgrade.js';
 import { ensureSearchIndexes, queryStore, textMatches, type IndexedTables } from './search-indexes.js';
 
@@ -133,6 +133,15 @@ export class LanceChunkStore implements ChunkStore {
   /** Which of these contents are stored (none in the one-table layout: its writers embed every chunk). */
   async storedContents(keys: Iterable<string>): Promise<Set<string>> {
     return this.contents ? storedKeys(this.contents, keys) : new Set();
+  }
+
+  async contentVectors(keys: Iterable<string>): Promise<Map<string, { vector: Float32Array; terms: string }>> {
+    const out = new Map<string, { vector: Float32Array; terms: string }>();
+    if (!this.contents) return out;
+    for (const [key, { batch, row }] of await contentsOf(this.contents, keys, ['terms', 'vector'])) {
+      out.set(key, { vector: Float32Array.from((batch.getChild('vector')!.get(row) as { toArray(): Float32Array }).toArray()), terms: batch.getChild('terms')!.get(row) as string });
+    }
+    return out;
   }
 
   /**
