@@ -27,6 +27,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   watch: async () => (await import('./commands/watch-command.js')).registerWatch,
   export: async () => (await import('./commands/export-command.js')).registerExport,
   import: async () => (await import('./commands/import-command.js')).registerImport,
+  publish: async () => (await import('./commands/publish-command.js')).registerPublish,
   mcp: async () => (await import('./commands/mcp-command.js')).registerMcp,
   setup: async () => (await import('./commands/setup-command.js')).registerSetup,
   ui: async () => (await import('./commands/ui-command.js')).registerUi,
@@ -45,7 +46,7 @@ function commandOf(args: string[]): string | null {
 }
 
 /** Exit codes, documented in the README and in `ocrag --help`. */
-export const EXIT = { ok: 0, error: 1, usage: 2, noRepo: 3, index: 4, model: 5 } as const;
+export const EXIT = { ok: 0, error: 1, usage: 2, noRepo: 3, index: 4, model: 5, remote: 6 } as const;
 
 export async function buildProgram(argv: string[] = process.argv): Promise<Command> {
   const program = new Command('ocrag')
@@ -68,7 +69,8 @@ Examples:
 
 Configuration: defaults < .ocrag/config.json < OCRAG_* environment < flags.
 Exit codes: 0 ok, 1 unexpected error, 2 bad usage, 3 not a git repository / no commits,
-            4 index needs attention (model mismatch, damaged), 5 model unavailable.`,
+            4 index needs attention (model mismatch, damaged, foreign remote), 5 model unavailable,
+            6 remote store or artifact URL unreachable.`,
     );
   program.exitOverride();
   program.configureOutput({ outputError: () => undefined });

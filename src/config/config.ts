@@ -27,6 +27,8 @@ export interface Config {
   sourceRoots: string[];
   /** The most MB of files indexed from one source (or a plain folder); files past it are skipped with a reason. */
   maxSourceMB: number;
+  /** The team's remote store (`s3://bucket/prefix`): `ocrag publish` appends to it, index runs copy from it what they lack; '' for none. */
+  remote: string;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -43,6 +45,7 @@ export const DEFAULT_CONFIG: Config = {
   sourceRoots: [],
   // A generous bound on what one `ocrag add` can pull in (a home folder by mistake): 512 MB of text is ~200,000 chunks of ~2.5 KB.
   maxSourceMB: 512,
+  remote: '',
 };
 
 /** Number keys where 0 means "none" rather than an error. */
@@ -61,6 +64,7 @@ const ENV_KEYS: Record<string, keyof Config> = {
   OCRAG_AUTO_GC: 'autoGc',
   OCRAG_SOURCE_ROOTS: 'sourceRoots',
   OCRAG_MAX_SOURCE_MB: 'maxSourceMB',
+  OCRAG_REMOTE: 'remote',
 };
 
 /** Merges the layers in precedence order (`file` is the index's config.json); each layer is checked and a bad value names its source. */

@@ -41,6 +41,8 @@ export interface EmbedBlobsResult {
   chunks: number;
   /** Contents embedded: chunks whose breadcrumb and text the store did not have yet (once each). */
   embedded: number;
+  /** Contents copied instead (from a remote store, by `copyContents`). */
+  copied: number;
   writes: number;
   /** Blobs that yield no chunks, and why ("empty" for blank files). */
   marks: BlobMark[];
@@ -69,9 +71,9 @@ export async function embedBlobs(
   embedder: Embedder,
   blobs: BlobToIndex[],
   read: (b: BlobToIndex) => Promise<Buffer | null>,
-  settings: { maxLineChars: number; onProgress?: (p: BlobProgress) => void; signal?: AbortSignal },
+  settings: { maxLineChars: number; onProgress?: (p: BlobProgress) => void; signal?: AbortSignal; copyContents?: CopyContents },
 ): Promise<EmbedBlobsResult> {
-  const result: EmbedBlobsResult = { chunks: 0, embedded: 0, writes: 0, marks: [], languages: new Set() };
+  const result: EmbedBlobsResult = { chunks: 0, embedded: 0, copied: 0, writes: 0, marks: [], languages: new Set() };
   if (blobs.length === 0) return result;
   const started = performance.now();
   // Progress as the work goes: files chunked, embedding slices, writes; only stored work counts as done.
@@ -107,6 +109,12 @@ export async function embedBlobs(
     const missing = new Set([...new Set(rows.map((r) => r.key))].filter((k) => !claimed.has(k)));
     if (maybeStored) for (const key of await store.storedContents(missing)) missing.delete(key);
     for (const key of missing) claimed.add(key);
+    if (settings.copyContents && missing.size) {
+      const found = await settings.copyContents(missing);
+      for (const r of rows) if (found.has(r.key)) Object.assign(r, found.get(r.key));
+      for (const key of found.keys()) missing.delete(key);
+      result.copied += found.size;
+    }
     result.embedded += await embedContents(rows, missing, embedder, (share) => {
       counts.embedded = Math.max(counts.embedded, from + (to - from) * share);
       tell('embedding');
@@ -178,6 +186,12 @@ export async function embedBlobs(
   await store.addMarks(result.marks);
   return result;
 }
+
+/**
+ * Where contents the store lacks may be found already embedded (a remote store): their vector and words by key.
+ * A blob changed since it was published has mostly unchanged functions, whose contents are there.
+ */
+export type CopyContents = (keys: Set<string>) => Promise<Map<string, { vector: Float32Array; terms: string }>>;
 
 /** Whole blobs' chunks, stored in one commit. */
 type Group = { blob: string; chunks: Chunk[] }[];

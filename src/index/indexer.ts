@@ -11,6 +11,7 @@ import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, write
 import { requireHead, selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
 import { crashPoint } from './crash-point.js';
 import { clearIndex, finishChunkerUpgrade, openStoreFor } from './open-store.js';
+import { openRemoteReader, readThrough, remoteContents, type ReadThroughSummary } from './read-through.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex, type IndexPhase } from './embed-blobs.js';
 import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
 import { selectFiles, type Selection } from './select.js';
@@ -71,20 +72,35 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
   if (empty) opts.onProgress?.({ phase: 'reading', blobsDone: 0, blobsTotal: 0, chunks: 0, chunksPerSecond: 0, warnings: [empty] });
   const embedder = await opts.loadEmbedder();
   crashPoint('index.listed');
-  const store = await openStoreFor(ctx, embedder, opts);
+  const identity = { modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: chunkerVersion() };
+  // Before the local store is opened: a foreign remote is refused with the local index untouched.
+  const remote = await openRemoteReader(ctx, identity, opts.onNotice);
+  const store = await openStoreFor(ctx, embedder, opts).catch((e: unknown) => {
+    remote?.store.close();
+    throw e;
+  });
   try {
     const known = await knownState(ctx, store, selection, embedder.modelId, [manifestKey(branch, commit), ...(opts.baseKeys ?? [])]);
-    const pending = uniqueUnknown(selection.files, known);
+    let pending = uniqueUnknown(selection.files, known);
+    let fetched: ReadThroughSummary | undefined;
+    if (remote && pending.length) {
+      const copied = await readThrough(remote, store, identity, pending.map((b) => b.blob), opts.onNotice);
+      for (const [blob, s] of copied.known) known.set(blob, s);
+      pending = pending.filter((b) => !known.has(b.blob));
+      fetched = copied.summary;
+    }
     phase('reading', 0, pending.length);
     const reader = new BlobReader(ctx.repo.root);
     let result;
     try {
-      result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress, signal: opts.signal });
+      const copyContents = fetched && remote ? remoteContents(remote, identity, opts.onNotice) : undefined;
+      result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress, signal: opts.signal, copyContents });
+      if (fetched) fetched.contents = result.copied;
     } finally {
       await reader.close();
     }
     for (const m of result.marks) known.set(m.blob, m.reason);
-    if (result.writes > 0) {
+    if (result.writes > 0 || fetched?.chunks) {
       opts.onProgress?.({ phase: 'search-index', blobsDone: pending.length, blobsTotal: pending.length, chunks: result.chunks, chunksPerSecond: 0 });
       crashPoint('index.compact');
       await store.compactIfFragmented();
@@ -97,9 +113,11 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
     crashPoint('index.done');
     const warnings = grammarNotices(result.languages);
-    return summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.embedded, chunksTotal: await store.countChunks(), started, warnings }, ctx.config);
+    const summary = summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.embedded, chunksTotal: await store.countChunks(), started, warnings }, ctx.config);
+    return fetched ? { ...summary, remote: fetched } : summary;
   } finally {
     store.close();
+    remote?.store.close();
   }
 }
 

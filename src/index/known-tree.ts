@@ -1,3 +1,4 @@
+import type { ReadThroughSummary } from './read-through.js';
 import { chunkerVersion } from '../chunk/version.js';
 import { listManifests, manifestKey, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
@@ -23,6 +24,8 @@ export interface IndexSummary {
   folder?: string;
   /** Present when the run collected garbage by itself afterwards (config autoGc; see gc-policy.ts). */
   garbageCollected?: { manifestsRemoved: number; chunksRemoved: number; bytesFreed: number };
+  /** Present when a remote store is configured and was read: what was copied from it instead of embedded. */
+  remote?: ReadThroughSummary;
 }
 
 /**

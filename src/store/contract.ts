@@ -65,6 +65,8 @@ export interface ChunkStore {
   countContents(): Promise<number>;
   /** Which of these content keys (contentKey) the store has: their chunks need no embedding. */
   storedContents(keys: Iterable<string>): Promise<Set<string>>;
+  /** The vector and search words of those of these contents the store has: a clone copies them from a remote instead of embedding. */
+  contentVectors(keys: Iterable<string>): Promise<Map<string, { vector: Float32Array; terms: string }>>;
 
   /**
    * Adds chunks atomically: their new contents first, then the chunks (a blob is known by its chunks, so a crash

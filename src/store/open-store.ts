@@ -1,6 +1,7 @@
 import { UsageError } from '../util/errors.js';
 import type { ChunkStore, StoreBackend } from './contract.js';
 import { lanceBackend } from './lance/backend.js';
+import { s3Backend } from './s3/backend.js';
 import type { StoreLocation } from './layout.js';
 
 /**
@@ -9,6 +10,7 @@ import type { StoreLocation } from './layout.js';
  */
 const BACKENDS: Record<string, StoreBackend> = {
   file: lanceBackend,
+  s3: s3Backend,
 };
 
 /** `scheme://…` names a URI; anything else (`/x/.ocrag/lance`, `C:\x`) is a local folder. */

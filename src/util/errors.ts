@@ -36,3 +36,16 @@ export class ModelUnavailableError extends UsageError {
     super(message, MODEL_UNAVAILABLE_EXIT);
   }
 }
+
+/** Exit code 6 (README "Exit codes"): a remote store or an artifact's URL could not be reached, or answered with an error. */
+export const REMOTE_UNAVAILABLE_EXIT = 6;
+
+/**
+ * A remote that could not be reached or refused a request. The message names the place and the status, never a
+ * credential or a signed query string.
+ */
+export class RemoteUnavailableError extends UsageError {
+  constructor(message: string, readonly unreachable: boolean) {
+    super(message, REMOTE_UNAVAILABLE_EXIT);
+  }
+}

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Embedder } from '../../embed/index.js';
 import { openContext, type IndexContext } from '../../index/context.js';
+import { downloadArtifact, isArtifactUrl, shownUrl } from '../../share/artifact-url.js';
 import { importArtifact, type ImportSummary } from '../../share/import.js';
 import { configFlags, workDir } from '../options.js';
 import { notice, paint, printJson } from '../output.js';
@@ -9,17 +10,20 @@ export function registerImport(program: Command): void {
   program
     .command('import')
     .description('add the index in an artifact from "ocrag export" (e.g. built in CI): its commit then embeds nothing')
-    .argument('<file>', 'artifact (.tar) written by ocrag export')
+    .argument('<file>', 'artifact (.tar) written by ocrag export: a file, an https:// URL or an s3:// object')
     .option('--json', 'print a JSON summary on stdout')
-    .addHelpText('after', '\nThe artifact is verified completely (model, chunker, checksums, paths) before anything is written;\nchunks already stored are left as they are, so importing twice changes nothing.')
+    .addHelpText('after', '\nThe artifact is verified completely (model, chunker, checksums, paths) before anything is written, wherever it\ncame from (an s3:// object is read with the AWS settings of the environment; plain http only from 127.0.0.1);\nchunks already stored are left as they are, so importing twice changes nothing.')
     .action(async (file: string, opts: { json?: boolean }, cmd: Command) => {
       const ctx = await openContext(workDir(cmd), configFlags(cmd));
       const loaded: { model?: Promise<Embedder> } = {};
+      const download = isArtifactUrl(file) ? await downloadArtifact(file) : null;
       try {
-        const summary = await importArtifact({ ctx, model: () => (loaded.model ??= loadModel(ctx)) }, file, { onNotice: notice });
+        const imported = await importArtifact({ ctx, model: () => (loaded.model ??= loadModel(ctx)) }, download?.file ?? file, { onNotice: notice });
+        const summary = download ? { ...imported, file: shownUrl(file), bytesDownloaded: download.bytes } : imported;
         if (opts.json) printJson(summary);
         else printImport(summary);
       } finally {
+        download?.remove();
         await (await loaded.model?.catch(() => null))?.close();
       }
     });

@@ -51,7 +51,8 @@ function printSummary(s: IndexSummary): void {
     return;
   }
   const rate = s.chunksEmbedded && s.seconds ? `, ${Math.round(s.chunksEmbedded / s.seconds)} chunks/s` : '';
+  const copied = s.remote ? `, ${s.remote.chunks} chunks of ${s.remote.blobs} blobs copied from ${s.remote.remote}` : '';
   process.stderr.write(
-    `${p.green('indexed')} ${where}: ${s.files} files (${skipped} skipped), ${s.newBlobs} new blobs, ${s.chunksEmbedded} chunks embedded${rate}, ${s.chunksTotal} chunks stored (${s.seconds.toFixed(2)} s)\n`,
+    `${p.green('indexed')} ${where}: ${s.files} files (${skipped} skipped), ${s.newBlobs} new blobs, ${s.chunksEmbedded} chunks embedded${rate}${copied}, ${s.chunksTotal} chunks stored (${s.seconds.toFixed(2)} s)\n`,
   );
 }

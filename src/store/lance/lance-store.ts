@@ -14,7 +14,8 @@ import { contentSchema, CONTENT_COLUMNS, markSchema, refSchema } from './chunk-a
 import { addBatchesNotStored, chunkBatchesOf, refsOf, type Added, type ChunkTables } from './chunk-batches.js';
 import { addToLegacyTable, addToTables, deleteBlobs, deleteChunks } from './chunk-writes.js';
 import { blobFilters } from './blob-filter.js';
-import { joinContents, refColumnsFor, storedKeys } from './content-join.js';
+import { connectTables, existingTables, isRemoteTables } from './connect.js';
+import { contentsOf, joinContents, refColumnsFor, storedKeys } from './content-join.js';
 import { CONTENTS, copyToSplitLayout, hasSplitLayout, LEGACY_CHUNKS, markSplitLayout, REFS } from './layout-upgrade.js';
 import { ensureSearchIndexes, queryStore, textMatches, type IndexedTables } from './search-indexes.js';
 
@@ -43,9 +44,8 @@ export class LanceChunkStore implements ChunkStore {
   /** Opens the tables, creating missing ones; with `create: false` (readers) a missing table is damage, not an empty index. */
   static async open(location: StoreLocation, dim: number, opts: { create?: boolean } = {}): Promise<LanceChunkStore> {
     const dir = location.tables;
-    fs.mkdirSync(dir, { recursive: true });
-    const db = await lancedb.connect(dir);
-    const names = new Set(await db.tableNames());
+    const db = await connectTables(dir);
+    const names = await existingTables(db, dir, [REFS, CONTENTS, MARKS, LEGACY_CHUNKS]);
     const legacy = names.has(LEGACY_CHUNKS) && !hasSplitLayout(dir);
     const missing = (legacy ? [MARKS] : [REFS, CONTENTS, MARKS]).find((t) => !names.has(t));
     if (opts.create === false && missing) {
@@ -57,7 +57,7 @@ export class LanceChunkStore implements ChunkStore {
     const store = legacy
       ? new LanceChunkStore(db, await db.openTable(LEGACY_CHUNKS), null, marks, dim, location)
       : new LanceChunkStore(db, await table(REFS, refSchema()), await table(CONTENTS, contentSchema(dim)), marks, dim, location);
-    if (!legacy && opts.create !== false) {
+    if (!legacy && opts.create !== false && !isRemoteTables(dir)) {
       markSplitLayout(dir);
       // What an upgrade killed after its switch left: the references and contents are the store now.
       if (names.has(LEGACY_CHUNKS)) await db.dropTable(LEGACY_CHUNKS);
@@ -133,6 +133,15 @@ export class LanceChunkStore implements ChunkStore {
   /** Which of these contents are stored (none in the one-table layout: its writers embed every chunk). */
   async storedContents(keys: Iterable<string>): Promise<Set<string>> {
     return this.contents ? storedKeys(this.contents, keys) : new Set();
+  }
+
+  async contentVectors(keys: Iterable<string>): Promise<Map<string, { vector: Float32Array; terms: string }>> {
+    const out = new Map<string, { vector: Float32Array; terms: string }>();
+    if (!this.contents) return out;
+    for (const [key, { batch, row }] of await contentsOf(this.contents, keys, ['terms', 'vector'])) {
+      out.set(key, { vector: Float32Array.from((batch.getChild('vector')!.get(row) as { toArray(): Float32Array }).toArray()), terms: batch.getChild('terms')!.get(row) as string });
+    }
+    return out;
   }
 
   /**
@@ -268,10 +277,10 @@ export class LanceChunkStore implements ChunkStore {
 
 /** Whether every table of a layout exists in this folder. */
 export async function hasTables(dir: string): Promise<boolean> {
-  if (!fs.existsSync(dir)) return false;
-  const db = await lancedb.connect(dir);
+  if (!isRemoteTables(dir) && !fs.existsSync(dir)) return false;
+  const db = await connectTables(dir);
   try {
-    const names = new Set(await db.tableNames());
+    const names = await existingTables(db, dir, [REFS, CONTENTS, MARKS, LEGACY_CHUNKS]);
     const legacy = names.has(LEGACY_CHUNKS) && !hasSplitLayout(dir);
     return names.has(MARKS) && (legacy || (names.has(REFS) && names.has(CONTENTS)));
   } finally {

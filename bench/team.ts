@@ -1,0 +1,137 @@
+// npm run bench:team [-- repo] [-- --scale]: a team index on object storage, measured as a team would feel it.
+// Default: a real repository (default /tmp/bench-tokio), fresh clones, s3rver started here. CI publishes the commit
+// 20 before HEAD; then the time to a first search and the bytes fetched for a fresh clone reading through the
+// remote, against a full local index and an artifact import; then a clone at HEAD (20 commits on) and what it
+// embeds. --scale: a synthetic remote of 20 repositories × 10 branches (bench/team-scale.ts). Prints numbers.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startBenchS3, folderBytes } from './team-server.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+const QUERY = 'spawn a background task';
+const COMMITS_PAST = 20;
+
+interface Run {
+  seconds: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The built CLI in its own process, as a user runs it; async so the in-process proxy keeps answering. */
+async function cli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+  const { spawn } = await import('node:child_process');
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b) => (stdout += b));
+    child.stderr.on('data', (b) => (stderr += b));
+    child.on('close', (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      if (code !== 0) reject(new Error(`ocrag ${args.join(' ')} exited ${code}: ${stderr}`));
+      else resolve({ seconds, stdout, stderr });
+    });
+  });
+}
+
+function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+function cloneAt(repo: string, work: string, name: string, rev: string): string {
+  const dir = path.join(work, name);
+  git(work, 'clone', '-q', '--no-hardlinks', repo, dir);
+  git(dir, 'checkout', '-q', '-B', 'main', rev);
+  return dir;
+}
+
+const seconds = (n: number) => +n.toFixed(2);
+const mib = (n: number) => +(n / 2 ** 20).toFixed(1);
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--scale')) return (await import('./team-scale.js')).scaleBench();
+  const repo = path.resolve(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '/tmp/bench-tokio');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-team-bench-'));
+  const s3 = await startBenchS3();
+  const remote = { ...s3.env, OCRAG_REMOTE: 's3://team/org/tokio' };
+  const loadBefore = +os.loadavg()[0].toFixed(2);
+  try {
+    const head = git(repo, 'rev-parse', 'HEAD');
+    const published = git(repo, 'rev-parse', `HEAD~${COMMITS_PAST}`);
+
+    // CI: a full local index of the published commit (the reference), then publish and export it.
+    const ci = cloneAt(repo, work, 'ci', published);
+    const full = await cli(['index', '--json'], ci);
+    const fullSearch = await cli(['search', QUERY, '--json', '--no-update'], ci);
+    const fullSummary = JSON.parse(full.stdout) as { files: number; chunksEmbedded: number; chunksTotal: number };
+    const publish = await cli(['publish', '--json'], ci, remote);
+    const publishAgain = await cli(['publish', '--json'], ci, remote);
+    const artifact = path.join(work, 'index.tar');
+    await cli(['export', '--out', artifact, '--json'], ci);
+
+    // A teammate with the artifact.
+    const imp = cloneAt(repo, work, 'import', published);
+    const imported = await cli(['import', artifact, '--json'], imp);
+    const importSearch = await cli(['search', QUERY, '--json', '--no-update'], imp);
+
+    // A fresh clone reading through the remote.
+    const fresh = cloneAt(repo, work, 'fresh', published);
+    s3.reset();
+    const readThrough = await cli(['index', '--json'], fresh, remote);
+    const freshSearch = await cli(['search', QUERY, '--json', '--no-update'], fresh, remote);
+    const fetched = s3.bytesOut();
+    const rt = JSON.parse(readThrough.stdout) as { chunksEmbedded: number; remote?: { chunks: number; blobs: number } };
+
+    // A clone 20 commits past what CI published, and what CI's own clone embeds for the same 20 commits.
+    const ahead = cloneAt(repo, work, 'ahead', head);
+    s3.reset();
+    const aheadIndex = JSON.parse((await cli(['index', '--json'], ahead, remote)).stdout) as { newBlobs: number; chunksEmbedded: number; remote?: { chunks: number } };
+    const aheadFetched = s3.bytesOut();
+    git(ci, 'checkout', '-q', head);
+    const incremental = JSON.parse((await cli(['index', '--json'], ci)).stdout) as { newBlobs: number; chunksEmbedded: number };
+    const listed = JSON.parse((await cli(['list', '--json'], ahead)).stdout) as { path: string; blob?: string; chunks: number }[];
+    const changedPaths = new Set(git(repo, 'diff', '--name-only', published, head).split('\n'));
+    const chunksOfChanged = listed.filter((f) => changedPaths.has(f.path)).reduce((n, f) => n + f.chunks, 0);
+
+    const toFirstSearch = { fullLocal: full.seconds + fullSearch.seconds, artifact: imported.seconds + importSearch.seconds, remote: readThrough.seconds + freshSearch.seconds };
+    console.log(
+      JSON.stringify(
+        {
+          repo: path.basename(repo),
+          loadAverage1m: { before: loadBefore, after: +os.loadavg()[0].toFixed(2) },
+          files: fullSummary.files,
+          chunks: fullSummary.chunksTotal,
+          secondsToFirstSearch: { fullLocalIndex: seconds(toFirstSearch.fullLocal), artifactImport: seconds(toFirstSearch.artifact), remoteReadThrough: seconds(toFirstSearch.remote) },
+          remoteShareOfFullIndex: +(toFirstSearch.remote / toFirstSearch.fullLocal).toFixed(3),
+          bytes: { remoteFetchedByFreshClone: fetched, remoteFetchedMiB: mib(fetched), artifactMiB: mib(fs.statSync(artifact).size), remoteStoreMiB: mib(folderBytes(path.join(s3.directory, 'team'))) },
+          freshClone: { chunksEmbedded: rt.chunksEmbedded, chunksCopied: rt.remote?.chunks ?? 0, blobsCopied: rt.remote?.blobs ?? 0 },
+          publish: { firstSeconds: seconds(publish.seconds), againSeconds: seconds(publishAgain.seconds), summary: JSON.parse(publish.stdout) as unknown },
+          cloneCommitsPast: {
+            commits: COMMITS_PAST,
+            changedFiles: changedPaths.size,
+            newBlobs: aheadIndex.newBlobs,
+            chunksEmbedded: aheadIndex.chunksEmbedded,
+            chunksCopied: aheadIndex.remote?.chunks ?? 0,
+            chunksOfChangedFiles: chunksOfChanged,
+            fetchedMiB: mib(aheadFetched),
+            ciIncrementalChunksEmbedded: incremental.chunksEmbedded,
+          },
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await s3.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();

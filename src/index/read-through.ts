@@ -1,0 +1,149 @@
+import { chunkerVersion, chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
+import type { BlobState } from '../store/blob-state.js';
+import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
+import type { ChunkBatch, ChunkStore } from '../store/contract.js';
+import type { IndexIdentity } from '../store/identity.js';
+import { openStore } from '../store/open-store.js';
+import { assertRemoteIdentity, openRemote, readRemoteIdentity, type RemoteStore } from '../store/remote.js';
+import { ArtifactError, RemoteUnavailableError, StoreDamageError } from '../util/errors.js';
+import { chunkId } from './chunk-id.js';
+import type { IndexContext } from './context.js';
+import type { CopyContents } from './embed-blobs.js';
+
+/** The team's remote store as an index run reads it: the tables, and where they are (for messages and counts). */
+export interface RemoteReader {
+  remote: RemoteStore;
+  store: ChunkStore;
+}
+
+/** What a run copied from the remote instead of embedding. */
+export interface ReadThroughSummary {
+  remote: string;
+  blobs: number;
+  chunks: number;
+  marks: number;
+  /** Contents of new blobs found in the remote and copied instead of embedded (chunks of unchanged functions). */
+  contents: number;
+}
+
+/** Rows copied per local commit, as an import writes them (share/import.ts). */
+const ROWS_PER_COPY = 16_384;
+
+/**
+ * Opens the configured remote store for reading, or null: none configured, nothing published there yet, or
+ * unreachable (then one line says so and the run indexes locally). A remote of another model, vector size or
+ * chunker is refused (ArtifactError, exit 4) before anything local is written.
+ */
+export async function openRemoteReader(ctx: IndexContext, identity: IndexIdentity, onNotice?: (message: string) => void): Promise<RemoteReader | null> {
+  if (!ctx.config.remote) return null;
+  let remote: RemoteStore | null = null;
+  try {
+    remote = openRemote(ctx.config.remote, ctx.layout);
+    const theirs = await readRemoteIdentity(remote);
+    if (!theirs) return null;
+    assertRemoteIdentity(remote, theirs, identity);
+    return { remote, store: await openStore(remote.location, identity.dim, { create: false }) };
+  } catch (e) {
+    // Refused content fails the run; anything else (unreachable, no credentials, no tables) leaves it local.
+    if (e instanceof ArtifactError) throw e;
+    onNotice?.(`ocrag: remote store ${remote?.uri ?? ctx.config.remote} not usable (${whyNot(e)}); indexing locally`);
+    return null;
+  }
+}
+
+/**
+ * Copies from the remote the chunks and marks of those of these blobs it holds (vectors and text as they are:
+ * nothing embedded), each batch checked first as an artifact's rows are (every chunk id derived again from its
+ * blob, span, model and chunker; vectors finite and of this size), and returns the blobs now known. A row that
+ * fails refuses the remote. Unreachable midway: what was copied stays, the rest is embedded locally.
+ */
+export async function readThrough(reader: RemoteReader, local: ChunkStore, identity: IndexIdentity, blobs: string[], onNotice?: (message: string) => void): Promise<{ known: Map<string, BlobState>; summary: ReadThroughSummary }> {
+  const known = new Map<string, BlobState>();
+  const summary: ReadThroughSummary = { remote: reader.remote.uri, blobs: 0, chunks: 0, marks: 0, contents: 0 };
+  try {
+    const state = await reader.store.blobState(blobs);
+    const withChunks = blobs.filter((b) => state.get(b) === 'chunks');
+    const asked = new Set(withChunks);
+    let pending: ChunkBatch[] = [];
+    let rows = 0;
+    const flush = async () => {
+      if (pending.length) await local.addChunkBatchesNotStored(pending);
+      summary.chunks += rows;
+      [pending, rows] = [[], 0];
+    };
+    // chunkColumns serves a long list by one scan of the references, not one look-up per few hundred blobs: a
+    // fresh clone of tokio (845 files, 14,214 chunks) reads them in 1.5 s instead of 2.4 s from s3rver.
+    for await (const batch of reader.store.chunkColumns(withChunks, CHUNK_COLUMNS)) {
+      checkRemoteRows(reader.remote.uri, batch, asked, identity);
+      pending.push(batch);
+      rows += batch.numRows;
+      if (rows >= ROWS_PER_COPY) await flush();
+    }
+    await flush();
+    const marks = blobs.flatMap((blob) => {
+      const s = state.get(blob);
+      return s && s !== 'chunks' ? [{ blob, reason: s }] : [];
+    });
+    await local.addMarks(marks);
+    for (const [blob, s] of state) known.set(blob, s);
+    summary.blobs = state.size;
+    summary.marks = marks.length;
+  } catch (e) {
+    if (e instanceof ArtifactError) throw e;
+    // A compaction that removed the version being read also lands here: the rest is embedded locally.
+    onNotice?.(`ocrag: remote store ${reader.remote.uri} failed midway (${whyNot(e)}); embedding the rest locally`);
+  }
+  return { known, summary };
+}
+
+/**
+ * The remote's vectors of contents the local store lacks, for the blobs it does not hold (a file edited since it
+ * was published: its unchanged functions were embedded by whoever published it). Each vector is checked (finite,
+ * this size); a remote that fails is asked no more in this run, and what it did not give is embedded.
+ */
+export function remoteContents(reader: RemoteReader, identity: IndexIdentity, onNotice?: (message: string) => void): CopyContents {
+  let failed = false;
+  return async (keys) => {
+    if (failed) return new Map();
+    try {
+      const found = await reader.store.contentVectors(keys);
+      for (const [key, { vector }] of found) {
+        if (vector.length !== identity.dim || !vector.every(Number.isFinite)) throw new ArtifactError(`the remote store ${reader.remote.uri} is not usable: content ${key} has no finite ${identity.dim}-d vector: refused`);
+      }
+      return found;
+    } catch (e) {
+      if (e instanceof ArtifactError) throw e;
+      failed = true;
+      onNotice?.(`ocrag: remote store ${reader.remote.uri} failed (${whyNot(e)}); embedding the rest locally`);
+      return new Map();
+    }
+  };
+}
+
+/** The first clause of a failure, without the place (the caller names it) or LanceDB's source locations. */
+function whyNot(e: unknown): string {
+  if (e instanceof StoreDamageError) return 'no tables';
+  const message = e instanceof RemoteUnavailableError ? e.message.replace(/^\S+: /, '') : e instanceof Error ? e.message : String(e);
+  const first = message.split(/\s+Caused by:/)[0].replace(/,\s*\/\S+\.rs:\d+:\d+/g, '').trim();
+  return first.length > 160 ? `${first.slice(0, 157)}...` : first;
+}
+
+/** Every row as an import checks it: a blob asked for, the id this ocrag derives, a finite vector of this size. */
+function checkRemoteRows(uri: string, batch: ChunkBatch, blobs: Set<string>, identity: IndexIdentity): void {
+  const versions = parseChunkerVersions(identity.chunkerVersion ?? chunkerVersion());
+  const col = (name: string) => batch.getChild(name);
+  const [ids, blobCol, starts, ends, languages, vectors] = ['id', 'blob', 'start_line', 'end_line', 'language', 'vector'].map(col);
+  const fail = (row: number, what: string): never => {
+    throw new ArtifactError(`the remote store ${uri} is not usable: row ${row + 1} of a batch ${what}: refused (nothing of it was added)`);
+  };
+  if (!ids || !blobCol || !starts || !ends || !languages || !vectors) fail(0, 'lacks a column');
+  for (let i = 0; i < batch.numRows; i++) {
+    const blob = blobCol!.get(i) as string;
+    if (!blobs.has(blob)) fail(i, `names blob ${String(blob).slice(0, 40)}, which was not asked for`);
+    const [start, end] = [starts!.get(i) as number, ends!.get(i) as number];
+    if (ids!.get(i) !== chunkId(blob, chunkerVersionOf(languages!.get(i) as string, versions), identity.modelId, start, end)) fail(i, `(blob ${blob}) has a chunk id that does not match its blob, span, model and chunker`);
+    const vector = (vectors!.get(i) as { toArray(): Float32Array } | null)?.toArray();
+    if (!vector || vector.length !== identity.dim) fail(i, `(blob ${blob}) has no ${identity.dim}-d vector`);
+    for (let k = 0; k < identity.dim; k++) if (!Number.isFinite(vector![k])) fail(i, `(blob ${blob}) has a vector value that is not a finite number`);
+  }
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { S3Objects } from '../store/s3/objects.js';
+import { parseS3Uri, s3Settings } from '../store/s3/settings.js';
+import { RemoteUnavailableError, UsageError } from '../util/errors.js';
+
+/** `https://…`, `s3://…` (and plain `http://` to this machine): an artifact to download before importing. */
+export function isArtifactUrl(arg: string): boolean {
+  return /^(https?|s3):\/\//i.test(arg);
+}
+
+/**
+ * The URL as messages and summaries show it: no user name or password, no query string (a presigned URL's
+ * signature is a credential) and no fragment.
+ */
+export function shownUrl(url: string): string {
+  if (url.startsWith('s3://')) return url;
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return url.replace(/[?#].*$/, '');
+  }
+}
+
+/** Plain HTTP carries the artifact unauthenticated: only from this machine (a local cache, a test server). */
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Downloads an artifact to a temporary file, which the caller imports exactly as a file given by path (verified
+ * completely before anything is written) and then removes. S3 objects are read with the AWS settings of the
+ * environment, signed as the remote store's requests are; an https URL may be presigned.
+ */
+export async function downloadArtifact(url: string): Promise<{ file: string; bytes: number; remove(): void }> {
+  const file = path.join(os.tmpdir(), `ocrag-import-${process.pid}-${randomBytes(4).toString('hex')}.tar`);
+  const remove = () => fs.rmSync(file, { force: true });
+  try {
+    if (url.startsWith('s3://')) await fromS3(url, file);
+    else await overHttp(url, file);
+  } catch (e) {
+    remove();
+    throw e;
+  }
+  return { file, bytes: fs.statSync(file).size, remove };
+}
+
+async function fromS3(url: string, file: string): Promise<void> {
+  const { bucket, prefix: key } = parseS3Uri(url);
+  if (!key) throw new UsageError(`${url} names a bucket, not an artifact: give s3://bucket/path/to/index.tar`);
+  if (!(await new S3Objects(s3Settings(), { bucket, prefix: '' }).download(key, file))) throw new RemoteUnavailableError(`no such artifact: ${url}`, false);
+}
+
+async function overHttp(url: string, file: string): Promise<void> {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new UsageError(`invalid artifact URL ${shownUrl(url)}`);
+  }
+  if (u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) throw new UsageError(`${shownUrl(url)}: plain http is accepted only from this machine (127.0.0.1, localhost); use https`);
+  let res: Response;
+  try {
+    res = await fetch(u, { redirect: 'follow' });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name;
+    throw new RemoteUnavailableError(`${shownUrl(url)}: unreachable (${cause})`, true);
+  }
+  if (!res.ok || !res.body) throw new RemoteUnavailableError(`${shownUrl(url)}: answered HTTP ${res.status}`, false);
+  await pipeline(Readable.fromWeb(res.body as never), fs.createWriteStream(file));
+}

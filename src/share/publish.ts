@@ -1,0 +1,111 @@
+import { currentManifest, requireHead, type IndexContext } from '../index/context.js';
+import { requireRepository } from '../index/folder.js';
+import type { BlobMark, ChunkBatch, ChunkStore } from '../store/contract.js';
+import type { ModelIdentity } from '../store/identity.js';
+import { manifestKey } from '../store/manifest.js';
+import { openStore } from '../store/open-store.js';
+import { assertRemoteIdentity, openRemote, readRemoteIdentity, writeRemoteIdentity, writeRemoteManifest, type RemoteStore } from '../store/remote.js';
+import { acquireLease } from '../store/s3/lease.js';
+import { UsageError } from '../util/errors.js';
+import { localIdentity } from './local-identity.js';
+
+/** The index to publish from: its context, how to bring HEAD's index up to date, and the model when its size is not described. */
+export interface PublishSource {
+  ctx: IndexContext;
+  indexHead: () => Promise<unknown>;
+  model(): Promise<ModelIdentity>;
+}
+
+export interface PublishSummary {
+  remote: string;
+  /** The key the ref's manifest is published under (as in `.ocrag/manifests/`). */
+  manifestKey: string;
+  branch: string | null;
+  commit: string;
+  tree: string;
+  files: number;
+  /** Distinct blobs of the commit (with chunks, or marked), and how many of them the remote lacked. */
+  blobs: number;
+  blobsAdded: number;
+  chunksAdded: number;
+  marksAdded: number;
+  /** Whether this publish created the remote store (wrote its identity). */
+  created: boolean;
+  compacted: boolean;
+  seconds: number;
+}
+
+/** Blobs copied per remote commit: each copy is one LanceDB commit per table on the remote. */
+const BLOBS_PER_COPY = 2000;
+
+/**
+ * Appends HEAD's index to the team's remote store: the chunks and marks of the blobs the remote lacks (content
+ * it holds is never written twice), then the ref's manifest, all under the publishers' lease (s3/lease.ts), so two
+ * CI jobs publishing at once take turns. The remote's identity is written by the first publish and checked by
+ * every later one. HEAD is indexed first when it is behind (reading through the remote itself).
+ */
+export async function publishHead(source: PublishSource, opts: { compact?: boolean; onNotice?: (message: string) => void } = {}): Promise<PublishSummary> {
+  const started = performance.now();
+  const { ctx } = source;
+  requireRepository(ctx, 'ocrag publish');
+  requireHead(ctx.head);
+  if (!ctx.config.remote) throw new UsageError('no remote store configured: set OCRAG_REMOTE or "remote" in .ocrag/config.json (e.g. s3://bucket/prefix)');
+  const remote = openRemote(ctx.config.remote, ctx.layout);
+  // Asked first, so a remote that can't be reached, or is foreign, fails the job before it indexes anything.
+  const early = await readRemoteIdentity(remote);
+  if (early) assertRemoteIdentity(remote, early, await localIdentity(ctx, () => source.model()));
+  await source.indexHead();
+  const manifest = currentManifest(ctx);
+  if (!manifest) throw new UsageError('HEAD could not be indexed, so there is nothing to publish');
+  const identity = await localIdentity(ctx, () => source.model());
+  const lease = await acquireLease(remote.objects, { onWait: (holder) => opts.onNotice?.(`ocrag: waiting for ${holder}, which is publishing to ${remote.uri}`) });
+  try {
+    const theirs = await readRemoteIdentity(remote);
+    if (theirs) assertRemoteIdentity(remote, theirs, identity);
+    else await writeRemoteIdentity(remote, identity);
+    const counts = await appendMissing(ctx, remote, identity.dim, [...new Set(Object.values(manifest.files))], [...new Set(Object.values(manifest.skippedBlobs))], opts.compact === true);
+    const key = manifestKey(manifest.branch, manifest.commit);
+    await writeRemoteManifest(remote, key, manifest);
+    return { remote: remote.uri, manifestKey: key, branch: manifest.branch, commit: manifest.commit, tree: manifest.tree, files: Object.keys(manifest.files).length, ...counts, created: !theirs, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    await lease.release();
+  }
+}
+
+/** Copies the chunks and marks the remote lacks from the local store (the caller holds the lease). */
+async function appendMissing(ctx: IndexContext, remote: RemoteStore, dim: number, chunked: string[], marked: string[], compact: boolean): Promise<Pick<PublishSummary, 'blobs' | 'blobsAdded' | 'chunksAdded' | 'marksAdded' | 'compacted'>> {
+  const [target, local] = [await openStore(remote.location, dim, { create: true }), await openStore(ctx.layout, dim, { create: false })];
+  try {
+    const held = await target.blobState([...chunked, ...marked]);
+    const counts = { blobs: chunked.length + marked.length, blobsAdded: 0, chunksAdded: 0, marksAdded: 0, compacted: false };
+    const lacking = chunked.filter((b) => !held.has(b));
+    for (let at = 0; at < lacking.length; at += BLOBS_PER_COPY) counts.chunksAdded += await target.addChunkBatchesNotStored(await collect(local.chunkBatchesOf(lacking.slice(at, at + BLOBS_PER_COPY))));
+    const marks = await marksOf(local, marked.filter((b) => !held.has(b)));
+    await target.addMarks(marks);
+    counts.blobsAdded = lacking.length + marks.length;
+    counts.marksAdded = marks.length;
+    if (compact) {
+      await target.compact();
+      counts.compacted = true;
+    }
+    return counts;
+  } finally {
+    target.close();
+    local.close();
+  }
+}
+
+async function marksOf(store: ChunkStore, blobs: string[]): Promise<BlobMark[]> {
+  if (blobs.length === 0) return [];
+  const state = await store.blobState(blobs);
+  return blobs.flatMap((blob) => {
+    const s = state.get(blob);
+    return s && s !== 'chunks' ? [{ blob, reason: s }] : [];
+  });
+}
+
+async function collect(batches: AsyncIterable<ChunkBatch>): Promise<ChunkBatch[]> {
+  const out: ChunkBatch[] = [];
+  for await (const b of batches) out.push(b);
+  return out;
+}
