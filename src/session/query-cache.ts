@@ -47,6 +47,10 @@ export class QueryCache implements Embedder {
     return vector;
   }
 
+  async release(): Promise<void> {
+    await this.model.release?.();
+  }
+
   close(): Promise<void> {
     this.vectors.clear();
     return this.model.close();

@@ -93,4 +93,20 @@ describe('static fast path vs Transformers.js pipeline on the default model', ()
       await pooled.close();
     }
   });
+
+  test('after release (workers and table given back) queries and documents embed to the same bits', async () => {
+    const pooled = await loadEmbedder('default', { threads: 2 });
+    try {
+      const many = Array.from({ length: 150 }, (_, i) => `${TEXTS[i % TEXTS.length]} // variant ${i}`);
+      const before = await pooled.embed(many);
+      const query = await pooled.embedQuery('parse command line arguments');
+      await pooled.release!();
+      assert.deepEqual(await pooled.embedQuery('parse command line arguments'), query);
+      (await pooled.embed(many)).forEach((v, i) => assert.deepEqual(v, before[i]));
+      await pooled.release!();
+      await pooled.release!();
+    } finally {
+      await pooled.close();
+    }
+  });
 });

@@ -63,3 +63,19 @@ test('autoGc false keeps every manifest', async () => {
   assert.equal(status.manifests.length, 5);
   assert.equal(status.manifests.filter((m) => !m.keptByGc).length, 5 - 2, 'gc would keep the checked-out commit and one other');
 });
+
+test('after a first index the gc check holds the store\'s chunks (nothing to reclaim), and history after it is still collected', async () => {
+  const { repo, commits } = repoWithHistory();
+  fs.mkdirSync(path.join(repo, '.ocrag'), { recursive: true });
+  fs.writeFileSync(path.join(repo, '.ocrag', 'config.json'), JSON.stringify({ keepManifests: 1, autoGcPercent: 10 }));
+  git(repo, 'checkout', '-q', '--detach', commits[0]);
+  const first = await runJson<Summary & { chunksTotal: number }>(['index'], repo);
+  const check = JSON.parse(fs.readFileSync(path.join(repo, '.ocrag', 'gc-check.json'), 'utf8')) as { chunks: number };
+  assert.equal(check.chunks, first.chunksTotal);
+  let collected = 0;
+  for (const commit of commits.slice(1)) {
+    git(repo, 'checkout', '-q', '--detach', commit);
+    if ((await runJson<Summary>(['index'], repo)).garbageCollected) collected++;
+  }
+  assert.ok(collected > 0, 'a later run collected garbage');
+});

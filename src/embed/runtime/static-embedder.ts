@@ -28,7 +28,7 @@ export function createStaticEmbedder(
   options: StaticEmbedderOptions,
 ): Embedder {
   const threads = options.threads ?? defaultThreadCount();
-  // The table (16 MB for the default model) is read when documents are first embedded; until then queries read
+  // The table (78 MB for the default model: 38,224 tokens × 512 floats) is read when documents are first embedded; until then queries read
   // just their tokens' rows, which keeps it out of a one-shot search.
   // This thread's encoder over the whole table is made for the first small batch: an index run whose batches all
   // go to the workers never sets up a tokenizer here (~20 ms with the Chinese vocabulary).
@@ -41,6 +41,8 @@ export function createStaticEmbedder(
       let encoder: StaticEncoder | undefined;
       full = { source, encoder: () => (encoder ??= new StaticEncoder(source)) };
       rows?.close();
+      rows = null;
+      queryEncoder = null;
     }
     return full;
   };
@@ -51,6 +53,14 @@ export function createStaticEmbedder(
   };
   // Worker threads are loaded with the first big batch: a search embeds one query and never needs them.
   let pool: Promise<StaticWorkerPool> | undefined;
+
+  const release = async () => {
+    const closing = pool;
+    pool = undefined;
+    // The workers share the table: it is garbage once they are gone. Queries read their rows from the file again.
+    full = null;
+    await (await closing)?.close();
+  };
 
   const split = (flat: Float32Array, count: number): Float32Array[] =>
     Array.from({ length: count }, (_, i) => flat.slice(i * lookup.dim, (i + 1) * lookup.dim));
@@ -70,10 +80,9 @@ export function createStaticEmbedder(
     async embedQuery(text) {
       return forQuery().encodeBatch([withPrefix(options.prompts.query, text)]);
     },
+    release,
     async close() {
-      const closing = pool;
-      pool = undefined;
-      await (await closing)?.close();
+      await release();
       rows?.close();
     },
   };

@@ -9,4 +9,9 @@ export interface Embedder {
   embedQuery(text: string): Promise<Float32Array>;
   /** Frees workers / sessions. */
   close(): Promise<void>;
+  /**
+   * Frees what embedding documents holds (worker threads, the whole table) until the next `embed` loads it
+   * again; queries still work. An index run calls it before the store's own memory-hungry work.
+   */
+  release?(): Promise<void>;
 }
