@@ -61,6 +61,20 @@ const nameCFunction: Namer = (node) => {
   return { kind: 'function', name: name ? clean(name.text) : '(anonymous)' };
 };
 
+const CPP_RECORDS: Readonly<Record<string, string>> = { class_specifier: 'class', struct_specifier: 'struct', union_specifier: 'union' };
+
+/**
+ * `class SPDLOG_API logger { … };`: an export macro between the keyword and the name makes the grammar read a
+ * function named `logger` returning `class SPDLOG_API`; it is the class `logger` (revision 3 of these rules, C's too).
+ */
+const nameCppFunction: Namer = (node) => {
+  const type = node.childForFieldName('type');
+  const declarator = node.childForFieldName('declarator');
+  const kind = type && !type.childForFieldName('body') ? CPP_RECORDS[type.type] : undefined;
+  if (kind && declarator?.type === 'identifier') return { kind, name: clean(declarator.text) };
+  return nameCFunction(node);
+};
+
 /** A data member (`int count_;`, `static const int kMax = 8;`); a method declared here is defined elsewhere, under its own name. */
 const nameCField: Namer = (node) => {
   let declarator = node.childForFieldName('declarator');
@@ -83,7 +97,7 @@ function nameCRecord(kind: string): Namer {
 
 export const cpp = defineRules({
   grammar: vscodeGrammar('cpp'),
-  version: 2,
+  version: 3,
   kinds: {
     namespace_definition: 'namespace', class_specifier: 'class', struct_specifier: 'struct',
     union_specifier: 'union', enum_specifier: 'enum', function_definition: 'function',
@@ -93,7 +107,7 @@ export const cpp = defineRules({
     struct_specifier: nameCRecord('struct'),
     union_specifier: nameCRecord('union'),
     enum_specifier: nameCRecord('enum'),
-    function_definition: nameCFunction,
+    function_definition: nameCppFunction,
     field_declaration: nameCField,
   },
   patterns: ['(field_declaration_list (field_declaration) @def)'],

@@ -42,12 +42,44 @@ function elixirFunctionName(head: Node | null): string {
   return clean(head.text);
 }
 
+/** `def run(env, [])` → `def run`: a function clause's keyword and name, else null. */
+function elixirClause(node: Node | null): string | null {
+  if (node?.type !== 'call') return null;
+  const keyword = node.childForFieldName('target')?.text ?? '';
+  if (!ELIXIR_FUNCTIONS.includes(keyword)) return null;
+  const first = node.namedChildren.find((child) => child?.type === 'arguments')?.firstNamedChild ?? null;
+  return `${keyword} ${elixirFunctionName(first)}`;
+}
+
+/** The clause beside one, over the comments between them. */
+function besideClause(node: Node, step: (n: Node) => Node | null): Node | null {
+  let next = step(node);
+  while (next?.type === 'comment') next = step(next);
+  return next;
+}
+
+/**
+ * A function of several clauses (`def run(env, [])`, `def run(env, [h | t])`) is one definition, from its first
+ * clause to its last, as a Haskell function of several equations is (revision 3 of Elixir's rules).
+ */
+function lastClause(node: Node): Node {
+  const clause = elixirClause(node);
+  let last = node;
+  for (let next = besideClause(last, (n) => n.nextNamedSibling); clause && next && elixirClause(next) === clause; next = besideClause(last, (n) => n.nextNamedSibling)) last = next;
+  return last;
+}
+
 /** Elixir's definitions are calls (`def`, `defmodule`, ...): the called keyword is the kind. */
 const nameElixirCall: Namer = (node) => {
   const keyword = node.childForFieldName('target')?.text ?? '';
   const args = node.namedChildren.find((child) => child?.type === 'arguments');
   const first = args?.firstNamedChild ?? null;
-  if (ELIXIR_FUNCTIONS.includes(keyword)) return { kind: keyword, name: elixirFunctionName(first) };
+  if (ELIXIR_FUNCTIONS.includes(keyword)) {
+    // A later clause belongs to the first one's definition (`lastClause`).
+    const clause = elixirClause(node);
+    if (clause && elixirClause(besideClause(node, (n) => n.previousNamedSibling)) === clause) return null;
+    return { kind: keyword, name: elixirFunctionName(first) };
+  }
   if (!ELIXIR_MODULES.includes(keyword)) return null;
   const name = first ? clean(first.text) : '(anonymous)';
   if (keyword !== 'defimpl') return { kind: keyword, name };
@@ -58,9 +90,10 @@ const nameElixirCall: Namer = (node) => {
 
 export const elixir = defineRules({
   grammar: cursorlessGrammar('elixir'),
-  version: 2,
+  version: 3,
   kinds: {},
   namers: { call: nameElixirCall },
+  lastPart: lastClause,
   patterns: [`(call target: (identifier) @keyword (#any-of? @keyword ${quoted([...ELIXIR_FUNCTIONS, ...ELIXIR_MODULES])})) @def`],
   // `@doc`, `@spec` and `@impl` above a function are module attributes: unary `@` operators.
   leading: ['comment', 'unary_operator'],

@@ -16,7 +16,24 @@ const FLAG = /(?:^|\s)--[a-z]/;
 const CHINESE = /^(?:怎么|怎样)|我|怎么办|安装|为什么|应该/;
 
 export function asksHowTo(text: string): boolean {
-  return PERSON.test(text) || HOW_TO.test(text) || QUESTION.test(text) || TASK.test(text) || FLAG.test(text) || CHINESE.test(text);
+  return asksInWords(text) || asksByInstruction(text);
+}
+
+/** Asks in so many words: the asker, a how-to or yes/no question, Chinese that asks how. */
+function asksInWords(text: string): boolean {
+  return PERSON.test(text) || HOW_TO.test(text) || QUESTION.test(text) || CHINESE.test(text);
+}
+
+/**
+ * Asks only as an instruction (a task verb, a flag), which is also how a code question describes what a function
+ * does (`set a base uri for all requests of a class`, `declare an option for the next command`).
+ */
+export function asksByInstructionOnly(text: string): boolean {
+  return !asksInWords(text) && asksByInstruction(text);
+}
+
+function asksByInstruction(text: string): boolean {
+  return TASK.test(text) || FLAG.test(text);
 }
 
 /**

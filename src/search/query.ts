@@ -3,7 +3,7 @@ import { CHINESE_NAME_FRAME_WORDS, CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS as STO
 import type { ZhLexicon } from '../text/zh-lexicon.js';
 import { englishOfHan } from '../text/zh-query.js';
 import { codeTerms, splitIdentifier } from '../text/terms.js';
-import { asksHowItWorks, asksHowTo, reportAsksHowTo } from './how-to.js';
+import { asksByInstructionOnly, asksHowItWorks, asksHowTo, reportAsksHowTo } from './how-to.js';
 import { isLongQuery, queryParts, type PathHint } from './query-parts.js';
 
 /** What a query asks for, as the ranking needs it. Pure: derived from the query text only. */
@@ -35,6 +35,8 @@ export interface QueryInfo {
   wantsConfig: boolean;
   /** Asks how to use the project (`how do I…`, `enable…`, `why does…`), as its documentation answers. */
   asksHowTo: boolean;
+  /** Of those, one asked only as an instruction (`set a base uri…`, a flag), as code questions are phrased too. */
+  asksHowToByInstruction: boolean;
   /** Asks how the code works or where something is handled (`how does X dispatch Y`): a question about files as wholes. */
   asksHowItWorks: boolean;
   /** Names an old version or compatibility layer (`v3`, `legacy`, `compat`, `deprecated`). */
@@ -114,6 +116,7 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
     wantsDocs: /\b(readme|changelog|docs|guide|markdown files?|release notes)\b/.test(lower),
     wantsLegacy: /\b(v\d+|legacy|compat\w*|deprecated|old(er)? versions?)\b/.test(lower),
     asksHowTo: parts ? reportAsksHowTo(asked) : asksHowTo(text),
+    asksHowToByInstruction: !parts && asksByInstructionOnly(text),
     asksHowItWorks: asksHowItWorks(asked),
     wantsConfig: /\b(config(uration)? files?|yaml|toml|json files?|dockerfile|makefile|ci|workflow|package\.json|cargo\.toml|dependencies list)\b/.test(lower),
   };

@@ -345,6 +345,10 @@ test('other grammars: c#, c++, c, ruby, php, bash, tsx, javascript', async () =>
     const symbols = chunks.filter((chunk) => chunk.symbols.length > 0).map((chunk) => chunk.symbols);
     assert.deepEqual(symbols, expected, path);
   }
+  // An export macro between `class` and the name (`class SPDLOG_API logger`) reads as a function to the grammar.
+  const exported = 'namespace app {\nclass APP_API logger {\n  void flush() { sink_->flush(); }\n};\n}\n';
+  const macro = (await chunkFile('logger.hpp', exported)).filter((chunk) => chunk.symbols.length > 0).map((chunk) => chunk.symbols.join(' > '));
+  assert.deepEqual(macro, ['namespace app', 'namespace app > class logger', 'namespace app > class logger > method flush']);
   const csharp = await chunkFile('A.cs', cases[0]![1], { maxLines: 2 });
   assert.equal(chunkWith(csharp, 'namespace App', 'class Greeter').startLine, 2);
   const php = await chunkFile('a.php', cases[4]![1]);

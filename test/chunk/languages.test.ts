@@ -56,6 +56,18 @@ test('elixir: def, defp and defmacro calls are definitions inside their defmodul
   assert.equal(chunks.filter((c) => c.symbols.at(-1) === 'def register').length, 1, 'the call inside the macro is no definition');
 });
 
+test('elixir: a function of several clauses is one definition, from its first clause to its last', async () => {
+  const text = [
+    'defmodule Stack do', '  @spec run(list, list) :: term', '  def run(env, []), do: {:ok, env}', '', '  # the last item is the adapter',
+    '  def run(env, [f]), do: f.(env)', '  def run(env, [h | t]), do: h.(env, t)', '', '  def other(x), do: x', 'end', '',
+  ].join('\n');
+  const chunks = await chunkFile('lib/stack.ex', text);
+  const run = chunks.filter((c) => c.symbols.at(-1) === 'def run');
+  assert.equal(run.length, 1);
+  assert.deepEqual(lines(run[0]!), [lineOf(text, '@spec run'), lineOf(text, 'h | t')]);
+  assert.equal(chunkWith(chunks, 'defmodule Stack', 'def other').startLine, lineOf(text, 'def other'));
+});
+
 /** One file per language: a definition's breadcrumb and the line it starts on. */
 const NAMED: Array<{ path: string; text: string; symbols: string[]; from: string }> = [
   { path: 'Cache.scala', symbols: ['object Cache', 'method evict'], from: 'def evict',

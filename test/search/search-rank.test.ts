@@ -37,6 +37,8 @@ describe('query analysis', () => {
       assert.equal(analyzeQuery(q).asksHowTo, true, q);
     for (const q of ['how app.handle dispatches requests through the middleware stack', 'async file I/O operations', 'store creation and dispatch lifecycle', 'where is createStore defined', 'createStore 函数在哪里定义', '路由是怎么注册的'])
       assert.equal(analyzeQuery(q).asksHowTo, false, q);
+    assert.equal(analyzeQuery('set a base uri for all requests').asksHowToByInstruction, true);
+    assert.equal(analyzeQuery('how do I set a base uri').asksHowToByInstruction, false);
   });
 
   test('a question on how the code works or where it is handled is noticed, a how-to or a noun phrase is not', () => {
@@ -55,6 +57,10 @@ describe('query analysis', () => {
     assert.equal(factor('how do I configure the theme', 'CHANGELOG.md'), DEFAULT_RANKING.prosePenalty);
     assert.equal(factor('theme configuration loading', 'docs/config.md'), DEFAULT_RANKING.prosePenalty);
     assert.equal(factor('how do I configure the theme', 'src/theme.ts', 'typescript'), 1);
+    // An instruction is how code questions are phrased too: prose inside a source folder is not lifted for it.
+    assert.equal(factor('declare a named option with a value', 'Sources/Parser/Documentation.docc/Options.md'), DEFAULT_RANKING.sourceDocsInstructionProse);
+    assert.equal(factor('declare a named option with a value', 'docs/options.md'), DEFAULT_RANKING.howToProse);
+    assert.equal(factor('how do I declare a named option', 'src/docs/options.md'), DEFAULT_RANKING.howToProse);
   });
 });
 

@@ -81,7 +81,7 @@ const TEST_FILE = new RegExp(
 );
 const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testing|testdata|test-?utils|fixtures?|e2e|benches|benchmarks?)(?:\/|$)/i;
 const EXAMPLE_DIR = /(?:^|\/)(?:_?examples?|samples?|demos?|docs?_src|docs?|playground|tutorials?)(?:\/|$)/i;
-const SECONDARY_DIR = /(?:^|\/)(?:vendor|vendored|third[-_]party|node_modules|generated|compat|_compat|legacy|single_include)(?:\/|$)/i;
+const SECONDARY_DIR = /(?:^|\/)(?:vendor|vendored|_vendor|bundled|third[-_]party|node_modules|generated|compat|_compat|legacy|single_include)(?:\/|$)/i;
 const GENERATED_FILE = /(?:\.generated\.\w+|\.pb\.go|_pb2\.py|\.g\.dart|\.min\.js)$/;
 
 export function pathRole(path: string): PathRole {
