@@ -8,6 +8,8 @@ import { CONTENT_COLUMNS, fieldsOf, KEY } from './chunk-arrow.js';
 
 /** Content keys to one `IN (…)` look-up: a look-up scans the key column once, so fewer and longer is cheaper. */
 const KEYS_PER_LOOKUP = 2000;
+/** Look-ups of contents under way at once while joining (see joinContents). */
+const LOOKUPS_AT_ONCE = 4;
 
 /** The `columns` of the contents of these keys, each key's row. */
 export async function contentsOf(contents: lancedb.Table, keys: Iterable<string>, columns: string[]): Promise<Map<string, RowRef>> {
@@ -42,18 +44,35 @@ export async function storedKeys(contents: lancedb.Table, keys: Iterable<string>
 export async function* joinContents(refs: AsyncIterable<unknown>, contents: lancedb.Table, columns: string[], dim: number, tables: string, wanted?: Set<string>): AsyncGenerator<RecordBatchType> {
   const schema = fieldsOf(columns, dim);
   const fromContent = columns.filter((c) => CONTENT_COLUMNS.includes(c));
-  for await (const batch of refs) {
-    const b = batch as RecordBatchType;
+  const join = async (b: RecordBatchType): Promise<RecordBatchType | null> => {
     const blobs = wanted && b.getChild('blob')!;
     const keys = b.getChild(KEY)!;
     const refRows: RowRef[] = [];
     for (let row = 0; row < b.numRows; row++) if (!blobs || wanted!.has(blobs.get(row) as string)) refRows.push({ batch: b, row });
-    if (refRows.length === 0) continue;
+    if (refRows.length === 0) return null;
     const rowKeys = refRows.map((r) => keys.get(r.row) as string);
     const found = fromContent.length ? await contentsOf(contents, new Set(rowKeys), fromContent) : new Map<string, RowRef>();
     const contentRows = fromContent.length ? rowKeys.map((k) => found.get(k) ?? missingContent(tables, k)) : [];
     const children = schema.fields.map((f) => takeColumn(f.name, f.type, fromContent.includes(f.name) ? contentRows : refRows));
-    yield batchOf(schema, children, refRows.length);
+    return batchOf(schema, children, refRows.length);
+  };
+  // Each batch's look-up waits on its own round trips (object storage: many ranged GETs), so a few run at once,
+  // yielded in order. Measured on tokio from s3rver on 127.0.0.1 (load 7): within noise (2.45 s against 2.52 s for
+  // the whole index run); a store with real network latency per request is where it counts. Local reads too.
+  const inFlight: Promise<RecordBatchType | null>[] = [];
+  const next = async () => inFlight.shift()!;
+  for await (const batch of refs) {
+    const joined = join(batch as RecordBatchType);
+    // Marked handled now: a later batch failing while an earlier one is awaited is thrown in its turn.
+    joined.catch(() => undefined);
+    inFlight.push(joined);
+    if (inFlight.length < LOOKUPS_AT_ONCE) continue;
+    const done = await (await next());
+    if (done) yield done;
+  }
+  while (inFlight.length) {
+    const done = await (await next());
+    if (done) yield done;
   }
 }
 
