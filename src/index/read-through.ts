@@ -143,7 +143,7 @@ function whyNot(e: unknown): string {
 
 /** Every row as an import checks it: a blob asked for, the id this ocrag derives, a finite vector of this size. */
 function checkRemoteRows(uri: string, batch: ChunkBatch, blobs: Set<string>, identity: IndexIdentity): void {
-  const versions = parseChunkerVersions(identity.chunkerVersion ?? chunkerVersion());
+  const versionOf = chunkerVersionsByLanguage(identity);
   const col = (name: string) => batch.getChild(name);
   const [ids, blobCol, starts, ends, languages, vectors] = ['id', 'blob', 'start_line', 'end_line', 'language', 'vector'].map(col);
   const fail = (row: number, what: string): never => {
@@ -154,9 +154,23 @@ function checkRemoteRows(uri: string, batch: ChunkBatch, blobs: Set<string>, ide
     const blob = blobCol!.get(i) as string;
     if (!blobs.has(blob)) fail(i, `names blob ${String(blob).slice(0, 40)}, which was not asked for`);
     const [start, end] = [starts!.get(i) as number, ends!.get(i) as number];
-    if (ids!.get(i) !== chunkId(blob, chunkerVersionOf(languages!.get(i) as string, versions), identity.modelId, start, end)) fail(i, `(blob ${blob}) has a chunk id that does not match its blob, span, model and chunker`);
+    if (ids!.get(i) !== chunkId(blob, versionOf(languages!.get(i) as string), identity.modelId, start, end)) fail(i, `(blob ${blob}) has a chunk id that does not match its blob, span, model and chunker`);
     const vector = (vectors!.get(i) as { toArray(): Float32Array } | null)?.toArray();
     if (!vector || vector.length !== identity.dim) fail(i, `(blob ${blob}) has no ${identity.dim}-d vector`);
     for (let k = 0; k < identity.dim; k++) if (!Number.isFinite(vector![k])) fail(i, `(blob ${blob}) has a vector value that is not a finite number`);
   }
+}
+
+/**
+ * The chunker version of each language, worked out once per language: asked per row, it read the environment
+ * each time, 0.1 s of a fresh clone of tokio's 14,121 rows (CPU profile).
+ */
+export function chunkerVersionsByLanguage(identity: IndexIdentity): (language: string) => string {
+  const versions = parseChunkerVersions(identity.chunkerVersion ?? chunkerVersion());
+  const known = new Map<string, string>();
+  return (language) => {
+    let v = known.get(language);
+    if (v === undefined) known.set(language, (v = chunkerVersionOf(language, versions)));
+    return v;
+  };
 }

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chunkerVersion, chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
 import { readSnapshot } from '../search/resident-snapshot.js';
 import type { IndexIdentity } from '../store/identity.js';
 import { readRemoteSearchSet } from '../store/remote.js';
 import { chunkId } from './chunk-id.js';
-import type { RemoteReader } from './read-through.js';
+import { chunkerVersionsByLanguage, type RemoteReader } from './read-through.js';
 
 /**
  * The search-ready set published for this commit (share/publish-search-set.ts), its bytes checked against the
@@ -34,8 +33,8 @@ export function placeSearchSet(body: Buffer, file: string, identity: IndexIdenti
   try {
     const restored = readSnapshot(tmp, identity.dim);
     if (!restored) return false;
-    const versions = parseChunkerVersions(identity.chunkerVersion ?? chunkerVersion());
-    ok = restored.state.info.every((c) => copied.has(c.id) && c.id === chunkId(c.blob, chunkerVersionOf(c.language, versions), identity.modelId, c.startLine, c.endLine));
+    const versionOf = chunkerVersionsByLanguage(identity);
+    ok = restored.state.info.every((c) => copied.has(c.id) && c.id === chunkId(c.blob, versionOf(c.language), identity.modelId, c.startLine, c.endLine));
     restored.detach();
     if (ok) fs.renameSync(tmp, file);
     return ok;
