@@ -192,8 +192,13 @@ export class LanceChunkStore implements ChunkStore {
     if (wanted && wanted.size === 0) return;
     const scan = !wanted || wanted.size > 2000;
     const filters = scan ? [null] : blobFilters(wanted, 500);
-    if (!this.contents || !columns.some((c) => CONTENT_COLUMNS.includes(c))) yield* refsOf(this.refs, filters, columns) as AsyncGenerator<ChunkBatch>;
-    else yield* joinContents(refsOf(this.refs, filters, refColumnsFor(columns)), this.contents, columns, this.dim, this.location.tables, scan && wanted ? wanted : undefined);
+    if (!this.contents || !columns.some((c) => CONTENT_COLUMNS.includes(c))) {
+      yield* refsOf(this.refs, filters, columns) as AsyncGenerator<ChunkBatch>;
+      return;
+    }
+    // On a remote, the wanted blobs go along either way: a join wanting most of its contents reads them in one scan.
+    const keep = wanted && (scan || isRemoteTables(this.location.tables)) ? wanted : undefined;
+    yield* joinContents(refsOf(this.refs, filters, refColumnsFor(columns)), this.contents, columns, this.dim, this.location.tables, keep);
   }
 
   /**
