@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     const readThrough = await cli(['index', '--json'], fresh, remote);
     const freshSearch = await cli(['search', QUERY, '--json', '--no-update'], fresh, remote);
     const fetched = s3.bytesOut();
-    const rt = JSON.parse(readThrough.stdout) as { chunksEmbedded: number; remote?: { chunks: number; blobs: number } };
+    const rt = JSON.parse(readThrough.stdout) as { chunksEmbedded: number; remote?: { chunks: number; blobs: number; searchSet?: boolean } };
 
     // A clone 20 commits past what CI published, and what CI's own clone embeds for the same 20 commits.
     const ahead = cloneAt(repo, work, 'ahead', head);
@@ -111,7 +111,8 @@ async function main(): Promise<void> {
           secondsToFirstSearch: { fullLocalIndex: seconds(toFirstSearch.fullLocal), artifactImport: seconds(toFirstSearch.artifact), remoteReadThrough: seconds(toFirstSearch.remote) },
           remoteShareOfFullIndex: +(toFirstSearch.remote / toFirstSearch.fullLocal).toFixed(3),
           bytes: { remoteFetchedByFreshClone: fetched, remoteFetchedMiB: mib(fetched), artifactMiB: mib(fs.statSync(artifact).size), remoteStoreMiB: mib(folderBytes(path.join(s3.directory, 'team'))) },
-          freshClone: { chunksEmbedded: rt.chunksEmbedded, chunksCopied: rt.remote?.chunks ?? 0, blobsCopied: rt.remote?.blobs ?? 0 },
+          freshClone: { chunksEmbedded: rt.chunksEmbedded, chunksCopied: rt.remote?.chunks ?? 0, blobsCopied: rt.remote?.blobs ?? 0, searchSetPlaced: rt.remote?.searchSet ?? false, indexSeconds: seconds(readThrough.seconds), firstSearchSeconds: seconds(freshSearch.seconds) },
+          fullLocal: { indexSeconds: seconds(full.seconds), firstSearchSeconds: seconds(fullSearch.seconds) },
           publish: { firstSeconds: seconds(publish.seconds), againSeconds: seconds(publishAgain.seconds), summary: JSON.parse(publish.stdout) as unknown },
           cloneCommitsPast: {
             commits: COMMITS_PAST,

@@ -29,6 +29,8 @@ export interface Config {
   maxSourceMB: number;
   /** The team's remote store (`s3://bucket/prefix`): `ocrag publish` appends to it, index runs copy from it what they lack; '' for none. */
   remote: string;
+  /** The repository's name in the remote store (its manifests' folder); '' names it by its root commit. */
+  remoteName: string;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -46,6 +48,7 @@ export const DEFAULT_CONFIG: Config = {
   // A generous bound on what one `ocrag add` can pull in (a home folder by mistake): 512 MB of text is ~200,000 chunks of ~2.5 KB.
   maxSourceMB: 512,
   remote: '',
+  remoteName: '',
 };
 
 /** Number keys where 0 means "none" rather than an error. */
@@ -65,6 +68,7 @@ const ENV_KEYS: Record<string, keyof Config> = {
   OCRAG_SOURCE_ROOTS: 'sourceRoots',
   OCRAG_MAX_SOURCE_MB: 'maxSourceMB',
   OCRAG_REMOTE: 'remote',
+  OCRAG_REMOTE_NAME: 'remoteName',
 };
 
 /** Merges the layers in precedence order (`file` is the index's config.json); each layer is checked and a bad value names its source. */

@@ -105,6 +105,18 @@ export async function resolveRevision(root: string, rev: string): Promise<{ comm
   return { commit, tree };
 }
 
+/**
+ * The root commit HEAD's first-parent line starts from, which names a repository in every full clone of it (a
+ * merged-in history adds roots but not to that line); null in a shallow clone, whose oldest commit is only where
+ * its history was cut, or with no commits.
+ */
+export async function rootCommit(root: string): Promise<string | null> {
+  if ((await git(['rev-parse', '--is-shallow-repository'], { cwd: root })) === 'true') return null;
+  const roots = await git(['rev-list', '--first-parent', '--max-parents=0', 'HEAD', '--'], { cwd: root, okCodes: [128] });
+  const first = roots.split('\n')[0];
+  return isObjectId(first) ? first : null;
+}
+
 /** "<commit>\n<tree>" of a revision, or "" when it names no commit (e.g. HEAD of an empty repository). */
 function commitAndTree(root: string, rev: string): Promise<string> {
   return git(['show', '-s', '--format=%H%n%T', `${rev}^{commit}`, '--'], { cwd: root, okCodes: [128] });

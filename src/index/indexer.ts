@@ -18,6 +18,10 @@ import { embedBlobs, type BlobProgress, type BlobToIndex, type IndexPhase } from
 import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
 import { selectFiles, type Selection } from './select.js';
 import { emptySelectionWarning } from './warnings.js';
+import { fetchSearchSet, placeSearchSet } from './remote-search-set.js';
+import { residentSnapshotFile } from '../search/candidates.js';
+import { readMeta } from '../store/meta.js';
+import { writeRemoteRun } from '../store/remote-run.js';
 
 export { clearIndex, openStoreFor } from './open-store.js';
 
@@ -94,10 +98,15 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     let pending = uniqueUnknown(selection.files, known);
     let fetched: ReadThroughSummary | undefined;
     if (remote && pending.length) {
+      // Fetched while the chunks are copied: both are reads of the remote, and neither waits on the other.
+      const searchSet = fetchSearchSet(remote, commit, identity);
       const copied = await readThrough(remote, store, identity, pending.map((b) => b.blob), opts.onNotice);
       for (const [blob, s] of copied.known) known.set(blob, s);
       pending = pending.filter((b) => !known.has(b.blob));
       fetched = copied.summary;
+      const body = await searchSet;
+      const generation = readMeta(ctx.layout.meta)?.createdAt;
+      if (body && generation && copied.copied.size) fetched.searchSet = placeSearchSet(body, residentSnapshotFile(ctx.layout, identity.modelId, generation), identity, copied.copied);
     }
     phase('reading', 0, pending.length);
     const reader = new BlobReader(ctx.repo.root);
@@ -124,6 +133,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
     const chunksTotal = await store.countChunks();
     if (storeWasEmpty) recordGcCheck(ctx, chunksTotal);
+    if (fetched) writeRemoteRun(ctx.layout.remoteRun, { at: new Date().toISOString(), commit, ...fetched });
     crashPoint('index.done');
     const warnings = grammarNotices(result.languages);
     const summary = summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.embedded, chunksTotal, started, warnings }, ctx.config);

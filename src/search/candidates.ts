@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import type { Embedder } from '../embed/index.js';
 import type { ChunkInfo } from '../store/contract.js';
+import type { IndexLayout } from '../store/layout.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { bm25, topEntries, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
-import { ResidentChunks, residentFor } from './resident.js';
+import { ResidentChunks, residentFor, snapshotFileFor } from './resident.js';
 import { fitsInMemory } from './view-budget.js';
 import type { SearchView, ViewFile } from './view.js';
 
@@ -47,7 +48,30 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
 }
 
 function residentOf(store: StoreHandle, modelId: string): ResidentChunks {
-  return residentFor(`${store.layout.tables}\n${modelId}\n${store.generation}`, store.dim, store.layout.resident);
+  return residentFor(residentKey(store.layout, modelId, store.generation), store.dim, store.layout.resident);
+}
+
+/** Names a store incarnation's resident set (and so its snapshot file): the tables, the model, the store's generation. */
+function residentKey(layout: Pick<IndexLayout, 'tables'>, modelId: string, generation: string): string {
+  return `${layout.tables}\n${modelId}\n${generation}`;
+}
+
+/** The snapshot file a one-shot search of this store restores its resident set from (placed by a read-through). */
+export function residentSnapshotFile(layout: Pick<IndexLayout, 'tables' | 'resident'>, modelId: string, generation: string): string {
+  return snapshotFileFor(residentKey(layout, modelId, generation), layout.resident);
+}
+
+/**
+ * Writes to `file` the snapshot of exactly these blobs' chunks, as a search of that tree would restore it (a
+ * publish hands it to every clone), and returns how many chunks it holds; null when the tree is too large to be
+ * searched in memory.
+ */
+export async function writeTreeSnapshot(store: StoreHandle, blobs: Set<string>, file: string): Promise<number | null> {
+  const set = new ResidentChunks(store.dim);
+  if (!(await fitsInMemory(store, set, blobs, blobs))) return null;
+  set.snapshotFile = file;
+  await set.ensure(store, blobs);
+  return set.size;
 }
 
 /**

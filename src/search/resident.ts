@@ -267,9 +267,13 @@ export function residentFor(key: string, dim: number, snapshotDir?: string): Res
     }
     residents.set(key, (r = new ResidentChunks(dim)));
     // Keyed by store incarnation and model: a blob's rows never change within one, so the snapshot stays valid.
-    if (snapshotDir) r.snapshotFile = path.join(snapshotDir, `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.snap`);
+    if (snapshotDir) r.snapshotFile = snapshotFileFor(key, snapshotDir);
   }
   return r;
+}
+
+export function snapshotFileFor(key: string, snapshotDir: string): string {
+  return path.join(snapshotDir, `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.snap`);
 }
 
 /** How names are looked up in the symbol table: `$ZodType`, `_private` and `zodtype` all find `ZodType`. */

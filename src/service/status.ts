@@ -7,6 +7,9 @@ import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import { readSourceScan, type ScannedFile, type SourceScan } from '../store/sources.js';
 import { dirSize } from '../util/dir-size.js';
+import { ArtifactError } from '../util/errors.js';
+import { openRemote, readRemoteIdentity } from '../store/remote.js';
+import { readRemoteRun, type RemoteRun } from '../store/remote-run.js';
 import { folderReady, viewSources } from '../index/folder.js';
 
 export interface IndexStatus {
@@ -31,6 +34,18 @@ export interface IndexStatus {
   manifests: { key: string; branch: string | null; commit: string; files: number; chunks: number; approxBytes: number; keptByGc: boolean }[];
   /** Each added source (a plain folder's own files first, named ""), as its last scan found it: files searched and files skipped. */
   sources: { name: string; root: string; files: number; skipped: number }[];
+  /** The team's remote store, when one is configured: its URI (never a credential), whether it answers now, and what the last index run copied from it. */
+  remote: RemoteStatus | null;
+}
+
+export interface RemoteStatus {
+  uri: string;
+  reachable: boolean;
+  /** Whether anything was published there (its identity exists). */
+  published: boolean;
+  /** Why it is not usable now, when it is not (unreachable, refused, no credentials). */
+  problem: string | null;
+  lastRun: RemoteRun | null;
 }
 
 /** A read-only report of the index for the checked-out commit; never builds or writes anything. */
@@ -88,7 +103,24 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
     sizeOnDisk,
     manifests: await manifestSizes(ctx, counts, chunksStored ? sizeOnDisk / chunksStored : 0),
     sources: scans.map(({ spec, scan }) => ({ name: spec.name, root: spec.root, files: searchedFiles(scan).length, skipped: Object.keys(scan.skipped ?? {}).length })),
+    remote: ctx.config.remote ? await remoteStatus(ctx) : null,
   };
+}
+
+/** Asks the remote for its identity, the one object every use of it reads first; nothing is written. */
+async function remoteStatus(ctx: IndexContext): Promise<RemoteStatus> {
+  const lastRun = readRemoteRun(ctx.layout.remoteRun);
+  let uri = ctx.config.remote;
+  try {
+    const remote = openRemote(ctx.config.remote, ctx.layout);
+    uri = remote.uri;
+    const identity = await readRemoteIdentity(remote);
+    return { uri, reachable: true, published: identity !== null, problem: identity ? null : 'nothing published yet', lastRun };
+  } catch (e) {
+    // A foreign identity answered; anything else did not.
+    const message = (e as Error).message.replace(/^\S+: /, '');
+    return { uri, reachable: e instanceof ArtifactError, published: e instanceof ArtifactError, problem: message, lastRun };
+  }
 }
 
 /** The files of a source's last scan that the view kept. */

@@ -8,6 +8,8 @@ import { assertRemoteIdentity, openRemote, readRemoteIdentity, writeRemoteIdenti
 import { acquireLease } from '../store/s3/lease.js';
 import { UsageError } from '../util/errors.js';
 import { localIdentity } from './local-identity.js';
+import { publishSearchSet } from './publish-search-set.js';
+import { remoteRepository } from './remote-repository.js';
 
 /** The index to publish from: its context, how to bring HEAD's index up to date, and the model when its size is not described. */
 export interface PublishSource {
@@ -18,8 +20,12 @@ export interface PublishSource {
 
 export interface PublishSummary {
   remote: string;
+  /** The repository's folder of manifests in the remote (share/remote-repository.ts). */
+  repository: string;
   /** The key the ref's manifest is published under (as in `.ocrag/manifests/`). */
   manifestKey: string;
+  /** Bytes of the commit's search-ready set (0: none, the tree is searched through store indexes). */
+  searchSetBytes: number;
   branch: string | null;
   commit: string;
   tree: string;
@@ -51,6 +57,7 @@ export async function publishHead(source: PublishSource, opts: { compact?: boole
   requireHead(ctx.head);
   if (!ctx.config.remote) throw new UsageError('no remote store configured: set OCRAG_REMOTE or "remote" in .ocrag/config.json (e.g. s3://bucket/prefix)');
   const remote = openRemote(ctx.config.remote, ctx.layout);
+  const repository = await remoteRepository(ctx);
   // Asked first, so a remote that can't be reached, or is foreign, fails the job before it indexes anything.
   const early = await readRemoteIdentity(remote);
   if (early) assertRemoteIdentity(remote, early, await localIdentity(ctx, () => source.model()));
@@ -65,8 +72,9 @@ export async function publishHead(source: PublishSource, opts: { compact?: boole
     else await writeRemoteIdentity(remote, identity);
     const counts = await appendMissing(ctx, remote, identity.dim, [...new Set(Object.values(manifest.files))], [...new Set(Object.values(manifest.skippedBlobs))], opts.compact === true);
     const key = manifestKey(manifest.branch, manifest.commit);
-    await writeRemoteManifest(remote, key, manifest);
-    return { remote: remote.uri, manifestKey: key, branch: manifest.branch, commit: manifest.commit, tree: manifest.tree, files: Object.keys(manifest.files).length, ...counts, created: !theirs, seconds: (performance.now() - started) / 1000 };
+    const searchSet = await publishSearchSet(ctx, remote, identity, manifest);
+    await writeRemoteManifest(remote, repository, key, manifest);
+    return { remote: remote.uri, repository, manifestKey: key, searchSetBytes: searchSet?.bytes ?? 0, branch: manifest.branch, commit: manifest.commit, tree: manifest.tree, files: Object.keys(manifest.files).length, ...counts, created: !theirs, seconds: (performance.now() - started) / 1000 };
   } finally {
     await lease.release();
   }

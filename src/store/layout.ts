@@ -34,6 +34,8 @@ export interface IndexLayout extends StoreLocation {
   sources: string;
   /** Each source's last scan: derived, cleared with the store. */
   sourceScans: string;
+  /** What the last index run copied from the remote store (store/remote-run.ts), for `ocrag status`. */
+  remoteRun: string;
 }
 
 const STAGING_PREFIX = 'staging-';
@@ -80,6 +82,7 @@ function layoutIn(dir: string): IndexLayout {
     gcCheck: path.join(dir, 'gc-check.json'),
     sources: path.join(dir, 'sources.json'),
     sourceScans: path.join(dir, 'source-scans'),
+    remoteRun: path.join(dir, 'remote-run.json'),
   };
 }
 
@@ -105,7 +108,7 @@ export function stagingFolders(layout: Pick<IndexLayout, 'dir'>): string[] {
  * views and marker) and what a killed import was staging. Never the user's config, the log or a lock.
  */
 export function storeEntries(layout: IndexLayout): string[] {
-  return [layout.tables, layout.manifests, layout.meta, layout.resident, layout.largeViews, layout.searchIndexes, layout.gcCheck, layout.sourceScans, ...stagingFolders(layout)];
+  return [layout.tables, layout.manifests, layout.meta, layout.resident, layout.largeViews, layout.searchIndexes, layout.gcCheck, layout.sourceScans, layout.remoteRun, ...stagingFolders(layout)];
 }
 
 /** Keeps `.ocrag/` out of `git status` through the repository's own exclude file, never the user's .gitignore. */

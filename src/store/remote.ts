@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ArtifactError, UsageError } from '../util/errors.js';
 import type { IndexIdentity } from './identity.js';
@@ -9,7 +10,7 @@ import { parseS3Uri, s3Settings } from './s3/settings.js';
 /**
  * A team's store on object storage (config `remote`, e.g. `s3://bucket/prefix`): LanceDB tables under
  * `<prefix>/lance` that CI appends to (`ocrag publish`) and every clone reads through, the identity every vector
- * in them comes from (`identity.json`), one small manifest per published ref (`manifests/<key>.json`) and the
+ * in them comes from (`identity.json`), one small manifest per repository and published ref (`manifests/<repository>/<key>.json`) and the
  * publishers' lease (`publish.lease`, s3/lease.ts).
  */
 export interface RemoteStore {
@@ -67,17 +68,72 @@ export function assertRemoteIdentity(remote: RemoteStore, theirs: IndexIdentity,
   throw new ArtifactError(`the remote store ${remote.uri} holds ${say(theirs)}, this ocrag makes ${say(ours)}: refused (publish to another prefix for this model and ocrag version)`);
 }
 
-/** A published ref's manifest (the local manifest as it is: paths → blobs, commit, tree, identity). */
-export async function writeRemoteManifest(remote: RemoteStore, key: string, manifest: Manifest): Promise<void> {
-  await remote.objects.put(`manifests/${key}.json`, JSON.stringify(manifest) + '\n');
+/**
+ * A published ref's manifest (the local manifest as it is: paths → blobs, commit, tree, identity), under the
+ * repository's own folder (`manifests/<repository>/<key>.json`): two repositories sharing a prefix never
+ * overwrite each other's `branch-main`.
+ */
+export async function writeRemoteManifest(remote: RemoteStore, repository: string, key: string, manifest: Manifest): Promise<void> {
+  await remote.objects.put(remoteManifestKey(repository, key), JSON.stringify(manifest) + '\n');
 }
 
-export async function readRemoteManifest(remote: RemoteStore, key: string): Promise<Manifest | null> {
-  const bytes = await remote.objects.get(`manifests/${key}.json`);
+export async function readRemoteManifest(remote: RemoteStore, repository: string, key: string): Promise<Manifest | null> {
+  const bytes = await remote.objects.get(remoteManifestKey(repository, key));
   if (!bytes) return null;
   try {
     return JSON.parse(bytes.toString('utf8')) as Manifest;
   } catch {
     return null;
   }
+}
+
+export function remoteManifestKey(repository: string, key: string): string {
+  return `manifests/${repository}/${key}.json`;
+}
+
+/**
+ * A published commit's search-ready set: the resident snapshot (search/resident-snapshot.ts) of exactly its
+ * tree's chunks, stored by its sha256 (`search/<sha256>.snap`) and named per commit (`search/<commit>.json`), so a
+ * fresh clone of that commit restores it instead of building it from the chunks it just copied.
+ */
+export interface RemoteSearchSet {
+  format: typeof SEARCH_SET_FORMAT;
+  commit: string;
+  sha256: string;
+  bytes: number;
+  chunks: number;
+  modelId: string;
+  dim: number;
+  chunkerVersion: string;
+}
+
+const SEARCH_SET_FORMAT = 'ocrag-search-set';
+
+export async function writeRemoteSearchSet(remote: RemoteStore, set: Omit<RemoteSearchSet, 'format' | 'sha256' | 'bytes'>, body: Buffer): Promise<RemoteSearchSet> {
+  const record: RemoteSearchSet = { format: SEARCH_SET_FORMAT, ...set, sha256: createHash('sha256').update(body).digest('hex'), bytes: body.length };
+  // The body first: a record is never seen before what it names.
+  await remote.objects.put(`search/${record.sha256}.snap`, body);
+  await remote.objects.put(`search/${set.commit}.json`, JSON.stringify(record, null, 2) + '\n');
+  return record;
+}
+
+/**
+ * The search-ready set published for this commit and identity, its bytes checked against the sha256 its record
+ * names; null when there is none, or it is of another identity, or its bytes do not match (the clone builds its
+ * own then). Remote failures are thrown, for the caller to say.
+ */
+export async function readRemoteSearchSet(remote: RemoteStore, commit: string, identity: IndexIdentity): Promise<{ set: RemoteSearchSet; body: Buffer } | null> {
+  const bytes = await remote.objects.get(`search/${commit}.json`);
+  if (!bytes) return null;
+  let set: Partial<RemoteSearchSet>;
+  try {
+    set = JSON.parse(bytes.toString('utf8')) as Partial<RemoteSearchSet>;
+  } catch {
+    return null;
+  }
+  if (set.format !== SEARCH_SET_FORMAT || set.commit !== commit || !/^[0-9a-f]{64}$/.test(set.sha256 ?? '')) return null;
+  if (set.modelId !== identity.modelId || set.dim !== identity.dim || set.chunkerVersion !== identity.chunkerVersion) return null;
+  const body = await remote.objects.get(`search/${set.sha256}.snap`);
+  if (!body || body.length !== set.bytes || createHash('sha256').update(body).digest('hex') !== set.sha256) return null;
+  return { set: set as RemoteSearchSet, body };
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openStore } from '../../src/store/open-store.js';
-import { openRemote, readRemoteIdentity, writeRemoteIdentity } from '../../src/store/remote.js';
+import { openRemote, readRemoteIdentity, remoteManifestKey, writeRemoteIdentity } from '../../src/store/remote.js';
 import { answersOf, cloneRepo, git, makeFixtureRepo, runCli, runJson, storedChunks, tempDir } from '../helpers.js';
 import { filesUnder, startS3, type S3Server } from './s3-server.js';
 
@@ -12,7 +12,7 @@ interface IndexSummary {
   newBlobs: number;
   chunksEmbedded: number;
   chunksTotal: number;
-  remote?: { remote: string; blobs: number; chunks: number; marks: number; contents: number };
+  remote?: { remote: string; blobs: number; chunks: number; marks: number; contents: number; searchSet: boolean };
 }
 interface PublishSummary {
   remote: string;
@@ -21,6 +21,9 @@ interface PublishSummary {
   blobsAdded: number;
   chunksAdded: number;
   created: boolean;
+  repository: string;
+  manifestKey: string;
+  searchSetBytes: number;
 }
 
 const QUERIES = ['parse command line arguments', 'retry a database query when it is locked', 'evict least recently used cache entry', 'LRUCache'];
@@ -81,7 +84,70 @@ describe('a team store on S3 (a real s3rver on 127.0.0.1)', () => {
     const indexed = await json<IndexSummary>(['index'], b);
     assert.equal(indexed.chunksEmbedded, 0);
     assert.equal(indexed.remote?.chunks, published.chunksAdded);
+    // The published commit's search-ready set was placed: the first search restores it instead of building it.
+    assert.ok(published.searchSetBytes > 0, JSON.stringify(published));
+    assert.equal(indexed.remote?.searchSet, true, JSON.stringify(indexed));
+    assert.equal(fs.readdirSync(path.join(b, '.ocrag', 'resident')).filter((f) => f.endsWith('.snap')).length, 1);
     assert.deepEqual(await answersOf(b, QUERIES), resultsA);
+    // status names the remote (no credential), that it answers, and what this run copied.
+    const status = await json<{ remote: { uri: string; reachable: boolean; published: boolean; lastRun: { chunks: number; searchSet: boolean; commit: string } } }>(['status'], b);
+    assert.equal(status.remote.uri, env.OCRAG_REMOTE);
+    assert.equal(status.remote.reachable, true);
+    assert.equal(status.remote.published, true);
+    assert.deepEqual([status.remote.lastRun.chunks, status.remote.lastRun.searchSet, status.remote.lastRun.commit], [published.chunksAdded, true, first]);
+    const text = await run(['status'], b);
+    assert.match(text.stdout, new RegExp(`remote +s3://team/org/sample reachable; last index run \\(${first.slice(0, 8)}, .*\\) copied ${published.chunksAdded} chunks`));
+  });
+
+  test('a search-ready set whose bytes do not match its record is not used; the first search builds its own', async () => {
+    const remote = openRemote(env.OCRAG_REMOTE, { dir: tempDir('remote-tamper') });
+    const record = JSON.parse((await remote.objects.get(`search/${first}.json`))!.toString('utf8')) as { sha256: string };
+    const body = (await remote.objects.get(`search/${record.sha256}.snap`))!;
+    const tampered = Buffer.from(body);
+    tampered[tampered.length - 1] ^= 1;
+    await remote.objects.put(`search/${record.sha256}.snap`, tampered);
+    try {
+      const c = clone('tampered-set');
+      git(c, 'reset', '-q', '--hard', first);
+      const indexed = await json<IndexSummary>(['index'], c);
+      assert.equal(indexed.chunksEmbedded, 0);
+      assert.equal(indexed.remote?.searchSet, false, JSON.stringify(indexed));
+      assert.deepEqual(await answersOf(c, QUERIES), resultsA);
+    } finally {
+      await remote.objects.put(`search/${record.sha256}.snap`, body);
+    }
+  });
+
+  test('manifests are kept per repository: two repositories sharing a prefix keep their own branch-main', async () => {
+    const shared = { OCRAG_REMOTE: env.OCRAG_REMOTE.replace('sample', 'shared') };
+    const remote = openRemote(shared.OCRAG_REMOTE, { dir: tempDir('remote-shared') });
+    const one = clone('repo-one');
+    git(one, 'reset', '-q', '--hard', first);
+    const other = path.join(tempDir('repo-two'), 'two');
+    fs.mkdirSync(path.join(other, 'src'), { recursive: true });
+    git(other, 'init', '-q', '-b', 'main');
+    fs.writeFileSync(path.join(other, 'src', 'only.ts'), 'export function onlyHere(): string {\n  return "two";\n}\n');
+    git(other, 'add', '.');
+    git(other, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'another repository');
+    const [a, b] = [await json<PublishSummary>(['publish'], one, shared), await json<PublishSummary>(['publish'], other, shared)];
+    const rootOf = (dir: string) => git(dir, 'rev-list', '--max-parents=0', 'HEAD');
+    assert.deepEqual([a.repository, b.repository], [`root-${rootOf(one)}`, `root-${rootOf(other)}`]);
+    assert.equal(a.manifestKey, 'branch-main');
+    for (const [summary, dir] of [[a, one], [b, other]] as const) {
+      const manifest = JSON.parse((await remote.objects.get(remoteManifestKey(summary.repository, 'branch-main')))!.toString('utf8')) as { commit: string };
+      assert.equal(manifest.commit, git(dir, 'rev-parse', 'HEAD'));
+    }
+    // A configured name instead of the root commit; a shallow clone, which has no root, must be given one.
+    const named = await json<PublishSummary>(['publish'], other, { ...shared, OCRAG_REMOTE_NAME: 'org/two' });
+    assert.equal(named.repository, 'name-org%2Ftwo');
+    assert.ok(await remote.objects.get('manifests/name-org%2Ftwo/branch-main.json'));
+    const shallow = path.join(tempDir('shallow'), 'shallow');
+    git(path.dirname(shallow), 'clone', '-q', '--depth', '1', `file://${origin}`, shallow);
+    const refused = await run(['publish'], shallow, shared);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /a shallow clone cannot name its repository by its root commit: set OCRAG_REMOTE_NAME/);
+    assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);
+    assert.equal((await run(['publish', '--json'], shallow, { ...shared, OCRAG_REMOTE_NAME: 'org/sample' })).code, 0);
   });
 
   test('a clone two commits ahead embeds only the chunks those commits made', async () => {
@@ -147,6 +213,11 @@ describe('a team store on S3 (a real s3rver on 127.0.0.1)', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr.split('\n').filter((l) => /remote store .* not usable .*indexing locally/.test(l)).length, 1, r.stderr);
     assert.ok((JSON.parse(r.stdout) as IndexSummary).chunksEmbedded > 0);
+    const status = await run(['status', '--json'], c, { ...gone.env, OCRAG_REMOTE: env.OCRAG_REMOTE });
+    assert.equal(status.code, 0, status.stderr);
+    const remote = (JSON.parse(status.stdout) as { remote: { uri: string; reachable: boolean; problem: string; lastRun: unknown } }).remote;
+    assert.deepEqual([remote.uri, remote.reachable, remote.lastRun], [env.OCRAG_REMOTE, false, null]);
+    assert.match(remote.problem, /unreachable/);
   });
 
   test('a remote of another model is refused; the local index stays as it was', async () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { indexStatus } from '../../service/status.js';
+import { indexStatus, type RemoteStatus } from '../../service/status.js';
 import { openIndex } from '../options.js';
 import { formatBytes, paint, printJson } from '../output.js';
 
@@ -31,6 +31,7 @@ export function registerStatus(program: Command): void {
       if (!s.plainFolder) lines.push(`${p.bold('manifests')}   ${s.manifests.map((m) => `${m.branch ?? 'detached'}@${m.commit.slice(0, 8)} (${m.chunks} chunks, ~${formatBytes(m.approxBytes)}${m.keptByGc ? '' : ', dropped by gc'})`).join('\n              ') || 'none'}`);
       const added = s.sources.filter((src) => src.name);
       if (added.length) lines.push(`${p.bold('sources')}     ${added.map((src) => `${src.name} (${src.root}): ${src.files} files${src.skipped ? `, ${src.skipped} skipped` : ''}`).join('\n              ')}`);
+      if (s.remote) lines.push(`${p.bold('remote')}      ${remoteLine(s.remote, p)}`);
       const reasons = Object.entries(s.skipped).sort((a, b) => b[1].count - a[1].count);
       if (reasons.length) {
         lines.push(p.bold('skipped'));
@@ -38,4 +39,13 @@ export function registerStatus(program: Command): void {
       }
       console.log(lines.join('\n'));
     });
+}
+
+/** `s3://team/org/repo reachable; last index run copied 14121 chunks of 839 blobs (and the search set) at …`. */
+function remoteLine(r: RemoteStatus, p: ReturnType<typeof paint>): string {
+  const state = r.problem ? p.yellow(`${r.reachable ? 'reachable' : 'not reachable'}: ${r.problem}`) : p.green('reachable');
+  const last = r.lastRun
+    ? `last index run (${r.lastRun.commit.slice(0, 8)}, ${r.lastRun.at}) copied ${r.lastRun.chunks} chunks of ${r.lastRun.blobs} blobs, ${r.lastRun.contents} contents${r.lastRun.searchSet ? ' and the search set' : ''}`
+    : 'nothing copied from it yet';
+  return `${r.uri} ${state}; ${last}`;
 }

@@ -14,7 +14,7 @@ import { contentSchema, CONTENT_COLUMNS, markSchema, refSchema } from './chunk-a
 import { addBatchesNotStored, chunkBatchesOf, refsOf, type Added, type ChunkTables } from './chunk-batches.js';
 import { addToLegacyTable, addToTables, deleteBlobs, deleteChunks } from './chunk-writes.js';
 import { blobFilters } from './blob-filter.js';
-import { connectTables, existingTables, isRemoteTables } from './connect.js';
+import { closeUnused, connectTables, existingTables, isRemoteTables } from './connect.js';
 import { contentsOf, joinContents, refColumnsFor, storedKeys } from './content-join.js';
 import { CONTENTS, copyToSplitLayout, hasSplitLayout, LEGACY_CHUNKS, markSplitLayout, REFS } from './layout-upgrade.js';
 import { ensureSearchIndexes, queryStore, textMatches, type IndexedTables } from './search-indexes.js';
@@ -49,13 +49,16 @@ export class LanceChunkStore implements ChunkStore {
     const legacy = names.has(LEGACY_CHUNKS) && !hasSplitLayout(dir);
     const missing = (legacy ? [MARKS] : [REFS, CONTENTS, MARKS]).find((t) => !names.has(t));
     if (opts.create === false && missing) {
+      closeUnused(names, []);
       db.close();
       throw new StoreDamageError(dir, `table "${missing}" is missing`);
     }
-    const table = async (name: string, schema: ReturnType<typeof refSchema>) => (names.has(name) ? db.openTable(name) : db.createEmptyTable(name, schema, { existOk: true }));
+    const opened = async (name: string) => names.get(name) ?? db.openTable(name);
+    const table = async (name: string, schema: ReturnType<typeof refSchema>) => (names.has(name) ? opened(name) : db.createEmptyTable(name, schema, { existOk: true }));
+    closeUnused(names, legacy ? [MARKS, LEGACY_CHUNKS] : [MARKS, REFS, CONTENTS]);
     const marks = await table(MARKS, markSchema);
     const store = legacy
-      ? new LanceChunkStore(db, await db.openTable(LEGACY_CHUNKS), null, marks, dim, location)
+      ? new LanceChunkStore(db, await opened(LEGACY_CHUNKS), null, marks, dim, location)
       : new LanceChunkStore(db, await table(REFS, refSchema()), await table(CONTENTS, contentSchema(dim)), marks, dim, location);
     if (!legacy && opts.create !== false && !isRemoteTables(dir)) {
       markSplitLayout(dir);
@@ -189,8 +192,13 @@ export class LanceChunkStore implements ChunkStore {
     if (wanted && wanted.size === 0) return;
     const scan = !wanted || wanted.size > 2000;
     const filters = scan ? [null] : blobFilters(wanted, 500);
-    if (!this.contents || !columns.some((c) => CONTENT_COLUMNS.includes(c))) yield* refsOf(this.refs, filters, columns) as AsyncGenerator<ChunkBatch>;
-    else yield* joinContents(refsOf(this.refs, filters, refColumnsFor(columns)), this.contents, columns, this.dim, this.location.tables, scan && wanted ? wanted : undefined);
+    if (!this.contents || !columns.some((c) => CONTENT_COLUMNS.includes(c))) {
+      yield* refsOf(this.refs, filters, columns) as AsyncGenerator<ChunkBatch>;
+      return;
+    }
+    // On a remote, the wanted blobs go along either way: a join wanting most of its contents reads them in one scan.
+    const keep = wanted && (scan || isRemoteTables(this.location.tables)) ? wanted : undefined;
+    yield* joinContents(refsOf(this.refs, filters, refColumnsFor(columns)), this.contents, columns, this.dim, this.location.tables, keep);
   }
 
   /**
@@ -282,6 +290,7 @@ export async function hasTables(dir: string): Promise<boolean> {
   try {
     const names = await existingTables(db, dir, [REFS, CONTENTS, MARKS, LEGACY_CHUNKS]);
     const legacy = names.has(LEGACY_CHUNKS) && !hasSplitLayout(dir);
+    closeUnused(names, []);
     return names.has(MARKS) && (legacy || (names.has(REFS) && names.has(CONTENTS)));
   } finally {
     db.close();
