@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
 import { GitError } from '../git/run.js';
+import { restartsWithArenas, runWithArenas } from './arenas.js';
 import { UsageError } from '../util/errors.js';
 import { VERSION } from '../util/version.js';
 import { positiveInt, splitList } from './options.js';
@@ -84,6 +85,10 @@ Exit codes: 0 ok, 1 unexpected error, 2 bad usage, 3 not a git repository / no c
 }
 
 export async function main(argv: string[]): Promise<number> {
+  if (restartsWithArenas(commandOf(argv.slice(2)))) {
+    const code = await runWithArenas();
+    if (code !== null) return code;
+  }
   const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv);
