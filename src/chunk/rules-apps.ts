@@ -4,12 +4,13 @@ import { cursorlessGrammar } from './grammar-files.js';
 import { clean, defineRules, firstOfType, member, nameOf, type Namer } from './define-rules.js';
 
 const KOTLIN_NAMES: ReadonlySet<string> = new Set(['simple_identifier']);
-const KOTLIN_TYPE_NAMES: ReadonlySet<string> = new Set(['type_identifier']);
+const TYPE_IDENTIFIER: ReadonlySet<string> = new Set(['type_identifier']);
 const KOTLIN_BODIES: ReadonlySet<string> = new Set(['function_body']);
+const IDENTIFIER: ReadonlySet<string> = new Set(['identifier']);
 
-/** The first direct child of one of these types (the Kotlin grammar names no fields). */
-function childOfType(node: Node, types: ReadonlySet<string>): Node | null {
-  return node.namedChildren.find((child) => child !== null && types.has(child.type)) ?? null;
+/** A definition named by its first direct child of these types (the Kotlin and Dart grammars name few fields). */
+function namedByChild(kind: string, types: ReadonlySet<string>, unnamed = '(anonymous)'): Namer {
+  return (node) => ({ kind, name: clean(firstOfType(node, types, 1)?.text ?? unnamed) });
 }
 
 function hasToken(node: Node, token: string): boolean {
@@ -18,19 +19,19 @@ function hasToken(node: Node, token: string): boolean {
 
 /** `class`, `interface`, `enum class`, `data class`: the kind is in the keywords, the name the first type identifier. */
 const nameKotlinClass: Namer = (node) => {
-  const name = childOfType(node, KOTLIN_TYPE_NAMES);
+  const name = firstOfType(node, TYPE_IDENTIFIER, 1);
   const kind = hasToken(node, 'interface') ? 'interface' : hasToken(node, 'enum') ? 'enum' : 'class';
   return { kind, name: name ? clean(name.text) : '(anonymous)' };
 };
 
 /** `fun String.shout()` is named `String.shout`: the receiver says whose function it is. */
 const nameKotlinFunction: Namer = (node) => {
-  const name = childOfType(node, KOTLIN_NAMES);
+  const name = firstOfType(node, KOTLIN_NAMES, 1);
   if (!name) return null;
   const receiver = name.previousNamedSibling;
   const prefix = receiver && /_type$/.test(receiver.type) ? `${receiver.text}.` : '';
   // An interface's or abstract class's function without a body is a signature: the implementation answers for the name.
-  if (!childOfType(node, KOTLIN_BODIES) && node.parent?.type === 'class_body') return { kind: 'signature', name: clean(name.text), memberOnly: true };
+  if (!firstOfType(node, KOTLIN_BODIES, 1) && node.parent?.type === 'class_body') return { kind: 'signature', name: clean(name.text), memberOnly: true };
   return { kind: 'function', name: clean(prefix + name.text) };
 };
 
@@ -38,7 +39,7 @@ const nameKotlinFunction: Namer = (node) => {
 const nameKotlinConstructor: Namer = (node) => {
   let owner = node.parent;
   while (owner && owner.type !== 'class_declaration' && owner.type !== 'object_declaration') owner = owner.parent;
-  const name = owner ? childOfType(owner, KOTLIN_TYPE_NAMES) : null;
+  const name = owner ? firstOfType(owner, TYPE_IDENTIFIER, 1) : null;
   return { kind: 'constructor', name: name ? clean(name.text) : '(anonymous)' };
 };
 
@@ -53,16 +54,16 @@ export const kotlin = defineRules({
   },
   namers: {
     class_declaration: nameKotlinClass,
-    object_declaration: (node) => ({ kind: 'object', name: clean(childOfType(node, KOTLIN_TYPE_NAMES)?.text ?? '(anonymous)') }),
-    companion_object: (node) => ({ kind: 'object', name: clean(childOfType(node, KOTLIN_TYPE_NAMES)?.text ?? 'Companion') }),
+    object_declaration: namedByChild('object', TYPE_IDENTIFIER),
+    companion_object: namedByChild('object', TYPE_IDENTIFIER, 'Companion'),
     function_declaration: nameKotlinFunction,
     secondary_constructor: nameKotlinConstructor,
-    type_alias: (node) => ({ kind: 'type', name: clean(childOfType(node, KOTLIN_TYPE_NAMES)?.text ?? '(anonymous)') }),
+    type_alias: namedByChild('type', TYPE_IDENTIFIER),
     property_declaration: member('property', (node) => {
       const declaration = firstOfType(node, VARIABLE_DECLARATION, 2);
-      return declaration ? childOfType(declaration, KOTLIN_NAMES) : null;
+      return declaration ? firstOfType(declaration, KOTLIN_NAMES, 1) : null;
     }),
-    enum_entry: member('constant', (node) => childOfType(node, KOTLIN_NAMES)),
+    enum_entry: member('constant', (node) => firstOfType(node, KOTLIN_NAMES, 1)),
   },
   patterns: ['(class_body (property_declaration) @def)', '(enum_class_body (enum_entry) @def)'],
   leading: ['multiline_comment', 'line_comment'],
@@ -119,7 +120,7 @@ function signatureName(signature: Node): string {
 }
 
 const nameDartMethod: Namer = (node) => {
-  const signature = childOfType(node, DART_SIGNATURES);
+  const signature = firstOfType(node, DART_SIGNATURES, 1);
   if (!signature) return null;
   const kind = DART_CONSTRUCTORS.has(signature.type) ? 'constructor' : signature.type.startsWith('getter') ? 'getter' : 'method';
   return { kind, name: signatureName(signature) };
@@ -127,11 +128,11 @@ const nameDartMethod: Namer = (node) => {
 
 /** In a class body: a constructor (its body may follow), an abstract method (a signature), or fields. */
 const nameDartDeclaration: Namer = (node) => {
-  const signature = childOfType(node, DART_SIGNATURES);
+  const signature = firstOfType(node, DART_SIGNATURES, 1);
   if (signature && DART_CONSTRUCTORS.has(signature.type)) return { kind: 'constructor', name: signatureName(signature) };
   if (signature) return { kind: 'signature', name: signatureName(signature), memberOnly: true };
   const field = firstOfType(node, DART_FIELD_NAMES, 3);
-  const name = field?.type === 'identifier' ? field : field ? childOfType(field, new Set(['identifier'])) : null;
+  const name = field?.type === 'identifier' ? field : field ? firstOfType(field, IDENTIFIER, 1) : null;
   return name ? { kind: 'field', name: clean(name.text), memberOnly: true } : null;
 };
 
@@ -143,8 +144,8 @@ export const dart = defineRules({
     enum_declaration: 'enum', type_alias: 'type', method_signature: 'method',
   },
   namers: {
-    mixin_declaration: (node) => ({ kind: 'mixin', name: clean(childOfType(node, new Set(['identifier']))?.text ?? '(anonymous)') }),
-    type_alias: (node) => ({ kind: 'type', name: clean(childOfType(node, new Set(['type_identifier']))?.text ?? '(anonymous)') }),
+    mixin_declaration: namedByChild('mixin', IDENTIFIER),
+    type_alias: namedByChild('type', TYPE_IDENTIFIER),
     method_signature: nameDartMethod,
     function_signature: (node) => ({ kind: 'function', name: nameOf(node) }),
     declaration: nameDartDeclaration,
