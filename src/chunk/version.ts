@@ -32,7 +32,14 @@ export interface ChunkerVersions {
   readonly revisions: Readonly<Record<string, number>>;
 }
 
-let current: { seam: string; versions: ChunkerVersions; text: string } | null = null;
+interface Entry {
+  readonly versions: ChunkerVersions;
+  readonly text: string;
+  /** The languages with a revision of their own (rules or a document format); every other one is in line windows. */
+  readonly ruled: ReadonlySet<string>;
+}
+
+let current: (Entry & { seam: string }) | null = null;
 
 /** The versions this ocrag chunks with, as an index records them. */
 export function chunkerVersion(): string {
@@ -40,8 +47,10 @@ export function chunkerVersion(): string {
 }
 
 /** The version in the ids of chunks of this language (as the chunker names it, e.g. "rust", "markdown"). */
-export function chunkerVersionOf(language: string, versions: ChunkerVersions = currentEntry().versions): string {
-  const key = Object.hasOwn(rulesRevisions(), language) ? language : LINE_WINDOWS;
+export function chunkerVersionOf(language: string, versions?: ChunkerVersions): string {
+  const entry = currentEntry();
+  versions ??= entry.versions;
+  const key = entry.ruled.has(language) ? language : LINE_WINDOWS;
   return Object.hasOwn(versions.revisions, key) ? `${versions.base}+${key}.${versions.revisions[key]}` : versions.base;
 }
 
@@ -62,25 +71,18 @@ export function parseChunkerVersions(text: string): ChunkerVersions {
   return { base, revisions };
 }
 
-let rules: { seam: string | undefined; revisions: Record<string, number> } | null = null;
-
-function rulesRevisions(): Record<string, number> {
-  const seam = process.env[TEST_RULELESS];
-  if (!rules || rules.seam !== seam) rules = { seam, revisions: { ...ruleRevisions(), ...DOCUMENT_REVISIONS } };
-  return rules.revisions;
-}
-
-function currentEntry(): { versions: ChunkerVersions; text: string } {
+function currentEntry(): Entry {
   const seam = `${process.env[TEST_REVISIONS] ?? ''}|${process.env[TEST_RULELESS] ?? ''}`;
   if (!current || current.seam !== seam) {
-    const revisions: Record<string, number> = { ...rulesRevisions(), [LINE_WINDOWS]: LINE_WINDOWS_REVISION };
+    const own = { ...ruleRevisions(), ...DOCUMENT_REVISIONS };
+    const revisions: Record<string, number> = { ...own, [LINE_WINDOWS]: LINE_WINDOWS_REVISION };
     for (const entry of (process.env[TEST_REVISIONS] ?? '').split(',')) {
       const [key, value] = entry.split('=');
       if (key && Number(value) >= 1) revisions[key.trim()] = Math.floor(Number(value));
     }
     for (const key of Object.keys(revisions)) if (revisions[key] === 1) delete revisions[key];
     const versions = { base: BASE_CHUNKER_VERSION, revisions };
-    current = { seam, versions, text: formatChunkerVersions(versions) };
+    current = { seam, versions, text: formatChunkerVersions(versions), ruled: new Set(Object.keys(own)) };
   }
   return current;
 }
