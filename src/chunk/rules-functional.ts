@@ -29,6 +29,32 @@ export const scala = defineRules({
   leading: ['comment', 'block_comment'],
 });
 
+/**
+ * A definition the grammar leaves as a run of sibling nodes sharing a key: an Elixir function's clauses (`def run(env,
+ * [])`, `def run(env, [h | t])`), a Haskell function's equations. It is one definition, from the run's first node
+ * (`continues` is false there) to its `last`; nodes of the `skipped` types between them (comments) do not break it.
+ */
+function siblingRun(keyOf: (node: Node) => string | null, skipped: ReadonlySet<string> = new Set()) {
+  const beside = (node: Node, step: (n: Node) => Node | null): Node | null => {
+    let next = step(node);
+    while (next && skipped.has(next.type)) next = step(next);
+    return next;
+  };
+  return {
+    continues(node: Node): boolean {
+      const key = keyOf(node);
+      const before = beside(node, (n) => n.previousNamedSibling);
+      return key !== null && before !== null && keyOf(before) === key;
+    },
+    last(node: Node): Node {
+      const key = keyOf(node);
+      let last = node;
+      for (let next = beside(last, (n) => n.nextNamedSibling); key !== null && next && keyOf(next) === key; next = beside(last, (n) => n.nextNamedSibling)) last = next;
+      return last;
+    },
+  };
+}
+
 const ELIXIR_FUNCTIONS = ['def', 'defp', 'defmacro', 'defmacrop', 'defguard', 'defguardp', 'defdelegate', 'defn', 'defnp'];
 const ELIXIR_MODULES = ['defmodule', 'defprotocol', 'defimpl'];
 const quoted = (words: string[]) => words.map((word) => `"${word}"`).join(' ');
@@ -51,23 +77,8 @@ function elixirClause(node: Node | null): string | null {
   return `${keyword} ${elixirFunctionName(first)}`;
 }
 
-/** The clause beside one, over the comments between them. */
-function besideClause(node: Node, step: (n: Node) => Node | null): Node | null {
-  let next = step(node);
-  while (next?.type === 'comment') next = step(next);
-  return next;
-}
-
-/**
- * A function of several clauses (`def run(env, [])`, `def run(env, [h | t])`) is one definition, from its first
- * clause to its last, as a Haskell function of several equations is (revision 3 of Elixir's rules).
- */
-function lastClause(node: Node): Node {
-  const clause = elixirClause(node);
-  let last = node;
-  for (let next = besideClause(last, (n) => n.nextNamedSibling); clause && next && elixirClause(next) === clause; next = besideClause(last, (n) => n.nextNamedSibling)) last = next;
-  return last;
-}
+/** A function of several clauses is one definition, over the comments between them (revision 3 of Elixir's rules). */
+const ELIXIR_CLAUSES = siblingRun(elixirClause, new Set(['comment']));
 
 /** Elixir's definitions are calls (`def`, `defmodule`, ...): the called keyword is the kind. */
 const nameElixirCall: Namer = (node) => {
@@ -75,9 +86,8 @@ const nameElixirCall: Namer = (node) => {
   const args = node.namedChildren.find((child) => child?.type === 'arguments');
   const first = args?.firstNamedChild ?? null;
   if (ELIXIR_FUNCTIONS.includes(keyword)) {
-    // A later clause belongs to the first one's definition (`lastClause`).
-    const clause = elixirClause(node);
-    if (clause && elixirClause(besideClause(node, (n) => n.previousNamedSibling)) === clause) return null;
+    // A later clause belongs to the first one's definition.
+    if (ELIXIR_CLAUSES.continues(node)) return null;
     return { kind: keyword, name: elixirFunctionName(first) };
   }
   if (!ELIXIR_MODULES.includes(keyword)) return null;
@@ -93,7 +103,7 @@ export const elixir = defineRules({
   version: 3,
   kinds: {},
   namers: { call: nameElixirCall },
-  lastPart: lastClause,
+  lastPart: ELIXIR_CLAUSES.last,
   patterns: [`(call target: (identifier) @keyword (#any-of? @keyword ${quoted([...ELIXIR_FUNCTIONS, ...ELIXIR_MODULES])})) @def`],
   // `@doc`, `@spec` and `@impl` above a function are module attributes: unary `@` operators.
   leading: ['comment', 'unary_operator'],
@@ -110,22 +120,13 @@ function haskellName(node: Node): string | null {
   return operator ? clean(operator.text) : null;
 }
 
-function sameFunction(node: Node | null, name: string | null): node is Node {
-  return node !== null && HASKELL_EQUATIONS.has(node.type) && name !== null && haskellName(node) === name;
-}
-
 /** A function of several equations is one definition, from its first equation to its last. */
-function lastEquation(node: Node): Node {
-  const name = HASKELL_EQUATIONS.has(node.type) ? haskellName(node) : null;
-  let last = node;
-  while (sameFunction(last.nextNamedSibling, name)) last = last.nextNamedSibling;
-  return last;
-}
+const HASKELL_FUNCTIONS = siblingRun((node) => (HASKELL_EQUATIONS.has(node.type) ? haskellName(node) : null));
 
-/** The first equation of a function names it; the ones after belong to it (`lastEquation`). */
+/** The first equation of a function names it; the ones after belong to it. */
 const nameEquation: Namer = (node) => {
   const name = haskellName(node);
-  if (!name || sameFunction(node.previousNamedSibling, name)) return null;
+  if (!name || HASKELL_FUNCTIONS.continues(node)) return null;
   return { kind: 'function', name };
 };
 
@@ -147,5 +148,5 @@ export const haskell = defineRules({
   // A type signature directly above its function belongs to it, as a doc comment does.
   leading: ['comment', 'haddock', 'signature', 'pragma'],
   commentsTrail: true,
-  lastPart: lastEquation,
+  lastPart: HASKELL_FUNCTIONS.last,
 });
