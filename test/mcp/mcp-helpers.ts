@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLI, GIT_IDENTITY, TEST_CACHE } from '../helpers.js';
+import { CLI, git, GIT_IDENTITY, makeFixtureRepo, runJson, TEST_CACHE } from '../helpers.js';
 import type { SearchResult } from '../../src/search/search.js';
 
 /** A search_code result: the service's result with the chunk text as `code`. */
@@ -13,6 +15,19 @@ export type SymbolResult = CodeResult & { match: string };
 /** `ocrag mcp` as an agent starts it: a child process spoken to over stdio by the SDK's own client. */
 export async function startServer(cwd: string, args: string[] = [], env: Record<string, string> = {}): Promise<Client> {
   return (await startServerWithStderr(cwd, args, env)).client;
+}
+
+/** The fixture repository with these files (path → text) committed on top, indexed, and `ocrag mcp` started in it. */
+export async function serveFixtureWith(files: Record<string, string>): Promise<Client> {
+  const repo = makeFixtureRepo();
+  for (const [file, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    fs.writeFileSync(path.join(repo, file), content);
+  }
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'files of the test');
+  await runJson(['index'], repo);
+  return startServer(repo);
 }
 
 /** The same, with everything the server logs on stderr so far (its one-line notices). */

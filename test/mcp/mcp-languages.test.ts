@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { git, makeFixtureRepo, PROJECT_ROOT, runJson } from '../helpers.js';
-import { findSymbol, search, startServer } from './mcp-helpers.js';
+import { PROJECT_ROOT } from '../helpers.js';
+import { findSymbol, search, serveFixtureWith } from './mcp-helpers.js';
 
 const FIXTURES = path.join(PROJECT_ROOT, 'fixtures', 'languages');
 
@@ -46,14 +46,8 @@ describe('the languages given rules later, through find_symbol and search', () =
   let client: Client;
 
   before(async () => {
-    const repo = makeFixtureRepo();
-    fs.mkdirSync(path.join(repo, 'polyglot'), { recursive: true });
-    for (const name of fs.readdirSync(FIXTURES)) fs.copyFileSync(path.join(FIXTURES, name), path.join(repo, 'polyglot', name));
-    fs.writeFileSync(path.join(repo, 'polyglot/RetryScheduler.java'), SCHEDULER_JAVA);
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'polyglot');
-    await runJson(['index'], repo);
-    client = await startServer(repo);
+    const fixtures = fs.readdirSync(FIXTURES).map((name) => [`polyglot/${name}`, fs.readFileSync(path.join(FIXTURES, name), 'utf8')]);
+    client = await serveFixtureWith({ ...Object.fromEntries(fixtures), 'polyglot/RetryScheduler.java': SCHEDULER_JAVA });
   });
 
   after(async () => {

@@ -2,12 +2,9 @@
 // class (Java `Engine.retryWithBackoff`, C++ `BluetoothManager::reconnectDevice`), with the method's own lines, and a
 // search naming the method ranks the method's chunk first.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { git, makeFixtureRepo, runJson } from '../helpers.js';
-import { findSymbol as findSymbolIn, search, startServer } from './mcp-helpers.js';
+import { findSymbol as findSymbolIn, search, serveFixtureWith } from './mcp-helpers.js';
 
 const ENGINE_JAVA = `package com.acme.jobs;
 
@@ -73,7 +70,6 @@ private:
 };
 `;
 
-
 /** 1-based line of the only line of `source` holding `needle`. */
 function lineOf(source: string, needle: string): number {
   const lines = source.split('\n');
@@ -86,15 +82,7 @@ describe('methods inside small Java and C++ classes, by find_symbol and by searc
   let client: Client;
 
   before(async () => {
-    const repo = makeFixtureRepo();
-    fs.mkdirSync(path.join(repo, 'java/src/main/java/com/acme/jobs'), { recursive: true });
-    fs.writeFileSync(path.join(repo, 'java/src/main/java/com/acme/jobs/Engine.java'), ENGINE_JAVA);
-    fs.mkdirSync(path.join(repo, 'native'), { recursive: true });
-    fs.writeFileSync(path.join(repo, 'native/bluetooth_manager.cpp'), BLUETOOTH_CPP);
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'engine and bluetooth');
-    await runJson(['index'], repo);
-    client = await startServer(repo);
+    client = await serveFixtureWith({ 'java/src/main/java/com/acme/jobs/Engine.java': ENGINE_JAVA, 'native/bluetooth_manager.cpp': BLUETOOTH_CPP });
   });
 
   after(async () => {

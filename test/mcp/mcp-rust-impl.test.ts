@@ -1,12 +1,9 @@
 // find_symbol and search ranking read a Rust impl the same way (text/breadcrumb.ts): an impl's methods are found by
 // the method's name, qualified by the type or the trait, and the type's own definition comes before its impls.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { git, makeFixtureRepo, runJson } from '../helpers.js';
-import { findSymbol as findSymbolIn, search, startServer } from './mcp-helpers.js';
+import { findSymbol as findSymbolIn, search, serveFixtureWith } from './mcp-helpers.js';
 
 /** Beside the fixture's calculator: a trait impl longer than one chunk, so each method is a chunk of its own. */
 const EXPRESSION_RS = `//! Expressions kept as tokens, to be evaluated any number of times.
@@ -114,17 +111,11 @@ impl Calculate for Expression {
 }
 `;
 
-
 describe('a Rust impl method, by find_symbol and by search ranking', () => {
   let client: Client;
 
   before(async () => {
-    const repo = makeFixtureRepo();
-    fs.writeFileSync(path.join(repo, 'crates/calc/src/expression.rs'), EXPRESSION_RS);
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'expressions');
-    await runJson(['index'], repo);
-    client = await startServer(repo);
+    client = await serveFixtureWith({ 'crates/calc/src/expression.rs': EXPRESSION_RS });
   });
 
   after(async () => {
