@@ -41,6 +41,9 @@ test('swift: a class with its doc comment and members, a protocol, an extension 
   assert.equal(chunkWith(chunks, 'class ImageCache', 'method evictIfNeeded').startLine, lineOf(text, 'private func evictIfNeeded'));
   assert.equal(chunkWith(chunks, 'protocol ImageLoading', 'signature load').startLine, lineOf(text, 'protocol ImageLoading') + 1);
   assert.equal(chunkWith(chunks, 'extension ImageCache', 'method load').startLine, lineOf(text, 'if let cached') - 1);
+  // An actor holds methods as a class does (CLASS_LIKE_KINDS).
+  const actor = await chunkFile('Counter.swift', 'actor Counter {\n    var count = 0\n\n    func increment() {\n        count += 1\n    }\n}\n');
+  assert.deepEqual(lines(chunkWith(actor, 'actor Counter', 'method increment')), [4, 6]);
 });
 
 test('elixir: def, defp and defmacro calls are definitions inside their defmodule, with @doc above them', async () => {
