@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { chunkFile } from '../../src/chunk/index.js';
 import { grammarKey, resolveGrammarFile } from '../../src/chunk/grammar-files.js';
-import { rulesFor } from '../../src/chunk/rules.js';
+import { ruleRevisions, rulesFor } from '../../src/chunk/rules.js';
 import { PROJECT_ROOT } from '../helpers.js';
 import { assertWellFormed, chunkWith, describe, lineOf } from './helpers.js';
 
@@ -107,7 +107,9 @@ test('a Haskell function of several equations is one definition, from its signat
 });
 
 test('every language with rules names a grammar file that is installed', () => {
-  for (const language of ['kotlin', 'swift', 'scala', 'elixir', 'haskell', 'lua', 'zig', 'dart', 'objective_c', 'python', 'c']) {
+  const languages = Object.keys(ruleRevisions());
+  assert.ok(['kotlin', 'swift', 'scala', 'elixir', 'haskell', 'lua', 'zig', 'dart', 'objective_c', 'python', 'c'].every((l) => languages.includes(l)));
+  for (const language of languages) {
     const rules = rulesFor(language);
     assert.ok(rules, language);
     assert.ok(fs.existsSync(resolveGrammarFile(rules.grammar)), `${language}: ${grammarKey(rules.grammar)}`);
