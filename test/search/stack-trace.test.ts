@@ -88,6 +88,9 @@ describe('a pasted stack trace', () => {
     const results = await search(PYTHON_TRACE);
     assert.equal(results[0]?.path, 'app/billing/discounts.py', results.map((r) => r.path).join(', '));
     assert.match(results[0]!.text, /def apply_discount/);
+    // Without the frames' paths, the top frame's function still outweighs the functions of the frames below it.
+    const byNames = await index.search(PYTHON_TRACE, { k: 10, update: false, committedOnly: true, ranking: { queryPaths: false } });
+    assert.equal(byNames[0]?.path, 'app/billing/discounts.py', byNames.map((r) => r.path).join(', '));
   });
 
   test('a Node trace ranks the file of its first user frame first, past node_modules and node:internal', async () => {
