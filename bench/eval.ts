@@ -23,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RANKING, type RankingConfig } from '../src/search/rank/config.js';
 import { RANKING_SIGNALS } from '../src/search/rank/signals/index.js';
+import { DEVSET_DIR } from './devset/checkout.js';
 import { loadHarness, withRepoSet } from './eval/harness.js';
 import { printAblation, printMisses, printTable, score, type Scored } from './eval/report.js';
 import { LongQueryRunner, loadLongQuerySets, printLongQueries } from './eval/long-queries.js';
@@ -54,7 +55,7 @@ interface Options {
 
 function devset(): Pick<Options, 'annotations' | 'reposFile' | 'checkouts'> {
   const dir = path.join(ROOT, 'bench', 'devset');
-  return { annotations: path.join(dir, 'annotations'), reposFile: path.join(dir, 'repos.json'), checkouts: process.env.OCRAG_DEVSET ?? '/tmp/ocrag-devset' };
+  return { annotations: path.join(dir, 'annotations'), reposFile: path.join(dir, 'repos.json'), checkouts: DEVSET_DIR };
 }
 
 function parseArgs(argv: string[]): Options {

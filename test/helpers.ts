@@ -37,13 +37,18 @@ export function twoLanguageRepo(): string {
     'tools/backup.py': 'def backup_database(path):\n    """Copies the database file to a dated backup."""\n    return path + ".bak"\n',
     'tools/report.py': 'class Report:\n    def render(self, rows):\n        return "\\n".join(str(r) for r in rows)\n',
   };
+  return committedRepo(repo, files, 'two languages');
+}
+
+/** A new repository at `repo` holding these files (path → text) in one commit on main. */
+export function committedRepo(repo: string, files: Record<string, string>, message: string): string {
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
     fs.writeFileSync(path.join(repo, file), text);
   }
   git(repo, 'init', '-q', '-b', 'main');
   git(repo, 'add', '-A');
-  git(repo, 'commit', '-qm', 'two languages');
+  git(repo, 'commit', '-qm', message);
   return repo;
 }
 

@@ -16,6 +16,7 @@ interface DevsetRepo {
 }
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** Where the dev set's checkouts are (bench/eval.ts --devset reads them here). */
 export const DEVSET_DIR = process.env.OCRAG_DEVSET ?? '/tmp/ocrag-devset';
 const MIRRORS = process.env.OCRAG_DEVSET_MIRRORS ?? '/work/.mirror';
 
@@ -50,4 +51,4 @@ function main(): void {
   for (const repo of repos) ensure(repo, (m) => process.stderr.write(m + '\n'));
 }
 
-main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

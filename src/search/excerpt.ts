@@ -63,7 +63,7 @@ export function excerpt(text: string, startLine: number, symbol: string, query: 
 }
 
 /** The marker line standing for lines `from..to` of the file. */
-export function cutMarker(from: number, to: number): string {
+function cutMarker(from: number, to: number): string {
   const n = to - from + 1;
   return `⋮ ${n} line${n === 1 ? '' : 's'} cut (${from}-${to})`;
 }

@@ -27,7 +27,7 @@ export interface PathHint {
 }
 
 /** Queries shorter than this are questions, not pasted reports (the benchmark's longest is 89 characters). */
-export const LONG_QUERY_CHARS = 200;
+const LONG_QUERY_CHARS = 200;
 
 /** The weights of parts, relative to a word of prose in a short report (1). */
 const WEIGHT = {
@@ -134,7 +134,7 @@ export function queryParts(query: string): QueryParts {
   const terms = heaviest(weights, MAX_TERMS);
   const named = heaviest(symbols, MAX_SYMBOLS);
   const top = named[0]?.[1] ?? 1;
-  const focus = [...new Set([...named.map(([n]) => n), ...heaviest(weights, 20).map(([t]) => t)])].join(' ');
+  const focus = [...new Set([...named.map(([n]) => n), ...terms.slice(0, 20).map(([t]) => t)])].join(' ');
   return {
     terms,
     symbols: named.map(([n, w]) => [n, w / top]),

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CodeIndex } from '../../src/service/code-index.js';
-import { git, runCli, runJson, tempDir, TEST_CACHE } from '../helpers.js';
+import { committedRepo, runCli, runJson, tempDir, TEST_CACHE } from '../helpers.js';
 
 process.env.OCRAG_CACHE ??= TEST_CACHE;
 
@@ -13,12 +13,8 @@ function repoWithBigFunction(): { repo: string; source: string[] } {
   const body = Array.from({ length: 68 }, (_, i) => `  total += weights[${i}] * values[${i}];`);
   body[40] = '  const retryBudget = exponentialBackoffDelay(attempt, jitterMillis);';
   const source = ['export function scheduleWork(values: number[], weights: number[], attempt: number, jitterMillis: number): number {', '  let total = 0;', ...body.slice(1), '  return total;', '}'];
-  fs.mkdirSync(path.join(repo, 'src'), { recursive: true });
-  fs.writeFileSync(path.join(repo, 'src/schedule.ts'), source.join('\n') + '\n');
-  fs.writeFileSync(path.join(repo, 'src/small.ts'), 'export function clampPercent(value: number): number {\n  return Math.min(100, Math.max(0, value));\n}\n');
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-qm', 'two functions');
+  const small = 'export function clampPercent(value: number): number {\n  return Math.min(100, Math.max(0, value));\n}\n';
+  committedRepo(repo, { 'src/schedule.ts': source.join('\n') + '\n', 'src/small.ts': small }, 'two functions');
   return { repo, source };
 }
 

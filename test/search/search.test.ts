@@ -69,6 +69,10 @@ describe('search ranking on the fixture repository', () => {
     const question = await both('how are passwords hashed and verified');
     assert.equal(question.on[0].path, 'server/auth.py', question.on.map((r) => r.path).join(', '));
     assert.ok(question.on[0].score > question.off[0].score, 'the file evidence adds to the question\'s best hit');
+    // The names half alone: server/auth.py defines hash_password and verify_password.
+    const [byNames] = await index.search('how are passwords hashed and verified', { k: 10, update: false, committedOnly: true, ranking: { fileTopicNameShare: 1 } });
+    assert.equal(byNames.path, 'server/auth.py');
+    assert.ok(byNames.score > question.off[0].score, 'the names a file defines add to the question\'s best hit');
     const phrase = await both('password hashing and verification');
     assert.deepEqual(phrase.on.map((r) => [r.path, r.startLine, r.score]), phrase.off.map((r) => [r.path, r.startLine, r.score]));
   });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CodeIndex } from '../../src/service/code-index.js';
-import { git, runCli, tempDir, TEST_CACHE } from '../helpers.js';
+import { committedRepo, runCli, tempDir, TEST_CACHE } from '../helpers.js';
 
 process.env.OCRAG_CACHE ??= TEST_CACHE;
 
@@ -69,14 +68,7 @@ describe('a pasted stack trace', () => {
   let repo: string;
 
   before(async () => {
-    repo = path.join(tempDir('trace'), 'shop');
-    for (const [file, text] of Object.entries(FILES)) {
-      fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
-      fs.writeFileSync(path.join(repo, file), text);
-    }
-    git(repo, 'init', '-q', '-b', 'main');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-qm', 'shop');
+    repo = committedRepo(path.join(tempDir('trace'), 'shop'), FILES, 'shop');
     index = await CodeIndex.open(repo);
     await index.index();
   });
@@ -88,6 +80,9 @@ describe('a pasted stack trace', () => {
     const results = await search(PYTHON_TRACE);
     assert.equal(results[0]?.path, 'app/billing/discounts.py', results.map((r) => r.path).join(', '));
     assert.match(results[0]!.text, /def apply_discount/);
+    // Without the frames' paths, the top frame's function still outweighs the functions of the frames below it.
+    const byNames = await index.search(PYTHON_TRACE, { k: 10, update: false, committedOnly: true, ranking: { queryPaths: false } });
+    assert.equal(byNames[0]?.path, 'app/billing/discounts.py', byNames.map((r) => r.path).join(', '));
   });
 
   test('a Node trace ranks the file of its first user frame first, past node_modules and node:internal', async () => {

@@ -76,14 +76,19 @@ function fileMeaning(p: CandidatePool, n: number): Map<string, number> {
   return mean;
 }
 
-/** Per blob: stemmed words of the names it defines and of its path → how often. */
+/** The view's file summaries (the names a file defines and its path words, stemmed) as BM25 needs them. */
 interface FileSummaries {
-  words: Map<string, Map<string, number>>;
-  df: Map<string, number>;
+  /** Per stemmed word, the files holding it: blob, how often, and the length of that file's summary. */
+  postings: Map<string, { blob: string; tf: number; length: number }[]>;
+  files: number;
   meanLength: number;
 }
 
-const summaries = new WeakMap<VisibleChunks, Map<SearchView['files'], FileSummaries>>();
+/**
+ * Built once per visible set (itself one per view: `ResidentChunks.chunksOf` keys it by the view), so a query
+ * only walks the postings of its own words.
+ */
+const summaries = new WeakMap<VisibleChunks, FileSummaries>();
 
 /**
  * BM25 of the query's words over file summaries (the names a file defines and its path words), divided by the
@@ -91,40 +96,32 @@ const summaries = new WeakMap<VisibleChunks, Map<SearchView['files'], FileSummar
  */
 function nameEvidence(resident: ResidentChunks, visible: VisibleChunks, view: SearchView, q: QueryInfo): Map<string, number> {
   const s = summariesOf(resident, visible, view);
-  const n = s.words.size;
   const k1 = 1.2;
   const b = 0.75;
   const scores = new Map<string, number>();
   for (const term of new Set(q.keywords.map(stem))) {
-    const df = s.df.get(term);
-    if (!df) continue;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    for (const [blob, words] of s.words) {
-      const tf = words.get(term);
-      if (!tf) continue;
-      const length = words.get(LENGTH)!;
-      scores.set(blob, (scores.get(blob) ?? 0) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length) / s.meanLength)));
-    }
+    const posting = s.postings.get(term);
+    if (!posting) continue;
+    const df = posting.length;
+    const idf = Math.log(1 + (s.files - df + 0.5) / (df + 0.5));
+    for (const { blob, tf, length } of posting) scores.set(blob, (scores.get(blob) ?? 0) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length) / s.meanLength)));
   }
-  const top = Math.max(0, ...scores.values()) || 1;
+  let top = 0;
+  for (const v of scores.values()) top = Math.max(top, v);
+  top ||= 1;
   for (const [blob, v] of scores) scores.set(blob, v / top);
   return scores;
 }
 
-const LENGTH = '\u0000length';
-
 function summariesOf(resident: ResidentChunks, visible: VisibleChunks, view: SearchView): FileSummaries {
-  let byFiles = summaries.get(visible);
-  if (!byFiles) summaries.set(visible, (byFiles = new Map()));
-  let s = byFiles.get(view.files);
+  let s = summaries.get(visible);
   if (s) return s;
   const words = new Map<string, Map<string, number>>();
   const add = (blob: string, word: string) => {
     let bag = words.get(blob);
-    if (!bag) words.set(blob, (bag = new Map([[LENGTH, 0]])));
+    if (!bag) words.set(blob, (bag = new Map()));
     const st = stem(word);
     bag.set(st, (bag.get(st) ?? 0) + 1);
-    bag.set(LENGTH, bag.get(LENGTH)! + 1);
   };
   const named = new Map<string, Set<string>>();
   for (const i of visible.chunks) {
@@ -138,14 +135,20 @@ function summariesOf(resident: ResidentChunks, visible: VisibleChunks, view: Sea
     }
   }
   for (const file of view.files) for (const w of pathWordsOf(file)) add(file.blob, w);
-  const df = new Map<string, number>();
+  const postings: FileSummaries['postings'] = new Map();
   let total = 0;
-  for (const bag of words.values()) {
-    total += bag.get(LENGTH)!;
-    for (const w of bag.keys()) if (w !== LENGTH) df.set(w, (df.get(w) ?? 0) + 1);
+  for (const [blob, bag] of words) {
+    let length = 0;
+    for (const tf of bag.values()) length += tf;
+    total += length;
+    for (const [w, tf] of bag) {
+      let posting = postings.get(w);
+      if (!posting) postings.set(w, (posting = []));
+      posting.push({ blob, tf, length });
+    }
   }
-  s = { words, df, meanLength: words.size ? total / words.size : 1 };
-  byFiles.set(view.files, s);
+  s = { postings, files: words.size, meanLength: words.size ? total / words.size : 1 };
+  summaries.set(visible, s);
   return s;
 }
 
