@@ -1,4 +1,4 @@
-import { chunkerVersion, chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
+import { chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
 import type { BlobState } from '../store/blob-state.js';
 import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
 import type { ChunkBatch, ChunkStore } from '../store/contract.js';
@@ -166,7 +166,7 @@ function checkRemoteRows(uri: string, batch: ChunkBatch, blobs: Set<string>, ide
  * each time, 0.1 s of a fresh clone of tokio's 14,121 rows (CPU profile).
  */
 export function chunkerVersionsByLanguage(identity: IndexIdentity): (language: string) => string {
-  const versions = parseChunkerVersions(identity.chunkerVersion ?? chunkerVersion());
+  const versions = parseChunkerVersions(identity.chunkerVersion);
   const known = new Map<string, string>();
   return (language) => {
     let v = known.get(language);
