@@ -77,16 +77,6 @@ export async function writeRemoteManifest(remote: RemoteStore, repository: strin
   await remote.objects.put(remoteManifestKey(repository, key), JSON.stringify(manifest) + '\n');
 }
 
-export async function readRemoteManifest(remote: RemoteStore, repository: string, key: string): Promise<Manifest | null> {
-  const bytes = await remote.objects.get(remoteManifestKey(repository, key));
-  if (!bytes) return null;
-  try {
-    return JSON.parse(bytes.toString('utf8')) as Manifest;
-  } catch {
-    return null;
-  }
-}
-
 export function remoteManifestKey(repository: string, key: string): string {
   return `manifests/${repository}/${key}.json`;
 }
