@@ -12,7 +12,7 @@ import { fullGc } from '../util/full-gc.js';
 import { requireHead, selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
 import { crashPoint } from './crash-point.js';
 import { clearIndex, finishChunkerUpgrade, openStoreFor } from './open-store.js';
-import { openRemoteReader, readThrough, remoteContents, type ReadThroughSummary } from './read-through.js';
+import { checkRemote, openRemoteReader, readThrough, remoteContents, type ReadThroughSummary, type RemoteReader } from './read-through.js';
 import { recordGcCheck } from './gc-policy.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex, type IndexPhase } from './embed-blobs.js';
 import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
@@ -87,20 +87,19 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
   crashPoint('index.listed');
   const identity = { modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: chunkerVersion() };
   // Before the local store is opened: a foreign remote is refused with the local index untouched.
-  const remote = await openRemoteReader(ctx, identity, opts.onNotice);
-  const store = await openStoreFor(ctx, embedder, opts).catch((e: unknown) => {
-    remote?.store.close();
-    throw e;
-  });
+  const remote = await checkRemote(ctx, identity, opts.onNotice);
+  const store = await openStoreFor(ctx, embedder, opts);
+  let remoteTables: RemoteReader | null = null;
   try {
     const storeWasEmpty = (await store.countChunks()) === 0;
     const known = await knownState(ctx, store, selection, embedder.modelId, [manifestKey(branch, commit), ...(opts.baseKeys ?? [])]);
     let pending = uniqueUnknown(selection.files, known);
     let fetched: ReadThroughSummary | undefined;
-    if (remote && pending.length) {
+    // The remote's tables are opened only when there is something to copy (not for a merge of known blobs).
+    if (remote && pending.length && (remoteTables = await openRemoteReader(remote, identity, opts.onNotice))) {
       // Fetched while the chunks are copied: both are reads of the remote, and neither waits on the other.
-      const searchSet = fetchSearchSet(remote, commit, identity);
-      const copied = await readThrough(remote, store, identity, pending.map((b) => b.blob), opts.onNotice);
+      const searchSet = fetchSearchSet(remoteTables, commit, identity);
+      const copied = await readThrough(remoteTables, store, identity, pending.map((b) => b.blob), opts.onNotice);
       for (const [blob, s] of copied.known) known.set(blob, s);
       pending = pending.filter((b) => !known.has(b.blob));
       fetched = copied.summary;
@@ -112,7 +111,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     const reader = new BlobReader(ctx.repo.root);
     let result;
     try {
-      const copyContents = fetched && remote ? remoteContents(remote, identity, opts.onNotice) : undefined;
+      const copyContents = fetched && remoteTables ? remoteContents(remoteTables, identity, opts.onNotice) : undefined;
       result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress, signal: opts.signal, copyContents });
       if (fetched) fetched.contents = result.copied;
     } finally {
@@ -140,7 +139,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     return fetched ? { ...summary, remote: fetched } : summary;
   } finally {
     store.close();
-    remote?.store.close();
+    remoteTables?.store.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import { chunkerVersion, chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
+import { chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
 import type { BlobState } from '../store/blob-state.js';
 import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
 import type { ChunkBatch, ChunkStore } from '../store/contract.js';
@@ -32,11 +32,12 @@ export interface ReadThroughSummary {
 const ROWS_PER_COPY = 4096;
 
 /**
- * Opens the configured remote store for reading, or null: none configured, nothing published there yet, or
+ * The configured remote store, its identity checked, or null: none configured, nothing published there yet, or
  * unreachable (then one line says so and the run indexes locally). A remote of another model, vector size or
- * chunker is refused (ArtifactError, exit 4) before anything local is written.
+ * chunker is refused (ArtifactError, exit 4) before anything local is written. Its tables are opened only when
+ * there is something to copy (openRemoteReader).
  */
-export async function openRemoteReader(ctx: IndexContext, identity: IndexIdentity, onNotice?: (message: string) => void): Promise<RemoteReader | null> {
+export async function checkRemote(ctx: IndexContext, identity: IndexIdentity, onNotice?: (message: string) => void): Promise<RemoteStore | null> {
   if (!ctx.config.remote) return null;
   let remote: RemoteStore | null = null;
   try {
@@ -44,13 +45,26 @@ export async function openRemoteReader(ctx: IndexContext, identity: IndexIdentit
     const theirs = await readRemoteIdentity(remote);
     if (!theirs) return null;
     assertRemoteIdentity(remote, theirs, identity);
+    return remote;
+  } catch (e) {
+    return notUsable(e, remote?.uri ?? ctx.config.remote, onNotice);
+  }
+}
+
+/** Opens a checked remote's tables for reading, or null when they can't be (one line says so). */
+export async function openRemoteReader(remote: RemoteStore, identity: IndexIdentity, onNotice?: (message: string) => void): Promise<RemoteReader | null> {
+  try {
     return { remote, store: await openStore(remote.location, identity.dim, { create: false }) };
   } catch (e) {
-    // Refused content fails the run; anything else (unreachable, no credentials, no tables) leaves it local.
-    if (e instanceof ArtifactError) throw e;
-    onNotice?.(`ocrag: remote store ${remote?.uri ?? ctx.config.remote} not usable (${whyNot(e)}); indexing locally`);
-    return null;
+    return notUsable(e, remote.uri, onNotice);
   }
+}
+
+/** Refused content fails the run; anything else (unreachable, no credentials, no tables) leaves it local. */
+function notUsable(e: unknown, uri: string, onNotice?: (message: string) => void): null {
+  if (e instanceof ArtifactError) throw e;
+  onNotice?.(`ocrag: remote store ${uri} not usable (${whyNot(e)}); indexing locally`);
+  return null;
 }
 
 /**
@@ -166,7 +180,7 @@ function checkRemoteRows(uri: string, batch: ChunkBatch, blobs: Set<string>, ide
  * each time, 0.1 s of a fresh clone of tokio's 14,121 rows (CPU profile).
  */
 export function chunkerVersionsByLanguage(identity: IndexIdentity): (language: string) => string {
-  const versions = parseChunkerVersions(identity.chunkerVersion ?? chunkerVersion());
+  const versions = parseChunkerVersions(identity.chunkerVersion);
   const known = new Map<string, string>();
   return (language) => {
     let v = known.get(language);

@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { S3Objects } from '../store/s3/objects.js';
 import { parseS3Uri, s3Settings } from '../store/s3/settings.js';
 import { RemoteUnavailableError, UsageError } from '../util/errors.js';
+import { fetchRemote, saveBody } from '../util/fetch-remote.js';
 
 /** `https://…`, `s3://…` (and plain `http://` to this machine): an artifact to download before importing. */
 export function isArtifactUrl(arg: string): boolean {
@@ -62,13 +61,7 @@ async function overHttp(url: string, file: string): Promise<void> {
     throw new UsageError(`invalid artifact URL ${shownUrl(url)}`);
   }
   if (u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) throw new UsageError(`${shownUrl(url)}: plain http is accepted only from this machine (127.0.0.1, localhost); use https`);
-  let res: Response;
-  try {
-    res = await fetch(u, { redirect: 'follow' });
-  } catch (e) {
-    const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name;
-    throw new RemoteUnavailableError(`${shownUrl(url)}: unreachable (${cause})`, true);
-  }
+  const res = await fetchRemote(u, { redirect: 'follow' }, shownUrl(url));
   if (!res.ok || !res.body) throw new RemoteUnavailableError(`${shownUrl(url)}: answered HTTP ${res.status}`, false);
-  await pipeline(Readable.fromWeb(res.body as never), fs.createWriteStream(file));
+  await saveBody(res, file);
 }

@@ -118,7 +118,7 @@ function newestManifestOf(ctx: IndexContext, commit: string): Manifest | null {
 }
 
 /** Splits the manifest's blobs into those with chunks and those with a mark; a blob with neither means a damaged index. */
-async function partitionBlobs(store: ChunkStore, manifest: Manifest): Promise<{ chunkBlobs: string[]; marks: BlobMark[] }> {
+export async function partitionBlobs(store: ChunkStore, manifest: Manifest): Promise<{ chunkBlobs: string[]; marks: BlobMark[] }> {
   const fileBlobs = [...new Set(Object.values(manifest.files))];
   const state = await store.blobState([...fileBlobs, ...Object.values(manifest.skippedBlobs)]);
   const chunkBlobs: string[] = [];

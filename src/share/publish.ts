@@ -1,12 +1,13 @@
 import { currentManifest, requireHead, type IndexContext } from '../index/context.js';
 import { requireRepository } from '../index/folder.js';
-import type { BlobMark, ChunkBatch, ChunkStore } from '../store/contract.js';
+import type { ChunkBatch } from '../store/contract.js';
 import type { ModelIdentity } from '../store/identity.js';
-import { manifestKey } from '../store/manifest.js';
+import { manifestKey, type Manifest } from '../store/manifest.js';
 import { openStore } from '../store/open-store.js';
 import { assertRemoteIdentity, openRemote, readRemoteIdentity, writeRemoteIdentity, writeRemoteManifest, type RemoteStore } from '../store/remote.js';
 import { acquireLease } from '../store/s3/lease.js';
 import { UsageError } from '../util/errors.js';
+import { partitionBlobs } from './export.js';
 import { localIdentity } from './local-identity.js';
 import { publishSearchSet } from './publish-search-set.js';
 import { remoteRepository } from './remote-repository.js';
@@ -70,7 +71,7 @@ export async function publishHead(source: PublishSource, opts: { compact?: boole
     const theirs = await readRemoteIdentity(remote);
     if (theirs) assertRemoteIdentity(remote, theirs, identity);
     else await writeRemoteIdentity(remote, identity);
-    const counts = await appendMissing(ctx, remote, identity.dim, [...new Set(Object.values(manifest.files))], [...new Set(Object.values(manifest.skippedBlobs))], opts.compact === true);
+    const counts = await appendMissing(ctx, remote, identity.dim, manifest, opts.compact === true);
     const key = manifestKey(manifest.branch, manifest.commit);
     const searchSet = await publishSearchSet(ctx, remote, identity, manifest);
     await writeRemoteManifest(remote, repository, key, manifest);
@@ -80,18 +81,22 @@ export async function publishHead(source: PublishSource, opts: { compact?: boole
   }
 }
 
-/** Copies the chunks and marks the remote lacks from the local store (the caller holds the lease). */
-async function appendMissing(ctx: IndexContext, remote: RemoteStore, dim: number, chunked: string[], marked: string[], compact: boolean): Promise<Pick<PublishSummary, 'blobs' | 'blobsAdded' | 'chunksAdded' | 'marksAdded' | 'compacted'>> {
+/**
+ * Copies the chunks and marks the remote lacks from the local store (the caller holds the lease). The blobs are
+ * split as an export splits them (share/export.ts), so a file that yields no chunk is published as its mark.
+ */
+async function appendMissing(ctx: IndexContext, remote: RemoteStore, dim: number, manifest: Manifest, compact: boolean): Promise<Pick<PublishSummary, 'blobs' | 'blobsAdded' | 'chunksAdded' | 'marksAdded' | 'compacted'>> {
   const [target, local] = [await openStore(remote.location, dim, { create: true }), await openStore(ctx.layout, dim, { create: false })];
   try {
-    const held = await target.blobState([...chunked, ...marked]);
-    const counts = { blobs: chunked.length + marked.length, blobsAdded: 0, chunksAdded: 0, marksAdded: 0, compacted: false };
-    const lacking = chunked.filter((b) => !held.has(b));
+    const { chunkBlobs, marks } = await partitionBlobs(local, manifest);
+    const held = await target.blobState([...chunkBlobs, ...marks.map((m) => m.blob)]);
+    const counts = { blobs: chunkBlobs.length + marks.length, blobsAdded: 0, chunksAdded: 0, marksAdded: 0, compacted: false };
+    const lacking = chunkBlobs.filter((b) => !held.has(b));
     for (let at = 0; at < lacking.length; at += BLOBS_PER_COPY) counts.chunksAdded += await target.addChunkBatchesNotStored(await collect(local.chunkBatchesOf(lacking.slice(at, at + BLOBS_PER_COPY))));
-    const marks = await marksOf(local, marked.filter((b) => !held.has(b)));
-    await target.addMarks(marks);
-    counts.blobsAdded = lacking.length + marks.length;
-    counts.marksAdded = marks.length;
+    const newMarks = marks.filter((m) => !held.has(m.blob));
+    await target.addMarks(newMarks);
+    counts.blobsAdded = lacking.length + newMarks.length;
+    counts.marksAdded = newMarks.length;
     if (compact) {
       await target.compact();
       counts.compacted = true;
@@ -101,15 +106,6 @@ async function appendMissing(ctx: IndexContext, remote: RemoteStore, dim: number
     target.close();
     local.close();
   }
-}
-
-async function marksOf(store: ChunkStore, blobs: string[]): Promise<BlobMark[]> {
-  if (blobs.length === 0) return [];
-  const state = await store.blobState(blobs);
-  return blobs.flatMap((blob) => {
-    const s = state.get(blob);
-    return s && s !== 'chunks' ? [{ blob, reason: s }] : [];
-  });
 }
 
 async function collect(batches: AsyncIterable<ChunkBatch>): Promise<ChunkBatch[]> {

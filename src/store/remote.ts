@@ -29,10 +29,10 @@ interface RemoteIdentityFile extends IndexIdentity {
   createdAt: string;
 }
 
-export function openRemote(uri: string, layout: Pick<IndexLayout, 'dir'>, env: NodeJS.ProcessEnv = process.env): RemoteStore {
+export function openRemote(uri: string, layout: Pick<IndexLayout, 'dir'>): RemoteStore {
   if (!uri.startsWith('s3://')) throw new UsageError(`remote "${uri}" is not supported: expected s3://bucket/prefix`);
   const place = parseS3Uri(uri);
-  const objects = new S3Objects(s3Settings(env), place);
+  const objects = new S3Objects(s3Settings(), place);
   const tables = `s3://${place.bucket}/${[place.prefix, 'lance'].filter(Boolean).join('/')}`;
   // Never created: nothing builds a large view's indexes on the remote (clones search their own copy).
   const location = { tables, writeLock: path.join(layout.dir, 'remote-write.lock'), searchIndexes: path.join(layout.dir, 'remote-search-indexes.json') };
@@ -75,16 +75,6 @@ export function assertRemoteIdentity(remote: RemoteStore, theirs: IndexIdentity,
  */
 export async function writeRemoteManifest(remote: RemoteStore, repository: string, key: string, manifest: Manifest): Promise<void> {
   await remote.objects.put(remoteManifestKey(repository, key), JSON.stringify(manifest) + '\n');
-}
-
-export async function readRemoteManifest(remote: RemoteStore, repository: string, key: string): Promise<Manifest | null> {
-  const bytes = await remote.objects.get(remoteManifestKey(repository, key));
-  if (!bytes) return null;
-  try {
-    return JSON.parse(bytes.toString('utf8')) as Manifest;
-  } catch {
-    return null;
-  }
 }
 
 export function remoteManifestKey(repository: string, key: string): string {

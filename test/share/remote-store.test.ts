@@ -20,6 +20,7 @@ interface PublishSummary {
   blobs: number;
   blobsAdded: number;
   chunksAdded: number;
+  marksAdded: number;
   created: boolean;
   repository: string;
   manifestKey: string;
@@ -97,6 +98,18 @@ describe('a team store on S3 (a real s3rver on 127.0.0.1)', () => {
     assert.deepEqual([status.remote.lastRun.chunks, status.remote.lastRun.searchSet, status.remote.lastRun.commit], [published.chunksAdded, true, first]);
     const text = await run(['status'], b);
     assert.match(text.stdout, new RegExp(`remote +s3://team/org/sample reachable; last index run \\(${first.slice(0, 8)}, .*\\) copied ${published.chunksAdded} chunks`));
+  });
+
+  test('a file that yields no chunk is published as its mark: publishing again adds nothing', async () => {
+    const extra = { OCRAG_REMOTE: env.OCRAG_REMOTE.replace('sample', 'marks') };
+    const c = clone('empty-file');
+    fs.writeFileSync(path.join(c, 'src', 'blank.ts'), '\n\n');
+    git(c, 'add', 'src/blank.ts');
+    git(c, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'a blank file');
+    const once = await json<PublishSummary>(['publish'], c, extra);
+    assert.ok(once.marksAdded >= 1, JSON.stringify(once));
+    const again = await json<PublishSummary>(['publish'], c, extra);
+    assert.deepEqual([again.blobs, again.blobsAdded, again.chunksAdded, again.marksAdded], [once.blobs, 0, 0, 0], JSON.stringify(again));
   });
 
   test('a search-ready set whose bytes do not match its record is not used; the first search builds its own', async () => {

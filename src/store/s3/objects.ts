@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { RemoteUnavailableError } from '../../util/errors.js';
+import { fetchRemote, saveBody } from '../../util/fetch-remote.js';
 import type { S3Place, S3Settings } from './settings.js';
 import { awsEncode, EMPTY_SHA256, signS3Request } from './sigv4.js';
 
@@ -43,7 +42,7 @@ export class S3Objects {
     const res = await this.request('GET', key, {});
     if (res.status === 404) return false;
     await this.check(res, 'GET', key);
-    await pipeline(Readable.fromWeb(res.body as never), fs.createWriteStream(file));
+    await saveBody(res, file);
     this.bytesRead += fs.statSync(file).size;
     return true;
   }
@@ -78,12 +77,7 @@ export class S3Objects {
     const payloadSha256 = opts.body ? createHash('sha256').update(opts.body).digest('hex') : EMPTY_SHA256;
     const headers = signS3Request({ method, url, headers: opts.headers ?? {}, payloadSha256 }, this.settings, new Date());
     delete headers.host;
-    try {
-      return await fetch(url, { method, headers, body: opts.body ? new Uint8Array(opts.body) : undefined, signal: opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined });
-    } catch (e) {
-      const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name;
-      throw new RemoteUnavailableError(`${this.shown(key)}: unreachable (${cause})`, true);
-    }
+    return fetchRemote(url, { method, headers, body: opts.body ? new Uint8Array(opts.body) : undefined, signal: opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined }, this.shown(key));
   }
 
   /** A failed answer as one line: the status and S3's error code, nothing of the request. */
