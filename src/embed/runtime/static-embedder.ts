@@ -51,15 +51,20 @@ export function createStaticEmbedder(
     if (!queryEncoder) queryEncoder = new StaticEncoder({ modelDir, dim: lookup.dim, table: (rows = new TableFileRows(lookup.tablePath, lookup.dim)) });
     return queryEncoder;
   };
-  // Worker threads are loaded with the first big batch: a search embeds one query and never needs them.
-  let pool: Promise<StaticWorkerPool> | undefined;
+  // Worker threads are loaded with the first big batch: a search embeds one query and never needs them. `users`
+  // counts the embeds under way on a pool: a release (an index run's, while a session's search embeds its edits)
+  // lets them finish, and the last one closes it; terminated under them, their jobs would never be answered.
+  let pool: { workers: Promise<StaticWorkerPool>; users: number } | undefined;
+  const closeIfDone = async (p: NonNullable<typeof pool>) => {
+    if (p !== pool && p.users === 0) await (await p.workers).close();
+  };
 
   const release = async () => {
-    const closing = pool;
+    const released = pool;
     pool = undefined;
     // The workers share the table: it is garbage once they are gone. Queries read their rows from the file again.
     full = null;
-    await (await closing)?.close();
+    if (released) await closeIfDone(released);
   };
 
   const split = (flat: Float32Array, count: number): Float32Array[] =>
@@ -72,8 +77,14 @@ export function createStaticEmbedder(
       const prefixed = texts.map((text) => withPrefix(options.prompts.document, text));
       const { source, encoder } = loadFull();
       if (threads > 1 && prefixed.length >= POOL_MIN_BATCH) {
-        pool ??= import('./static-pool.js').then((m) => new m.StaticWorkerPool(source, threads));
-        return split(await (await pool).encode(prefixed, lookup.dim), prefixed.length);
+        const p = (pool ??= { workers: import('./static-pool.js').then((m) => new m.StaticWorkerPool(source, threads)), users: 0 });
+        p.users++;
+        try {
+          return split(await (await p.workers).encode(prefixed, lookup.dim), prefixed.length);
+        } finally {
+          p.users--;
+          await closeIfDone(p);
+        }
       }
       return split(encoder().encodeBatch(prefixed), prefixed.length);
     },
