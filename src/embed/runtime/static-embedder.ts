@@ -33,23 +33,25 @@ export function createStaticEmbedder(
   // This thread's encoder over the whole table is made for the first small batch: an index run whose batches all
   // go to the workers never sets up a tokenizer here (~20 ms with the Chinese vocabulary).
   let full: { source: StaticEncoderSource & { table: Float32Array }; encoder: () => StaticEncoder } | null = null;
-  let rows: TableFileRows | null = null;
-  let queryEncoder: StaticEncoder | null = null;
+  // Until then, and after a release, queries read their rows from the file: the file and its encoder go together.
+  let fromFile: { rows: TableFileRows; encoder: StaticEncoder } | null = null;
   const loadFull = () => {
     if (!full) {
       const source = { modelDir, dim: lookup.dim, table: readTable(lookup.tablePath, threads > 1) };
       let encoder: StaticEncoder | undefined;
       full = { source, encoder: () => (encoder ??= new StaticEncoder(source)) };
-      rows?.close();
-      rows = null;
-      queryEncoder = null;
+      fromFile?.rows.close();
+      fromFile = null;
     }
     return full;
   };
   const forQuery = () => {
     if (full) return full.encoder();
-    if (!queryEncoder) queryEncoder = new StaticEncoder({ modelDir, dim: lookup.dim, table: (rows = new TableFileRows(lookup.tablePath, lookup.dim)) });
-    return queryEncoder;
+    if (!fromFile) {
+      const rows = new TableFileRows(lookup.tablePath, lookup.dim);
+      fromFile = { rows, encoder: new StaticEncoder({ modelDir, dim: lookup.dim, table: rows }) };
+    }
+    return fromFile.encoder;
   };
   // Worker threads are loaded with the first big batch: a search embeds one query and never needs them. `users`
   // counts the embeds under way on a pool: a release (an index run's, while a session's search embeds its edits)
@@ -94,7 +96,7 @@ export function createStaticEmbedder(
     release,
     async close() {
       await release();
-      rows?.close();
+      fromFile?.rows.close();
     },
   };
 }
