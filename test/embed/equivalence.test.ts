@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { DEFAULT_MODEL_ID, loadEmbedder, type Embedder } from '../../src/embed/index.js';
 import { MAX_CHARS } from '../../src/embed/runtime/text-limits.js';
 import { CODE_SNIPPETS, cosine, freshCacheWithDefaultModel, norm } from './helpers.js';
+
+/** Threads of this process (Linux), or null elsewhere. */
+function threadCount(): number | null {
+  return process.platform === 'linux' ? fs.readdirSync('/proc/self/task').length : null;
+}
 
 const TEXTS = [
   ...Object.values(CODE_SNIPPETS),
@@ -94,15 +100,24 @@ describe('static fast path vs Transformers.js pipeline on the default model', ()
     }
   });
 
-  test('after release (workers and table given back) queries and documents embed to the same bits', async () => {
+  test('after release (workers and table given back) queries and documents embed to the same bits', { timeout: 120_000 }, async () => {
     const pooled = await loadEmbedder('default', { threads: 2 });
     try {
       const many = Array.from({ length: 150 }, (_, i) => `${TEXTS[i % TEXTS.length]} // variant ${i}`);
       const before = await pooled.embed(many);
       const query = await pooled.embedQuery('parse command line arguments');
+      const withWorkers = threadCount();
       await pooled.release!();
+      if (withWorkers !== null) assert.ok(threadCount()! <= withWorkers - 2, 'the two worker threads are gone');
       assert.deepEqual(await pooled.embedQuery('parse command line arguments'), query);
       (await pooled.embed(many)).forEach((v, i) => assert.deepEqual(v, before[i]));
+      // A release while documents are embedding on the workers (an index run's, while a session's search embeds
+      // its edits) lets that batch finish on them.
+      const during = pooled.embed(many);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      await pooled.release!();
+      (await during).forEach((v, i) => assert.deepEqual(v, before[i]));
+      if (withWorkers !== null) assert.ok(threadCount()! <= withWorkers - 2, 'and the last batch on them closed them');
       await pooled.release!();
       await pooled.release!();
     } finally {

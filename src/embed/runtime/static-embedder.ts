@@ -33,33 +33,40 @@ export function createStaticEmbedder(
   // This thread's encoder over the whole table is made for the first small batch: an index run whose batches all
   // go to the workers never sets up a tokenizer here (~20 ms with the Chinese vocabulary).
   let full: { source: StaticEncoderSource & { table: Float32Array }; encoder: () => StaticEncoder } | null = null;
-  let rows: TableFileRows | null = null;
-  let queryEncoder: StaticEncoder | null = null;
+  // Until then, and after a release, queries read their rows from the file: the file and its encoder go together.
+  let fromFile: { rows: TableFileRows; encoder: StaticEncoder } | null = null;
   const loadFull = () => {
     if (!full) {
       const source = { modelDir, dim: lookup.dim, table: readTable(lookup.tablePath, threads > 1) };
       let encoder: StaticEncoder | undefined;
       full = { source, encoder: () => (encoder ??= new StaticEncoder(source)) };
-      rows?.close();
-      rows = null;
-      queryEncoder = null;
+      fromFile?.rows.close();
+      fromFile = null;
     }
     return full;
   };
   const forQuery = () => {
     if (full) return full.encoder();
-    if (!queryEncoder) queryEncoder = new StaticEncoder({ modelDir, dim: lookup.dim, table: (rows = new TableFileRows(lookup.tablePath, lookup.dim)) });
-    return queryEncoder;
+    if (!fromFile) {
+      const rows = new TableFileRows(lookup.tablePath, lookup.dim);
+      fromFile = { rows, encoder: new StaticEncoder({ modelDir, dim: lookup.dim, table: rows }) };
+    }
+    return fromFile.encoder;
   };
-  // Worker threads are loaded with the first big batch: a search embeds one query and never needs them.
-  let pool: Promise<StaticWorkerPool> | undefined;
+  // Worker threads are loaded with the first big batch: a search embeds one query and never needs them. `users`
+  // counts the embeds under way on a pool: a release (an index run's, while a session's search embeds its edits)
+  // lets them finish, and the last one closes it; terminated under them, their jobs would never be answered.
+  let pool: { workers: Promise<StaticWorkerPool>; users: number } | undefined;
+  const closeIfDone = async (p: NonNullable<typeof pool>) => {
+    if (p !== pool && p.users === 0) await (await p.workers).close();
+  };
 
   const release = async () => {
-    const closing = pool;
+    const released = pool;
     pool = undefined;
     // The workers share the table: it is garbage once they are gone. Queries read their rows from the file again.
     full = null;
-    await (await closing)?.close();
+    if (released) await closeIfDone(released);
   };
 
   const split = (flat: Float32Array, count: number): Float32Array[] =>
@@ -72,8 +79,14 @@ export function createStaticEmbedder(
       const prefixed = texts.map((text) => withPrefix(options.prompts.document, text));
       const { source, encoder } = loadFull();
       if (threads > 1 && prefixed.length >= POOL_MIN_BATCH) {
-        pool ??= import('./static-pool.js').then((m) => new m.StaticWorkerPool(source, threads));
-        return split(await (await pool).encode(prefixed, lookup.dim), prefixed.length);
+        const p = (pool ??= { workers: import('./static-pool.js').then((m) => new m.StaticWorkerPool(source, threads)), users: 0 });
+        p.users++;
+        try {
+          return split(await (await p.workers).encode(prefixed, lookup.dim), prefixed.length);
+        } finally {
+          p.users--;
+          await closeIfDone(p);
+        }
       }
       return split(encoder().encodeBatch(prefixed), prefixed.length);
     },
@@ -83,7 +96,7 @@ export function createStaticEmbedder(
     release,
     async close() {
       await release();
-      rows?.close();
+      fromFile?.rows.close();
     },
   };
 }
