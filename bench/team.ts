@@ -52,6 +52,18 @@ function cloneAt(repo: string, work: string, name: string, rev: string): string 
   return dir;
 }
 
+/** Until a clone's background index run has written its manifest and let go of the lock. */
+async function indexWritten(dir: string): Promise<void> {
+  const index = path.join(dir, '.ocrag');
+  const manifests = path.join(index, 'manifests');
+  for (let waited = 0; waited < 300_000; waited += 20) {
+    const written = fs.existsSync(manifests) && fs.readdirSync(manifests).some((f) => f.endsWith('.json'));
+    if (written && !fs.existsSync(path.join(index, 'index.lock'))) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${dir}: no index after 5 minutes`);
+}
+
 const seconds = (n: number) => +n.toFixed(2);
 const mib = (n: number) => +(n / 2 ** 20).toFixed(1);
 
@@ -89,6 +101,20 @@ async function main(): Promise<void> {
     const fetched = s3.bytesOut();
     const rt = JSON.parse(readThrough.stdout) as { chunksEmbedded: number; remote?: { chunks: number; blobs: number; searchSet?: boolean } };
 
+    // First searches in fresh clones, as a teammate types them: without a remote the search indexes the whole
+    // clone first; with it, the clone answers from the published set and copies its index in the background.
+    const localFirst = cloneAt(repo, work, 'local-first', published);
+    const localFirstSearch = await cli(['search', QUERY, '--json'], localFirst);
+    const remoteFirst = cloneAt(repo, work, 'remote-first', published);
+    s3.reset();
+    const remoteStarted = performance.now();
+    const remoteFirstSearch = await cli(['search', QUERY, '--json'], remoteFirst, remote);
+    const fetchedToAnswer = s3.bytesOut();
+    await indexWritten(remoteFirst);
+    const copiedSeconds = (performance.now() - remoteStarted) / 1000;
+    const fetchedInAll = s3.bytesOut();
+    const sameAnswer = remoteFirstSearch.stdout === localFirstSearch.stdout;
+
     // A clone 20 commits past what CI published, and what CI's own clone embeds for the same 20 commits.
     const ahead = cloneAt(repo, work, 'ahead', head);
     s3.reset();
@@ -110,6 +136,15 @@ async function main(): Promise<void> {
           chunks: fullSummary.chunksTotal,
           secondsToFirstSearch: { fullLocalIndex: seconds(toFirstSearch.fullLocal), artifactImport: seconds(toFirstSearch.artifact), remoteReadThrough: seconds(toFirstSearch.remote) },
           remoteShareOfFullIndex: +(toFirstSearch.remote / toFirstSearch.fullLocal).toFixed(3),
+          firstSearchInFreshClone: {
+            withoutRemoteSeconds: seconds(localFirstSearch.seconds),
+            withRemoteSeconds: seconds(remoteFirstSearch.seconds),
+            share: +(remoteFirstSearch.seconds / localFirstSearch.seconds).toFixed(3),
+            sameAnswer,
+            fetchedMiBByAnswer: mib(fetchedToAnswer),
+            ownIndexCopiedSeconds: seconds(copiedSeconds),
+            fetchedMiBInAll: mib(fetchedInAll),
+          },
           bytes: { remoteFetchedByFreshClone: fetched, remoteFetchedMiB: mib(fetched), artifactMiB: mib(fs.statSync(artifact).size), remoteStoreMiB: mib(folderBytes(path.join(s3.directory, 'team'))) },
           freshClone: { chunksEmbedded: rt.chunksEmbedded, chunksCopied: rt.remote?.chunks ?? 0, blobsCopied: rt.remote?.blobs ?? 0, searchSetPlaced: rt.remote?.searchSet ?? false, indexSeconds: seconds(readThrough.seconds), firstSearchSeconds: seconds(freshSearch.seconds) },
           fullLocal: { indexSeconds: seconds(full.seconds), firstSearchSeconds: seconds(fullSearch.seconds) },

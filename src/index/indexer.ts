@@ -19,6 +19,7 @@ import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
 import { selectFiles, type Selection } from './select.js';
 import { emptySelectionWarning } from './warnings.js';
 import { fetchSearchSet, placeSearchSet } from './remote-search-set.js';
+import { dropRemoteFirst, remoteFirstFile } from './remote-first.js';
 import { residentSnapshotFile } from '../search/candidates.js';
 import { readMeta } from '../store/meta.js';
 import { writeRemoteRun } from '../store/remote-run.js';
@@ -98,14 +99,14 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     // The remote's tables are opened only when there is something to copy (not for a merge of known blobs).
     if (remote && pending.length && (remoteTables = await openRemoteReader(remote, identity, opts.onNotice))) {
       // Fetched while the chunks are copied: both are reads of the remote, and neither waits on the other.
-      const searchSet = fetchSearchSet(remoteTables, commit, identity);
+      const searchSet = fetchSearchSet(remoteTables, commit, identity, remoteFirstFile(ctx.layout, commit, identity));
       const copied = await readThrough(remoteTables, store, identity, pending.map((b) => b.blob), opts.onNotice);
       for (const [blob, s] of copied.known) known.set(blob, s);
       pending = pending.filter((b) => !known.has(b.blob));
       fetched = copied.summary;
       const body = await searchSet;
       const generation = readMeta(ctx.layout.meta)?.createdAt;
-      if (body && generation && copied.copied.size) fetched.searchSet = placeSearchSet(body, residentSnapshotFile(ctx.layout, identity.modelId, generation), identity, copied.copied);
+      if (body && generation && copied.copied.size) fetched.searchSet = placeSearchSet(body, residentSnapshotFile(ctx.layout, identity.modelId, generation), identity, (c) => copied.copied.has(c.id));
     }
     phase('reading', 0, pending.length);
     const reader = new BlobReader(ctx.repo.root);
@@ -130,6 +131,8 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     const manifest = buildManifest(ctx, branch, commit, tree, embedder.modelId, selection, known);
     crashPoint('index.manifest');
     writeManifest(ctx.layout.manifests, manifestKey(branch, commit), manifest);
+    // Searches answer from the manifest now: a first answer's set (remote-first.ts) has served its turn.
+    dropRemoteFirst(ctx.layout);
     const chunksTotal = await store.countChunks();
     if (storeWasEmpty) recordGcCheck(ctx, chunksTotal);
     if (fetched) writeRemoteRun(ctx.layout.remoteRun, { at: new Date().toISOString(), commit, ...fetched });

@@ -39,12 +39,23 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
     async chunks(view, q, settings, vector) {
       if (!(await fitsInMemory(store, resident, view, view.byBlob.keys()))) return fromStoreIndexes(store, view, q, settings, vector);
       await resident.ensure(store, view.byBlob.keys());
-      const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys(), settings.memberResults));
-      if (!settings.lexical) return { resident, visible, lexical: new Map() };
-      if (settings.lexicalEngine === 'bm25') return { resident, visible, lexical: bm25(resident, visible, q.terms, { k1: settings.bm25K1, b: settings.bm25B }, q.termWeights) };
-      return { resident, visible, lexical: await storeTextScores(store, resident, visible, q, settings) };
+      if (settings.lexical && settings.lexicalEngine === 'fts') {
+        const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys(), settings.memberResults));
+        return { resident, visible, lexical: await storeTextScores(store, resident, visible, q, settings) };
+      }
+      return retrieveResident(resident, view, q, settings);
     },
   };
+}
+
+/**
+ * Searches a view whose every chunk this resident set holds, with the resident BM25 (a set restored from a
+ * published search-ready set, see index/remote-first.ts, has no store to ask).
+ */
+export function retrieveResident(resident: ResidentChunks, view: SearchView, q: QueryInfo, settings: CandidateSettings): RetrievedChunks {
+  const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys(), settings.memberResults));
+  if (!settings.lexical) return { resident, visible, lexical: new Map() };
+  return { resident, visible, lexical: bm25(resident, visible, q.terms, { k1: settings.bm25K1, b: settings.bm25B }, q.termWeights) };
 }
 
 function residentOf(store: StoreHandle, modelId: string): ResidentChunks {

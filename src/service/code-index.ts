@@ -5,6 +5,7 @@ import { readHead } from '../git/repo.js';
 import { currentManifest, isUpToDate, openContext, requireHead, supersededDefaultModel, type IndexContext, type PlainFolderUse } from '../index/context.js';
 import type { GcResult } from '../index/gc.js';
 import { withWorkingTree } from '../index/overlay.js';
+import { remoteFirstAnswer } from './remote-first-answer.js';
 import { withSources, type SourcesView } from '../index/sources.js';
 import { folderManifest, folderReady, prepareFolderStore, viewSources } from '../index/folder.js';
 import { summarize } from '../index/known-tree.js';
@@ -34,6 +35,12 @@ export interface CodeIndexHooks {
   onProgress?: IndexOptions['onProgress'];
   /** Wraps the model once loaded; a long-lived server uses it to cache query vectors. */
   wrapModel?: (model: Embedder) => Embedder;
+  /**
+   * Starts an index run of this repository that outlives the call (the CLI: a detached process). Given, a fresh
+   * clone's search answers from the team's published set at once and leaves the copy to that run
+   * (index/remote-first.ts); absent, the search indexes first.
+   */
+  startBackgroundIndex?: (root: string) => void;
 }
 
 export interface CodeIndexOptions {
@@ -194,6 +201,8 @@ export class CodeIndex {
    */
   async search(query: string, opts: SearchOptions & ViewOptions): Promise<SearchResult[]> {
     if (!query.trim()) throw new UsageError('empty query: say what code you are looking for');
+    const first = this.hooks.startBackgroundIndex && (await remoteFirstAnswer(this.ctx, opts, () => this.model(), this.hooks.startBackgroundIndex, this.hooks.onNotice));
+    if (first) return searchManifest(first.manifest, first.retriever, query, opts);
     return this.withView(opts, async (view, store, embedder, { absolute: onDisk }) => {
       const results = await searchManifest(view, storeRetriever(store, embedder), query, opts);
       // A source's file says which source it is of and where it is: the scan that laid it over the view knows.

@@ -6,6 +6,7 @@ import { checkSourceName } from '../../store/sources.js';
 import { languageFetchCount, languagesFor } from '../../mcp/tools/language.js';
 import { openIndex, positiveInt } from '../options.js';
 import { paint } from '../output.js';
+import { startBackgroundIndex } from '../background-index.js';
 
 
 interface SearchFlags {
@@ -50,7 +51,7 @@ export function registerSearch(program: Command): void {
       const query = words.join(' ').trim();
       if (!query) throw new UsageError('empty query: say what code you are looking for');
       const format = outputFormat(opts);
-      const index = await openIndex(cmd, {}, 'existing');
+      const index = await openIndex(cmd, { startBackgroundIndex }, 'existing');
       try {
         const started = performance.now();
         if (opts.source && opts.sources === false) throw new UsageError('--source searches a source and --no-sources leaves them out: use one');

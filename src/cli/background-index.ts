@@ -1,0 +1,20 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** This program's entry (dist/cli/main.js, bundled or not: the bundle lives in the same folder). */
+const ENTRY = fileURLToPath(new URL('./main.js', import.meta.url));
+
+/**
+ * Starts `ocrag hook remote-first` detached in the repository, as a git hook does (hooks/background.ts): it
+ * takes the index lock or leaves a mark for the run holding it, logs to .ocrag/log and never fails the caller.
+ * Its output goes nowhere: the search that started it has printed its answer by the time it ends.
+ */
+export function startBackgroundIndex(root: string): void {
+  try {
+    const child = spawn(process.execPath, [ENTRY, 'hook', 'remote-first'], { cwd: root, detached: true, stdio: 'ignore' });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // The next search of the clone starts it again.
+  }
+}

@@ -1,0 +1,25 @@
+import type { Embedder } from '../embed/index.js';
+import { retrieveResident, type Retriever } from './candidates.js';
+import { ResidentChunks } from './resident.js';
+
+/**
+ * A retriever over a snapshot file alone, with no store behind it: for a view whose every chunk the snapshot
+ * holds (a fresh clone's first answer from the team's published search-ready set, index/remote-first.ts).
+ * Null when the file is not a snapshot of this vector size. Nothing is ever written to the file.
+ */
+export function snapshotRetriever(file: string, embedder: Embedder): { retriever: Retriever; blobs: Set<string> } | null {
+  const resident = new ResidentChunks(embedder.dim);
+  resident.snapshotFile = file;
+  resident.restoreSnapshot();
+  // Read only from here on: a load would write the file, and there is no store to load from.
+  resident.snapshotFile = null;
+  if (resident.size === 0) return null;
+  const blobs = new Set(resident.info.map((c) => c.blob));
+  return {
+    blobs,
+    retriever: {
+      embed: (query) => embedder.embedQuery(query),
+      chunks: async (view, q, settings) => retrieveResident(resident, view, q, settings),
+    },
+  };
+}
