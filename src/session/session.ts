@@ -11,6 +11,7 @@ import { indexStatus, type IndexStatus } from '../service/status.js';
 import type { SourceSpec } from '../store/sources.js';
 import type { Manifest } from '../store/manifest.js';
 import { UsageError } from '../util/errors.js';
+import { firstAnswer } from './first-answer.js';
 import { LiveView } from './live-view.js';
 import { stateSignature } from './state-signature.js';
 import { QueryCache } from './query-cache.js';
@@ -21,12 +22,8 @@ import { idle, type ReindexKind, type ReindexRun, type ReindexSnapshot } from '.
  * How long a search waits for the index to catch up with HEAD before answering "ask again in a moment": well
  * within the tool-call timeouts of common clients (Codex: 60 s). OCRAG_MCP_WAIT_MS overrides it.
  */
+const waitBudget = (value?: string) => (value?.trim() && Number.isFinite(Number(value)) && Number(value) >= 0 ? Number(value) : 20_000);
 const FOREGROUND_BUDGET_MS = waitBudget(process.env.OCRAG_MCP_WAIT_MS);
-
-function waitBudget(value: string | undefined): number {
-  const ms = Number(value);
-  return value !== undefined && value.trim() !== '' && Number.isFinite(ms) && ms >= 0 ? ms : 20_000;
-}
 
 export interface SessionOptions {
   /** The repository is the one containing this folder. */
@@ -86,6 +83,8 @@ export class RepoSession {
 
   /** Searches what the user sees now. While our own reindex runs, answers from the index as it was before it. */
   async search(query: string, opts: SearchOptions, onProgress?: (p: IndexProgress) => void): Promise<{ results: SearchResult[]; notice: string | null }> {
+    const first = await firstAnswer((await this.open()).index, this.tasks, query, opts);
+    if (first) return first;
     const view = await this.view(onProgress);
     const results = await this.searchView(view, query, opts);
     return { results, notice: this.tasks.active ? `a reindex is running (${this.reindexSnapshot().percent}%): results come from the index as it was before it started` : null };

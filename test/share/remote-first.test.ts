@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openRemote } from '../../src/store/remote.js';
 import { answersOf, cloneRepo, git, makeFixtureRepo, runCli, tempDir } from '../helpers.js';
+import { call, search as searchCode, startServer, until } from '../mcp/mcp-helpers.js';
 import { startS3, type S3Server } from './s3-server.js';
 
 const QUERIES = ['parse command line arguments', 'retry a database query when it is locked', 'evict least recently used cache entry', 'LRUCache'];
@@ -68,6 +69,29 @@ describe("a fresh clone's first search answers from the team's published set (a 
       const later = await search(b, q);
       assert.doesNotMatch(later.stderr, ANSWERED);
       assert.deepEqual(later.results, resultsA[i]);
+    }
+  });
+
+  test("an agent's first search_code in a fresh clone answers from the set while the server's task copies the index", async () => {
+    const m = cloneRepo(origin, 'mcp');
+    const client = await startServer(m, [], env);
+    try {
+      const r = await call(client, 'search_code', { query: QUERIES[3], k: 5 });
+      assert.ok(!r.isError, JSON.stringify(r.content));
+      const first = r.structuredContent as { results: { path: string }[]; notice?: string };
+      assert.match(first.notice ?? '', /answered from the team's published index of [0-9a-f]{8}; this clone's own index is being copied \(task [0-9a-f]{12}\)/);
+      assert.deepEqual(first.results.map((x) => x.path), (resultsA[3] as { path: string }[]).map((x) => x.path));
+      const done = await until('the copy task', async () => {
+        const s = (await call(client, 'index_status')).structuredContent as { task?: { state: string; chunks: number } };
+        return s.task?.state === 'done' ? s.task : null;
+      });
+      assert.equal(done.state, 'done');
+      // Through the index now: the same answer, and no notice of a first answer.
+      const later = await call(client, 'search_code', { query: QUERIES[3], k: 5 });
+      assert.doesNotMatch((later.structuredContent as { notice?: string }).notice ?? '', /answered from the team/);
+      assert.deepEqual((await searchCode(client, QUERIES[3], { k: 5 })).map((x) => x.path), first.results.map((x) => x.path));
+    } finally {
+      await client.close();
     }
   });
 
