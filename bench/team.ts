@@ -1,8 +1,10 @@
 // npm run bench:team [-- repo] [-- --scale]: a team index on object storage, measured as a team would feel it.
 // Default: a real repository (default /tmp/bench-tokio), fresh clones, s3rver started here. CI publishes the commit
 // 20 before HEAD; then the time to a first search and the bytes fetched for a fresh clone reading through the
-// remote, against a full local index and an artifact import; then a clone at HEAD (20 commits on) and what it
-// embeds. --scale: a synthetic remote of 20 repositories × 10 branches (bench/team-scale.ts). Prints numbers.
+// remote (`ocrag index`, then a search), against a full local index and an artifact import; the first `ocrag search`
+// in a fresh clone with and without the remote (with it, the clone answers from the published set and copies its
+// index in the background: how long until that is done, and what it fetched); then a clone at HEAD (20 commits
+// on) and what it embeds. --scale: a synthetic remote of 20 repositories × 10 branches (bench/team-scale.ts). Prints numbers.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
