@@ -17,7 +17,7 @@ export function segmentWords(segment: string): string[] {
 }
 
 /** Short forms in paths and names; other prefixes of five letters or more match by rule (`serial`, `middle`). */
-const ABBREVIATIONS = new Map<string, string>(Object.entries({
+export const ABBREVIATIONS: ReadonlyMap<string, string> = new Map<string, string>(Object.entries({
   ctx: 'context', cfg: 'config', conf: 'config', fmt: 'format', msg: 'message', req: 'request', res: 'response', resp: 'response',
   err: 'error', db: 'database', str: 'string', num: 'number', ws: 'websocket', buf: 'buffer', val: 'value', fs: 'file',
   ptr: 'pointer', mw: 'middleware', cb: 'callback', fn: 'function', func: 'function', pkg: 'package', sched: 'scheduler',
