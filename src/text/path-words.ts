@@ -26,6 +26,10 @@ export const ABBREVIATIONS: ReadonlyMap<string, string> = new Map<string, string
   gen: 'generate', lib: 'library', doc: 'documentation', info: 'information', spec: 'specification', exec: 'execute',
   proc: 'process', tmpl: 'template', dir: 'directory', sig: 'signal', conn: 'connection', cmd: 'command', ext: 'extension',
   de: 'deserialize', ser: 'serialize', sse: 'event', ident: 'identifier', expr: 'expression', stmt: 'statement',
+  temp: 'temporary', tmp: 'temporary', perm: 'permission', cert: 'certificate', dup: 'duplicate', opt: 'option', prev: 'previous',
+  len: 'length', idx: 'index', obj: 'object', elem: 'element', seq: 'sequence', char: 'character', col: 'column', hdr: 'header',
+  img: 'image', pos: 'position', dst: 'destination', mgr: 'manager', svc: 'service', srv: 'server', lang: 'language',
+  pwd: 'password', calc: 'calculate', cmp: 'compare', iter: 'iterator',
 }));
 
 const normals = new BoundedMemo<string, string>(100_000);

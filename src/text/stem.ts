@@ -2,8 +2,8 @@ import { BoundedMemo } from '../util/bounded-memo.js';
 
 /**
  * Crude suffix stripping so `routing`, `router`, `routes` and `route` meet, as do `extractors` and
- * `extraction`, and `validate`, `validator` and `validation`. Path words are few and short; a real stemmer
- * would buy little.
+ * `extraction`, `validate` and `validation`, `verified` and `verification`. Path words are few and short; a
+ * real stemmer would buy little.
  */
 export function stem(word: string): string {
   return stems.get(word, stripSuffix);
@@ -21,7 +21,9 @@ const VERB_AT = /(?<=..[b-df-hj-np-tv-z]|.re)at$/;
 
 function stripSuffix(word: string): string {
   let w = word.toLowerCase();
-  if (w.length > 4 && w.endsWith('ies')) w = w.slice(0, -3) + 'y';
+  if (w.length > 4 && /ie[sd]$/.test(w)) w = w.slice(0, -3) + 'y';
+  // Prose writes `verification`, code `verify`: the noun of an `-ify` verb is the verb.
+  w = w.replace(/ifications?$/, 'ify');
   const suffix = SUFFIX.exec(w)?.[0] ?? '';
   const stripped = w.slice(0, w.length - suffix.length);
   if (stripped.length < 3) return w;

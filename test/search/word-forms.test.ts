@@ -14,6 +14,7 @@ describe('prose words meet the forms code writes them in', () => {
     assert.equal(q.termWeights.get('auth'), 0.6);
     assert.equal(q.termWeights.get('authentication'), undefined);
     assert.ok(analyzeQuery('where is the cfg read').terms.includes('config'));
+    assert.ok(analyzeQuery('create a temporary directory').terms.includes('temp'));
     // Two- and three-letter forms are words of their own in code: `deserialization` does not look for `de`.
     assert.ok(!analyzeQuery('deserialization of maps').terms.includes('de'));
   });

@@ -4,7 +4,7 @@ import { stem } from '../../src/text/stem.js';
 
 describe('stems', () => {
   test('the forms of one word meet', () => {
-    for (const family of [['route', 'routes', 'router', 'routing'], ['extractors', 'extraction'], ['validate', 'validates', 'validator', 'validating', 'validation'], ['template', 'templates', 'templating'], ['create', 'creation']])
+    for (const family of [['route', 'routes', 'router', 'routing'], ['extractors', 'extraction'], ['validate', 'validates', 'validator', 'validating', 'validation'], ['template', 'templates', 'templating'], ['create', 'creation'], ['verify', 'verified', 'verifies', 'verification'], ['modified', 'modification']])
       assert.equal(new Set(family.map(stem)).size, 1, family.join(' '));
   });
 
