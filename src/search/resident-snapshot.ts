@@ -21,7 +21,9 @@ export interface ResidentState {
 
 /**
  * Snapshot layout: a sectioned file (see sectioned-file.ts); version 6 keeps texts on disk until read. Bumped also
- * when the postings built from the same rows change (7: CJK comments give bigrams; 8: `-ate` words stem as their `-ation`; 9: `-ied` and `-ification` as `-y`), so no stale set is restored.
+ * when the postings built from the same rows change (7: CJK comments give bigrams; 8: `-ate` words stem as their
+ * `-ation`; 9: `-ied` and `-ification` as `-y`), so no stale set is restored. Only the first 8 characters are
+ * written: version 10 needs another name than `ocragRS1…`.
  */
 const MAGIC = 'ocragRS9';
 const EAGER = [
