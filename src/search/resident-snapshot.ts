@@ -21,9 +21,11 @@ export interface ResidentState {
 
 /**
  * Snapshot layout: a sectioned file (see sectioned-file.ts); version 6 keeps texts on disk until read. Bumped also
- * when the postings built from the same rows change (7: CJK comments give bigrams), so no stale set is restored.
+ * when the postings built from the same rows change (7: CJK comments give bigrams; 8: `-ate` words stem as their
+ * `-ation`; 9: `-ied` and `-ification` as `-y`), so no stale set is restored. Only the first 8 characters are
+ * written: version 10 needs another name than `ocragRS1…`.
  */
-const MAGIC = 'ocragRS7';
+const MAGIC = 'ocragRS9';
 const EAGER = [
   'ids.utf8', 'ids.ends', 'blobs.utf8', 'blobs.ends', 'blobOf', 'languageOf', 'starts', 'ends', 'symbols.utf8', 'symbols.ends',
   'textEnds', 'lengths', 'scales', 'vectors', 'definitions.keys.utf8', 'definitions.keys.ends', 'definitions.starts', 'definitions.docs',

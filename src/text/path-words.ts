@@ -17,7 +17,7 @@ export function segmentWords(segment: string): string[] {
 }
 
 /** Short forms in paths and names; other prefixes of five letters or more match by rule (`serial`, `middle`). */
-const ABBREVIATIONS = new Map<string, string>(Object.entries({
+export const ABBREVIATIONS: ReadonlyMap<string, string> = new Map<string, string>(Object.entries({
   ctx: 'context', cfg: 'config', conf: 'config', fmt: 'format', msg: 'message', req: 'request', res: 'response', resp: 'response',
   err: 'error', db: 'database', str: 'string', num: 'number', ws: 'websocket', buf: 'buffer', val: 'value', fs: 'file',
   ptr: 'pointer', mw: 'middleware', cb: 'callback', fn: 'function', func: 'function', pkg: 'package', sched: 'scheduler',
@@ -26,6 +26,10 @@ const ABBREVIATIONS = new Map<string, string>(Object.entries({
   gen: 'generate', lib: 'library', doc: 'documentation', info: 'information', spec: 'specification', exec: 'execute',
   proc: 'process', tmpl: 'template', dir: 'directory', sig: 'signal', conn: 'connection', cmd: 'command', ext: 'extension',
   de: 'deserialize', ser: 'serialize', sse: 'event', ident: 'identifier', expr: 'expression', stmt: 'statement',
+  temp: 'temporary', tmp: 'temporary', perm: 'permission', cert: 'certificate', dup: 'duplicate', opt: 'option', prev: 'previous',
+  len: 'length', idx: 'index', obj: 'object', elem: 'element', seq: 'sequence', char: 'character', col: 'column', hdr: 'header',
+  img: 'image', pos: 'position', dst: 'destination', mgr: 'manager', svc: 'service', srv: 'server', lang: 'language',
+  pwd: 'password', calc: 'calculate', cmp: 'compare', iter: 'iterator',
 }));
 
 const normals = new BoundedMemo<string, string>(100_000);

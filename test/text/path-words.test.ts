@@ -15,5 +15,7 @@ describe('path words', () => {
     assert.equal(normalWord('ctx'), normalWord('context'));
     assert.ok(wordsMatch('middleware', 'mw'));
     assert.ok(!wordsMatch('form', 'format'));
+    assert.ok(wordsMatch('temporary', 'temp'));
+    assert.ok(wordsMatch('permissions', 'perms'));
   });
 });
