@@ -30,7 +30,8 @@ class Planner {
 
   constructor(private readonly lines: SourceLines, private readonly options: PlanOptions) {}
 
-  region(start: number, end: number, definitions: Definition[], symbols: string[]): Span[] {
+  /** `framed`: the region is a namespace's, whose own lines (its head and its closing) join what it holds. */
+  region(start: number, end: number, definitions: Definition[], symbols: string[], framed = false): Span[] {
     const pieces: Piece[] = [];
     let cursor = start;
     for (const definition of definitions) {
@@ -40,10 +41,13 @@ class Planner {
       cursor = definition.endLine + 1;
     }
     if (cursor <= end) pieces.push({ kind: 'between', start: cursor, end });
-    return this.withMembersWithin(this.join(pieces, symbols), definitions, symbols);
+    return this.withMembersWithin(this.join(pieces, symbols, framed), definitions, symbols);
   }
 
   private definition(definition: Definition, outerSymbols: string[]): Span[] {
+    const sole = this.soleHeld(definition);
+    // `namespace app { class Router { … } }`: the class is the unit, named under its namespace, framing lines and all.
+    if (sole) return this.definition({ ...sole, startLine: definition.startLine, endLine: definition.endLine }, [...outerSymbols, definition.label]);
     const symbols = [...outerSymbols, definition.label];
     const { startLine, endLine } = definition;
     const { maxLines, windowLines, windowOverlap } = this.options;
@@ -54,9 +58,23 @@ class Planner {
       this.addMembers(definition.children, symbols, whole);
       return [whole];
     }
-    if (definition.children.some((child) => !child.memberOnly)) return this.region(startLine, endLine, definition.children, symbols);
+    if (definition.children.some((child) => !child.memberOnly)) return this.region(startLine, endLine, definition.children, symbols, definition.groups);
     const windows = slidingWindows(this.lines, startLine, endLine, Math.min(windowLines, maxLines), windowOverlap, symbols);
     return this.withMembersWithin(windows, definition.children, symbols);
+  }
+
+  /** The one definition a namespace holds, with nothing else in it but a few framing lines (`namespace x {`, `}`). */
+  private soleHeld(definition: Definition): Definition | undefined {
+    const [child, ...others] = definition.children;
+    if (!definition.groups || !child || others.length > 0 || child.memberOnly) return undefined;
+    const frame = this.nonBlank(definition.startLine, child.startLine - 1) + this.nonBlank(child.endLine + 1, definition.endLine);
+    return frame <= MAX_FRAME_LINES ? child : undefined;
+  }
+
+  private nonBlank(start: number, end: number): number {
+    let count = 0;
+    for (let line = start; line <= end; line++) if (!this.lines.isBlank(line)) count++;
+    return count;
   }
 
   /**
@@ -95,9 +113,11 @@ class Planner {
    * - a trivial piece (a lone `}` or `end`) joins the previous chunk, or the next one when it
    *   opens a block (`type (`), as long as that chunk stays within maxLines + ATTACH_SLACK lines;
    * - one or two lines directly below a definition kept whole (`__name(f, "f")`,
-   *   `declare var X: XConstructor;`) join that definition's chunk if it stays within maxLines.
+   *   `declare var X: XConstructor;`) join that definition's chunk if it stays within maxLines;
+   * - in a namespace's region (`framed`), its head joins the first chunk and its closing the last, as a trivial
+   *   piece does: `namespace app {` alone says nothing a search could want.
    */
-  private join(pieces: Piece[], symbols: string[]): Span[] {
+  private join(pieces: Piece[], symbols: string[], framed: boolean): Span[] {
     const spans: Span[] = [];
     for (let i = 0; i < pieces.length; i++) {
       const piece = pieces[i]!;
@@ -113,11 +133,12 @@ class Planner {
         trailed.end = end;
         continue;
       }
-      if (this.isTrivial(start, end)) {
+      const frame = framed && (i === 0 || i === pieces.length - 1) && this.nonBlank(start, end) <= MAX_FRAME_LINES;
+      if (frame || this.isTrivial(start, end)) {
         const previous = spans[spans.length - 1];
         const following = pieces[i + 1];
         const next = following?.kind === 'definition' ? following.spans[0] : undefined;
-        const attachForward = OPENER.test(this.lines.lines[end - 1]!);
+        const attachForward = frame ? i === 0 : OPENER.test(this.lines.lines[end - 1]!);
         const attached = attachForward
           ? this.extendStart(next, start) || this.extendEnd(previous, end)
           : this.extendEnd(previous, end) || this.extendStart(next, start);
@@ -161,5 +182,10 @@ class Planner {
 }
 
 const ATTACH_SLACK = 3;
+/**
+ * A namespace's own lines around what it holds: its line and brace, a closing with its comment, a few `using`
+ * lines. More than this is code of its own, not a frame.
+ */
+const MAX_FRAME_LINES = 8;
 const ONE_WORD_AT_MOST = /^\W*\w*\W*$/;
 const OPENER = /[({[:]\s*$/;

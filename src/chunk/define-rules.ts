@@ -37,6 +37,13 @@ export interface SyntaxRules {
   lastPart?(node: Node): Node;
   /** The grammar leaves a comment above a definition inside the node before it (Kotlin's import list): look there too. */
   commentsTrail?: boolean;
+  /**
+   * The text the parser reads, when the grammar cannot read some of the file's (C++'s attribute macros): the same
+   * length and lines, so every position in the tree is one in the file. Absent: the file itself.
+   */
+  parseText?(text: string): string;
+  /** Kinds that only group definitions (namespaces): their frame is never a unit of its own (assemble.ts). */
+  groups?: ReadonlySet<string>;
 }
 
 interface RulesSpec {
@@ -58,6 +65,8 @@ interface RulesSpec {
   leading: string[];
   lastPart?: (node: Node) => Node;
   commentsTrail?: boolean;
+  parseText?: (text: string) => string;
+  groups?: string[];
 }
 
 export function defineRules(spec: RulesSpec): SyntaxRules {
@@ -72,6 +81,8 @@ export function defineRules(spec: RulesSpec): SyntaxRules {
     leading: new Set(spec.leading),
     ...(spec.lastPart ? { lastPart: spec.lastPart } : {}),
     ...(spec.commentsTrail ? { commentsTrail: true } : {}),
+    ...(spec.parseText ? { parseText: spec.parseText } : {}),
+    ...(spec.groups ? { groups: new Set(spec.groups) } : {}),
     describe(node) {
       const namer = spec.namers?.[node.type];
       if (namer) return namer(node);

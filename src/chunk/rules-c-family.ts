@@ -33,7 +33,8 @@ export const java = defineRules({
 
 export const csharp = defineRules({
   grammar: vscodeGrammar('c-sharp'),
-  version: 2,
+  // 3: a namespace only groups (its one class is the unit, named under it).
+  version: 3,
   kinds: {
     namespace_declaration: 'namespace', class_declaration: 'class', struct_declaration: 'struct',
     interface_declaration: 'interface', enum_declaration: 'enum', record_declaration: 'record',
@@ -49,13 +50,19 @@ export const csharp = defineRules({
   },
   patterns: ['(declaration_list [(field_declaration) (property_declaration)] @def)'],
   leading: ['comment'],
+  groups: ['namespace'],
 });
+
+/** The declarator inside this one: a field, except in a reference declarator (`T &name()`), which names none. */
+function innerDeclarator(declarator: Node): Node | null {
+  return declarator.childForFieldName('declarator') ?? declarator.namedChildren.find((child) => child !== null && child.type.endsWith('declarator')) ?? null;
+}
 
 /** The declarator chain of a C/C++ function down to its name: `Foo::run`, `operator==`, ... */
 const nameCFunction: Namer = (node) => {
   let declarator = node.childForFieldName('declarator');
   for (let depth = 0; declarator && declarator.type !== 'function_declarator' && depth < 8; depth++) {
-    declarator = declarator.childForFieldName('declarator');
+    declarator = innerDeclarator(declarator);
   }
   const name = declarator?.childForFieldName('declarator');
   return { kind: 'function', name: name ? clean(name.text) : '(anonymous)' };
@@ -80,7 +87,7 @@ const nameCField: Namer = (node) => {
   let declarator = node.childForFieldName('declarator');
   for (let depth = 0; declarator && declarator.type !== 'field_identifier' && depth < 8; depth++) {
     if (declarator.type === 'function_declarator') return null;
-    declarator = declarator.childForFieldName('declarator');
+    declarator = innerDeclarator(declarator);
   }
   return declarator ? { kind: 'field', name: clean(declarator.text), memberOnly: true } : null;
 };
@@ -95,9 +102,28 @@ function nameCRecord(kind: string): Namer {
   };
 }
 
+/** An attribute macro's name: `SPDLOG_INLINE`, `FMT_CONSTEXPR`, `MY_API` (capitals with an underscore). */
+const MACRO = String.raw`[A-Z][A-Z0-9]*_[A-Z0-9_]*`;
+/**
+ * Where a word-like macro stands as an attribute the grammar cannot read: at a line's start before the type
+ * (`SPDLOG_INLINE void logger::flush()`), after `class` before the name, and after a parameter list before the
+ * body or initializers (`) SPDLOG_NOEXCEPT {`). Read there, it ends a namespace early or names a function after its
+ * return type.
+ */
+const ATTRIBUTE_MACROS = new RegExp(
+  String.raw`(^[ 	]*|(?:class|struct|union)[ 	]+|\)[ 	]*(?:const[ 	]*)?)(${MACRO})(?=[ 	]+[A-Za-z_~&*]|[ 	]*[{:;=]|[ 	]+(?:override|final))`,
+  'gm',
+);
+
+/** The file with its attribute macros blanked, same length and lines (`parseText`). */
+export function blankAttributeMacros(text: string): string {
+  return text.replace(ATTRIBUTE_MACROS, (_, before: string, macro: string) => before + ' '.repeat(macro.length));
+}
+
 export const cpp = defineRules({
   grammar: vscodeGrammar('cpp'),
-  version: 3,
+  // 4: attribute macros blanked for the parser, functions returning a reference named, namespaces only group.
+  version: 4,
   kinds: {
     namespace_definition: 'namespace', class_specifier: 'class', struct_specifier: 'struct',
     union_specifier: 'union', enum_specifier: 'enum', function_definition: 'function',
@@ -113,6 +139,8 @@ export const cpp = defineRules({
   patterns: ['(field_declaration_list (field_declaration) @def)'],
   wrappers: ['template_declaration', 'type_definition'],
   leading: ['comment'],
+  parseText: blankAttributeMacros,
+  groups: ['namespace'],
 });
 
 const ZIG_CONTAINERS: Record<string, string> = {

@@ -8,7 +8,8 @@ const PHP_NAME: ReadonlySet<string> = new Set(['name']);
 
 export const ruby = defineRules({
   grammar: vscodeGrammar('ruby'),
-  version: 2,
+  // 3: a module holding one class and nothing else only groups it (`module HTTParty; class Request`).
+  version: 3,
   kinds: { class: 'class', module: 'module', method: 'method', singleton_method: 'method' },
   namers: {
     singleton_method: (node) => ({ kind: 'method', name: `${nameOf(node, 'object')}.${nameOf(node)}` }),
@@ -17,11 +18,13 @@ export const ruby = defineRules({
   // `MAX = 5` in a class or module body.
   patterns: ['(class (body_statement (assignment left: (constant)) @def))', '(module (body_statement (assignment left: (constant)) @def))'],
   leading: ['comment'],
+  groups: ['module'],
 });
 
 export const php = defineRules({
   grammar: vscodeGrammar('php'),
-  version: 2,
+  // 3: a braced namespace only groups.
+  version: 3,
   kinds: {
     class_declaration: 'class', interface_declaration: 'interface', trait_declaration: 'trait',
     enum_declaration: 'enum', function_definition: 'function', method_declaration: 'method',
@@ -34,6 +37,7 @@ export const php = defineRules({
   },
   patterns: ['(declaration_list [(property_declaration) (const_declaration)] @def)'],
   leading: ['comment'],
+  groups: ['namespace'],
 });
 
 export const bash = defineRules({

@@ -16,6 +16,8 @@ export interface Definition {
   children: Definition[];
   /** A field, property, constant or signature: a chunk inside its parent's, never a piece the file is planned along. */
   memberOnly?: boolean;
+  /** A namespace or the like, which only groups what it holds (`SyntaxRules.groups`). */
+  groups?: boolean;
 }
 
 /** Nesting deeper than this is kept inside the ancestor's chunks rather than split further. */
@@ -30,7 +32,7 @@ interface Candidate {
 /** Definitions of a file, or null when it could not be parsed and queried within the budget. */
 export function parseDefinitions(grammar: Grammar, rules: SyntaxRules, text: string, budgetMs: number): Definition[] | null {
   const deadline = performance.now() + budgetMs;
-  const tree = parseWithin(grammar, text, deadline);
+  const tree = parseWithin(grammar, rules.parseText?.(text) ?? text, deadline);
   if (!tree) return null;
   try {
     const definitions = findDefinitions(tree, grammar, rules, deadline);
@@ -66,6 +68,7 @@ export function findDefinitions(tree: Tree, grammar: Grammar, rules: SyntaxRules
         endLine: lastRow(last) + 1,
         children: [],
         ...(described.memberOnly ? { memberOnly: true } : {}),
+        ...(rules.groups?.has(described.kind) ? { groups: true } : {}),
       },
       startIndex: extent.startIndex,
       endIndex: last.endIndex,

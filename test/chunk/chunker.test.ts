@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chunkFile, detectLanguage, chunkerVersion, DEFAULT_CHUNK_OPTIONS } from '../../src/chunk/index.js';
-import { assertMaxLines, assertWellFormed, chunkWith, lineOf } from './helpers.js';
+import { assertMaxLines, assertWellFormed, chunkWith, describe, lineOf } from './helpers.js';
 
 const ROUTER_TS = `import { EventEmitter } from 'node:events';
 import type { Request, Response } from './http.js';
@@ -328,7 +328,7 @@ test('java: classes with annotations and Javadoc; constructors and methods when 
 test('other grammars: c#, c++, c, ruby, php, bash, tsx, javascript', async () => {
   const cases: Array<[string, string, string[][]]> = [
     ['A.cs', 'namespace App {\n  /// <summary>Greets.</summary>\n  public class Greeter {\n    public string Hi() => "hi";\n  }\n}\n',
-      [['namespace App'], ['namespace App', 'class Greeter'], ['namespace App', 'class Greeter', 'method Hi']]],
+      [['namespace App', 'class Greeter'], ['namespace App', 'class Greeter', 'method Hi']]],
     ['a.cpp', '#include <string>\n// Greets people.\nclass Greeter {\n public:\n  std::string hi() const { return "hi"; }\n};\n\nint main() { return 0; }\n',
       [['class Greeter'], ['class Greeter', 'method hi'], ['function main']]],
     ['a.c', '#include <stdio.h>\n\n/* Entry point. */\nint main(void) {\n  puts("hi");\n  return 0;\n}\n', [['function main']]],
@@ -348,9 +348,10 @@ test('other grammars: c#, c++, c, ruby, php, bash, tsx, javascript', async () =>
   // An export macro between `class` and the name (`class SPDLOG_API logger`) reads as a function to the grammar.
   const exported = 'namespace app {\nclass APP_API logger {\n  void flush() { sink_->flush(); }\n};\n}\n';
   const macro = (await chunkFile('logger.hpp', exported)).filter((chunk) => chunk.symbols.length > 0).map((chunk) => chunk.symbols.join(' > '));
-  assert.deepEqual(macro, ['namespace app', 'namespace app > class logger', 'namespace app > class logger > method flush']);
-  const csharp = await chunkFile('A.cs', cases[0]![1], { maxLines: 2 });
-  assert.equal(chunkWith(csharp, 'namespace App', 'class Greeter').startLine, 2);
+  assert.deepEqual(macro, ['namespace app > class logger', 'namespace app > class logger > method flush']);
+  // Split, the class's head takes the namespace's own line: no chunk is a namespace's opening alone.
+  const csharp = await chunkFile('A.cs', cases[0]![1], { maxLines: 3 });
+  assert.equal(chunkWith(csharp, 'namespace App', 'class Greeter').startLine, 1);
   const php = await chunkFile('a.php', cases[4]![1]);
   // A lone `<?php` is too small to be a chunk of its own.
   assert.deepEqual([chunkWith(php, 'function hi').startLine, php.length], [1, 1]);
@@ -359,3 +360,52 @@ test('other grammars: c#, c++, c, ruby, php, bash, tsx, javascript', async () =>
 function sourceLineCount(text: string): number {
   return text.trimEnd().split('\n').length;
 }
+
+test('namespaces only group: the one class they hold is the unit, their head joins what they hold', async () => {
+  // C#: the class is named under its namespace, so its own name is what the chunk defines.
+  const cs = 'using System;\n\nnamespace App.Core\n{\n    /// <summary>Maps tokens.</summary>\n    static class OptionMapper\n    {\n        public static int Map() { return 1; }\n    }\n}\n';
+  const csChunks = await chunkFile('OptionMapper.cs', cs);
+  assertWellFormed(cs, csChunks);
+  const mapper = chunkWith(csChunks, 'namespace App.Core', 'class OptionMapper');
+  assert.deepEqual([mapper.startLine, mapper.endLine], [3, 10]);
+  assert.ok(!csChunks.some((chunk) => chunk.symbols.join(' > ') === 'namespace App.Core'), describe(csChunks));
+  // Ruby: a module holding one class; a module with methods of its own is still a module.
+  const rb = 'module HTTP\n  class Request\n    def perform\n      1\n    end\n  end\nend\n\nmodule Helpers\n  def one; 1; end\n  def two; 2; end\nend\n';
+  const rbSymbols = (await chunkFile('request.rb', rb)).map((chunk) => chunk.symbols.join(' > '));
+  assert.deepEqual(rbSymbols, ['module HTTP > class Request', 'module HTTP > class Request > method perform', 'module Helpers', 'module Helpers > method one', 'module Helpers > method two']);
+  // C++: nested namespaces around functions split along them; the namespaces' lines join the first and last ones.
+  const body = Array.from({ length: 30 }, (_, i) => `    int v${i} = ${i};`).join('\n');
+  const cpp = `namespace app {\nnamespace cfg {\nvoid load() {\n${body}\n}\n\nvoid save() {\n${body}\n}\n}  // namespace cfg\n}  // namespace app\n`;
+  const cppChunks = await chunkFile('cfg.cpp', cpp, { maxLines: 40 });
+  assertWellFormed(cpp, cppChunks);
+  assert.deepEqual(cppChunks.map((chunk) => [chunk.symbols.join(' > '), chunk.startLine]), [['namespace app > namespace cfg > function load', 1], ['namespace app > namespace cfg > function save', 36]]);
+  assert.equal(cppChunks[1]!.endLine, sourceLineCount(cpp));
+});
+
+test('c++: attribute macros do not break the tree, and a function returning a reference is named', async () => {
+  const text = [
+    'namespace spdlog {',
+    'SPDLOG_INLINE logger::logger(logger &&other) SPDLOG_NOEXCEPT',
+    '    : name_(std::move(other.name_)) {}',
+    '',
+    'SPDLOG_INLINE logger &logger::operator=(logger other) SPDLOG_NOEXCEPT {',
+    '    this->swap(other);',
+    '    return *this;',
+    '}',
+    '',
+    'SPDLOG_INLINE const std::string &logger::name() const { return name_; }',
+    '',
+    'SPDLOG_INLINE void logger::flush() { flush_(); }',
+    '}  // namespace spdlog',
+    '',
+  ].join('\n');
+  const chunks = await chunkFile('logger-inl.h', text, { maxLines: 6 });
+  assertWellFormed(text, chunks);
+  // Read as types, the macros ended the namespace at the first of them and named nothing right.
+  assert.deepEqual(chunks.map((chunk) => chunk.symbols.join(' > ')), [
+    'namespace spdlog > function logger::logger', 'namespace spdlog > function logger::operator=',
+    'namespace spdlog > function logger::name', 'namespace spdlog > function logger::flush',
+  ]);
+  // What is stored is the file's own text, macros and all.
+  assert.ok(chunks[1]!.text.startsWith('SPDLOG_INLINE logger &logger::operator='));
+});

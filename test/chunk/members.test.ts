@@ -100,7 +100,7 @@ const CASES: Array<{ language: string; path: string; text: string; member: strin
   { language: 'c_sharp', path: 'A.cs', member: ['class SessionStore', 'method EvictExpired'], from: 'public int EvictExpired', to: 'return now - ttl',
     text: 'public class SessionStore {\n  private int ttl = 60;\n\n  public int EvictExpired(int now) {\n    return now - ttl;\n  }\n}\n' },
   { language: 'cpp', path: 'a.cpp', member: ['namespace app', 'function run'], from: 'int run()', to: 'return 0',
-    text: 'namespace app {\nint run() {\n  return 0;\n}\n}\n' },
+    text: 'namespace app {\nint run() {\n  return 0;\n}\nint stop() { return 1; }\n}\n' },
   { language: 'c', path: 'a.c', member: ['struct session_store', 'struct entry'], from: 'struct entry', to: 'int id',
     text: 'struct session_store {\n    struct entry {\n        int id;\n    } first;\n    int ttl;\n};\n' },
   { language: 'ruby', path: 'a.rb', member: ['class SessionStore', 'method evict_expired'], from: 'def evict_expired', to: 'now - 1',

@@ -18,15 +18,18 @@ function withRevisions<T>(value: string, body: () => T): T {
   }
 }
 
-const TODAY = '1+asciidoc.2+bash.2+c.3+c_sharp.2+cpp.3+csv.2+dart.2+elixir.3+go.2+haskell.2+html.2+java.2+javascript.2+kotlin.2+lines.2+lua.2+markdown.2+objective_c.2+pdf.2+php.2+python.2+rst.2+ruby.2+rust.2+scala.2+swift.2+text.2+tsv.2+tsx.2+typescript.2+zig.2';
+const TODAY = '1+asciidoc.2+bash.2+c.4+c_sharp.3+cpp.4+csv.2+dart.2+elixir.3+go.2+haskell.2+html.2+java.2+javascript.2+kotlin.2+lines.2+lua.2+markdown.2+objective_c.2+pdf.2+php.3+python.2+rst.2+ruby.3+rust.2+scala.2+swift.2+text.2+tsv.2+tsx.2+typescript.2+zig.2';
 
 test('code languages moved to revision 2 together (members became chunks); documents and windows have their own', () => {
   assert.equal(chunkerVersion(), TODAY);
-  for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'bash']) {
+  for (const language of ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'bash', 'java']) {
     assert.equal(chunkerVersionOf(language), `1+${language}.2`, language);
   }
   // C and C++ (one set of rules) then named a class with an export macro (`class API logger {`) as the class.
-  for (const language of ['c', 'cpp']) assert.equal(chunkerVersionOf(language), `1+${language}.3`, language);
+  // Then (revision 4) read past attribute macros (`SPDLOG_INLINE void f() SPDLOG_NOEXCEPT {`) and let namespaces only
+  // group; C#'s, PHP's braced namespaces and Ruby's modules then only grouped too (revision 3).
+  for (const language of ['c', 'cpp']) assert.equal(chunkerVersionOf(language), `1+${language}.4`, language);
+  for (const language of ['c_sharp', 'php', 'ruby']) assert.equal(chunkerVersionOf(language), `1+${language}.3`, language);
   // Documents are cut at headings (documents.ts), and CSV left the line windows of "text": their files re-chunk.
   assert.equal(chunkerVersionOf('markdown'), '1+markdown.2');
   for (const language of ['json', 'perl']) assert.equal(chunkerVersionOf(language), '1+lines.2', language);

@@ -4,6 +4,7 @@ import { coherence } from './coherence.js';
 import { definitions } from './definitions.js';
 import { fileEvidence } from './file-evidence.js';
 import { fileTopic } from './file-topic.js';
+import { imports } from './imports.js';
 import { legacy } from './legacy.js';
 import { pathRoles } from './path-roles.js';
 import { pathWords } from './path-words.js';
@@ -27,6 +28,7 @@ export const RANKING_SIGNALS = [
   proseAndConfig,
   legacy,
   barrels,
+  imports,
   coherence,
   saturation,
 ] as const;
