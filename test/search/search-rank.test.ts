@@ -90,13 +90,17 @@ describe('definitions', () => {
 });
 
 describe('paths', () => {
-  test('roles: tests, examples, vendored code, declaration stubs', () => {
+  test('roles: tests, examples, vendored code, declaration stubs, hidden tool folders', () => {
     assert.equal(pathRole('pkg/cache/lru_test.go').test, true);
     assert.equal(pathRole('src/__tests__/a.ts').test, true);
     assert.equal(pathRole('src/runtime/runners/test.ts').test, false);
     assert.equal(pathRole('docs_src/app/main.py').example, true);
     assert.equal(pathRole('third_party/x/y.c').secondary, true);
     assert.equal(pathRole('types/index.d.ts').declaration, true);
+    assert.equal(pathRole('.github/workflows/ci.yml').hidden, true);
+    assert.equal(pathRole('pkg/.agents/skills/pkg/SKILL.md').hidden, true);
+    assert.equal(pathRole('src/.eslintrc.js').hidden, false);
+    assert.equal(pathRole('src/app.ts').hidden, false);
   });
 
   test('path words meet across inflections and common abbreviations', () => {

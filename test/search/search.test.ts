@@ -76,4 +76,17 @@ describe('search ranking on the fixture repository', () => {
     const phrase = await both('password hashing and verification');
     assert.deepEqual(phrase.on.map((r) => [r.path, r.startLine, r.score]), phrase.off.map((r) => [r.path, r.startLine, r.score]));
   });
+
+  test('whole-file evidence (every word of the question somewhere in the file) counts for questions on how the code works only', async () => {
+    const opts = { k: 10, update: false, committedOnly: true };
+    const question = 'how are passwords hashed and verified';
+    const on = await index.search(question, opts);
+    const off = await index.search(question, { ...opts, ranking: { fileEvidence: false } });
+    assert.equal(on[0].path, 'server/auth.py', on.map((r) => r.path).join(', '));
+    assert.ok(on[0].score > off[0].score, 'the file evidence adds to the question\'s best hit');
+    const phrase = 'password hashing and verification';
+    const plain = await index.search(phrase, opts);
+    const without = await index.search(phrase, { ...opts, ranking: { fileEvidence: false } });
+    assert.deepEqual(plain.map((r) => [r.path, r.startLine, r.score]), without.map((r) => [r.path, r.startLine, r.score]));
+  });
 });

@@ -11,6 +11,7 @@ import { pathWords } from './path-words.js';
 import { proseAndConfig } from './prose-config.js';
 import { queryPaths } from './query-paths.js';
 import { saturation } from './saturation.js';
+import { typeDeclarations } from './type-declarations.js';
 
 /**
  * The ranking stack, in the order it runs: boosts add up in this order, penalties multiply after every boost
@@ -29,6 +30,7 @@ export const RANKING_SIGNALS = [
   legacy,
   barrels,
   imports,
+  typeDeclarations,
   coherence,
   saturation,
 ] as const;
