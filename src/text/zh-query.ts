@@ -33,7 +33,7 @@ export function englishOfHan(text: string, lexicon: ZhLexicon): Map<string, numb
       const senses = lexicon.senses(word);
       if (AGENT_SUFFIXES.has(word) && previous.length) {
         // 提取器, 校验器, 调用者: the one who does what the word before says (extractor, validator, caller).
-        previous.forEach((sense, i) => /^[a-z]+$/.test(sense) && add(agentNoun(sense), SENSE_WEIGHTS[i] ?? 0));
+        previous.forEach((sense, i) => VERB_LIKE.test(sense) && add(agentNoun(sense), SENSE_WEIGHTS[i] ?? 0));
         previous = [];
         continue;
       }
@@ -47,6 +47,9 @@ export function englishOfHan(text: string, lexicon: ZhLexicon): Map<string, numb
   return english;
 }
 
+/** A one-word sense that can take -er / -or: not a noun of action or state (validation, management, handling). */
+const VERB_LIKE = /^(?![a-z]*(?:tion|sion|ment|ness|ity|ing)$)[a-z]+$/;
+
 /** Suffixes that make a doer of the word before them (the English -er / -or); their own senses (device, person) are dropped. */
 const AGENT_SUFFIXES: ReadonlySet<string> = new Set(['器', '者']);
 
@@ -58,4 +61,9 @@ export function agentNoun(verb: string): string {
   if (/(?:ct|it|ss)$/.test(verb)) return `${verb}or`;
   if (verb.length <= 4 && /[^aeiou][aeiou][bdglmnprt]$/.test(verb)) return `${verb}${verb.at(-1)}er`;
   return `${verb}er`;
+}
+
+/** `text` with the function and question words of its Han runs left out, the rest kept in place. */
+export function withoutChineseStopWords(text: string, lexicon: ZhLexicon): string {
+  return text.replace(/\p{Script=Han}+/gu, (run) => ` ${lexicon.segment(run).filter((w) => !CHINESE_STOP_WORDS.has(w)).join(' ')} `).replace(/\s+/g, ' ').trim();
 }
