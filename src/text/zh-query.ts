@@ -1,5 +1,6 @@
 import { hanRuns } from './scripts.js';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stop-words.js';
+import { ZH_GLOSSARY } from './zh-glossary.js';
 import type { ZhLexicon } from './zh-lexicon.js';
 
 
@@ -8,6 +9,12 @@ import type { ZhLexicon } from './zh-lexicon.js';
  * sense is moved there by the lexicon, so later senses are more often wrong for code.
  */
 const SENSE_WEIGHTS = [1, 0.5, 0.25];
+/**
+ * A character the segmenter leaves alone (成, 按, 组, 器) is a bound morpheme or a function word far more often
+ * than the dictionary's first sense of it ("short name for Chengdu", "press", "form", "device"): its senses count
+ * this much of a word's, unless the software glossary lists it (栈 stack, 锁 lock).
+ */
+const LONE_CHARACTER_SHARE = 0.5;
 
 /**
  * The English words the Han runs of `text` mean, each with a weight (1 for a word's first sense, less for later
@@ -15,17 +22,48 @@ const SENSE_WEIGHTS = [1, 0.5, 0.25];
  */
 export function englishOfHan(text: string, lexicon: ZhLexicon): Map<string, number> {
   const english = new Map<string, number>();
+  const add = (w: string, weight: number) => english.set(w, Math.max(english.get(w) ?? 0, weight));
   for (const run of hanRuns(text)) {
+    let previous: readonly string[] = [];
     for (const word of lexicon.segment(run)) {
-      if (CHINESE_STOP_WORDS.has(word)) continue;
-      lexicon.senses(word).forEach((sense, i) => {
-        const weight = SENSE_WEIGHTS[i] ?? 0;
-        for (const w of sense.split(/[^a-z0-9]+/)) {
-          if (w.length < 2 || ENGLISH_STOP_WORDS.has(w)) continue;
-          english.set(w, Math.max(english.get(w) ?? 0, weight));
-        }
+      if (CHINESE_STOP_WORDS.has(word)) {
+        previous = [];
+        continue;
+      }
+      const senses = lexicon.senses(word);
+      if (AGENT_SUFFIXES.has(word) && previous.length) {
+        // 提取器, 校验器, 调用者: the one who does what the word before says (extractor, validator, caller).
+        previous.forEach((sense, i) => VERB_LIKE.test(sense) && add(agentNoun(sense), SENSE_WEIGHTS[i] ?? 0));
+        previous = [];
+        continue;
+      }
+      const share = word.length === 1 && !ZH_GLOSSARY.has(word) ? LONE_CHARACTER_SHARE : 1;
+      senses.forEach((sense, i) => {
+        for (const w of sense.split(/[^a-z0-9]+/)) if (w.length >= 2 && !ENGLISH_STOP_WORDS.has(w)) add(w, (SENSE_WEIGHTS[i] ?? 0) * share);
       });
+      previous = senses;
     }
   }
   return english;
+}
+
+/** A one-word sense that can take -er / -or: not a noun of action or state (validation, management, handling). */
+const VERB_LIKE = /^(?![a-z]*(?:tion|sion|ment|ness|ity|ing)$)[a-z]+$/;
+
+/** Suffixes that make a doer of the word before them (the English -er / -or); their own senses (device, person) are dropped. */
+const AGENT_SUFFIXES: ReadonlySet<string> = new Set(['器', '者']);
+
+/** The English doer of a verb: validate → validator, extract → extractor, parse → parser, run → runner. */
+export function agentNoun(verb: string): string {
+  if (/(?:er|or)$/.test(verb)) return verb;
+  if (verb.endsWith('ate')) return `${verb.slice(0, -1)}or`;
+  if (verb.endsWith('e')) return `${verb}r`;
+  if (/(?:ct|it|ss)$/.test(verb)) return `${verb}or`;
+  if (verb.length <= 4 && /[^aeiou][aeiou][bdglmnprt]$/.test(verb)) return `${verb}${verb.at(-1)}er`;
+  return `${verb}er`;
+}
+
+/** `text` with the function and question words of its Han runs left out, the rest kept in place. */
+export function withoutChineseStopWords(text: string, lexicon: ZhLexicon): string {
+  return text.replace(/\p{Script=Han}+/gu, (run) => ` ${lexicon.segment(run).filter((w) => !CHINESE_STOP_WORDS.has(w)).join(' ')} `).replace(/\s+/g, ' ').trim();
 }

@@ -3,6 +3,8 @@ import { before, describe, test } from 'node:test';
 import { analyzeQuery } from '../../src/search/query.js';
 import { cjkTerms } from '../../src/text/scripts.js';
 import { codeTerms } from '../../src/text/terms.js';
+import { cleanSenses } from '../../src/text/zh-lexicon-build.js';
+import { agentNoun } from '../../src/text/zh-query.js';
 import { loadZhLexicon, type ZhLexicon } from '../../src/text/zh-lexicon.js';
 import { TEST_CACHE } from '../helpers.js';
 
@@ -29,7 +31,7 @@ describe('Chinese query analysis (the real lexicon, built from the npm-shipped d
     }
     assert.ok(q.terms.includes('模板') && q.terms.includes('渲染'), 'the Chinese bigrams are searched too');
     assert.ok(!q.keywords.some((k) => ['of', 'and'].includes(k)));
-    assert.match(q.embedText, /^模板视图的查找和渲染 .*template/);
+    assert.match(q.embedText, /^模板 视图 查找 渲染 .*template/, 'the vector reads the content words and their English, not 的 or 和');
   });
 
   test('one identifier in a Chinese frame is a name query; a sentence around an acronym is not', () => {
@@ -50,6 +52,27 @@ describe('Chinese query analysis (the real lexicon, built from the npm-shipped d
     assert.ok(q.terms.includes('parseargs') && q.terms.includes('parse'));
     assert.equal(analyzeQuery('命令行参数解析的单元测试', lexicon).wantsTests, true);
     assert.deepEqual(codeTerms('重跑gen-itgc后'), ['重跑', '后', 'gen', 'itgc']);
+  });
+
+  test('a one-word sense goes before a phrase; pronunciation notes are no senses', () => {
+    assert.equal(lexicon.senses('一起')[0], 'together', 'CC-CEDICT lists "the same place" first');
+    assert.deepEqual(cleanSenses(['Taiwan pr. [ti3]', 'body', 'short name for Chengdu 成都[Cheng2 du1]']), ['body']);
+  });
+
+  test('a lone 器 or 者 after a word makes its doer, and brings no sense of its own', () => {
+    const q = analyzeQuery('位置参数校验器', lexicon);
+    assert.ok(q.terms.includes('validator'), q.terms.join(' '));
+    assert.ok(!q.terms.includes('device') && !q.terms.includes('utensil'), q.terms.join(' '));
+    assert.match(q.embedText, /\bvalidator\b/);
+    const doers = ['validate', 'extract', 'parse', 'run', 'wrap', 'handle', 'listen', 'compiler', 'visit', 'process'].map(agentNoun);
+    assert.deepEqual(doers, ['validator', 'extractor', 'parser', 'runner', 'wrapper', 'handler', 'listener', 'compiler', 'visitor', 'processor']);
+  });
+
+  test('a lone character the glossary does not list counts half: 成 in 转换成 is no city', () => {
+    const q = analyzeQuery('返回值转换成 HTTP 响应', lexicon);
+    assert.ok(!q.terms.includes('chengdu'), q.terms.join(' '));
+    assert.ok(q.terms.includes('convert') && q.terms.includes('response'));
+    assert.ok(!/\b(?:succeed|finish)\b/.test(q.embedText), q.embedText);
   });
 
   test('CJK bigrams: Chinese, Japanese and Korean alike, lone characters stand for themselves', () => {
