@@ -35,16 +35,16 @@ describe('query analysis', () => {
   test('a question on how to use the project is told from one on how its code works', () => {
     for (const q of ['How do I install it offline?', 'enable the search plugin', 'Why does the build fail on warnings?', 'keep my virtualenv in the project', '--style option to hide the grid', '怎么把文档发布到 GitHub Pages？'])
       assert.equal(analyzeQuery(q).asksHowTo, true, q);
-    for (const q of ['how app.handle dispatches requests through the middleware stack', 'async file I/O operations', 'store creation and dispatch lifecycle', 'where is createStore defined', 'createStore 函数在哪里定义', '路由是怎么注册的'])
+    for (const q of ['how app.handle dispatches requests through the middleware stack', 'async file I/O operations', 'store creation and dispatch lifecycle', 'where is createStore defined', 'createStore 函数在哪里定义', '路由是怎么注册的', 'what happens when a handler panics'])
       assert.equal(analyzeQuery(q).asksHowTo, false, q);
     assert.equal(analyzeQuery('set a base uri for all requests').asksHowToByInstruction, true);
     assert.equal(analyzeQuery('how do I set a base uri').asksHowToByInstruction, false);
   });
 
   test('a question on how the code works or where it is handled is noticed, a how-to or a noun phrase is not', () => {
-    for (const q of ['how does Flask select which error handler to invoke', 'where are routes registered', 'axum 是如何分发请求的', '路由是怎么注册的'])
+    for (const q of ['how does Flask select which error handler to invoke', 'where are routes registered', 'axum 是如何分发请求的', '路由是怎么注册的', 'what happens when a handler panics'])
       assert.equal(analyzeQuery(q).asksHowItWorks, true, q);
-    for (const q of ['How do I install it offline?', 'HTTP router and middleware composition', 'Router', '怎么把文档发布到 GitHub Pages？'])
+    for (const q of ['How do I install it offline?', 'HTTP router and middleware composition', 'Router', '怎么把文档发布到 GitHub Pages？', 'count how many times an option is repeated', 'what happens when I run the build twice'])
       assert.equal(analyzeQuery(q).asksHowItWorks, false, q);
   });
 
