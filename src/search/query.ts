@@ -161,10 +161,18 @@ function embeddedNames(text: string): string[] {
   const names = [...text.matchAll(EMBEDDED_SYMBOL)].map((m) => m[0]);
   for (const m of text.matchAll(MEMBER_REFERENCE)) {
     const ref = m[0].replace(/\(\)$/, '');
-    if (/^\w\.\w$/.test(ref) || /^(?:e\.g|i\.e|etc)\b/i.test(ref)) continue;
+    if (/^\w\.\w$/.test(ref) || /^(?:e\.g|i\.e|etc)\b/i.test(ref) || namesFile(ref, text.slice(m.index + m[0].length))) continue;
     names.push(...namesOf(ref.replace(/^\./, '')));
   }
   return [...new Set(names.filter((n) => n.length > 1))];
+}
+
+/** A file type after a name (`Node.js`, `package.json`, `setup.py`): a file or a product, not a member of an object. */
+const FILE_EXTENSION = /^\w+\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|json|toml|ya?ml|md|lock|txt)$/i;
+
+/** A reference that names a file: `Node.js`, or a dotfile that prose calls a file (`a .env file`, `the .npmrc files`). */
+function namesFile(ref: string, after: string): boolean {
+  return FILE_EXTENSION.test(ref) || (ref.startsWith('.') && /^\s+files?\b/i.test(after));
 }
 
 /** `Sinatra::Base` names both itself and `Base`; the last segment is what a definition line shows. */

@@ -24,6 +24,11 @@ describe('query analysis', () => {
     assert.deepEqual(analyzeQuery('how app.handle dispatches requests').symbols, ['handle', 'app.handle']);
     assert.deepEqual(analyzeQuery('ZodType base class and .refine()').symbols, ['ZodType', 'refine']);
     assert.deepEqual(analyzeQuery('e.g. a helper. Then more').symbols, []);
+    // A file or a product is not a member: `Node.js`, `package.json`, `a .env file`; `process.env` and `.refine` are.
+    assert.deepEqual(analyzeQuery('run as a Node.js server reading package.json').symbols, []);
+    assert.deepEqual(analyzeQuery('load variables from a .env file').symbols, []);
+    assert.deepEqual(analyzeQuery('read process.env values').symbols, ['env', 'process.env']);
+    assert.deepEqual(analyzeQuery('how .refine adds custom validation').symbols, ['refine']);
   });
 
   test('asking for tests, docs or old versions is noticed', () => {
