@@ -40,8 +40,10 @@ export interface QueryInfo {
   asksHowToByInstruction: boolean;
   /** Asks how the code works or where something is handled (`how does X dispatch Y`): a question about files as wholes. */
   asksHowItWorks: boolean;
-  /** Names an old version or compatibility layer (`v3`, `legacy`, `compat`, `deprecated`). */
+  /** Names an old version or compatibility layer (`legacy`, `compat`, `deprecated`, `older versions`). */
   wantsLegacy: boolean;
+  /** Versions the query names (`v3` → 3): old ones when the view holds newer (`v4` beside `v3`), else the current one. */
+  versions: number[];
 }
 
 /**
@@ -116,7 +118,8 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
     wantsTests: /\b(tests?|testing|spec|specs|fixtures?|mocks?|assert\w*)\b/.test(lower),
     wantsExamples: /\b(examples?|samples?|demos?|tutorials?|benchmarks?)\b/.test(lower),
     wantsDocs: /\b(readme|changelog|docs|guide|markdown files?|release notes)\b/.test(lower),
-    wantsLegacy: /\b(v\d+|legacy|compat\w*|deprecated|old(er)? versions?)\b/.test(lower),
+    wantsLegacy: /\b(legacy|compat\w*|deprecated|old(er)? versions?)\b/.test(lower),
+    versions: [...lower.matchAll(/\bv(\d+)\b/g)].map((m) => Number(m[1])),
     asksHowTo: parts ? reportAsksHowTo(asked) : asksHowTo(text),
     asksHowToByInstruction: !parts && asksByInstructionOnly(text),
     asksHowItWorks: asksHowItWorks(asked),

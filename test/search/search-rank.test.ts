@@ -7,6 +7,7 @@ import { isBarrel } from '../../src/search/rank/signals/barrels.js';
 import { DEFAULT_RANKING } from '../../src/search/rank/config.js';
 import { RANKING_SIGNALS } from '../../src/search/rank/signals/index.js';
 import { definitionStrength } from '../../src/search/rank/signals/definitions.js';
+import { legacy } from '../../src/search/rank/signals/legacy.js';
 import { pathRole } from '../../src/search/rank/signals/path-roles.js';
 import { proseAndConfig } from '../../src/search/rank/signals/prose-config.js';
 import { PathScorer } from '../../src/search/rank/signals/path-words.js';
@@ -51,6 +52,18 @@ describe('query analysis', () => {
       assert.equal(analyzeQuery(q).asksHowItWorks, true, q);
     for (const q of ['How do I install it offline?', 'HTTP router and middleware composition', 'Router', '怎么把文档发布到 GitHub Pages？', 'count how many times an option is repeated', 'what happens when I run the build twice'])
       assert.equal(analyzeQuery(q).asksHowItWorks, false, q);
+  });
+
+  test('an old version is asked for by its name, not by the name of the current one', () => {
+    const factor = (query: string, path: string) => {
+      const hit = { candidate: { chunk: {} }, file: { path, legacy: path.includes('/v3/') } } as unknown as Parameters<ReturnType<typeof legacy.prepare>>[0];
+      return legacy.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING } as Parameters<typeof legacy.prepare>[0])(hit);
+    };
+    assert.equal(factor('v3 error types and ZodError', 'src/v3/errors.ts'), 1);
+    assert.equal(factor('legacy error types', 'src/v3/errors.ts'), 1);
+    assert.equal(factor('classic Zod v4 string schema', 'src/v3/types.ts'), DEFAULT_RANKING.legacyPenalty);
+    assert.equal(factor('classic Zod v4 string schema', 'src/v4/classic/schemas.ts'), 1);
+    assert.equal(factor('string schema', 'src/v3/types.ts'), DEFAULT_RANKING.legacyPenalty);
   });
 
   test('documents answer how-to questions above code, changelogs do not', () => {
