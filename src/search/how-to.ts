@@ -6,8 +6,11 @@
  */
 const PERSON = /\b(?:i(?![/.])|i'm|i've|my|me|we|our|you|your)\b/i;
 const HOW_TO = /\bhow\s+(?:do|can|should|would)\s+(?:i|we|you|one)\b|\bhow to\b|\bis it possible\b|\b(?:can|should|must|do)\s+(?:i|we|you|one)\b/i;
-/** What a user asks of the tool; not `how`, whose code questions (`how X parses Y`) are the usual kind. */
-const QUESTION = /^(?:what|which|when|can|should|is|are)\b|^why\b|\bwhy\s+(?:does|do|is|are)\b/i;
+/**
+ * What a user asks of the tool; not `how`, whose code questions (`how X parses Y`) are the usual kind, nor `what
+ * happens when…`, which asks what the code does (`what happens when a handler panics`).
+ */
+const QUESTION = /^(?:what(?!\s+happens\b)|which|when|can|should|is|are)\b|^why\b|\bwhy\s+(?:does|do|is|are)\b/i;
 /** Verbs that start an instruction to oneself and rarely a code noun phrase (not `store`, `pick`, `call`). */
 const TASK =
   /^(?:install|configure|set|enable|disable|deploy|publish|uninstall|upgrade|update|customi[sz]e|change|switch|use|run|make|keep|put|add|remove|clear|limit|start|stop|load|bump|declare|include|exclude|restrict|preview|combine|map|teach|colori[sz]e|serve|avoid|prevent|turn)\b/i;
@@ -47,9 +50,10 @@ export function reportAsksHowTo(firstLine: string): boolean {
 /**
  * A question about how the code works or where something is handled (`how does Flask select an error handler`,
  * `where are routes registered`, `axum 是如何分发请求的`): answered by the file that is about it as a whole, more
- * than by its best chunk. Not a how-to question, which the documentation answers.
+ * than by its best chunk; so is `what happens when…`. Not `how many` / `how much`, which count something (`count
+ * how many times an option is repeated`), nor a how-to question, which the documentation answers.
  */
-const HOW_IT_WORKS = /\b(?:how|where)\b|如何|怎么|怎样|哪里|在哪/i;
+const HOW_IT_WORKS = /\b(?:how(?!\s+(?:many|much)\b)|where|what\s+happens)\b|如何|怎么|怎样|哪里|在哪/i;
 
 export function asksHowItWorks(text: string): boolean {
   return HOW_IT_WORKS.test(text) && !asksHowTo(text);

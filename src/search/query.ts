@@ -40,8 +40,10 @@ export interface QueryInfo {
   asksHowToByInstruction: boolean;
   /** Asks how the code works or where something is handled (`how does X dispatch Y`): a question about files as wholes. */
   asksHowItWorks: boolean;
-  /** Names an old version or compatibility layer (`v3`, `legacy`, `compat`, `deprecated`). */
+  /** Names an old version or compatibility layer (`legacy`, `compat`, `deprecated`, `older versions`). */
   wantsLegacy: boolean;
+  /** Versions the query names (`v3` → 3): old ones when the view holds newer (`v4` beside `v3`), else the current one. */
+  versions: number[];
 }
 
 /**
@@ -118,7 +120,8 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
     wantsTests: /\b(tests?|testing|spec|specs|fixtures?|mocks?|assert\w*)\b/.test(lower),
     wantsExamples: /\b(examples?|samples?|demos?|tutorials?|benchmarks?)\b/.test(lower),
     wantsDocs: /\b(readme|changelog|docs|guide|markdown files?|release notes)\b/.test(lower),
-    wantsLegacy: /\b(v\d+|legacy|compat\w*|deprecated|old(er)? versions?)\b/.test(lower),
+    wantsLegacy: /\b(legacy|compat\w*|deprecated|old(er)? versions?)\b/.test(lower),
+    versions: [...lower.matchAll(/\bv(\d+)\b/g)].map((m) => Number(m[1])),
     asksHowTo: parts ? reportAsksHowTo(asked) : asksHowTo(text),
     asksHowToByInstruction: !parts && asksByInstructionOnly(text),
     asksHowItWorks: asksHowItWorks(asked),
@@ -163,10 +166,18 @@ function embeddedNames(text: string): string[] {
   const names = [...text.matchAll(EMBEDDED_SYMBOL)].map((m) => m[0]);
   for (const m of text.matchAll(MEMBER_REFERENCE)) {
     const ref = m[0].replace(/\(\)$/, '');
-    if (/^\w\.\w$/.test(ref) || /^(?:e\.g|i\.e|etc)\b/i.test(ref)) continue;
+    if (/^\w\.\w$/.test(ref) || /^(?:e\.g|i\.e|etc)\b/i.test(ref) || namesFile(ref, text.slice(m.index + m[0].length))) continue;
     names.push(...namesOf(ref.replace(/^\./, '')));
   }
   return [...new Set(names.filter((n) => n.length > 1))];
+}
+
+/** A file type after a name (`Node.js`, `package.json`, `setup.py`): a file or a product, not a member of an object. */
+const FILE_EXTENSION = /^\w+\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|php|json|toml|ya?ml|md|lock|txt)$/i;
+
+/** A reference that names a file: `Node.js`, or a dotfile that prose calls a file (`a .env file`, `the .npmrc files`). */
+function namesFile(ref: string, after: string): boolean {
+  return FILE_EXTENSION.test(ref) || (ref.startsWith('.') && /^\s+files?\b/i.test(after));
 }
 
 /** `Sinatra::Base` names both itself and `Base`; the last segment is what a definition line shows. */

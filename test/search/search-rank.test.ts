@@ -7,6 +7,7 @@ import { isBarrel } from '../../src/search/rank/signals/barrels.js';
 import { DEFAULT_RANKING } from '../../src/search/rank/config.js';
 import { RANKING_SIGNALS } from '../../src/search/rank/signals/index.js';
 import { definitionStrength } from '../../src/search/rank/signals/definitions.js';
+import { legacy } from '../../src/search/rank/signals/legacy.js';
 import { pathRole } from '../../src/search/rank/signals/path-roles.js';
 import { proseAndConfig } from '../../src/search/rank/signals/prose-config.js';
 import { PathScorer } from '../../src/search/rank/signals/path-words.js';
@@ -24,6 +25,11 @@ describe('query analysis', () => {
     assert.deepEqual(analyzeQuery('how app.handle dispatches requests').symbols, ['handle', 'app.handle']);
     assert.deepEqual(analyzeQuery('ZodType base class and .refine()').symbols, ['ZodType', 'refine']);
     assert.deepEqual(analyzeQuery('e.g. a helper. Then more').symbols, []);
+    // A file or a product is not a member: `Node.js`, `package.json`, `a .env file`; `process.env` and `.refine` are.
+    assert.deepEqual(analyzeQuery('run as a Node.js server reading package.json').symbols, []);
+    assert.deepEqual(analyzeQuery('load variables from a .env file').symbols, []);
+    assert.deepEqual(analyzeQuery('read process.env values').symbols, ['env', 'process.env']);
+    assert.deepEqual(analyzeQuery('how .refine adds custom validation').symbols, ['refine']);
   });
 
   test('asking for tests, docs or old versions is noticed', () => {
@@ -35,17 +41,29 @@ describe('query analysis', () => {
   test('a question on how to use the project is told from one on how its code works', () => {
     for (const q of ['How do I install it offline?', 'enable the search plugin', 'Why does the build fail on warnings?', 'keep my virtualenv in the project', '--style option to hide the grid', '怎么把文档发布到 GitHub Pages？'])
       assert.equal(analyzeQuery(q).asksHowTo, true, q);
-    for (const q of ['how app.handle dispatches requests through the middleware stack', 'async file I/O operations', 'store creation and dispatch lifecycle', 'where is createStore defined', 'createStore 函数在哪里定义', '路由是怎么注册的'])
+    for (const q of ['how app.handle dispatches requests through the middleware stack', 'async file I/O operations', 'store creation and dispatch lifecycle', 'where is createStore defined', 'createStore 函数在哪里定义', '路由是怎么注册的', 'what happens when a handler panics'])
       assert.equal(analyzeQuery(q).asksHowTo, false, q);
     assert.equal(analyzeQuery('set a base uri for all requests').asksHowToByInstruction, true);
     assert.equal(analyzeQuery('how do I set a base uri').asksHowToByInstruction, false);
   });
 
   test('a question on how the code works or where it is handled is noticed, a how-to or a noun phrase is not', () => {
-    for (const q of ['how does Flask select which error handler to invoke', 'where are routes registered', 'axum 是如何分发请求的', '路由是怎么注册的'])
+    for (const q of ['how does Flask select which error handler to invoke', 'where are routes registered', 'axum 是如何分发请求的', '路由是怎么注册的', 'what happens when a handler panics'])
       assert.equal(analyzeQuery(q).asksHowItWorks, true, q);
-    for (const q of ['How do I install it offline?', 'HTTP router and middleware composition', 'Router', '怎么把文档发布到 GitHub Pages？'])
+    for (const q of ['How do I install it offline?', 'HTTP router and middleware composition', 'Router', '怎么把文档发布到 GitHub Pages？', 'count how many times an option is repeated', 'what happens when I run the build twice'])
       assert.equal(analyzeQuery(q).asksHowItWorks, false, q);
+  });
+
+  test('an old version is asked for by its name, not by the name of the current one', () => {
+    const factor = (query: string, path: string) => {
+      const hit = { candidate: { chunk: {} }, file: { path, legacy: path.includes('/v3/') } } as unknown as Parameters<ReturnType<typeof legacy.prepare>>[0];
+      return legacy.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING } as Parameters<typeof legacy.prepare>[0])(hit);
+    };
+    assert.equal(factor('v3 error types and ZodError', 'src/v3/errors.ts'), 1);
+    assert.equal(factor('legacy error types', 'src/v3/errors.ts'), 1);
+    assert.equal(factor('classic Zod v4 string schema', 'src/v3/types.ts'), DEFAULT_RANKING.legacyPenalty);
+    assert.equal(factor('classic Zod v4 string schema', 'src/v4/classic/schemas.ts'), 1);
+    assert.equal(factor('string schema', 'src/v3/types.ts'), DEFAULT_RANKING.legacyPenalty);
   });
 
   test('documents answer how-to questions above code, changelogs do not', () => {

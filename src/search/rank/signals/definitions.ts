@@ -4,6 +4,7 @@ import type { QueryInfo } from '../../query.js';
 import type { ViewFile } from '../../view.js';
 import type { RankingConfig } from '../config.js';
 import { BoundedMemo } from '../../../util/bounded-memo.js';
+import { packageKey, packageNames } from './package-names.js';
 import { stemNamesSymbol } from './path-words.js';
 import type { BoostSignal } from './signal.js';
 
@@ -28,16 +29,21 @@ export const definitions: BoostSignal<typeof DEFAULTS> = {
   stage: 'boost',
   defaults: DEFAULTS,
   weight: (cfg) => cfg.definitionBoost,
-  prepare: ({ q, cfg, candidates }) => (hit) => definitionTier(hit.candidate, hit.file, q, cfg, candidates.defined),
+  prepare: ({ q, cfg, view, candidates }) => {
+    // A bare name asks for its definition even when a package is called so (`Flask`); a sentence means the project.
+    const packages = q.isName ? new Set<string>() : packageNames(view);
+    const names = q.symbols.filter((name) => !packages.has(packageKey(name)));
+    return (hit) => definitionTier(hit.candidate, hit.file, q, names, cfg, candidates.defined);
+  },
 };
 
 /**
  * 1 for the definition of a queried name (more in a file named after it), less for its members; less in sentences.
  * `defined`: names with a visible definition; a name without one may be answered by the module that re-exports it.
  */
-function definitionTier(c: Candidate, file: ViewFile, q: QueryInfo, cfg: RankingConfig, defined: Set<string>): number {
+function definitionTier(c: Candidate, file: ViewFile, q: QueryInfo, names: string[], cfg: RankingConfig, defined: Set<string>): number {
   let tier = 0;
-  for (const name of q.symbols) {
+  for (const name of names) {
     const strength = definitionStrength(c.chunk.symbol, c.chunk.text, name);
     if (strength === 'none' || (strength === 'reexport' && defined.has(name))) continue;
     let t = strength === 'defines' ? 1 : strength === 'text' || strength === 'reexport' ? cfg.definitionTextTier : cfg.definitionMemberTier;
