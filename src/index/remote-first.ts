@@ -55,7 +55,8 @@ export async function remoteFirstView(ctx: IndexContext, embedder: Embedder): Pr
   const file = remoteFirstFile(ctx.layout, commit, identity);
   const entries = await listTree(ctx.repo.root, tree);
   const fetched = !fs.existsSync(file);
-  if (fetched && !(await fetchInto(ctx, identity, commit, file, new Set(entries.map((e) => e.blob))))) return null;
+  // A search beside this one may place it first (then it is there, checked by that search).
+  if (fetched && !(await fetchInto(ctx, identity, commit, file, new Set(entries.map((e) => e.blob)))) && !fs.existsSync(file)) return null;
   const restored = snapshotRetriever(file, embedder);
   if (!restored) return null;
   const files: Record<string, string> = {};

@@ -72,6 +72,17 @@ describe("a fresh clone's first search answers from the team's published set (a 
     }
   });
 
+  test('two first searches at once both answer from the set', async () => {
+    const t = cloneRepo(origin, 'two-at-once');
+    const both = await Promise.all([search(t, QUERIES[1]), search(t, QUERIES[1])]);
+    for (const answer of both) {
+      assert.match(answer.stderr, ANSWERED);
+      assert.deepEqual(answer.results, resultsA[1]);
+    }
+    await backgroundIndexDone(t);
+    assert.deepEqual((await search(t, QUERIES[1])).results, resultsA[1]);
+  });
+
   test("an agent's first search_code in a fresh clone answers from the set while the server's task copies the index", async () => {
     const m = cloneRepo(origin, 'mcp');
     const client = await startServer(m, [], env);
