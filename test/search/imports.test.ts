@@ -20,7 +20,7 @@ const QUERY = 'chain of request handlers with retrying and timeout handler';
 
 describe("a file's imports", () => {
   let index: CodeIndex;
-  const search = (ranking?: { imports: boolean }) => index.search(QUERY, { k: 10, update: false, committedOnly: true, ...(ranking ? { ranking } : {}) });
+  const search = (ranking?: { imports?: boolean; importsInFileEvidence?: boolean }) => index.search(QUERY, { k: 10, update: false, committedOnly: true, ...(ranking ? { ranking } : {}) });
   const preambleRank = (results: { path: string; startLine: number }[]): number => results.findIndex((r) => r.path === 'src/main/java/app/Router.java' && r.startLine === 1);
 
   before(async () => {
@@ -39,6 +39,14 @@ describe("a file's imports", () => {
     const unpenalised = await search({ imports: false });
     const share = (r: { score: number }[], at: number) => (at === -1 ? 0 : r[at]!.score / r[0]!.score);
     assert.ok(share(unpenalised, preambleRank(unpenalised)) > share(results, preamble), list);
+  });
+
+  test("still count in full for their file's evidence, so the file they head keeps its standing", async () => {
+    const best = (results: { path: string; score: number }[], file: string) => results.find((r) => r.path === file)?.score ?? 0;
+    const standing = (results: { path: string; score: number }[]) => best(results, 'src/main/java/app/Router.java') / results[0]!.score;
+    const full = await search();
+    const discounted = await search({ importsInFileEvidence: true });
+    assert.ok(standing(full) > standing(discounted), `${standing(full)} vs ${standing(discounted)}`);
   });
 
   test('a preamble is imports and comments only, with no doc comment', () => {

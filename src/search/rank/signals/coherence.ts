@@ -1,4 +1,5 @@
 import type { Hit } from '../rank.js';
+import { importsFactor } from './imports.js';
 import type { HitsSignal } from './signal.js';
 
 const DEFAULTS = {
@@ -21,8 +22,11 @@ export const coherence: HitsSignal<typeof DEFAULTS> = {
     if (best <= 0) return;
     const sums = new Map<string, number>();
     const top = new Map<string, Hit>();
+    const undoImports = cfg.imports && !cfg.importsInFileEvidence;
     for (const h of hits) {
-      sums.set(h.file.path, (sums.get(h.file.path) ?? 0) + Math.max(0, h.score));
+      // A file's imports name what it uses: evidence for the file even when the chunk itself ranks lower.
+      const evidence = undoImports ? h.score / importsFactor(h, cfg) : h.score;
+      sums.set(h.file.path, (sums.get(h.file.path) ?? 0) + Math.max(0, evidence));
       const t = top.get(h.file.path);
       if (!t || h.score > t.score) top.set(h.file.path, h);
     }

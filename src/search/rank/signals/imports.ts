@@ -1,6 +1,7 @@
 import { isCommentLine } from '../../../text/comments.js';
 import { isBarrel } from './barrels.js';
-import type { PenaltySignal } from './signal.js';
+import type { RankingConfig } from '../config.js';
+import type { HitSite, PenaltySignal } from './signal.js';
 
 const DEFAULTS = {
   /**
@@ -10,6 +11,12 @@ const DEFAULTS = {
    */
   imports: true,
   importsPenalty: 0.7,
+  /**
+   * Whether the penalised chunk also counts for less in its file's summed evidence (file coherence). The imports
+   * name what the file works with, so they stay evidence for it: off against on, Chinese 0.864 → 0.865 (chi 0.87 →
+   * 0.88), benchmark 0.891, dev set 0.844, long-query set 0.846 and docs hit@3 84.0 % unchanged.
+   */
+  importsInFileEvidence: false,
 };
 
 /**
@@ -68,9 +75,12 @@ export const imports: PenaltySignal<typeof DEFAULTS> = {
   stage: 'penalty',
   defaults: DEFAULTS,
   // A barrel has a penalty of its own; a chunk defining a queried name stays (its import may be the answer).
-  prepare: ({ cfg }) => (hit) => {
-    const { text, language } = hit.candidate.chunk;
-    if (REEXPORTING.has(language) || (hit.parts.definitions ?? 0) > 0) return 1;
-    return isImportPreamble(text) && !isBarrel(text) ? cfg.importsPenalty : 1;
-  },
+  prepare: ({ cfg }) => (hit) => importsFactor(hit, cfg),
 };
+
+/** The factor the imports penalty gave a hit (1 for none). */
+export function importsFactor(hit: Pick<HitSite, 'candidate' | 'parts'>, cfg: RankingConfig): number {
+  const { text, language } = hit.candidate.chunk;
+  if (REEXPORTING.has(language) || (hit.parts.definitions ?? 0) > 0) return 1;
+  return isImportPreamble(text) && !isBarrel(text) ? cfg.importsPenalty : 1;
+}
