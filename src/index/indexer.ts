@@ -7,12 +7,13 @@ import { listTree } from '../git/tree.js';
 import type { BlobState } from '../store/blob-state.js';
 import type { ChunkStore } from '../store/contract.js';
 import { ensureGitExclude } from '../store/layout.js';
-import { knownBlobs, listManifests, manifestKey, placeFiles, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
+import { knownBlobs, listManifests, manifestKey, readManifest, writeManifest } from '../store/manifest.js';
 import { fullGc } from '../util/full-gc.js';
-import { requireHead, selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
+import { requireHead, supersededDefaultModel, type IndexContext } from './context.js';
 import { crashPoint } from './crash-point.js';
 import { clearIndex, finishChunkerUpgrade, openStoreFor } from './open-store.js';
 import { checkRemote, openRemoteReader, readThrough, remoteContents, type ReadThroughSummary, type RemoteReader } from './read-through.js';
+import { buildManifest } from './build-manifest.js';
 import { recordGcCheck } from './gc-policy.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex, type IndexPhase } from './embed-blobs.js';
 import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
@@ -185,25 +186,4 @@ function uniqueUnknown(files: BlobToIndex[], known: ReadonlyMap<string, BlobStat
     out.push({ path: f.path, blob: f.blob });
   }
   return out;
-}
-
-function buildManifest(ctx: IndexContext, branch: string | null, commit: string, tree: string, modelId: string, selection: Selection, known: ReadonlyMap<string, BlobState>): Manifest {
-  const files: Record<string, string> = {};
-  const skipped: Record<string, SkipReason> = {};
-  const skippedBlobs: Record<string, string> = {};
-  for (const s of selection.skipped) skipped[s.path] = s.reason;
-  placeFiles(selection.files, known, { files, skipped, skippedBlobs });
-  return {
-    version: 1,
-    branch,
-    commit,
-    tree,
-    modelId,
-    chunkerVersion: chunkerVersion(),
-    selectionKey: selectionKey(ctx.config),
-    indexedAt: new Date().toISOString(),
-    files,
-    skipped,
-    skippedBlobs,
-  };
 }

@@ -8,9 +8,10 @@ import type { Retriever } from '../search/candidates.js';
 import { snapshotRetriever } from '../search/snapshot-retriever.js';
 import type { IndexIdentity } from '../store/identity.js';
 import { ensureGitExclude, type IndexLayout } from '../store/layout.js';
-import { listManifests, type Manifest } from '../store/manifest.js';
+import type { Manifest } from '../store/manifest.js';
 import { readRemoteSearchSet } from '../store/remote.js';
-import { requireHead, selectionKey, type IndexContext } from './context.js';
+import { buildManifest } from './build-manifest.js';
+import { requireHead, type IndexContext } from './context.js';
 import { checkRemote } from './read-through.js';
 import { placeSearchSet } from './remote-search-set.js';
 import { selectFiles } from './select.js';
@@ -42,14 +43,13 @@ export function dropRemoteFirst(layout: Pick<IndexLayout, 'dir'>): void {
 }
 
 /**
- * HEAD's first answer from the team's remote, or null: no remote, an index of this clone's own already (its
- * runs are incremental and cheap), nothing published for HEAD, or the remote unreachable (the caller indexes as
- * before and says why). A remote of another model or chunker is refused (ArtifactError), as by an index run.
+ * HEAD's first answer from the team's remote, for a clone with a remote configured and no index of its own
+ * (service/remote-first-answer.ts decides), or null: nothing published for HEAD, or the remote unreachable (the
+ * caller indexes as before and says why). A remote of another model or chunker is refused (ArtifactError), as by an index run.
  * Every row is checked as read-through checks it: its chunk id derived again from blob, span, model and chunker,
  * its blob one of HEAD's tree.
  */
 export async function remoteFirstView(ctx: IndexContext, embedder: Embedder): Promise<RemoteFirstView | null> {
-  if (!ctx.config.remote || listManifests(ctx.layout.manifests).length) return null;
   const { commit, tree } = requireHead(ctx.head);
   const identity: IndexIdentity = { modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: chunkerVersion() };
   const file = remoteFirstFile(ctx.layout, commit, identity);
@@ -59,21 +59,8 @@ export async function remoteFirstView(ctx: IndexContext, embedder: Embedder): Pr
   if (fetched && !(await fetchInto(ctx, identity, commit, file, new Set(entries.map((e) => e.blob)))) && !fs.existsSync(file)) return null;
   const restored = snapshotRetriever(file, embedder);
   if (!restored) return null;
-  const files: Record<string, string> = {};
-  for (const f of selectFiles(entries, ctx.config).files) if (restored.blobs.has(f.blob)) files[f.path] = f.blob;
-  const manifest: Manifest = {
-    version: 1,
-    branch: ctx.head.branch,
-    commit,
-    tree,
-    modelId: identity.modelId,
-    chunkerVersion: identity.chunkerVersion,
-    selectionKey: selectionKey(ctx.config),
-    indexedAt: new Date().toISOString(),
-    files,
-    skipped: {},
-    skippedBlobs: {},
-  };
+  const held = selectFiles(entries, ctx.config).files.filter((f) => restored.blobs.has(f.blob));
+  const manifest = buildManifest(ctx, ctx.head.branch, commit, tree, identity.modelId, { files: held, skipped: [] }, new Map());
   return { manifest, retriever: restored.retriever, fetched };
 }
 

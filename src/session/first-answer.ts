@@ -10,7 +10,6 @@ import type { IndexTasks } from './index-tasks.js';
  * then goes through the view, indexing first as always).
  */
 export async function firstAnswer(index: CodeIndex, tasks: IndexTasks, query: string, opts: SearchOptions): Promise<{ results: SearchResult[]; notice: string } | null> {
-  if (!index.ctx.config.remote) return null;
   let task = '';
   const view = await remoteFirstAnswer(index.ctx, {}, () => index.model(), () => (task = tasks.start('incremental').id));
   if (!view) return null;
