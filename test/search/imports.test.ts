@@ -55,9 +55,13 @@ describe("a file's imports", () => {
     assert.equal(isImportPreamble('#pragma once\n#include <string>\n#include "app/log.h"'), true);
     assert.equal(isImportPreamble('package cache\n\nimport (\n\t"sync"\n\tlog "example.com/log"\n)'), true);
     assert.equal(isImportPreamble("require 'json'\nrequire_relative 'cache/store'"), true);
+    // A statement over several lines: the names inside its brackets are part of it.
+    assert.equal(isImportPreamble('use std::{\n    fs,\n    io::{self, Read},\n};\nuse crate::cache;'), true);
+    assert.equal(isImportPreamble("import type {\n  Store,\n  Dispatch\n} from './types/store'\nimport { kindOf } from './utils/kindOf'"), true);
     // A module's own description, one import alone, or code among them: not a preamble.
     assert.equal(isImportPreamble('//! Async file I/O.\nuse std::io;\nuse std::fs;'), false);
     assert.equal(isImportPreamble('package app;'), false);
     assert.equal(isImportPreamble('import a.B;\nimport a.C;\nclass D {}'), false);
+    assert.equal(isImportPreamble("import {\n  a,\n  b\n} from './x'\nconst c = a(b)"), false);
   });
 });

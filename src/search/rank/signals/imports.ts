@@ -56,15 +56,30 @@ const DOC_COMMENT = /^(?:\/\/[!/]|\/\*\*|"{3}|'{3})/;
  */
 export function isImportPreamble(text: string): boolean {
   let code = 0;
+  // Open brackets of a statement that spans lines (`import {`, `from x import (`, `use a::{`): its names follow.
+  let open = 0;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (!line) continue;
+    if (open > 0) {
+      open = Math.max(0, open + bracketBalance(line));
+      code++;
+      continue;
+    }
     if (DOC_COMMENT.test(line)) return false;
     // Before comments: `#include` reads as a `#` comment to them.
-    if (PREAMBLE_LINE.test(line)) code++;
-    else if (!isCommentLine(line)) return false;
+    if (PREAMBLE_LINE.test(line)) {
+      code++;
+      open = Math.max(0, bracketBalance(line));
+    } else if (!isCommentLine(line)) return false;
   }
   return code >= MIN_IMPORT_LINES;
+}
+
+function bracketBalance(line: string): number {
+  let n = 0;
+  for (const ch of line) n += ch === '{' || ch === '(' ? 1 : ch === '}' || ch === ')' ? -1 : 0;
+  return n;
 }
 
 /** One `package` line, or one import, is a file's head, not a list of names. */
