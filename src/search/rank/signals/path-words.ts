@@ -9,8 +9,11 @@ const DEFAULTS = {
   pathBoost: 1,
   /** Path matches weaker than this share of the query's words add nothing. */
   pathMinMatch: 0.1,
-  /** A match in the file's directory, relative to one in its name. */
-  pathDirWeight: 1,
+  /**
+   * A match in the file's directory, relative to one in its name: the name says what the file is about, its folder
+   * what it sits among (benchmark / dev set: 1 → 0.892 / 0.844, 0.8 → 0.893 / 0.845, 1.2 clearly worse).
+   */
+  pathDirWeight: 0.8,
   /** Weight of a match one or two directories above the file's own. */
   pathAboveWeight: 0.3,
   /** Weigh each query word by how few of the view's paths it matches. */
