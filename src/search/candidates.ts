@@ -6,6 +6,7 @@ import type { StoreHandle } from '../store/store-handle.js';
 import { bm25, topEntries, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
 import { ResidentChunks, residentFor, snapshotFileFor } from './resident.js';
+import { spelledDefinitions, type SpelledDefinitions } from './spelled-names.js';
 import { fitsInMemory } from './view-budget.js';
 import type { SearchView, ViewFile } from './view.js';
 
@@ -165,6 +166,7 @@ export interface CandidateSettings {
   symbols: boolean;
   /** Members of a definition kept whole (search/members.ts) as candidates of every retriever, not only of the symbol table. */
   memberResults: boolean;
+  spelledNames: boolean;
 }
 
 /** Everything ranking looks at: the candidates, and every visible chunk's cosine and BM25 for file-level evidence. */
@@ -177,6 +179,8 @@ export interface CandidatePool {
   lexical: Map<number, number>;
   /** Names the query gives that have a visible definition (others may be answered by a re-export). */
   defined: Set<string>;
+  /** Visible definitions of names the query spells as words (`JSON element` → `JsonElement`). */
+  spelled: SpelledDefinitions;
 }
 
 /** The best chunks by meaning and by words among exactly the view's chunks, each carrying both scores. */
@@ -218,5 +222,8 @@ export async function gatherCandidates(retriever: Retriever, view: SearchView, q
       add(index);
     }
   }
-  return { pool, resident, visible, cosine, lexical, defined };
+  // Names the query spells as words: their definitions are candidates too, however the retrievers ranked them.
+  const spelled = spelledDefinitions(resident, visible.mask, settings.spelledNames ? q.spelledNames : []);
+  for (const index of spelled.chunks) add(index);
+  return { pool, resident, visible, cosine, lexical, defined, spelled };
 }

@@ -5,6 +5,7 @@ import { englishOfHan, withoutChineseStopWords } from '../text/zh-query.js';
 import { otherSpellings } from '../text/abbreviations.js';
 import { codeTerms, splitIdentifier } from '../text/terms.js';
 import { asksByInstructionOnly, asksHowItWorks, asksHowTo, reportAsksHowTo } from './how-to.js';
+import { spelledNameKeys } from './spelled-names.js';
 import { isLongQuery, queryParts, type PathHint } from './query-parts.js';
 
 /** What a query asks for, as the ranking needs it. Pure: derived from the query text only. */
@@ -16,6 +17,8 @@ export interface QueryInfo {
   isName: boolean;
   /** Identifiers the query names: the name itself, or code-shaped words inside a sentence (`ZodType`, `from_fn`). */
   symbols: string[];
+  /** Names a sentence may spell as words (`JSON element` → `jsonelement`), keyed as the symbol table keys names. */
+  spelledNames: string[];
   /** A pasted report, trace or issue text (query-parts.ts): its parts are weighted, its prose counts less. */
   long: boolean;
   /** For a long query, each symbol's weight (0..1, the top frame's function heaviest); absent means 1. */
@@ -111,6 +114,7 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
     embedText,
     isName,
     symbols,
+    spelledNames: isName || parts ? [] : spelledNameKeys(latin),
     long: parts !== null,
     symbolWeights: new Map(parts?.symbols),
     pathHints: parts?.paths ?? [],

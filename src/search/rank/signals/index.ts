@@ -11,6 +11,7 @@ import { pathWords } from './path-words.js';
 import { proseAndConfig } from './prose-config.js';
 import { queryPaths } from './query-paths.js';
 import { saturation } from './saturation.js';
+import { spelledNames } from './spelled-names.js';
 import { typeDeclarations } from './type-declarations.js';
 
 /**
@@ -20,6 +21,7 @@ import { typeDeclarations } from './type-declarations.js';
  */
 export const RANKING_SIGNALS = [
   definitions,
+  spelledNames,
   pathWords,
   queryPaths,
   fileEvidence,
