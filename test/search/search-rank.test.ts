@@ -94,6 +94,9 @@ describe('definitions', () => {
     assert.equal(definitionStrength('impl<S> Router<S> > fn route', 'fn route() {}', 'Router'), 'member');
     assert.equal(definitionStrength('impl Serializer for Foo', 'impl Serializer for Foo {}', 'Serializer'), 'none');
     assert.equal(definitionStrength('impl Serializer for Foo', 'impl Serializer for Foo {}', 'Foo'), 'member');
+    // A name asked in lower case is the thing in any case; one asked with capitals is that spelling only.
+    assert.equal(definitionStrength('function View', 'function View(name, options) {}', 'view'), 'defines');
+    assert.equal(definitionStrength('function view', 'function view() {}', 'View'), 'none');
     assert.equal(definitionStrength('', 'pub struct Router<S> {\n}', 'Router'), 'text');
     assert.equal(definitionStrength('', 'app.response = Object.create(res)', 'response'), 'none');
     assert.equal(definitionStrength('', 'pub use axum_core::extract::{FromRequest, FromRequestParts};', 'FromRequest'), 'reexport');

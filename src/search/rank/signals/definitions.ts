@@ -113,7 +113,9 @@ export function definitionStrength(symbol: string, text: string, name: string): 
   const elements = parseBreadcrumb(symbol);
   // `$ZodType` or `_record` define ZodType / record too: the prefix only marks an internal or a variant.
   const bare = (n: string) => n.replace(/^[$_]+/, '');
-  const defines = (e: BreadcrumbElement) => definesName(e) && bare(e.name) === bare(name);
+  // A name asked in lower case (`view`, `router`) is the thing whatever its case in code (`function View`).
+  const lower = name === name.toLowerCase() ? bare(name) : null;
+  const defines = (e: BreadcrumbElement) => definesName(e) && (bare(e.name) === bare(name) || (lower !== null && bare(e.name).toLowerCase() === lower));
   const last = elements[elements.length - 1];
   // A constructor (`class Engine > constructor Engine`, C++ `method Engine`) is a member: the class answers for the
   // name; so is a field or a signature (`struct Command > field Args`): cobra's "Args" asks for args.go, 0.953 →
