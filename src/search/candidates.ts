@@ -56,7 +56,12 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
 export function retrieveResident(resident: ResidentChunks, view: SearchView, q: QueryInfo, settings: CandidateSettings): RetrievedChunks {
   const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys(), settings.memberResults));
   if (!settings.lexical) return { resident, visible, lexical: new Map() };
-  return { resident, visible, lexical: bm25(resident, visible, q.terms, { k1: settings.bm25K1, b: settings.bm25B }, q.termWeights) };
+  return { resident, visible, lexical: bm25(resident, visible, q.terms, { k1: settings.bm25K1, b: lengthNormalisation(q, settings) }, q.termWeights) };
+}
+
+/** BM25's length normalisation for this query: a pasted report's has its own (rank/config.ts). */
+export function lengthNormalisation(q: QueryInfo, settings: Pick<CandidateSettings, 'bm25B' | 'bm25BLong'>): number {
+  return q.long ? settings.bm25BLong : settings.bm25B;
 }
 
 function residentOf(store: StoreHandle, modelId: string): ResidentChunks {
@@ -163,6 +168,7 @@ export interface CandidateSettings {
   lexicalEngine: 'bm25' | 'fts';
   bm25K1: number;
   bm25B: number;
+  bm25BLong: number;
   symbols: boolean;
   /** Members of a definition kept whole (search/members.ts) as candidates of every retriever, not only of the symbol table. */
   memberResults: boolean;

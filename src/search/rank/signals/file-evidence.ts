@@ -1,4 +1,4 @@
-import type { CandidatePool } from '../../candidates.js';
+import { lengthNormalisation, type CandidatePool } from '../../candidates.js';
 import { fileBm25 } from '../../lexical.js';
 import type { QueryInfo } from '../../query.js';
 import type { RankingConfig } from '../config.js';
@@ -41,7 +41,7 @@ export const fileEvidence: BoostSignal<typeof DEFAULTS> = {
  */
 function wholeFileEvidence(p: CandidatePool, q: QueryInfo, cfg: RankingConfig): Map<string, number> {
   const share = semanticShare(q, cfg);
-  const lexical = cfg.lexical ? fileBm25(p.resident, p.visible, q.terms, { k1: cfg.bm25K1, b: cfg.bm25B }, q.termWeights) : new Map<string, number>();
+  const lexical = cfg.lexical ? fileBm25(p.resident, p.visible, q.terms, { k1: cfg.bm25K1, b: lengthNormalisation(q, cfg) }, q.termWeights) : new Map<string, number>();
   const bestCosine = new Map<string, number>();
   for (const i of p.visible.chunks) {
     const blob = p.resident.info[i].blob;
