@@ -1,7 +1,7 @@
 import { cjkRuns, cjkTerms, hanRuns, hasCjk } from '../text/scripts.js';
 import { CHINESE_NAME_FRAME_WORDS, CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS as STOP_WORDS } from '../text/stop-words.js';
 import type { ZhLexicon } from '../text/zh-lexicon.js';
-import { englishOfHan, withoutChineseStopWords } from '../text/zh-query.js';
+import { englishOfHan, englishReading, withoutChineseStopWords } from '../text/zh-query.js';
 import { otherSpellings } from '../text/abbreviations.js';
 import { codeTerms, splitIdentifier } from '../text/terms.js';
 import { asksByInstructionOnly, asksHowItWorks, asksHowTo, reportAsksHowTo } from './how-to.js';
@@ -17,7 +17,7 @@ export interface QueryInfo {
   isName: boolean;
   /** Identifiers the query names: the name itself, or code-shaped words inside a sentence (`ZodType`, `from_fn`). */
   symbols: string[];
-  /** Names a sentence may spell as words (`JSON element` → `jsonelement`), keyed as the symbol table keys names. */
+  /** Names a sentence spells as words (`JSON element`, or `JSON 元素` read as English → `jsonelement`), keyed as the symbol table keys names. */
   spelledNames: string[];
   /** A pasted report, trace or issue text (query-parts.ts): its parts are weighted, its prose counts less. */
   long: boolean;
@@ -114,7 +114,7 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
     embedText,
     isName,
     symbols,
-    spelledNames: isName || parts ? [] : spelledNameKeys(latin),
+    spelledNames: isName || parts ? [] : spelledNameKeys(cjk && lexicon ? englishReading(text, lexicon) : latin),
     long: parts !== null,
     symbolWeights: new Map(parts?.symbols),
     pathHints: parts?.paths ?? [],

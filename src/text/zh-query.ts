@@ -67,3 +67,32 @@ export function agentNoun(verb: string): string {
 export function withoutChineseStopWords(text: string, lexicon: ZhLexicon): string {
   return text.replace(/\p{Script=Han}+/gu, (run) => ` ${lexicon.segment(run).filter((w) => !CHINESE_STOP_WORDS.has(w)).join(' ')} `).replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * The text read in order as English: Latin words as written, each Han word as its first sense (`JSON 元素的层次` →
+ * `JSON element, hierarchy`), a function word or punctuation as a comma, so that words which stand together in the
+ * Chinese stand together in the reading. Pure given the lexicon.
+ */
+export function englishReading(text: string, lexicon: ZhLexicon): string {
+  const out: string[] = [];
+  for (const piece of text.split(/(\p{Script=Han}+)/u)) {
+    if (!/\p{Script=Han}/u.test(piece)) {
+      out.push(piece.replace(/[\u3000-\u303f\uff00-\uffef]/g, ','));
+      continue;
+    }
+    let previous: string | undefined;
+    for (const word of lexicon.segment(piece)) {
+      // 读取器: the reader, as in englishOfHan.
+      if (AGENT_SUFFIXES.has(word) && previous !== undefined && VERB_LIKE.test(previous)) {
+        out[out.length - 1] = ` ${agentNoun(previous)} `;
+        previous = undefined;
+        continue;
+      }
+      const first = lexicon.senses(word)[0];
+      const usable = !CHINESE_STOP_WORDS.has(word) && first !== undefined && (word.length > 1 || ZH_GLOSSARY.has(word));
+      out.push(usable ? ` ${first} ` : ',');
+      previous = usable ? first : undefined;
+    }
+  }
+  return out.join('');
+}

@@ -68,6 +68,14 @@ describe('Chinese query analysis (the real lexicon, built from the npm-shipped d
     assert.deepEqual(doers, ['validator', 'extractor', 'parser', 'runner', 'wrapper', 'handler', 'listener', 'compiler', 'visitor', 'processor']);
   });
 
+  test('names spelled across Chinese and English words: JSON 元素 is JsonElement, 读取器 a reader', () => {
+    assert.ok(analyzeQuery('JSON 元素的层次结构与树模型', lexicon).spelledNames.includes('jsonelement'));
+    assert.ok(analyzeQuery('流式 JSON 读取器与 token 解析', lexicon).spelledNames.includes('jsonreader'));
+    assert.ok(analyzeQuery('类型适配器工厂如何注册', lexicon).spelledNames.includes('typeadapterfactory'));
+    // A function word stands between words that do not make one name: 元素 and 层次 are apart.
+    assert.ok(!analyzeQuery('JSON 元素的层次结构', lexicon).spelledNames.some((key) => key.startsWith('elementhierarch')));
+  });
+
   test('a lone character the glossary does not list counts half: 成 in 转换成 is no city', () => {
     const q = analyzeQuery('返回值转换成 HTTP 响应', lexicon);
     assert.ok(!q.terms.includes('chengdu'), q.terms.join(' '));
