@@ -33,7 +33,10 @@ export function englishOfHan(text: string, lexicon: ZhLexicon): Map<string, numb
       const senses = lexicon.senses(word);
       if (AGENT_SUFFIXES.has(word) && previous.length) {
         // 提取器, 校验器, 调用者: the one who does what the word before says (extractor, validator, caller).
-        previous.forEach((sense, i) => VERB_LIKE.test(sense) && add(agentNoun(sense), SENSE_WEIGHTS[i] ?? 0));
+        previous.forEach((sense, i) => {
+          const doer = doerOf(sense);
+          if (doer) add(doer, SENSE_WEIGHTS[i] ?? 0);
+        });
         previous = [];
         continue;
       }
@@ -49,6 +52,11 @@ export function englishOfHan(text: string, lexicon: ZhLexicon): Map<string, numb
 
 /** A one-word sense that can take -er / -or: not a noun of action or state (validation, management, handling). */
 const VERB_LIKE = /^(?![a-z]*(?:tion|sion|ment|ness|ity|ing)$)[a-z]+$/;
+
+/** The doer a sense names with 器/者 after it (`read` → reader), or null for a noun of action or state. */
+function doerOf(sense: string): string | null {
+  return VERB_LIKE.test(sense) ? agentNoun(sense) : null;
+}
 
 /** Suffixes that make a doer of the word before them (the English -er / -or); their own senses (device, person) are dropped. */
 const AGENT_SUFFIXES: ReadonlySet<string> = new Set(['器', '者']);
@@ -83,8 +91,9 @@ export function englishReading(text: string, lexicon: ZhLexicon): string {
     let previous: string | undefined;
     for (const word of lexicon.segment(piece)) {
       // 读取器: the reader, as in englishOfHan.
-      if (AGENT_SUFFIXES.has(word) && previous !== undefined && VERB_LIKE.test(previous)) {
-        out[out.length - 1] = ` ${agentNoun(previous)} `;
+      const doer = AGENT_SUFFIXES.has(word) && previous !== undefined ? doerOf(previous) : null;
+      if (doer) {
+        out[out.length - 1] = ` ${doer} `;
         previous = undefined;
         continue;
       }
