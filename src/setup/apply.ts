@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { UsageError } from '../util/errors.js';
+import { resolveInside } from '../util/linked-path.js';
 import type { AgentTarget, FileEdit } from './agents.js';
 import type { Launcher } from './launcher.js';
 
@@ -31,7 +33,7 @@ function plan(root: string, targets: AgentTarget[], launcher: Launcher, apply: (
   for (const target of targets) {
     for (const edit of target.edits(launcher)) {
       const known = byPath.get(edit.path);
-      const before = known ? known.before : readIfExists(path.join(root, edit.path));
+      const before = known ? known.before : readIfExists(fileInside(root, edit.path));
       const after = apply(edit, known ? known.after : before);
       const change = after === null ? (before === null ? 'unchanged' : 'delete') : before === null ? 'create' : before === after ? 'unchanged' : 'update';
       const agent = known && !known.agent.split(', ').includes(target.name) ? `${known.agent}, ${target.name}` : target.name;
@@ -44,8 +46,8 @@ function plan(root: string, targets: AgentTarget[], launcher: Launcher, apply: (
 /** Writes the changed files; each is replaced whole at once, so an agent never reads half a config. */
 export function applyPlan(root: string, plan: PlannedFile[]): void {
   for (const file of plan) {
-    const full = path.join(root, file.path);
-    if (file.change === 'delete') removeFileAndEmptyFolders(root, full);
+    const full = fileInside(root, file.path);
+    if (file.change === 'delete') removeFileAndEmptyFolders(fs.realpathSync(root), full);
     else if (file.change !== 'unchanged') writeFileAtomic(full, file.after!);
   }
 }
@@ -60,6 +62,17 @@ function removeFileAndEmptyFolders(root: string, file: string): void {
       return;
     }
   }
+}
+
+/**
+ * The file setup reads and writes for `rel`, inside the repository only: a committed link leading out on the way (a
+ * folder `.claude` pointing into the home folder, an `AGENTS.md` pointing at a key) would have it write there, or
+ * copy what the link names into the tree. Refused while planning, before anything is written.
+ */
+function fileInside(root: string, rel: string): string {
+  const resolved = resolveInside(root, rel);
+  if ('file' in resolved) return resolved.file;
+  throw new UsageError(`refusing to set up ${rel}: ${resolved.link} is a symbolic link leading out of the repository (to ${resolved.target}), and ocrag writes agent files only inside it; remove the link, or add ocrag's entry by hand`);
 }
 
 function readIfExists(file: string): string | null {
