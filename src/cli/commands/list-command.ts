@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { indexedManifest, listFiles, type ListedFile } from '../../service/file-list.js';
 import { openIndex } from '../options.js';
-import { printJson } from '../output.js';
+import { paint, printJson } from '../output.js';
 
 export function registerList(program: Command): void {
   program
@@ -17,8 +17,9 @@ export function registerList(program: Command): void {
       const view = opts.committedOnly && !index.ctx.plainFolder ? manifest : await index.currentView({ update: false });
       const rows = await listFiles(index.ctx, manifest, view, glob);
       if (opts.json) return printJson(rows);
+      const p = paint(process.stdout);
       const width = Math.max(1, ...rows.map((r) => String(r.chunks).length));
       const mark = (r: ListedFile) => (r.state === 'committed' || r.state === 'folder' ? '' : r.reason ? `  (skipped: ${r.reason})` : `  (${r.state})`);
-      process.stdout.write(rows.map((r) => `${String(r.chunks).padStart(width)}  ${r.path}${mark(r)}`).join('\n') + (rows.length ? '\n' : ''));
+      process.stdout.write(rows.map((r) => `${String(r.chunks).padStart(width)}  ${p.literal(r.path)}${mark(r)}`).join('\n') + (rows.length ? '\n' : ''));
     });
 }

@@ -35,7 +35,7 @@ export function registerStatus(program: Command): void {
       const reasons = Object.entries(s.skipped).sort((a, b) => b[1].count - a[1].count);
       if (reasons.length) {
         lines.push(p.bold('skipped'));
-        for (const [reason, { count, examples }] of reasons) lines.push(`  ${reason}: ${count}  ${p.dim(examples.join(', ') + (count > examples.length ? ', …' : ''))}`);
+        for (const [reason, { count, examples }] of reasons) lines.push(`  ${reason}: ${count}  ${p.dim(examples.map(p.literal).join(', ') + (count > examples.length ? ', …' : ''))}`);
       }
       console.log(lines.join('\n'));
     });
