@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { IndexContext } from '../index/context.js';
 import { checkSourceName, readSources, removeSourceScan, writeSources, type SourceSpec } from '../store/sources.js';
 import { UsageError } from '../util/errors.js';
+import { resolveInside } from '../util/linked-path.js';
 
 /**
  * Registers folders or files as sources (`ocrag add`). A source is named after its folder unless `--name` says
@@ -55,10 +56,20 @@ export function removeSource(ctx: IndexContext, nameOrPath: string): SourceSpec 
  */
 export function checkAgentMayAdd(ctx: IndexContext, given: string): void {
   const target = realOrResolved(path.resolve(ctx.repo.root, given));
-  const roots = ctx.config.sourceRoots.map((r) => realOrResolved(path.resolve(ctx.repo.root, r)));
+  const roots = ctx.config.sourceRoots.flatMap((r) => allowedRoot(ctx.repo.root, r));
   if (roots.some((root) => isInside(root, target))) return;
   const allow = JSON.stringify({ sourceRoots: [...ctx.config.sourceRoots, target] });
   throw new UsageError(`agents may add sources only under the folders the user allows, and "${given}" is outside them (${roots.length ? roots.join(', ') : 'none allowed'}): the user allows it with ${allow} in ${ctx.layout.config}`);
+}
+
+/**
+ * A folder the user allows, as it really is. One named relative to the repository (`docs`) means a folder of the
+ * repository: through a link the repository commits (`docs -> /`) it allows nothing.
+ */
+function allowedRoot(repoRoot: string, root: string): string[] {
+  if (path.isAbsolute(root)) return [realOrResolved(root)];
+  const inside = resolveInside(repoRoot, root);
+  return 'file' in inside ? [inside.file] : [];
 }
 
 function realOrResolved(p: string): string {
