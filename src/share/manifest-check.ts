@@ -1,6 +1,7 @@
 import { parseMarkReason } from '../store/blob-state.js';
 import type { BlobMark } from '../store/contract.js';
 import type { Manifest } from '../store/manifest.js';
+import { isCanonicalKey } from '../git/path-key.js';
 import { listTree } from '../git/tree.js';
 import { git } from '../git/run.js';
 import { ArtifactError } from '../util/errors.js';
@@ -43,9 +44,12 @@ export function parseArtifactManifest(body: Buffer, header: ArtifactHeader): Man
   return m as Manifest;
 }
 
-/** A repository-relative path as git stores it: no leading "/", no empty, "." or ".." segments. */
+/**
+ * A repository-relative path as git stores it, keyed as this version keys it (`git/path-key.ts`: a quoted key must be
+ * git's own form, so `\057` cannot hide a "/"): no leading "/", no empty, "." or ".." segments.
+ */
 export function isPlainPath(p: string): boolean {
-  if (!p || p.length > 4096 || p.includes('\0') || p.startsWith('/')) return false;
+  if (!p || p.length > 4096 || p.includes('\0') || p.startsWith('/') || !isCanonicalKey(p)) return false;
   // A backslash is an ordinary name character for git, but a separator on Windows: no ".." either way.
   if (p.split(/[\\/]/).includes('..')) return false;
   return p.split('/').every((segment) => segment !== '' && segment !== '.');
