@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { isPlainPath } from '../../src/share/manifest-check.js';
 import { git, runCli, runJson, tempDir } from '../helpers.js';
 import { call, search as mcpSearch, startServer, text, until } from '../mcp/mcp-helpers.js';
-import { gitLsFiles, latin1, openResult, rawJson, runRaw, under, unquoteGit, writeFiles } from './paths-helpers.js';
+import { artifactWithManifest, gitLsFiles, latin1, openResult, rawJson, runRaw, under, unquoteGit, writeFiles } from './paths-helpers.js';
 
 /**
  * File names are bytes (git and Linux allow any but "/" and NUL): names that are not UTF-8, that spell another
@@ -211,12 +211,28 @@ describe('file names that are bytes', () => {
     assert.deepEqual([(await top(copy, 'pulls an espresso shot')).quotedPath, (await top(copy, 'steams milk into microfoam')).quotedPath], ['"caf\\351.py"', '"caf\\350.py"']);
   });
 
-  test('an artifact’s manifest cannot hide "/" or ".." in an octal escape', () => {
-    assert.equal(isPlainPath('"caf\\351.py"'), true);
-    assert.equal(isPlainPath('"..\\057..\\057etc\\057passwd\\377"'), false);
-    assert.equal(isPlainPath('"\\056\\056/etc/passwd\\377"'), false, 'dots git would not escape');
-    assert.equal(isPlainPath('"plain.py"'), false, 'a quoted form git would not write');
-    assert.equal(isPlainPath('notes\nsrc/auth.py'), false, 'a control character git would quote');
+  test('an artifact’s manifest cannot hide "/" or ".." in an octal escape, nor carry a raw control character', async () => {
+    const work = tempDir('paths-artifact');
+    copies.push(work);
+    const good = path.join(work, 'good.tar');
+    const exported = await runCli(['export', '--out', good], repo);
+    assert.equal(exported.code, 0, exported.stderr);
+    const blob = rawJson<{ quotedPath?: string; blob: string }[]>(['list'], repo).find((f) => f.quotedPath === '"caf\\351.py"')!.blob;
+    for (const [name, hostile] of [
+      ['escape.tar', '"..\\057..\\057outside\\377.py"'],
+      ['dots.tar', '"\\056\\056/\\056\\056/outside\\377.py"'],
+      ['needless.tar', '"plain.py"'],
+      ['newline.tar', 'notes\nsrc/auth.py'],
+    ] as const) {
+      const bad = await artifactWithManifest(good, path.join(work, name), (m) => (m.files[hostile] = blob));
+      const clone = path.join(work, name.replace('.tar', ''));
+      git(work, 'clone', '-q', repo, clone);
+      const r = await runCli(['import', bad], clone);
+      assert.equal(r.code, 4, `${hostile}: ${r.stderr}`);
+      assert.match(r.stderr, /artifact manifest is invalid: unsafe path/, hostile);
+      assert.equal(fs.existsSync(path.join(clone, '.ocrag', 'manifests')) && fs.readdirSync(path.join(clone, '.ocrag', 'manifests')).length > 0, false, 'no manifest filed');
+    }
+    assert.equal(isPlainPath('"caf\\351.py"'), true, 'a key git writes is a plain path');
   });
 
   test('MCP: search_code gives the exact name beside the shown one; related takes it; edits in such a folder are seen', async () => {
