@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { isPlainPath } from '../../src/share/manifest-check.js';
 import { git, runCli, runJson, tempDir } from '../helpers.js';
 import { call, search as mcpSearch, startServer, text, until } from '../mcp/mcp-helpers.js';
+import { raw, startUi } from '../ui/ui-helpers.js';
 import { artifactWithManifest, gitLsFiles, latin1, openResult, rawJson, runRaw, under, unquoteGit, writeFiles } from './paths-helpers.js';
 
 /**
@@ -220,7 +221,7 @@ describe('file names that are bytes', () => {
     const blob = rawJson<{ quotedPath?: string; blob: string }[]>(['list'], repo).find((f) => f.quotedPath === '"caf\\351.py"')!.blob;
     for (const [name, hostile] of [
       ['escape.tar', '"..\\057..\\057outside\\377.py"'],
-      ['dots.tar', '"\\056\\056/\\056\\056/outside\\377.py"'],
+      ['quoted-dots.tar', '"../outside\\377.py"'],
       ['needless.tar', '"plain.py"'],
       ['newline.tar', 'notes\nsrc/auth.py'],
     ] as const) {
@@ -233,6 +234,9 @@ describe('file names that are bytes', () => {
       assert.equal(fs.existsSync(path.join(clone, '.ocrag', 'manifests')) && fs.readdirSync(path.join(clone, '.ocrag', 'manifests')).length > 0, false, 'no manifest filed');
     }
     assert.equal(isPlainPath('"caf\\351.py"'), true, 'a key git writes is a plain path');
+    // The same checks without an import each: dots git would not escape, a "." segment behind the quote.
+    assert.equal(isPlainPath('"\\056\\056/\\056\\056/outside\\377.py"'), false);
+    assert.equal(isPlainPath('"./outside\\377.py"'), false);
   });
 
   test('MCP: search_code gives the exact name beside the shown one; related takes it; edits in such a folder are seen', async () => {
@@ -255,6 +259,19 @@ describe('file names that are bytes', () => {
       await until('the edit to be seen', async () => ((await mcpSearch(client, 'weighs the dose on a milligram scale', { k: 1 }))[0]?.code.includes('milligram') ? true : null), 20_000);
     } finally {
       await client.close();
+    }
+  });
+
+  test('the panel’s API names the exact file too', async () => {
+    const ui = await startUi(repo);
+    try {
+      const own = { host: `127.0.0.1:${ui.port}`, 'x-ocrag-token': ui.token };
+      const found = JSON.parse((await raw(ui.port, 'GET', `/api/search?q=${encodeURIComponent('steams milk into microfoam')}&k=1`, own)).body) as { results: Result[] };
+      assert.equal(found.results[0]!.quotedPath, '"caf\\350.py"');
+      const files = JSON.parse((await raw(ui.port, 'GET', '/api/sources', own)).body) as { files: Listed[] };
+      assert.deepEqual(files.files.filter((f) => f.path === 'caf\uFFFD.py').map((f) => f.quotedPath).sort(), ['"caf\\350.py"', '"caf\\351.py"']);
+    } finally {
+      await ui.stop();
     }
   });
 
