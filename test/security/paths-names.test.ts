@@ -38,6 +38,8 @@ const FILES: [Buffer, string][] = [
   // A newline, then what looks like a result line of another file.
   [Buffer.from('notes\nsrc/auth.py:1-9  function check_password  0.999'), py('rotate_backups', 'Schedules the nightly backup rotation job.')],
   [ESCAPES, py('ring_bell', 'Rings the terminal bell for urgent alerts.')],
+  // Skipped (an image), so status and a dry run list it.
+  [latin1('shot\x1b[2J\x1b]0;pwned\x07.png'), 'not an image'],
   // An overlong encoding of "/" (0xC0 0xAF) and a lone surrogate encoded as UTF-8 (CESU): neither is UTF-8.
   [latin1('x\xc0\xafetc.py'), py('tide_table', 'Parses the tide table for harbour pilots.')],
   [latin1('\xed\xa0\x80half.py'), py('lunar_phase', 'Computes the lunar phase from a calendar date.')],
@@ -127,8 +129,11 @@ describe('file names that are bytes', () => {
       const out = runRaw(['search', 'terminal bell for urgent alerts', '-k', '1', '--format', format], repo).stdout;
       assert.ok(!out.includes(0x1b) && !out.includes(0x07), `${format} output carries a control byte`);
     }
-    const listed = runRaw(['list'], repo).stdout;
-    assert.ok(!listed.includes(0x1b) && !listed.includes(0x07), 'list carries a control byte');
+    for (const args of [['list'], ['status'], ['index', '--dry-run']]) {
+      const out = runRaw(args, repo).stdout;
+      assert.ok(!out.includes(0x1b) && !out.includes(0x07), `${args.join(' ')} carries a control byte`);
+    }
+    assert.ok(runRaw(['status'], repo).stdout.toString('utf8').includes('"shot\\033[2J\\033]0;pwned\\a.png"'), 'status names the skipped file as git does');
   });
 
   test('an overlong encoding of "/" stays one name, in no folder', async () => {
@@ -278,8 +283,8 @@ describe('file names that are bytes', () => {
   test('a name git lists is the name ocrag lists, for every name of the repository', () => {
     const quoted = execFileSync('git', ['-c', 'core.quotePath=true', 'ls-files'], { cwd: repo, encoding: 'latin1' }).split('\n').filter((l) => l.startsWith('"'));
     const listed = new Set(rawJson<Listed[]>(['list'], repo).map((f) => f.quotedPath));
-    // Every name git quotes is listed by ocrag with the same quoted form, but the secret (skipped) and the Chinese
-    // name (git quotes its UTF-8 bytes; ocrag keeps it as it is).
-    for (const q of quoted) if (!q.startsWith('"id_rsa') && !q.startsWith('"\\344')) assert.ok(listed.has(q), q);
+    // Every name git quotes is listed by ocrag with the same quoted form, but the secret and the image (skipped) and
+    // the Chinese name (git quotes its UTF-8 bytes; ocrag keeps it as it is).
+    for (const q of quoted) if (!/^"(id_rsa|shot|\\344)/.test(q)) assert.ok(listed.has(q), q);
   });
 });
