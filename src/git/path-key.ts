@@ -34,7 +34,10 @@ export function pathKey(bytes: Buffer): string {
   return gitQuoted(bytes);
 }
 
-/** The name's bytes, or null when `key` is not the key of any name (a quoted form git would not write, a lone surrogate). */
+/**
+ * The name's bytes, or null when `key` is not the key of any name (a quoted form git would not write, a lone
+ * surrogate): a path from outside (an artifact) must pass this.
+ */
 export function keyBytes(key: string): Buffer | null {
   const bytes = isQuotedKey(key) ? unquote(key) : Buffer.from(key, 'utf8');
   return bytes && pathKey(bytes) === key ? bytes : null;
@@ -42,11 +45,6 @@ export function keyBytes(key: string): Buffer | null {
 
 export function isQuotedKey(key: string): boolean {
   return key.charCodeAt(0) === QUOTE;
-}
-
-/** True when `key` is exactly the key of some name: what a path from outside (an artifact, a remote) must be. */
-export function isCanonicalKey(key: string): boolean {
-  return keyBytes(key) !== null;
 }
 
 /** The name as people read it: an undecodable byte and a control character each shown as U+FFFD. */
