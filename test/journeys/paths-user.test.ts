@@ -121,6 +121,10 @@ describe('a user on a repository whose names are bytes', () => {
       [latin1('na\xefve.md'), '# Tasting notes\n\nThe naive palate finds bergamot and dark chocolate.\n'],
       [latin1('na\xeeve.md'), '# Roast log\n\nThe second crack came at minute eleven.\n'],
     ]);
+    // Named on the command line, such a file arrives as U+FFFD (Node reads arguments as UTF-8): the way out is said.
+    const byName = await runCli(['add', path.join(docs, 'na\uFFFDve.md')], clone);
+    assert.equal(byName.code, 2, byName.stderr);
+    assert.match(byName.stderr, /not valid UTF-8, it cannot be given on the command line: add the folder holding it/);
     const added = await runCli(['add', docs, '--name', 'notes'], clone);
     assert.equal(added.code, 0, added.stderr);
     const r = top(clone, 'bergamot and dark chocolate');
