@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { Config } from '../config/config.js';
 import type { PlainFolderUse } from '../index/context.js';
@@ -20,7 +21,18 @@ export function configFlags(cmd: Command): Partial<Config> {
 }
 
 export function workDir(cmd: Command): string {
-  return (cmd.optsWithGlobals() as GlobalOptions).cwd ?? process.cwd();
+  return (cmd.optsWithGlobals() as GlobalOptions).cwd ?? currentFolder();
+}
+
+/**
+ * The folder ocrag was started in. Node gives it as a string, a byte that is not UTF-8 read as U+FFFD: a folder
+ * named so (`caf\xe9/`, legal on Linux) comes back as a path that does not exist, which git, started there, took
+ * for a missing git ("spawn git ENOENT"). Said as it is, with the way out.
+ */
+function currentFolder(): string {
+  const cwd = process.cwd();
+  if (!fs.existsSync(cwd) && fs.existsSync('.')) throw new UsageError(`the path of the current folder is not valid UTF-8 (${cwd}), and ocrag cannot start git in it: run ocrag from a folder above it, or with -C <repository root>`);
+  return cwd;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { latin1Key, nulRecords } from './path-key.js';
 import { gitBuffer } from './run.js';
 
 /** 'unfetched': a blob a partial clone has not downloaded (reading it would fetch it from the remote). */
@@ -5,6 +6,7 @@ export type EntryKind = 'file' | 'executable' | 'symlink' | 'submodule' | 'unfet
 
 /** One file of a git tree: where it is and which blob it holds. */
 export interface TreeEntry {
+  /** The file's name as a key (`path-key.ts`): byte-exact, quoted by git's rule when it is not plain UTF-8. */
   path: string;
   blob: string;
   kind: EntryKind;
@@ -27,7 +29,7 @@ const KIND_BY_MODE: Record<string, EntryKind> = {
 export async function listTree(root: string, treeish: string): Promise<TreeEntry[]> {
   if (!(await isPartialClone(root))) {
     const { stdout } = await gitBuffer(['ls-tree', '-r', '-l', '-z', '--full-tree', treeish], { cwd: root });
-    return parseLsTree(stdout.toString('utf8'));
+    return parseLsTree(stdout);
   }
   const [listed, objects] = await Promise.all([
     gitBuffer(['ls-tree', '-r', '-z', '--full-tree', treeish], { cwd: root }),
@@ -35,7 +37,7 @@ export async function listTree(root: string, treeish: string): Promise<TreeEntry
     gitBuffer(['rev-list', '--objects', '--no-object-names', '--missing=print', treeish], { cwd: root }),
   ]);
   const missing = new Set(objects.stdout.toString('utf8').split('\n').filter((l) => l.startsWith('?')).map((l) => l.slice(1)));
-  const entries = parseLsTree(listed.stdout.toString('utf8'));
+  const entries = parseLsTree(listed.stdout);
   const present = entries.filter((e) => e.kind !== 'submodule' && !missing.has(e.blob)).map((e) => e.blob);
   const { stdout } = await gitBuffer(['cat-file', '--batch-check=%(objectname) %(objectsize)'], { cwd: root, input: present.join('\n') + '\n' });
   const sizes = new Map(stdout.toString('utf8').split('\n').map((l) => l.split(' ') as [string, string]));
@@ -54,14 +56,13 @@ async function isPartialClone(root: string): Promise<boolean> {
     .some((line) => /^extensions\.partialclone \S/.test(line) || /^remote\..*\.promisor true$/.test(line));
 }
 
-/** Parses `git ls-tree -r -l -z` output: "<mode> <type> <sha> <size>\t<path>\0". */
-export function parseLsTree(out: string): TreeEntry[] {
+/** Parses `git ls-tree -r -l -z` output: "<mode> <type> <sha> <size>\t<path>\0", the path as raw bytes. */
+export function parseLsTree(out: Buffer): TreeEntry[] {
   const entries: TreeEntry[] = [];
-  for (const record of out.split('\0')) {
-    if (!record) continue;
+  for (const record of nulRecords(out)) {
     const tab = record.indexOf('\t');
     const [mode, , sha, size] = record.slice(0, tab).split(/ +/);
-    entries.push({ path: record.slice(tab + 1), blob: sha, kind: KIND_BY_MODE[mode] ?? 'other', size: size === undefined || size === '-' ? 0 : Number(size) });
+    entries.push({ path: latin1Key(record.slice(tab + 1)), blob: sha, kind: KIND_BY_MODE[mode] ?? 'other', size: size === undefined || size === '-' ? 0 : Number(size) });
   }
   return entries;
 }

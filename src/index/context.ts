@@ -61,11 +61,18 @@ export function requireHead(head: HeadSnapshot): { commit: string; tree: string 
   return { commit: head.commit, tree: head.tree };
 }
 
-/** What a manifest must match to be current: same tree and same settings. */
+/**
+ * What a manifest must match to be current: same tree and same settings. `paths` names how paths are keyed
+ * (`git/path-key.ts`): a manifest of an earlier version, whose names that are not UTF-8 were folded into U+FFFD,
+ * is selected again once (no content is embedded again: every blob is stored).
+ */
 export function selectionKey(config: Config): string {
   const { include, exclude, maxFileBytes, maxLineChars, model, skipSecrets } = config;
-  return settingsKey({ include, exclude, maxFileBytes, maxLineChars, model, skipSecrets, chunker: chunkerVersion() });
+  return settingsKey({ include, exclude, maxFileBytes, maxLineChars, model, skipSecrets, chunker: chunkerVersion(), paths: PATH_KEYS });
 }
+
+/** The version of path keys (`git/path-key.ts`): 2, byte-exact with git's quoted form; before, names decoded as UTF-8. */
+const PATH_KEYS = 2;
 
 export function currentManifest(ctx: IndexContext): Manifest | null {
   if (!ctx.head.commit) return null;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Embedder } from '../embed/index.js';
+import { keyFsPath } from '../git/path-key.js';
 import { workingChanges } from '../git/status.js';
 import type { TreeEntry } from '../git/tree.js';
 import { knownBlobs, placeFiles, type Manifest } from '../store/manifest.js';
@@ -53,16 +53,16 @@ export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, sto
   return { ...manifest, files, skipped, skippedBlobs };
 }
 
-/** Reads a working-tree file as a tree entry would describe it; symlinks and folders are not followed. */
+/** Reads a working-tree file (named by its key, byte-exact) as a tree entry would describe it; symlinks and folders are not followed. */
 function readWorkingFile(root: string, rel: string, maxBytes: number): WorkingFile | null {
-  const full = path.join(root, rel);
+  const full = keyFsPath(root, rel);
   let stat: fs.Stats;
   try {
     stat = fs.lstatSync(full);
   } catch {
     return null;
   }
-  if (stat.isSymbolicLink()) return { entry: { path: rel, blob: gitBlobId(Buffer.from(fs.readlinkSync(full))), kind: 'symlink', size: 0 }, bytes: Buffer.alloc(0) };
+  if (stat.isSymbolicLink()) return { entry: { path: rel, blob: gitBlobId(fs.readlinkSync(full, { encoding: 'buffer' })), kind: 'symlink', size: 0 }, bytes: Buffer.alloc(0) };
   if (!stat.isFile()) return null;
   const bytes = stat.size > maxBytes ? Buffer.alloc(0) : fs.readFileSync(full);
   return { entry: { path: rel, blob: gitBlobId(bytes), kind: stat.mode & 0o111 ? 'executable' : 'file', size: stat.size }, bytes };

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import type { Config } from '../config/config.js';
+import { shownPath } from '../git/path-key.js';
 import type { TreeEntry } from '../git/tree.js';
 import { isPdf } from '../chunk/pdf.js';
 import { binaryKind } from './magic.js';
@@ -55,9 +56,11 @@ function pathSkipReason(entry: TreeEntry, config: Config, excluded: (p: string) 
   if (entry.kind === 'submodule') return 'submodule';
   if (entry.kind === 'unfetched') return 'not fetched';
   if (entry.kind === 'other') return 'binary';
-  if (excluded(entry.path)) return 'excluded';
-  if (!included(entry.path)) return 'not included';
-  const base = entry.path.slice(entry.path.lastIndexOf('/') + 1);
+  // Globs and names are matched as people read the path: a quoted key (`"id_rsa\377"`) must not slip past `id_rsa*`.
+  const path = shownPath(entry.path);
+  if (excluded(path)) return 'excluded';
+  if (!included(path)) return 'not included';
+  const base = path.slice(path.lastIndexOf('/') + 1);
   if (config.skipSecrets && SECRETS(base)) return 'secret';
   if (LOCK_FILES.has(base)) return 'lock file';
   if (GENERATED(base)) return 'generated';

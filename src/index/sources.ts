@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Embedder } from '../embed/index.js';
 import { folderFiles } from '../git/folder-files.js';
+import { keyFsPath, pathKey, prefixedKey } from '../git/path-key.js';
 import { workingChanges } from '../git/status.js';
 import { listTree, type TreeEntry } from '../git/tree.js';
 import { placeFiles, type Manifest } from '../store/manifest.js';
@@ -17,17 +18,18 @@ const READ_LIMIT = 32 * 1024 * 1024;
 
 /** Where one source's file lives and what it is, as a scan found it. */
 interface SourceFile {
-  /** The path results show: `<source>:<path inside it>` (a plain folder's own files: the path inside it). */
+  /** The path results show: `<source>:<path inside it>` (a plain folder's own files: the path inside it), a key (`path-key.ts`). */
   shown: string;
-  /** The path inside the source. */
+  /** The path inside the source, a key. */
   rel: string;
-  absolute: string;
+  /** Where the file is, exact to the byte (a Buffer for a name that is not UTF-8). */
+  absolute: string | Buffer;
   entry: TreeEntry;
 }
 
 export interface SourcesView {
   view: Manifest;
-  /** Shown path → absolute path, for results that name a source file (not a plain folder's own: its paths are its). */
+  /** Shown path → absolute path as a key, for results that name a source file (not a plain folder's own: its paths are its). */
   absolute: Map<string, string>;
   /** Distinct contents this scan read and chunked, and the chunks of them it embedded. */
   newBlobs: number;
@@ -77,7 +79,7 @@ export async function withSources(ctx: IndexContext, view: Manifest, sources: So
     for (const f of found) if (f.shown in skipped) scan.skipped[f.rel] = skipped[f.shown]!;
     // A search over unchanged sources finds the scan it read: rewriting it would cost a file write per source per search.
     if (JSON.stringify(scan) !== JSON.stringify(last)) writeSourceScan(ctx.layout.sourceScans, source.name, scan);
-    if (source.name !== FOLDER_SOURCE) for (const f of found) absolute.set(f.shown, f.absolute);
+    if (source.name !== FOLDER_SOURCE) for (const f of found) absolute.set(f.shown, typeof f.absolute === 'string' ? f.absolute : pathKey(f.absolute));
   }
   return { view: { ...view, files, skipped, skippedBlobs }, absolute, newBlobs: toEmbed.length, chunksEmbedded };
 }
@@ -115,11 +117,11 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ file
   const head = !single && fs.existsSync(path.join(source.root, '.git')) ? await headBlobs(source.root) : null;
   // The repository's own listing says which files there are (HEAD's, plus what git status adds, less what it
   // deletes): asking git for the folder's files as well would spawn three more gits per search.
-  const rels = single ? [path.basename(source.root)] : head ? head.files : stat.isDirectory() ? await folderFiles(source.root) : [];
+  const rels = single ? [pathKey(Buffer.from(path.basename(source.root)))] : head ? head.files : stat.isDirectory() ? await folderFiles(source.root) : [];
   const prefix = source.name === FOLDER_SOURCE ? '' : `${source.name}:`;
   const out: SourceFile[] = [];
   for (const rel of rels) {
-    const absolute = single ? source.root : path.join(source.root, ...rel.split('/'));
+    const absolute = single ? source.root : keyFsPath(source.root, rel);
     let st: fs.Stats;
     try {
       st = fs.lstatSync(absolute);
@@ -134,12 +136,13 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ file
     const blob = clean ? committed : same ? before.blob : st.size > READ_LIMIT ? '' : gitBlobId(readFile(absolute) ?? Buffer.alloc(0));
     const scannedFile: ScannedFile = { size: st.size, mtimeMs: st.mtimeMs, blob };
     next.files[rel] = scannedFile;
-    out.push({ shown: `${prefix}${rel}`, rel, absolute, entry: { path: `${prefix}${rel}`, blob, kind: 'file', size: st.size } });
+    const shown = prefixedKey(prefix, rel);
+    out.push({ shown, rel, absolute, entry: { path: shown, blob, kind: 'file', size: st.size } });
   }
   return { files: out, scan: next, last };
 }
 
-function readFile(file: string): Buffer | null {
+function readFile(file: string | Buffer): Buffer | null {
   try {
     return fs.readFileSync(file);
   } catch {

@@ -1,12 +1,15 @@
 import { shownRanges } from './lines.js';
 import type { SearchReport } from './report.js';
 
-/** One `### path:start-end` heading and one fenced block per result; fences outgrow any backtick run in the code. */
+/**
+ * One `### path:start-end` heading (with `quoted "caf\351.py"`, the exact name, when the path is not) and one fenced
+ * block per result; fences outgrow any backtick run in the code.
+ */
 export function formatMarkdown(report: SearchReport): string {
   const n = report.results.length;
   const out = [`${n} result${n === 1 ? '' : 's'} for ${inlineCode(report.query)} (${Math.round(report.latencyMs)} ms)`];
   for (const r of report.results) {
-    const title = [inlineCode(`${r.path}:${r.startLine}-${r.endLine}`), ...(r.symbol ? [inlineCode(r.symbol)] : []), r.score.toFixed(3), ...(r.shown ? [`shows ${shownRanges(r.shown)}`] : [])];
+    const title = [inlineCode(`${r.path}:${r.startLine}-${r.endLine}`), ...(r.symbol ? [inlineCode(r.symbol)] : []), r.score.toFixed(3), ...(r.shown ? [`shows ${shownRanges(r.shown)}`] : []), ...(r.quotedPath ? [`quoted ${inlineCode(r.quotedPath)}`] : [])];
     const fence = '`'.repeat(Math.max(3, longestRun(r.text, '`') + 1));
     const body = r.text.endsWith('\n') ? r.text : `${r.text}\n`;
     out.push('', `### ${title.join(' · ')}`, '', `${fence}${infoString(r.language)}\n${body}${fence}`);

@@ -7,7 +7,8 @@ const NOT_XML_GLOBAL = new RegExp(NOT_XML.source, 'gu');
 
 /**
  * `<results query latencyMs count>` with one `<result path startLine endLine score language symbol>` per chunk
- * (and `shown="12-14, 30-53"` when a long chunk is cut to the part that answers).
+ * (and `quotedPath` when the path is not the file's exact name, `shown="12-14, 30-53"` when a long chunk is cut to
+ * the part that answers).
  * The code sits in CDATA, split so that no `]]>` in it can close the section, and with carriage returns as
  * character references (a parser would otherwise turn them into newlines). Code holding characters XML cannot
  * represent is sent as base64 with `encoding="base64"`, so the document is always well-formed and exact.
@@ -19,6 +20,7 @@ export function formatXml(report: SearchReport): string {
     const base64 = NOT_XML.test(r.text);
     const attrs = [
       `path="${attr(r.path)}"`,
+      ...(r.quotedPath ? [`quotedPath="${attr(r.quotedPath)}"`] : []),
       `startLine="${r.startLine}"`,
       `endLine="${r.endLine}"`,
       `score="${r.score.toFixed(4)}"`,

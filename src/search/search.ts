@@ -1,3 +1,4 @@
+import { pathFields } from '../git/path-key.js';
 import type { Manifest } from '../store/manifest.js';
 import { gatherCandidates, type Retriever } from './candidates.js';
 import { fuse } from './fusion.js';
@@ -15,7 +16,10 @@ export { keepSnapshotCurrent, storeRetriever, type Retriever } from './candidate
 
 /** One answer: a chunk at one path of the checked-out tree. */
 export interface SearchResult {
+  /** The file's path as people read it (a byte that is not UTF-8, or a control character, shown as U+FFFD). */
   path: string;
+  /** Present when `path` alone is not the file's exact name: that name in git's quoted form, `"caf\351.py"` (`path-key.ts`). */
+  quotedPath?: string;
   startLine: number;
   endLine: number;
   language: string;
@@ -28,11 +32,13 @@ export interface SearchResult {
   /** For a file of a source (`ocrag add`): the source's name and where the file is on disk. */
   source?: string;
   absolutePath?: string;
+  /** As `quotedPath`, for `absolutePath`. */
+  quotedAbsolutePath?: string;
 }
 
 export interface SearchOptions {
   k: number;
-  /** Only paths matching this glob (matched against the whole path from the repository root). */
+  /** Only paths matching this glob (matched against the whole path from the repository root, as `path` shows it). */
   pathGlob?: string;
   /** Drop results scoring below this (relevance 0..1, see `relevance`). */
   minScore?: number;
@@ -56,7 +62,7 @@ export async function searchManifest(manifest: Manifest, retriever: Retriever, q
     .map((h) => {
       const { chunk } = h.candidate;
       const shown = opts.whole ? { text: chunk.text } : excerpt(chunk.text, chunk.startLine, chunk.symbol, q);
-      return { path: h.file.path, startLine: chunk.startLine, endLine: chunk.endLine, language: chunk.language, symbol: chunk.symbol, score: relevance(h.score), ...shown };
+      return { ...pathFields(h.file.path), startLine: chunk.startLine, endLine: chunk.endLine, language: chunk.language, symbol: chunk.symbol, score: relevance(h.score), ...shown };
     })
     .filter((r) => r.score >= minScore);
 }

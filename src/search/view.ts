@@ -1,11 +1,15 @@
 import { createRequire } from 'node:module';
+import { shownPath } from '../git/path-key.js';
 import type { Manifest } from '../store/manifest.js';
 import { sourceAwareGlobs } from '../store/sources.js';
 import { fileStem, segmentWords } from '../text/path-words.js';
 
 /** One searchable file of the view, with the words of its path (paths live only in the manifest). */
 export interface ViewFile {
+  /** The manifest's key of the file (`path-key.ts`): what tells two files apart. */
   path: string;
+  /** The path as people read it (the key itself unless it is quoted): what globs, words and path rules look at. */
+  display: string;
   blob: string;
   /** Words of the file name without extension (`routerGroup.go` → routergroup, router, group). */
   stemWords: string[];
@@ -50,7 +54,8 @@ function buildView(manifest: Manifest, pathGlob?: string): SearchView {
   };
   const pathWordFiles = new Map<string, number>();
   const count = (word: string, n: number) => pathWordFiles.set(word, (pathWordFiles.get(word) ?? 0) + n);
-  for (const [path, blob] of Object.entries(manifest.files)) {
+  for (const [key, blob] of Object.entries(manifest.files)) {
+    const path = shownPath(key);
     if (!pathOk(path)) continue;
     const slash = path.lastIndexOf('/');
     const dirPath = slash < 0 ? '' : path.slice(0, slash);
@@ -60,7 +65,7 @@ function buildView(manifest: Manifest, pathGlob?: string): SearchView {
       dirs.set(dirPath, (dir = { words: dirWords, distinct: new Set(dirWords.flat()), files: 0 }));
     }
     dir.files++;
-    const file: ViewFile = { path, blob, stemWords: words(fileStem(path.slice(slash + 1))), dirWords: dir.words, legacy: false };
+    const file: ViewFile = { path: key, display: path, blob, stemWords: words(fileStem(path.slice(slash + 1))), dirWords: dir.words, legacy: false };
     files.push(file);
     const list = byBlob.get(blob);
     if (list) list.push(file);
@@ -82,13 +87,14 @@ function globMatcher(glob: string): (path: string) => boolean {
 function markLegacyVersions(files: ViewFile[]): void {
   const newest = new Map<string, number>();
   const versionDirs = (path: string) => [...path.matchAll(/(?:^|\/)v(\d+)\//g)].map((m) => ({ parent: path.slice(0, m.index! + (m[0].startsWith('/') ? 1 : 0)), version: Number(m[1]) }));
-  for (const f of files) for (const { parent, version } of versionDirs(f.path)) newest.set(parent, Math.max(newest.get(parent) ?? 0, version));
+  for (const f of files) for (const { parent, version } of versionDirs(f.display)) newest.set(parent, Math.max(newest.get(parent) ?? 0, version));
   if (!newest.size) return;
-  for (const f of files) f.legacy = versionDirs(f.path).some(({ parent, version }) => version < newest.get(parent)!);
+  for (const f of files) f.legacy = versionDirs(f.display).some(({ parent, version }) => version < newest.get(parent)!);
 }
 
-export function describePath(path: string, blob = ''): ViewFile {
-  const segments = path.split('/');
+export function describePath(key: string, blob = ''): ViewFile {
+  const display = shownPath(key);
+  const segments = display.split('/');
   const name = segments.pop()!;
-  return { path, blob, stemWords: segmentWords(fileStem(name)), dirWords: segments.reverse().map(segmentWords), legacy: false };
+  return { path: key, display, blob, stemWords: segmentWords(fileStem(name)), dirWords: segments.reverse().map(segmentWords), legacy: false };
 }

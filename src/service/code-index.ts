@@ -18,6 +18,7 @@ import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { readSources } from '../store/sources.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { keepSnapshotCurrent, searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
+import { withSourceFile } from '../search/result-path.js';
 import { UsageError } from '../util/errors.js';
 import { KeptStore } from './kept-store.js';
 import { withIndexLock } from '../util/file-lock.js';
@@ -206,7 +207,7 @@ export class CodeIndex {
     return this.withView(opts, async (view, store, embedder, { absolute: onDisk }) => {
       const results = await searchManifest(view, storeRetriever(store, embedder), query, opts);
       // A source's file says which source it is of and where it is: the scan that laid it over the view knows.
-      return onDisk.size ? results.map((r) => (onDisk.has(r.path) ? { ...r, source: r.path.slice(0, r.path.indexOf(':')), absolutePath: onDisk.get(r.path)! } : r)) : results;
+      return onDisk.size ? results.map((r) => withSourceFile(r, onDisk)) : results;
     });
   }
 

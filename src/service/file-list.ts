@@ -1,4 +1,5 @@
 import picomatch from 'picomatch';
+import { pathFields, shownPath } from '../git/path-key.js';
 import { currentManifest, type IndexContext } from '../index/context.js';
 import { folderManifest } from '../index/folder.js';
 import { asStoreDamage } from '../store/damage.js';
@@ -16,7 +17,9 @@ import { listSources } from './sources.js';
 export type FileState = 'committed' | 'modified' | 'untracked' | 'source' | 'folder' | 'skipped';
 
 export interface ListedFile {
+  /** As people read it; `quotedPath` beside it when that is not the exact name (as search results have it). */
   path: string;
+  quotedPath?: string;
   blob: string;
   chunks: number;
   state: FileState;
@@ -47,15 +50,20 @@ export async function listFiles(ctx: IndexContext, manifest: Manifest, view: Man
   const match = glob ? picomatch(sourceAwareGlobs(glob), { dot: true }) : () => true;
   const sources = new Set(listSources(ctx).map((s) => `${s.name}:`));
   const plain = !!ctx.plainFolder;
-  const isSource = (path: string) => sources.has(path.slice(0, path.indexOf(':') + 1));
+  const isSource = (key: string) => {
+    const path = shownPath(key);
+    return sources.has(path.slice(0, path.indexOf(':') + 1));
+  };
+  // Globs match the path as people read it, as `search --path` does.
+  const matches = (key: string) => match(shownPath(key));
   const stateOf = (path: string, blob: string): FileState =>
     manifest.files[path] === blob ? 'committed' : path in manifest.files ? 'modified' : isSource(path) ? 'source' : plain ? 'folder' : 'untracked';
   const rows: ListedFile[] = Object.entries(view.files)
-    .filter(([path]) => match(path))
-    .map(([path, blob]) => ({ path, blob, chunks: counts.get(blob) ?? 0, state: stateOf(path, blob) }));
+    .filter(([path]) => matches(path))
+    .map(([path, blob]) => ({ ...pathFields(path), blob, chunks: counts.get(blob) ?? 0, state: stateOf(path, blob) }));
   // A source's skipped files follow, each with its reason (past its size limit, too large, binary…): they were asked for.
   for (const [path, reason] of Object.entries(view.skipped)) {
-    if (!(path in manifest.skipped) && (plain || isSource(path)) && match(path)) rows.push({ path, blob: view.skippedBlobs[path] ?? '', chunks: 0, state: 'skipped', reason });
+    if (!(path in manifest.skipped) && (plain || isSource(path)) && matches(path)) rows.push({ ...pathFields(path), blob: view.skippedBlobs[path] ?? '', chunks: 0, state: 'skipped', reason });
   }
   return rows;
 }

@@ -19,7 +19,9 @@ export function addSources(ctx: IndexContext, paths: string[], name?: string, ma
     try {
       stat = fs.statSync(root);
     } catch {
-      throw new UsageError(`cannot add "${given}": no such file or folder`);
+      // Node reads arguments as UTF-8: a name that is not arrives with U+FFFD, naming nothing on disk.
+      const bytes = given.includes('\uFFFD') ? ' (if its name is not valid UTF-8, it cannot be given on the command line: add the folder holding it)' : '';
+      throw new UsageError(`cannot add "${given}": no such file or folder${bytes}`);
     }
     if (!stat.isDirectory() && !stat.isFile()) throw new UsageError(`cannot add "${given}": not a file or folder`);
     if (root === ctx.repo.root) throw new UsageError(`"${given}" is the ${ctx.plainFolder ? 'folder' : 'repository'} itself: it is indexed already`);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { prefixedKey } from '../git/path-key.js';
 import { currentManifest, isUpToDate, type IndexContext } from '../index/context.js';
 import { chooseManifests, reclaimableChunks } from '../index/gc.js';
 import { asStoreDamage } from '../store/damage.js';
@@ -79,7 +80,8 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
   const sizeOnDisk = fs.existsSync(ctx.layout.dir) ? dirSize(ctx.layout.dir) : 0;
   const skipped: IndexStatus['skipped'] = {};
   // What the sources' last scans left out is listed as the tree's skipped files are, by the path results show.
-  const sourceSkips = scans.flatMap(({ spec, scan }) => Object.entries(scan.skipped ?? {}).map(([rel, reason]) => [spec.name ? `${spec.name}:${rel}` : rel, reason] as const));
+  // Examples are keys (`path-key.ts`): a name that is not plain UTF-8 appears quoted, as git status shows it.
+  const sourceSkips = scans.flatMap(({ spec, scan }) => Object.entries(scan.skipped ?? {}).map(([rel, reason]) => [spec.name ? prefixedKey(`${spec.name}:`, rel) : rel, reason] as const));
   for (const [path, reason] of [...Object.entries(manifest?.skipped ?? {}), ...sourceSkips]) {
     const entry = (skipped[reason] ??= { count: 0, examples: [] });
     entry.count++;

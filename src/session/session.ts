@@ -8,7 +8,7 @@ import type { SearchOptions, SearchResult } from '../search/search.js';
 import { CodeIndex } from '../service/code-index.js';
 import { addSources, checkAgentMayAdd, listSources, removeSource } from '../service/sources.js';
 import { indexStatus, type IndexStatus } from '../service/status.js';
-import type { SourceSpec } from '../store/sources.js';
+import { sourceFileCount, type SourceSpec } from '../store/sources.js';
 import type { Manifest } from '../store/manifest.js';
 import { UsageError } from '../util/errors.js';
 import { firstAnswer } from './first-answer.js';
@@ -125,7 +125,7 @@ export class RepoSession {
     for (const p of paths) checkAgentMayAdd(ctx, p);
     const added = addSources(ctx, paths.map((p) => path.resolve(ctx.repo.root, p)), name);
     const view = await this.view();
-    return added.map((s) => ({ name: s.name, root: s.root, files: Object.keys(view.files).filter((p) => p.startsWith(`${s.name}:`)).length }));
+    return added.map((s) => ({ name: s.name, root: s.root, files: sourceFileCount(Object.keys(view.files), s.name) }));
   }
 
   async removeSource(nameOrPath: string): Promise<SourceSpec> {

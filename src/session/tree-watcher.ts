@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { git } from '../git/run.js';
+import { joinKey, keyBytes, keyDir, keyFsPath } from '../git/path-key.js';
+import { gitBuffer } from '../git/run.js';
 
 /** Folders watched in one go before yielding to the event loop, so a large repository never stalls the server. */
 const WATCH_BATCH = 500;
@@ -36,11 +36,14 @@ export class TreeWatcher {
     this.changed = false;
   }
 
-  /** Watches the folders of these repository paths and all their parents up to the root. */
+  /**
+   * Watches the folders of these repository paths (keys, `path-key.ts`) and all their parents up to the root.
+   * Folders are keys too, and watched by their exact bytes: a folder whose name is not UTF-8 is watched, not lost.
+   */
   async watchFoldersOf(paths: Iterable<string>): Promise<void> {
     const folders = new Set<string>(['']);
     for (const p of paths) {
-      for (let dir = path.posix.dirname(p); dir !== '.' && !folders.has(dir); dir = path.posix.dirname(dir)) folders.add(dir);
+      for (let dir = keyDir(p); dir !== '' && !folders.has(dir); dir = keyDir(dir)) folders.add(dir);
     }
     await this.watchAll([...folders].filter((f) => !this.watchers.has(f)));
   }
@@ -65,8 +68,7 @@ export class TreeWatcher {
   private watch(folder: string): void {
     if (this.watchers.has(folder) || this.gaveUp) return;
     try {
-      const full = path.join(this.root, folder);
-      const watcher = fs.watch(full, { persistent: false }, (event, name) => this.onEvent(folder, event, name));
+      const watcher = fs.watch(keyFsPath(this.root, folder), { persistent: false, encoding: 'buffer' }, (event, name) => this.onEvent(folder, event, name));
       watcher.on('error', () => this.unwatch(folder));
       this.watchers.set(folder, watcher);
     } catch (e) {
@@ -75,19 +77,18 @@ export class TreeWatcher {
     }
   }
 
-  private onEvent(folder: string, event: fs.WatchEventType, name: string | Buffer | null): void {
-    const entry = name === null ? null : String(name);
-    if (folder === '' && entry !== null && NEVER_IN_VIEW.has(entry)) return;
+  private onEvent(folder: string, event: fs.WatchEventType, name: Buffer | null): void {
+    if (folder === '' && name !== null && NEVER_IN_VIEW.has(name.toString('latin1'))) return;
     this.touch();
-    if (entry === null) return;
-    const rel = folder ? `${folder}/${entry}` : entry;
+    if (name === null) return;
+    const rel = joinKey(folder, name);
     const watched = this.watchers.has(rel);
     // A 'rename' naming a watched folder means that entry was deleted, moved or created: whatever folder is there
     // now is not the one watched, even when it got the old one's inode number back (ext4 reuses them at once,
     // and a busy server reads the events only after the folder was made again). Only 'change' (attributes) keeps it.
     if (watched && event === 'change') return;
     if (watched) this.unwatchTree(rel);
-    if (fs.statSync(path.join(this.root, rel), { throwIfNoEntry: false })?.isDirectory()) void this.adopt(rel);
+    if (fs.statSync(keyFsPath(this.root, rel), { throwIfNoEntry: false })?.isDirectory()) void this.adopt(rel);
   }
 
   private unwatch(folder: string): void {
@@ -127,8 +128,10 @@ export class TreeWatcher {
 
   private async ignored(folder: string): Promise<boolean> {
     try {
-      const out = await git(['check-ignore', '--', `${folder}/`], { cwd: this.root, okCodes: [1] });
-      return out.trim() !== '';
+      // Given on stdin, NUL-terminated: a name that is not UTF-8 cannot be an argument, and stays exact there.
+      const input = Buffer.concat([keyBytes(folder) ?? Buffer.from(folder), Buffer.from('/\0')]);
+      const { stdout } = await gitBuffer(['check-ignore', '--stdin', '-z'], { cwd: this.root, input, okCodes: [1] });
+      return stdout.length > 0;
     } catch {
       return false;
     }
@@ -138,15 +141,15 @@ export class TreeWatcher {
   private subfolders(folder: string): string[] | null {
     const out = [folder];
     for (let i = 0; i < out.length; i++) {
-      let entries: fs.Dirent[];
+      let entries: fs.Dirent<Buffer>[];
       try {
-        entries = fs.readdirSync(path.join(this.root, out[i]), { withFileTypes: true });
+        entries = fs.readdirSync(keyFsPath(this.root, out[i]), { withFileTypes: true, encoding: 'buffer' });
       } catch {
         continue;
       }
       for (const e of entries) {
-        if (!e.isDirectory() || NEVER_IN_VIEW.has(e.name)) continue;
-        out.push(`${out[i]}/${e.name}`);
+        if (!e.isDirectory() || NEVER_IN_VIEW.has(e.name.toString('latin1'))) continue;
+        out.push(joinKey(out[i], e.name));
         if (out.length > ADOPT_LIMIT) return null;
       }
     }

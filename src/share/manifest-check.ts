@@ -1,6 +1,7 @@
 import { parseMarkReason } from '../store/blob-state.js';
 import type { BlobMark } from '../store/contract.js';
 import type { Manifest } from '../store/manifest.js';
+import { keyBytes } from '../git/path-key.js';
 import { listTree } from '../git/tree.js';
 import { git } from '../git/run.js';
 import { ArtifactError } from '../util/errors.js';
@@ -43,12 +44,20 @@ export function parseArtifactManifest(body: Buffer, header: ArtifactHeader): Man
   return m as Manifest;
 }
 
-/** A repository-relative path as git stores it: no leading "/", no empty, "." or ".." segments. */
+/**
+ * A repository-relative path as git stores it, keyed as this version keys it (`git/path-key.ts`: a quoted key must be
+ * git's own form, so `\057` cannot hide a "/"): no leading "/", no empty, "." or ".." segments.
+ */
 export function isPlainPath(p: string): boolean {
-  if (!p || p.length > 4096 || p.includes('\0') || p.startsWith('/')) return false;
+  // 4096 bytes (Linux's PATH_MAX) of the name itself: its quoted key may be up to four times as long.
+  const bytes = p.length <= 4 * 4096 + 2 ? keyBytes(p) : null;
+  if (!bytes || bytes.length > 4096) return false;
+  // The name's own bytes, one character each, are judged: a quoted key's `"../x\377"` hides its ".." behind a quote.
+  const name = bytes.toString('latin1');
+  if (name.includes('\0') || name.startsWith('/')) return false;
   // A backslash is an ordinary name character for git, but a separator on Windows: no ".." either way.
-  if (p.split(/[\\/]/).includes('..')) return false;
-  return p.split('/').every((segment) => segment !== '' && segment !== '.');
+  if (name.split(/[\\/]/).includes('..')) return false;
+  return name.split('/').every((segment) => segment !== '' && segment !== '.');
 }
 
 /** Every blob of the manifest: indexed files and files skipped for their content. */

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { shownPath } from '../git/path-key.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { UsageError } from '../util/errors.js';
 import { readJson } from '../util/json-file.js';
@@ -85,6 +86,13 @@ export function removeSourceScan(dir: string, name: string): void {
 // glued to `docs:` is one path segment's `*` to a glob matcher, so `docs:*/**` is matched too.
 export function sourceAwareGlobs(glob: string): string[] {
   return /^[^/*?[\]{}]+:\*\*(\/|$)/.test(glob) ? [glob, glob.replace(':**', ':*/**')] : [glob];
+}
+
+/** How many of a view's paths (keys) are files of the source `name`: `name:<path inside it>` as people read them. */
+export function sourceFileCount(paths: Iterable<string>, name: string): number {
+  let n = 0;
+  for (const p of paths) if (shownPath(p).startsWith(`${name}:`)) n++;
+  return n;
 }
 
 /** Every blob the last scans of these sources found: gc keeps their chunks as it keeps a manifest's. */

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CRLF_MARKER_LINE, DEEP_DEPTH, GIANT_LINES, makeHostileRepo, ODD_PATHS, SECRET_PATHS, SECRET_TOKEN } from '../../fixtures/hostile-repo.js';
+import { pathKey } from '../../src/git/path-key.js';
 import type { SearchResult } from '../../src/search/search.js';
 import { CodeIndex } from '../../src/service/code-index.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -94,10 +95,14 @@ describe('hostile and odd input', () => {
     assert.ok(r.path.endsWith('/deep.ts'));
   });
 
-  test('paths with spaces, quotes, newlines, tabs, non-ASCII, leading dashes and shell syntax are indexed and shown exactly', async () => {
+  test('paths with spaces, quotes, newlines, tabs, non-ASCII, leading dashes and shell syntax are indexed and named exactly', async () => {
     for (const [rel, word] of Object.entries(ODD_PATHS)) {
-      assert.ok(rel in manifest.files, `${JSON.stringify(rel)} is indexed`);
-      assert.equal((await top(word)).path, rel, word);
+      // A name with a control character is keyed, and named exactly, by git's quoted form; its path shows U+FFFD there.
+      const key = pathKey(Buffer.from(rel));
+      assert.ok(key in manifest.files, `${JSON.stringify(rel)} is indexed`);
+      const r = await top(word);
+      assert.equal(r.quotedPath ?? r.path, key, word);
+      assert.equal(r.path, rel.replace(/[\t\n]/g, '\uFFFD'), word);
     }
     // The CLI prints them exactly too (JSON), and nothing in them ran.
     const r = await cli(['search', 'markerDollarParen', '--json', '-k', '1'], repo);

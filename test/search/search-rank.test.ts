@@ -56,7 +56,7 @@ describe('query analysis', () => {
 
   test('an old version is asked for by its name, not by the name of the current one', () => {
     const factor = (query: string, path: string) => {
-      const hit = { candidate: { chunk: {} }, file: { path, legacy: path.includes('/v3/') } } as unknown as Parameters<ReturnType<typeof legacy.prepare>>[0];
+      const hit = { candidate: { chunk: {} }, file: { path, display: path, legacy: path.includes('/v3/') } } as unknown as Parameters<ReturnType<typeof legacy.prepare>>[0];
       return legacy.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING } as Parameters<typeof legacy.prepare>[0])(hit);
     };
     assert.equal(factor('v3 error types and ZodError', 'src/v3/errors.ts'), 1);
@@ -68,7 +68,7 @@ describe('query analysis', () => {
 
   test('documents answer how-to questions above code, changelogs do not', () => {
     const factor = (query: string, path: string, language = 'markdown') => {
-      const hit = { candidate: { chunk: { language } }, file: { path } } as unknown as Parameters<ReturnType<typeof proseAndConfig.prepare>>[0];
+      const hit = { candidate: { chunk: { language } }, file: { path, display: path } } as unknown as Parameters<ReturnType<typeof proseAndConfig.prepare>>[0];
       return proseAndConfig.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING } as Parameters<typeof proseAndConfig.prepare>[0])(hit);
     };
     assert.equal(factor('how do I configure the theme', 'docs/config.md'), DEFAULT_RANKING.howToProse);

@@ -25,7 +25,7 @@ test('a file\'s escape sequences never reach a terminal raw; piped output keeps 
   assert.match(tty.stdout, /# 校验\tdone/);
   assert.ok(!tty.stdout.includes('\x1b]52') && !tty.stdout.includes('\x1b[2K') && !tty.stdout.includes('\u202e'), 'no raw sequence from the file');
   const listed = spawnSync('script', ['-qc', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} list`, '/dev/null'], { cwd: repo, encoding: 'utf8', env: { ...process.env, OCRAG_CACHE: TEST_CACHE, NO_COLOR: '1' } });
-  assert.match(listed.stdout, /esc\\x1b\[31mname\.py/);
+  assert.match(listed.stdout, /esc\\033\[31mname\.py/);
   assert.ok(!listed.stdout.includes('\x1b[31m'), listed.stdout);
 
   const piped = await runCli(['search', 'clipboard payload', '-k', '1'], repo);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { addSources, listSources, removeSource } from '../../service/sources.js';
 import { openIndex, positiveInt } from '../options.js';
 import { printJson } from '../output.js';
+import { sourceFileCount } from '../../store/sources.js';
 
 export function registerAdd(program: Command): void {
   program
@@ -17,7 +18,7 @@ export function registerAdd(program: Command): void {
       const added = addSources(index.ctx, paths, opts.name, opts.maxSize === undefined ? undefined : opts.maxSize * 1024 * 1024);
       // Scanned and embedded now, so the first search after has nothing to do and the user sees what came in.
       const view = await index.currentView();
-      const rows = added.map((s) => ({ name: s.name, root: s.root, files: Object.keys(view.files).filter((p) => p.startsWith(`${s.name}:`)).length }));
+      const rows = added.map((s) => ({ name: s.name, root: s.root, files: sourceFileCount(Object.keys(view.files), s.name) }));
       if (opts.json) return printJson(rows);
       for (const r of rows) process.stderr.write(`added source "${r.name}" (${r.root}): ${r.files} files indexed\n`);
     });

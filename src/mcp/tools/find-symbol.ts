@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { SearchResult } from '../../search/search.js';
 import type { RepoSessions } from '../../session/repo-sessions.js';
 import { MATCH_RANK, matchSymbol, type SymbolMatch } from '../symbol-match.js';
+import { resultKey } from '../../search/result-path.js';
 import { guarded } from './errors.js';
 import { answer, codeResultShape, resultsAsText, rootArg, toCodeResult } from './shared.js';
 
@@ -52,7 +53,7 @@ export function definitions(candidates: SearchResult[], name: string): { result:
   for (const result of candidates) {
     const match = matchSymbol(result.symbol, name);
     if (match === 'none') continue;
-    const key = `${result.path}\n${result.symbol}`;
+    const key = `${resultKey(result)}\n${result.symbol}`;
     const seen = first.get(key);
     if (!seen || result.startLine < seen.result.startLine) first.set(key, { result, match });
   }

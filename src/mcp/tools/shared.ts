@@ -17,7 +17,11 @@ export const rootArg = z
 
 /** One chunk as every tool returns it. */
 export const codeResultShape = {
-  path: z.string().describe('file path from the repository root'),
+  path: z.string().describe('file path from the repository root, as people read it'),
+  quotedPath: z
+    .string()
+    .optional()
+    .describe('present when path is not the exact file name (bytes that are not UTF-8, control characters): the exact name in git\'s quoted form, as git ls-files prints it, e.g. "caf\\351.py" for the bytes caf\\xe9.py; open the file by this name'),
   startLine: z.number().int().describe('first line of the chunk, 1-based'),
   endLine: z.number().int().describe('last line of the chunk, inclusive'),
   language: z.string(),
@@ -33,7 +37,7 @@ export const codeResultSchema = z.object(codeResultShape);
 export type CodeResult = z.infer<typeof codeResultSchema>;
 
 export function toCodeResult(r: SearchResult): CodeResult {
-  return { path: r.path, startLine: r.startLine, endLine: r.endLine, language: r.language, symbol: r.symbol, score: Math.round(r.score * 10_000) / 10_000, code: r.text, ...(r.shown ? { shown: r.shown } : {}) };
+  return { path: r.path, ...(r.quotedPath ? { quotedPath: r.quotedPath } : {}), startLine: r.startLine, endLine: r.endLine, language: r.language, symbol: r.symbol, score: Math.round(r.score * 10_000) / 10_000, code: r.text, ...(r.shown ? { shown: r.shown } : {}) };
 }
 
 /** Compact text for clients that show the model only `content`: a heading and a fenced block per result. */

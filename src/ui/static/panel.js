@@ -186,7 +186,8 @@ async function search(query) {
       $('results').append(
         el('li', { class: 'result' },
           el('div', { class: 'result-head' },
-            el('span', { class: 'location' }, `${hit.path}:${hit.startLine}-${hit.endLine}`),
+            // A name that is not plain UTF-8 shows as people read it; its exact, quoted form is in the tooltip.
+            el('span', { class: 'location', ...(hit.quotedPath ? { title: `exact name: ${hit.quotedPath}` } : {}) }, `${hit.path}:${hit.startLine}-${hit.endLine}`),
             el('span', { class: 'symbol' }, hit.symbol || ''),
             el('span', { class: 'score' }, `score ${hit.score.toFixed(3)}`)),
           codeBlock(hit, mark)));
@@ -203,7 +204,7 @@ async function loadSources() {
     $('sources-info').textContent = r.sources.length ? `${r.sources.length} added source${r.sources.length === 1 ? '' : 's'}` : 'no sources added (ocrag add PATH adds one)';
     $('sources').tBodies[0].replaceChildren(...r.sources.map((s) => el('tr', {}, el('td', {}, s.name), el('td', {}, s.root), el('td', {}, s.addedAt))));
     $('files-summary').textContent = `${r.totalFiles} files search sees${r.totalFiles > r.files.length ? ` (first ${r.files.length} shown)` : ''}`;
-    $('files').tBodies[0].replaceChildren(...r.files.map((f) => el('tr', {}, el('td', {}, f.chunks), el('td', {}, f.path), el('td', {}, f.state))));
+    $('files').tBodies[0].replaceChildren(...r.files.map((f) => el('tr', {}, el('td', {}, f.chunks), el('td', {}, f.quotedPath ?? f.path), el('td', {}, f.state))));
   } catch (e) {
     $('sources-info').textContent = e.message;
   }

@@ -15,7 +15,7 @@ export const legacy: PenaltySignal<typeof DEFAULTS> = {
   name: 'legacy',
   stage: 'penalty',
   defaults: DEFAULTS,
-  prepare: ({ q, cfg }) => (hit) => (hit.file.legacy && !q.wantsLegacy && !underVersion(hit.file.path, q.versions) ? cfg.legacyPenalty : 1),
+  prepare: ({ q, cfg }) => (hit) => (hit.file.legacy && !q.wantsLegacy && !underVersion(hit.file.display, q.versions) ? cfg.legacyPenalty : 1),
 };
 
 /** Whether the path lies under a `vN/` directory of a version the query names. */

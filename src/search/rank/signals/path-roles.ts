@@ -34,7 +34,7 @@ export const pathRoles: PenaltySignal<typeof DEFAULTS> = {
   defaults: DEFAULTS,
   prepare: ({ q, cfg }) => {
     const cache = cacheFor(cfg);
-    return (hit) => pathPenalty(hit.file.path, q, cfg, cache, PROSE.has(hit.candidate.chunk.language));
+    return (hit) => pathPenalty(hit.file.display, q, cfg, cache, PROSE.has(hit.candidate.chunk.language));
   },
 };
 

@@ -36,8 +36,8 @@ export const proseAndConfig: PenaltySignal<typeof DEFAULTS> = {
   prepare: ({ q, cfg }) => (hit) => {
     const language = hit.candidate.chunk.language;
     if (PROSE.has(language)) {
-      if (!q.asksHowTo || CHANGELOG.test(hit.file.path)) return q.wantsDocs ? 1 : q.long ? cfg.longQueryProsePenalty : cfg.prosePenalty;
-      return q.asksHowToByInstruction && SOURCE_TREE.test(hit.file.path) ? cfg.sourceDocsInstructionProse : cfg.howToProse;
+      if (!q.asksHowTo || CHANGELOG.test(hit.file.display)) return q.wantsDocs ? 1 : q.long ? cfg.longQueryProsePenalty : cfg.prosePenalty;
+      return q.asksHowToByInstruction && SOURCE_TREE.test(hit.file.display) ? cfg.sourceDocsInstructionProse : cfg.howToProse;
     }
     if (CONFIG.has(language)) return q.wantsConfig ? 1 : cfg.configPenalty;
     return 1;

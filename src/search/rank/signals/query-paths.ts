@@ -20,7 +20,7 @@ export const queryPaths: BoostSignal<typeof DEFAULTS> = {
     const byPath = new Map<string, { hint: PathHint; match: number }[]>();
     return (hit) => {
       let matches = byPath.get(hit.file.path);
-      if (!matches) byPath.set(hit.file.path, (matches = q.pathHints.map((hint) => ({ hint, match: pathMatch(hint.path, hit.file.path) })).filter((m) => m.match > 0)));
+      if (!matches) byPath.set(hit.file.path, (matches = q.pathHints.map((hint) => ({ hint, match: pathMatch(hint.path, hit.file.display) })).filter((m) => m.match > 0)));
       let best = 0;
       for (const { hint, match } of matches) {
         const { startLine, endLine } = hit.candidate.chunk;
