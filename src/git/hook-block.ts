@@ -37,20 +37,21 @@ const GIT_HOOK_ENV = 'GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX GIT_OBJECT
  * Shell lines that leave in `$bin` (and `$node`, for the fallback) the ocrag to start, or exit the subshell they run
  * in when there is none allowed. Git runs hooks at the top of the work tree (`$top`, symlinks resolved). PATH keeps
  * only absolute entries whose real folder (`cd -P`: no process started) is outside it, and stays so for everything
- * started after (git, readlink, the `node` of `#!/usr/bin/env node`). A program found that is a symlink (an npm
- * global install is one) is resolved (`readlink -f`; where there is none, its path as found) and refused when it
- * lands in the tree. Each process a hook starts costs ~1 ms, more on a loaded machine: only a symlink pays one.
+ * started after (git, readlink, the `node` of `#!/usr/bin/env node`). A program found there that is a symlink (an
+ * npm global install is one), and the fallback, whose folders were never resolved, are resolved (`readlink -f`;
+ * where there is none, the path as it is) and refused when they land in the tree. Each process a hook starts costs
+ * ~1 ms, more on a loaded machine: only those pay one.
  */
 export function findProgramLines(fallback: InstalledCli | null): string[] {
   const lines = [
     'cd -P . && top=$PWD safe= bin= node=; IFS=:; set -f; for d in $PATH; do case $d in /*) cd -P "$d" 2>/dev/null || continue; case "$PWD/" in "$top"/*) ;; *) safe=$safe${safe:+:}$PWD;; esac;; esac; done; cd "$top"; unset IFS; set +f; PATH=$safe; export PATH',
-    'outside() { [ -L "$1" ] || return 0; r=$(readlink -f "$1" 2>/dev/null) || r=$1; case "$r/" in "$top"/*) return 1;; esac; }',
+    'outside() { case "$1/" in "$top"/*) return 1;; esac; [ -L "$1" ] || [ -n "$2" ] || return 0; r=$(readlink -f "$1" 2>/dev/null) || return 0; case "$r/" in "$top"/*) return 1;; esac; }',
     `[ ! -x ${PROJECT_BIN} ] || [ "$(git config --local --bool --get ${PROJECT_BIN_KEY} 2>/dev/null)" != true ] || bin=${PROJECT_BIN}`,
     '[ -n "$bin" ] || { bin=$(command -v ocrag 2>/dev/null) && outside "$bin"; } || bin=',
   ];
   if (fallback) {
     const entry = shellQuote(fallback.entry);
-    lines.push(`[ -n "$bin" ] || [ ! -f ${entry} ] || ! outside ${entry} || { bin=${entry} node=${shellQuote(fallback.node)}; }`);
+    lines.push(`[ -n "$bin" ] || [ ! -f ${entry} ] || ! outside ${entry} resolve || { bin=${entry} node=${shellQuote(fallback.node)}; }`);
   }
   lines.push('[ -n "$bin" ] || exit 0');
   return lines;

@@ -69,10 +69,14 @@ function refuseShared(place: HookPlace): never {
   throw new UsageError(`core.hooksPath comes from your ${place.scope} git config (${place.dir}): a block there runs in every repository on this machine, fresh clones included; ${then}`);
 }
 
-/** The fallback a block may record: none in a folder that may be committed, nor when this ocrag lives in the work tree. */
+/**
+ * The fallback a block may record: none in a folder that may be committed, nor when this ocrag lives in the work
+ * tree (a project's dependency: node_modules/ocrag, which a checkout may overwrite), by its path or its real one.
+ */
 function fallbackFor(place: HookPlace, repo: RepoInfo): InstalledCli | null {
   const cli = installedCli();
-  return place.committable || isInside(physical(cli.entry), physical(repo.root)) ? null : cli;
+  const inTree = isInside(cli.entry, repo.root) || isInside(physical(cli.entry), physical(repo.root));
+  return place.committable || inTree ? null : cli;
 }
 
 export interface HookChange {

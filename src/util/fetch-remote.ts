@@ -132,8 +132,10 @@ export async function saveBody(res: Response, file: string, shown: string, limit
   const written = (): Promise<void> =>
     new Promise((resolve, reject) => {
       if (writeError) return reject(writeError);
-      out.once('drain', resolve);
-      out.once('error', reject);
+      const failed = (e: Error) => (out.off('drain', drained), reject(e));
+      const drained = () => (out.off('error', failed), resolve());
+      out.once('drain', drained);
+      out.once('error', failed);
     });
   try {
     const bytes = await streamBody(
