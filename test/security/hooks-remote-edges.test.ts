@@ -168,6 +168,21 @@ describe('a remote store that hangs', () => {
   });
 });
 
+describe('a remote store that answers without end', () => {
+  test('an identity.json that never ends is read no further than 1 MiB: one line, and the search answers from a local index', async () => {
+    const remote = await httpServer(trickle(64 * 1024, 5));
+    try {
+      const repo = committedRepo(path.join(tempDir('hooks-endless'), 'repo'), { 'src/auth.py': 'def check_password(given, stored):\n    """Compare a login attempt with the stored hash in constant time."""\n    return hmac.compare_digest(given, stored)\n' }, 'one');
+      const r = await runCli(['search', 'how is the password verified', '-k', '1', '--json'], repo, { ...S3_ENV, AWS_ENDPOINT_URL: remote.url, OCRAG_REMOTE: 's3://team/x' });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal((JSON.parse(r.stdout) as { path: string }[])[0].path, 'src/auth.py');
+      assert.match(r.stderr, /^ocrag: remote store s3:\/\/team\/x not usable \(answered more than 1048576 bytes\); indexing locally$/m);
+    } finally {
+      await remote.stop();
+    }
+  });
+});
+
 describe('model pull', () => {
   test('offline: exit 5 with one line, the cache untouched', async () => {
     const closed = await silentServer();

@@ -4,6 +4,9 @@ import { fetchRemote, readBody, saveBody } from '../../util/fetch-remote.js';
 import type { S3Place, S3Settings } from './settings.js';
 import { awsEncode, EMPTY_SHA256, signS3Request } from './sigv4.js';
 
+/** The most an identity, a manifest record or the lease may hold: each is a few hundred bytes to a few KiB. */
+const SMALL_OBJECT_BYTES = 1024 * 1024;
+
 /**
  * Plain objects under one S3 prefix (the identity, the manifests, the lease; an artifact by URL), by signed HTTP
  * requests through Node's fetch: LanceDB reads and writes the tables itself, but offers no access to other
@@ -23,12 +26,15 @@ export class S3Objects {
     return `s3://${this.place.bucket}/${this.fullKey(key)}`;
   }
 
-  /** The object's bytes, or null when there is none. */
-  async get(key: string): Promise<Buffer | null> {
+  /**
+   * The object's bytes, or null when there is none. Records are small: past `maxBytes` (default 1 MiB) the read
+   * stops with an error, so a hostile or broken remote cannot fill memory; a larger object says its size.
+   */
+  async get(key: string, maxBytes = SMALL_OBJECT_BYTES): Promise<Buffer | null> {
     const res = await this.request('GET', key, {});
     if (res.status === 404) return null;
     await this.check(res, 'GET', key);
-    const body = await readBody(res, this.shown(key));
+    const body = await readBody(res, this.shown(key), { maxBytes });
     this.bytesRead += body.length;
     return body;
   }
