@@ -66,7 +66,9 @@ function refuseShared(place: HookPlace): never {
   if (place.scope === 'local' || place.scope === 'worktree') {
     throw new UsageError(`this repository's core.hooksPath is ${place.dir}, outside the repository: other repositories may run hooks from it too; ${then}`);
   }
-  throw new UsageError(`core.hooksPath comes from your ${place.scope} git config (${place.dir}): a block there runs in every repository on this machine, fresh clones included; ${then}`);
+  const where = place.scope === 'command' ? 'GIT_CONFIG_* in the environment' : place.scope === 'global' ? 'your global git config' : `the ${place.scope} git config`;
+  const reach = place.scope === 'command' ? 'every repository that setting reaches' : 'every repository on this machine';
+  throw new UsageError(`core.hooksPath comes from ${where} (${place.dir}): a block there runs in ${reach}, fresh clones included; ${then}`);
 }
 
 /**
