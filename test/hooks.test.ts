@@ -238,8 +238,9 @@ describe('hook installation respects what is there', () => {
     // A committed husky hook finds ocrag as the project's dependency, as on every teammate's machine.
     fs.mkdirSync(path.join(repo, 'node_modules', '.bin'), { recursive: true });
     fs.symlinkSync(CLI, path.join(repo, 'node_modules', '.bin', 'ocrag'));
-    const r = await runJson<{ place: { kind: string; dir: string } }>(['hooks', 'install'], repo);
+    const r = await runJson<{ place: { kind: string; dir: string }; projectBin: boolean }>(['hooks', 'install', '--project-bin'], repo);
     assert.equal(r.place.kind, 'husky');
+    assert.equal(r.projectBin, true, 'this clone allowed its own node_modules/.bin/ocrag');
     write(repo, 'b.txt', 'world\n');
     git(repo, 'add', '-A');
     git(repo, 'commit', '-q', '-m', 'b');
@@ -249,7 +250,7 @@ describe('hook installation respects what is there', () => {
     assert.equal(fs.readFileSync(path.join(repo, '.husky', 'post-commit'), 'utf8'), 'echo husky-user-hook > .git/husky-ran\n');
   });
 
-  test('a husky hook committed on one machine runs the ocrag of another, and does nothing where there is none', async () => {
+  test('a husky hook committed on one machine runs the ocrag of another once that clone allows it, and does nothing where there is none', async () => {
     const repo = makeFixtureRepo();
     execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'husky', 'bin.js')], { cwd: repo });
     await runCli(['hooks', 'install'], repo);
@@ -266,8 +267,13 @@ describe('hook installation respects what is there', () => {
     const noOcrag = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => !fs.existsSync(path.join(dir, 'ocrag'))).join(path.delimiter);
     const env = { ...process.env, ...GIT_IDENTITY, PATH: noOcrag };
     const commit = (message: string) => execFileSync('git', ['commit', '-q', '--allow-empty', '-m', message], { cwd: elsewhere, env, encoding: 'utf8', stdio: 'pipe' });
-    commit('on the teammate machine');
     const ran = path.join(elsewhere, '.git', 'shim-ran');
+    // The project's own ocrag is code a branch can replace: not run until this clone says so.
+    commit('not allowed yet');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(!fs.existsSync(ran), 'the work tree\'s ocrag did not run without the clone\'s say');
+    git(elsewhere, 'config', 'ocrag.projectBin', 'true');
+    commit('on the teammate machine');
     for (const deadline = Date.now() + 10_000; !fs.existsSync(ran) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
     assert.equal(fs.readFileSync(ran, 'utf8'), 'hook post-commit\n');
     fs.rmSync(path.join(elsewhere, 'node_modules'), { recursive: true });

@@ -7,8 +7,14 @@ import type { Chunk } from './types.js';
  * text take ~0.2 s.
  */
 
-/** The header every PDF starts with (the format allows it within the first 1,024 bytes). */
-const MAGIC = Buffer.from('%PDF-');
+/**
+ * The header line of every PDF version: `%PDF-1.0` to `%PDF-1.7`, `%PDF-2.0`. The format puts it first; readers
+ * accept it anywhere in the first 1,024 bytes, after a line of junk (a mail or print-job header). `%PDF-` alone
+ * is not a PDF: code and documents that handle PDFs write it in strings and comments.
+ */
+const HEADER = /(^|[\r\n])%PDF-[12]\.\d/;
+/** A PDF ends with `%%EOF`, which readers look for in its last 1,024 bytes. */
+const TRAILER = '%%EOF';
 /** More pages than this is a dump, not a document: skipped whole, so a run never spends minutes on one file. */
 export const MAX_PDF_PAGES = 2_000;
 /** A page holding more text than this is cut: ~2,000 words, far past what one embedding reads anyway. */
@@ -19,9 +25,17 @@ const PDF_BUDGET_MS = 30_000;
 export type { PdfSkipReason } from '../store/blob-state.js';
 import type { PdfSkipReason } from '../store/blob-state.js';
 
+/**
+ * A PDF by its bytes: the header at the very start, or at the start of a line within the first 1,024 bytes when
+ * the file also ends as a PDF does. Anything else (a source file holding `"%PDF-1.4"` in a string, a README quoting
+ * the header in its middle) is read as text. Pure.
+ */
 export function isPdf(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024));
-  return head.indexOf(MAGIC) >= 0;
+  const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const found = HEADER.exec(all.toString('latin1', 0, Math.min(all.length, 1024)));
+  if (!found) return false;
+  if (found.index === 0 && found[1] === '') return true;
+  return all.toString('latin1', Math.max(0, all.length - 1024)).includes(TRAILER);
 }
 
 /** One chunk per page with text; a reason when the PDF cannot or should not be read. Never throws. */

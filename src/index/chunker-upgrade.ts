@@ -1,4 +1,5 @@
-import { chunkerVersion, chunkerVersionOf } from '../chunk/version.js';
+import { chunkerVersion, chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
+import type { MarkReason } from '../store/blob-state.js';
 import type { ChunkStore } from '../store/contract.js';
 import type { StoreMeta } from '../store/meta.js';
 import { chunkId } from './chunk-id.js';
@@ -18,13 +19,43 @@ export interface UpgradeOptions {
   onNotice?: (message: string) => void;
 }
 
-/** Drops the stored chunks of other chunker versions while the store's metadata is behind; returns how many went. */
+/**
+ * Drops the stored chunks of other chunker versions while the store's metadata is behind, and the marks a format's
+ * reader gave under another revision; returns how many chunks went.
+ */
 export async function dropOutdatedChunks(store: ChunkStore, meta: StoreMeta | null, opts: UpgradeOptions = {}): Promise<number> {
-  if (!meta) return 0;
+  if (!meta || meta.chunkerVersion === chunkerVersion()) return 0;
+  await dropStaleMarks(store, meta, opts);
   const outdated = await outdatedChunks(store, meta);
   if (outdated.ids.length === 0) return 0;
   opts.onNotice?.(`ocrag: the chunker changed for ${[...outdated.languages].sort().join(', ')} (${meta.chunkerVersion} → ${chunkerVersion()}); re-indexing those files once`);
   return store.deleteChunks(outdated.ids);
+}
+
+/**
+ * The marks a format's reader gives (chunk/pdf.ts: a file taken for a PDF that it could not read): a verdict of that
+ * reader's revision, so when the revision changes the blobs are read again. A mark says nothing of the language
+ * of the file, so the reasons name the reader.
+ */
+const READER_MARKS: Readonly<Record<string, readonly MarkReason[]>> = { pdf: ['unreadable', 'encrypted', 'too many pages'] };
+
+/** The mark reasons that an index recorded with these chunker versions gave by another reader's revision than this ocrag's. */
+export function staleMarkReasons(recorded: string): ReadonlySet<MarkReason> {
+  const theirs = parseChunkerVersions(recorded);
+  const stale = new Set<MarkReason>();
+  for (const [format, reasons] of Object.entries(READER_MARKS)) {
+    if (chunkerVersionOf(format, theirs) !== chunkerVersionOf(format)) for (const reason of reasons) stale.add(reason);
+  }
+  return stale;
+}
+
+async function dropStaleMarks(store: ChunkStore, meta: StoreMeta, opts: UpgradeOptions): Promise<void> {
+  const stale = staleMarkReasons(meta.chunkerVersion);
+  if (stale.size === 0) return;
+  const marked = [...(await store.blobState())].filter(([, state]) => stale.has(state as MarkReason)).map(([blob]) => blob);
+  if (marked.length === 0) return;
+  opts.onNotice?.(`ocrag: how a PDF is told changed (${meta.chunkerVersion} → ${chunkerVersion()}); reading ${marked.length} file(s) skipped as unreadable PDFs again`);
+  await store.deleteBlobs(marked);
 }
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { loadConfig } from '../config/config.js';
 import { describeModel } from '../embed/index.js';
-import { HOOK_NAMES, hooksInstalled } from '../git/hook-files.js';
+import { HOOK_NAMES, hookStatus } from '../git/hook-files.js';
 import { openRepoWithHead, type OpenedRepo } from '../git/repo.js';
 import { git } from '../git/run.js';
 import { currentManifest, isUpToDate, supersededDefaultModel, type IndexContext } from '../index/context.js';
@@ -56,9 +56,13 @@ export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Ch
   });
   await attempt('index', async () => indexCheck(ctx as IndexContext));
   await attempt('hooks', async () => {
-    const installed = await hooksInstalled(ctx.repo);
-    return installed.length === HOOK_NAMES.length
-      ? { status: 'ok', detail: `${installed.join(', ')} keep the index current` }
+    const hooks = await hookStatus(ctx.repo);
+    const risky = hooks.blocks.filter((b) => b.kind === 'runs tree code').map((b) => b.hook);
+    if (risky.length) return { status: 'fail', detail: `${risky.join(', ')} hold an older ocrag block that runs ./node_modules/.bin/ocrag from the work tree, which a branch can replace`, fix: 'run "ocrag hooks install" to replace it' };
+    if (hooks.blocks.some((b) => b.kind === 'outdated')) return { status: 'warn', detail: 'the ocrag hook blocks are of an older version', fix: 'run "ocrag hooks install" to replace them' };
+    if (hooks.installed.length === HOOK_NAMES.length && !hooks.program) return { status: 'warn', detail: 'hooks installed, but no ocrag outside the work tree to start: they do nothing', fix: 'put ocrag on PATH, or run "ocrag hooks install --project-bin" to let them run ./node_modules/.bin/ocrag' };
+    return hooks.installed.length === HOOK_NAMES.length
+      ? { status: 'ok', detail: `${hooks.installed.join(', ')} keep the index current (${hooks.program})` }
       : { status: 'warn', detail: 'no git hooks: the index is updated when you search', fix: 'run "ocrag hooks install" to index in the background after each commit' };
   });
   return checks;

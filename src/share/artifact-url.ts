@@ -6,6 +6,7 @@ import { S3Objects } from '../store/s3/objects.js';
 import { parseS3Uri, s3Settings } from '../store/s3/settings.js';
 import { RemoteUnavailableError, UsageError } from '../util/errors.js';
 import { fetchRemote, saveBody } from '../util/fetch-remote.js';
+import { tempFile } from '../util/temp-file.js';
 
 /** `https://…`, `s3://…` (and plain `http://` to this machine): an artifact to download before importing. */
 export function isArtifactUrl(arg: string): boolean {
@@ -32,11 +33,12 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 /**
  * Downloads an artifact to a temporary file, which the caller imports exactly as a file given by path (verified
  * completely before anything is written) and then removes. S3 objects are read with the AWS settings of the
- * environment, signed as the remote store's requests are; an https URL may be presigned.
+ * environment, signed as the remote store's requests are; an https URL may be presigned. The download is bounded
+ * (util/fetch-remote.ts: an answer within OCRAG_REMOTE_TIMEOUT_MS, 16 KiB per such window, all of it within
+ * OCRAG_REMOTE_DEADLINE_MS), and the file is removed on every exit, Ctrl-C and SIGTERM included (util/temp-file.ts).
  */
 export async function downloadArtifact(url: string): Promise<{ file: string; bytes: number; remove(): void }> {
-  const file = path.join(os.tmpdir(), `ocrag-import-${process.pid}-${randomBytes(4).toString('hex')}.tar`);
-  const remove = () => fs.rmSync(file, { force: true });
+  const { file, remove } = tempFile(path.join(os.tmpdir(), `ocrag-import-${process.pid}-${randomBytes(4).toString('hex')}.tar`));
   try {
     if (url.startsWith('s3://')) await fromS3(url, file);
     else await overHttp(url, file);
@@ -53,6 +55,9 @@ async function fromS3(url: string, file: string): Promise<void> {
   if (!(await new S3Objects(s3Settings(), { bucket, prefix: '' }).download(key, file))) throw new RemoteUnavailableError(`no such artifact: ${url}`, false);
 }
 
+/** Redirects followed, each checked as the URL given was: an https artifact is never fetched over plain http. */
+const MAX_REDIRECTS = 5;
+
 async function overHttp(url: string, file: string): Promise<void> {
   let u: URL;
   try {
@@ -60,8 +65,21 @@ async function overHttp(url: string, file: string): Promise<void> {
   } catch {
     throw new UsageError(`invalid artifact URL ${shownUrl(url)}`);
   }
-  if (u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) throw new UsageError(`${shownUrl(url)}: plain http is accepted only from this machine (127.0.0.1, localhost); use https`);
-  const res = await fetchRemote(u, { redirect: 'follow' }, shownUrl(url));
-  if (!res.ok || !res.body) throw new RemoteUnavailableError(`${shownUrl(url)}: answered HTTP ${res.status}`, false);
-  await saveBody(res, file);
+  for (let hop = 0; ; hop++) {
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`${shownUrl(url)} leads to ${u.protocol} URL: only https (and http from this machine) is fetched`);
+    if (u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) throw new UsageError(`${shownUrl(u.href)}: plain http is accepted only from this machine (127.0.0.1, localhost); use https`);
+    const res = await fetchRemote(u, { redirect: 'manual' }, shownUrl(url));
+    const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+    if (location && hop < MAX_REDIRECTS) {
+      await res.body?.cancel().catch(() => undefined);
+      u = new URL(location, u);
+      continue;
+    }
+    if (!res.ok || !res.body) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new RemoteUnavailableError(`${shownUrl(url)}: answered HTTP ${res.status}${location ? ` after ${MAX_REDIRECTS} redirects` : ''}`, false);
+    }
+    await saveBody(res, file, shownUrl(url));
+    return;
+  }
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { selectionKey, type IndexContext } from '../index/context.js';
+import { staleMarkReasons } from '../index/chunker-upgrade.js';
 import { crashPoint } from '../index/crash-point.js';
 import { dropStaleStore, openStoreFor, writeStoreMeta } from '../index/open-store.js';
 import type { ChunkStore } from '../store/contract.js';
@@ -190,7 +191,9 @@ function changedMeanwhile(): ArtifactError {
 async function addMarks(store: ChunkStore, verified: VerifiedArtifact): Promise<number> {
   if (verified.marks.length === 0) return 0;
   const known = await store.blobState(verified.marks.map((m) => m.blob));
-  const fresh = verified.marks.filter((m) => !known.has(m.blob));
+  // A reader's verdict of another revision (a code file an older ocrag took for a PDF) is not taken: the blob is read here.
+  const stale = staleMarkReasons(verified.header.chunkerVersion);
+  const fresh = verified.marks.filter((m) => !known.has(m.blob) && !stale.has(m.reason));
   await store.addMarks(fresh);
   return fresh.length;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ArtifactError, UsageError } from '../util/errors.js';
+import { ArtifactError, RemoteUnavailableError, UsageError } from '../util/errors.js';
 import type { IndexIdentity } from './identity.js';
 import type { IndexLayout, StoreLocation } from './layout.js';
 import type { Manifest } from './manifest.js';
@@ -123,7 +123,12 @@ export async function readRemoteSearchSet(remote: RemoteStore, commit: string, i
   }
   if (set.format !== SEARCH_SET_FORMAT || set.commit !== commit || !/^[0-9a-f]{64}$/.test(set.sha256 ?? '')) return null;
   if (set.modelId !== identity.modelId || set.dim !== identity.dim || set.chunkerVersion !== identity.chunkerVersion) return null;
-  const body = await remote.objects.get(`search/${set.sha256}.snap`);
+  if (!Number.isSafeInteger(set.bytes) || set.bytes! <= 0) return null;
+  const body = await remote.objects.get(`search/${set.sha256}.snap`, set.bytes).catch((e: unknown) => {
+    // Longer than its record says: not the set it names.
+    if (e instanceof RemoteUnavailableError && !e.unreachable) return null;
+    throw e;
+  });
   if (!body || body.length !== set.bytes || createHash('sha256').update(body).digest('hex') !== set.sha256) return null;
   return { set: set as RemoteSearchSet, body };
 }

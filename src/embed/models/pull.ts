@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { moduleConfigFiles, MODULES_FILE } from './model-layout.js';
 import { ST_CONFIG_FILE } from '../runtime/prompts.js';
+import { ModelUnavailableError, UsageError } from '../../util/errors.js';
 import { cachedModelDir, installModel, isCompleteModelFolder, isValidModelName, MANIFEST_FILE, type ModelManifest } from './model-cache.js';
 
 export interface PullOptions {
@@ -24,6 +25,8 @@ const ONNX_CHOICES = ['onnx/model.onnx', 'onnx/model_quantized.onnx'];
 const STALL_MS = 60_000;
 
 class HubUnreachable extends Error {}
+/** The hub answered, but not with the model: not found, not a Transformers.js model, a failed or stalled download. */
+class HubAnswer extends Error {}
 
 /**
  * Downloads a Transformers.js model (config, tokenizer, sentence-transformers layout, one ONNX file) from the Hugging Face hub
@@ -31,7 +34,7 @@ class HubUnreachable extends Error {}
  * anything is written, and files land in a temp folder renamed into place only when complete.
  */
 export async function pullModel(hubId: string, options: PullOptions = {}): Promise<string> {
-  if (!isValidModelName(hubId) || !hubId.includes('/')) throw new Error(`"${hubId}" is not a hub model id (owner/name)`);
+  if (!isValidModelName(hubId) || !hubId.includes('/')) throw new UsageError(`"${hubId}" is not a hub model id (owner/name)`);
   const finalDir = cachedModelDir(hubId);
   if (!options.force && isCompleteModelFolder(finalDir)) return finalDir;
   const hub = new HubClient(hubId, options);
@@ -39,9 +42,11 @@ export async function pullModel(hubId: string, options: PullOptions = {}): Promi
     await hub.probe();
     return await installModel(hubId, (tmpDir) => downloadInto(hub, tmpDir, options.onProgress), { replace: options.force });
   } catch (err) {
+    // Every way the model does not arrive is exit 5 (README "Exit codes"), one line; a disk error stays what it is.
     if (err instanceof HubUnreachable) {
-      throw new Error(`could not reach the model hub (${hub.endpoint}: ${err.message}); copy a model folder and pass --model <folder>`);
+      throw new ModelUnavailableError(`could not reach the model hub (${hub.endpoint}: ${err.message}); copy a model folder and pass --model <folder>`);
     }
+    if (err instanceof HubAnswer) throw new ModelUnavailableError(err.message);
     throw err;
   }
 }
@@ -52,7 +57,7 @@ async function downloadInto(hub: HubClient, dir: string, onProgress?: (message: 
     onProgress?.(`downloading ${hub.hubId}/${rel}`);
     const info = await hub.download(rel, join(dir, rel));
     if (info) files[rel] = info;
-    else if (required) throw new Error(`model "${hub.hubId}" has no ${rel} on the hub; it is not a Transformers.js model`);
+    else if (required) throw new HubAnswer(`model "${hub.hubId}" has no ${rel} on the hub; it is not a Transformers.js model`);
     return info !== undefined;
   };
   for (const rel of REQUIRED_FILES) await fetchFile(rel, true);
@@ -61,7 +66,7 @@ async function downloadInto(hub: HubClient, dir: string, onProgress?: (message: 
   for (const rel of moduleConfigFiles(dir)) await fetchFile(rel, false);
   let haveOnnx = false;
   for (const rel of ONNX_CHOICES) if (!haveOnnx) haveOnnx = await fetchFile(rel, false);
-  if (!haveOnnx) throw new Error(`model "${hub.hubId}" has no onnx/model.onnx or onnx/model_quantized.onnx; it is not a Transformers.js model`);
+  if (!haveOnnx) throw new HubAnswer(`model "${hub.hubId}" has no onnx/model.onnx or onnx/model_quantized.onnx; it is not a Transformers.js model`);
   const manifest: ModelManifest = { name: hub.hubId, kind: 'pulled', createdAt: new Date().toISOString(), source: hub.baseUrl, files };
   await writeFile(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
 }
@@ -82,7 +87,7 @@ class HubClient {
   /** Fails fast, before the cache is touched, when offline or when the model does not exist. */
   async probe(): Promise<void> {
     const response = await this.request('config.json', 'HEAD');
-    if (response.status === 404 || response.status === 401) throw new Error(`model "${this.hubId}" not found on the hub (${response.status})`);
+    if (response.status === 404 || response.status === 401) throw new HubAnswer(`model "${this.hubId}" not found on the hub (${response.status})`);
     if (!response.ok) throw new HubUnreachable(`HTTP ${response.status}`);
   }
 
@@ -90,7 +95,7 @@ class HubClient {
   async download(rel: string, target: string): Promise<{ bytes: number; sha256: string } | undefined> {
     const response = await this.request(rel, 'GET');
     if (response.status === 404) return undefined;
-    if (!response.ok || !response.body) throw new Error(`downloading ${rel} from ${this.baseUrl} failed: HTTP ${response.status}`);
+    if (!response.ok || !response.body) throw new HubAnswer(`downloading ${rel} from ${this.baseUrl} failed: HTTP ${response.status}`);
     await mkdir(dirname(target), { recursive: true });
     const hash = createHash('sha256');
     let bytes = 0;
@@ -98,7 +103,16 @@ class HubClient {
     const reader = response.body.getReader();
     try {
       for (;;) {
-        const { done, value } = await withStallTimeout(reader.read(), rel);
+        let step: ReadableStreamReadResult<Uint8Array>;
+        try {
+          step = await withStallTimeout(reader.read(), rel);
+        } catch (err) {
+          // The connection is closed, or a stalled one would keep the process alive.
+          await reader.cancel().catch(() => undefined);
+          if (err instanceof HubAnswer) throw err;
+          throw new HubUnreachable(`download of ${rel} broke off: ${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message}`);
+        }
+        const { done, value } = step;
         if (done) break;
         hash.update(value);
         bytes += value.byteLength;
@@ -131,7 +145,7 @@ class HubClient {
 function withStallTimeout<T>(read: Promise<T>, rel: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const stall = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`download of ${rel} stalled for ${STALL_MS / 1000} s`)), STALL_MS);
+    timer = setTimeout(() => reject(new HubAnswer(`download of ${rel} stalled for ${STALL_MS / 1000} s`)), STALL_MS);
   });
   return Promise.race([read, stall]).finally(() => clearTimeout(timer));
 }
