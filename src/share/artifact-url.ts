@@ -68,7 +68,7 @@ async function overHttp(url: string, file: string): Promise<void> {
   for (let hop = 0; ; hop++) {
     if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`${shownUrl(url)} leads to ${u.protocol} URL: only https (and http from this machine) is fetched`);
     if (u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) throw new UsageError(`${shownUrl(u.href)}: plain http is accepted only from this machine (127.0.0.1, localhost); use https`);
-    const res = await fetchRemote(u, { redirect: 'manual' }, shownUrl(url));
+    const res = await fetchRemote(u, { redirect: 'manual', headers: { 'accept-encoding': 'identity' } }, shownUrl(url));
     const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
     if (location && hop < MAX_REDIRECTS) {
       await res.body?.cancel().catch(() => undefined);

@@ -124,8 +124,17 @@ export async function readBody(res: Response, shown: string, opts: { maxBytes?: 
   return Buffer.concat(parts);
 }
 
-/** Streams a response's body into a file, within the limits; returns its size. */
+/**
+ * Streams a response's body into a file, within the limits; returns its size. A download is saved as it is stored:
+ * a body the server compressed in transit (`Content-Encoding: gzip`, which fetch unpacks unasked) is refused before
+ * a byte is read, since 1 MB of gzip can unpack to 1 GB on the disk.
+ */
 export async function saveBody(res: Response, file: string, shown: string, limits?: RemoteLimits): Promise<number> {
+  const encoding = res.headers.get('content-encoding');
+  if (encoding && encoding.trim().toLowerCase() !== 'identity') {
+    await res.body?.cancel().catch(() => undefined);
+    throw new RemoteUnavailableError(`${shown}: answered with Content-Encoding ${encoding.slice(0, 40)}, but a download is taken only as it is stored (ask the server not to compress it)`, false);
+  }
   const out = fs.createWriteStream(file);
   let writeError: Error | null = null;
   out.on('error', (e) => (writeError = e));
