@@ -6,7 +6,8 @@ import { storeEntries } from '../store/layout.js';
 import { assertSameModel, readMeta, STORE_FORMAT, writeMeta } from '../store/meta.js';
 import { hasTables, openStore, storeExists } from '../store/open-store.js';
 import { dropOutdatedChunks } from './chunker-upgrade.js';
-import type { IndexContext } from './context.js';
+import { DEFAULT_MODEL_ID } from '../embed/index.js';
+import { supersededDefaultModel, type IndexContext } from './context.js';
 
 /**
  * Opens the store, creating it for this model, refusing another model's store, upgrading an old layout's in place,
@@ -31,23 +32,30 @@ export async function openStoreFor(ctx: IndexContext, identity: ModelIdentity, o
 }
 
 /**
- * Refuses a store of another model, and clears one whose chunks can't be trusted: of an older base chunker
- * version, without a record of its model, or whose tables are gone while manifests still vouch for their chunks.
+ * Why the store cannot be built on, and every chunk must be embedded again: the one-line notice of a full re-index,
+ * or null. Made for the superseded default model, by an older base chunker, without a record of its model, or with
+ * its tables gone while the record vouches for their chunks.
+ */
+export async function staleStoreReason(ctx: IndexContext): Promise<string | null> {
+  const superseded = supersededDefaultModel(ctx);
+  if (superseded) return `ocrag: the default model changed (${superseded} → ${DEFAULT_MODEL_ID}: it reads Chinese now); re-indexing everything once`;
+  const meta = readMeta(ctx.layout.meta);
+  if (!meta) return storeExists(ctx.layout) ? 'ocrag: the store has no record of its model; re-indexing everything' : null;
+  if (parseChunkerVersions(meta.chunkerVersion).base !== BASE_CHUNKER_VERSION) return `ocrag: the chunker changed (${meta.chunkerVersion} → ${chunkerVersion()}); re-indexing everything once`;
+  return (await hasTables(ctx.layout)) ? null : 'ocrag: the store\'s tables are missing; re-indexing everything';
+}
+
+/**
+ * Refuses a store of another model, and clears a stale one in place (see staleStoreReason). An index run never
+ * gets here with a stale store (it rebuilds beside it: index/rebuild.ts); an import into an index does.
  */
 export async function dropStaleStore(ctx: IndexContext, identity: ModelIdentity, opts: { onNotice?: (message: string) => void }): Promise<void> {
   const meta = readMeta(ctx.layout.meta);
-  if (meta) {
-    assertSameModel(meta, identity);
-    if (parseChunkerVersions(meta.chunkerVersion).base !== BASE_CHUNKER_VERSION) {
-      opts.onNotice?.(`ocrag: the chunker changed (${meta.chunkerVersion} → ${chunkerVersion()}); re-indexing everything once`);
-      clearIndex(ctx);
-      return;
-    }
-  } else if (storeExists(ctx.layout)) {
-    clearIndex(ctx);
-    return;
-  }
-  if (meta && !(await hasTables(ctx.layout))) clearIndex(ctx);
+  if (meta) assertSameModel(meta, identity);
+  const reason = await staleStoreReason(ctx);
+  if (!reason) return;
+  if (meta && parseChunkerVersions(meta.chunkerVersion).base !== BASE_CHUNKER_VERSION) opts.onNotice?.(reason);
+  clearIndex(ctx);
 }
 
 /** Records the store's identity; a new record also starts a new store generation (search snapshots key on it). */
