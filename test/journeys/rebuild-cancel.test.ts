@@ -100,6 +100,17 @@ describe('a full rebuild stopped at any phase leaves the previous index answerin
     });
   });
 
+  test('the re-index a chunker change starts (store.json of an older base chunker) killed while it embeds', async () => {
+    await stoppedRebuild('chunker', async (repo) => {
+      const meta = path.join(repo, '.ocrag', 'store.json');
+      const record = JSON.parse(fs.readFileSync(meta, 'utf8')) as { chunkerVersion: string };
+      fs.writeFileSync(meta, JSON.stringify({ ...record, chunkerVersion: record.chunkerVersion.replace(/^\d+/, '0') }));
+      const killed = await ocrag(['index'], repo, { OCRAG_TEST_CRASH_AT: 'embed.written:1' });
+      assert.match(killed.stderr, /the chunker changed \(0\+/);
+      return killed;
+    }, killedBy('SIGKILL'));
+  });
+
   test('a rebuild that completes swaps in the same answers, and its search snapshot with it', async () => {
     const repo = await stoppedRebuild('done', (repo) => ocrag(['index', '--rebuild'], repo), (e) => assert.equal(e.code, 0, e.stderr));
     assert.equal(fs.readdirSync(path.join(repo, '.ocrag', 'resident')).filter((n) => n.endsWith('.snap')).length, 1, 'the snapshot built beside was swapped in');

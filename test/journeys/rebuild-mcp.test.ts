@@ -80,6 +80,12 @@ describe('index_codebase {full: true} cancelled over MCP at every phase', () => 
     });
   }
 
+  test('a rebuild by another process (the CLI) under the running server: search_code answers from the swapped-in index', async () => {
+    const rebuilt = await ocrag(['index', '--rebuild'], repo);
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    assert.equal(await searchCode(), previous);
+  });
+
   test('a full rebuild left to finish swaps in an index that answers the same', async () => {
     const { taskId } = (await call(client, 'index_codebase', { full: true })).structuredContent as { taskId: string };
     const ended = await until('the rebuild to finish', async () => {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { git, makeFixtureRepo, PROJECT_ROOT, tempDir } from '../helpers.js';
+import { call, startServer, text } from '../mcp/mcp-helpers.js';
 import { answers, assertTidy, copyOf, ocrag, outside, QUERY, sandboxEnv } from './rebuild-helpers.js';
 
 const mounted: string[] = [];
@@ -112,6 +113,15 @@ describe('a disk that refuses to be written', () => {
     const behind = await ocrag(['search', QUERY, '-k', '3', '--json'], repo);
     assert.equal(behind.code, 0, behind.stderr);
     assert.match(behind.stderr, /read-only: answering from the index as it is \([0-9a-f]{8}, behind HEAD\)/);
+    // An agent's server catches up through a task: refused, it answers from the index as it is too.
+    const client = await startServer(repo, [], sandboxEnv(repo) as Record<string, string>);
+    try {
+      const r = await call(client, 'search_code', { query: QUERY, k: 3 });
+      assert.ok(!r.isError, text(r));
+      assert.deepEqual((r.structuredContent as { results: { path: string }[] }).results.map((x) => x.path), (JSON.parse(previous) as { path: string }[]).map((x) => x.path));
+    } finally {
+      await client.close();
+    }
     assert.deepEqual(outside(repo), untouched);
   });
 
