@@ -7,7 +7,7 @@ import { FOLDER_SOURCE, readSources, type SourceSpec } from '../store/sources.js
 import type { ModelIdentity } from '../store/identity.js';
 import { UsageError } from '../util/errors.js';
 import { selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
-import { finishChunkerUpgrade, openStoreFor, staleStoreReason } from './open-store.js';
+import { finishChunkerUpgrade, openStoreFor, rebuildReason } from './open-store.js';
 
 /**
  * A plain folder (no git) as a knowledge base: the folder itself is a source without a name (its files are shown by
@@ -56,7 +56,7 @@ export async function prepareFolderStore(ctx: IndexContext, identity: ModelIdent
 }
 
 /**
- * Makes the folder's store ready: in place, or, when it must be redone (asked, or stale: see staleStoreReason), a new
+ * Makes the folder's store ready: in place, or, when it must be redone (asked, or see rebuildReason), a new
  * one built beside it and filled by `scan`, then swapped in (rebuild.ts): `scan`'s answer then, else null. The
  * caller holds the index lock.
  */
@@ -66,7 +66,7 @@ export async function readyFolderStore<T>(
   scan: (staged: IndexContext) => Promise<T>,
   opts: { rebuild?: boolean; signal?: AbortSignal; onNotice?: (message: string) => void },
 ): Promise<T | null> {
-  const stale = opts.rebuild ? null : await staleStoreReason(ctx);
+  const stale = opts.rebuild ? null : rebuildReason(ctx);
   if (stale) opts.onNotice?.(stale);
   if (!opts.rebuild && !stale) {
     await prepareFolderStore(ctx, await model(), opts);

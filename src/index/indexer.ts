@@ -11,7 +11,7 @@ import { knownBlobs, listManifests, manifestKey, readManifest, writeManifest } f
 import { fullGc } from '../util/full-gc.js';
 import { requireHead, type IndexContext } from './context.js';
 import { checkpoint, crashPoint } from './crash-point.js';
-import { finishChunkerUpgrade, openStoreFor, staleStoreReason } from './open-store.js';
+import { finishChunkerUpgrade, openStoreFor, rebuildReason } from './open-store.js';
 import { rebuildBeside } from './rebuild.js';
 import { removeStagingLeftovers } from '../store/index-swap.js';
 import { checkRemote, openRemoteReader, readThrough, remoteContents, type ReadThroughSummary, type RemoteReader } from './read-through.js';
@@ -68,7 +68,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
   requireHead(ctx.head);
   // A swap a killed rebuild left half done is completed, and its build folders go, before anything reads the index.
   removeStagingLeftovers(ctx.layout);
-  const stale = opts.rebuild ? null : await staleStoreReason(ctx);
+  const stale = opts.rebuild ? null : rebuildReason(ctx);
   if (stale) opts.onNotice?.(stale);
   if (opts.rebuild || stale) return rebuildBeside(ctx, (staged) => indexInto(staged, opts, started), opts.signal);
   const known = indexKnownTree(ctx, started);

@@ -32,30 +32,29 @@ export async function openStoreFor(ctx: IndexContext, identity: ModelIdentity, o
 }
 
 /**
- * Why the store cannot be built on, and every chunk must be embedded again: the one-line notice of a full re-index,
- * or null. Made for the superseded default model, by an older base chunker, without a record of its model, or with
- * its tables gone while the record vouches for their chunks.
+ * Why the index must be embedded again whole though it still answers: made for the superseded default model, or by
+ * another base chunker. The one-line notice of that re-index (built beside: rebuild.ts), or null. Reads store.json
+ * only: an index run that has nothing to embed never loads LanceDB.
  */
-export async function staleStoreReason(ctx: IndexContext): Promise<string | null> {
+export function rebuildReason(ctx: IndexContext): string | null {
   const superseded = supersededDefaultModel(ctx);
   if (superseded) return `ocrag: the default model changed (${superseded} → ${DEFAULT_MODEL_ID}: it reads Chinese now); re-indexing everything once`;
   const meta = readMeta(ctx.layout.meta);
-  if (!meta) return storeExists(ctx.layout) ? 'ocrag: the store has no record of its model; re-indexing everything' : null;
-  if (parseChunkerVersions(meta.chunkerVersion).base !== BASE_CHUNKER_VERSION) return `ocrag: the chunker changed (${meta.chunkerVersion} → ${chunkerVersion()}); re-indexing everything once`;
-  return (await hasTables(ctx.layout)) ? null : 'ocrag: the store\'s tables are missing; re-indexing everything';
+  if (meta && parseChunkerVersions(meta.chunkerVersion).base !== BASE_CHUNKER_VERSION) return `ocrag: the chunker changed (${meta.chunkerVersion} → ${chunkerVersion()}); re-indexing everything once`;
+  return null;
 }
 
 /**
- * Refuses a store of another model, and clears a stale one in place (see staleStoreReason). An index run never
- * gets here with a stale store (it rebuilds beside it: index/rebuild.ts); an import into an index does.
+ * Refuses a store of another model, and clears one that cannot be built on: past answering (without a record of
+ * its model, or its tables gone while the record vouches for their chunks), or, for an import, one rebuildReason
+ * names (an index run rebuilds that beside it instead).
  */
 export async function dropStaleStore(ctx: IndexContext, identity: ModelIdentity, opts: { onNotice?: (message: string) => void }): Promise<void> {
   const meta = readMeta(ctx.layout.meta);
   if (meta) assertSameModel(meta, identity);
-  const reason = await staleStoreReason(ctx);
-  if (!reason) return;
-  if (meta && parseChunkerVersions(meta.chunkerVersion).base !== BASE_CHUNKER_VERSION) opts.onNotice?.(reason);
-  clearIndex(ctx);
+  const reason = rebuildReason(ctx);
+  if (reason) opts.onNotice?.(reason);
+  if (reason || (meta ? !(await hasTables(ctx.layout)) : storeExists(ctx.layout))) clearIndex(ctx);
 }
 
 /** Records the store's identity; a new record also starts a new store generation (search snapshots key on it). */
