@@ -2,7 +2,8 @@
 // phase (listing, embedding, the search-index build, just before the swap), the run held there by a test gate so
 // the cancel lands exactly at it. While the rebuild runs, search_code and the CLI answer from the previous index;
 // after each cancel the answers are byte-identical, index_status shows the index, no build folder is left and
-// nothing outside the repository changed. The built CLI as the server, real git, model and LanceDB.
+// nothing outside the repository changed. The panel's Rebuild and Cancel too (`ocrag ui`, its HTTP API). The
+// built CLI as the servers, real git, model and LanceDB.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { git, makeFixtureRepo } from '../helpers.js';
 import { call, startServer, text, until } from '../mcp/mcp-helpers.js';
-import { answers, assertTidy, gate, ocrag, outside, QUERY, sandboxEnv } from './rebuild-helpers.js';
+import { answers, assertTidy, gate, ocrag, outside, QUERY, sandboxEnv, startOcrag } from './rebuild-helpers.js';
 
 interface Task {
   state: string;
@@ -79,6 +80,38 @@ describe('index_codebase {full: true} cancelled over MCP at every phase', () => 
       assert.deepEqual(outside(repo).filter((e) => !e.startsWith('gates')), untouched);
     });
   }
+
+  test("the panel's Rebuild, then Cancel during the search-index build: the panel's search answers as before", async () => {
+    const ui = startOcrag(['ui', '--no-open', '--json', '--port', '0'], repo, { OCRAG_TEST_PAUSE_DIR: gates });
+    let printed = '';
+    ui.child.stdout!.on('data', (b) => (printed += b));
+    try {
+      const { url, token } = await until('the panel to listen', async () => (/\}\s*$/.test(printed) ? (JSON.parse(printed) as { url: string; token: string }) : null));
+      const api = async (route: string, body?: unknown) => {
+        const res = await fetch(new URL(route, url), {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: { 'x-ocrag-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        assert.equal(res.status, 200, route);
+        return res.json() as Promise<Record<string, unknown>>;
+      };
+      const panelResults = async () => JSON.stringify((await api(`/api/search?q=${encodeURIComponent(QUERY)}&k=3`)).results);
+      const before = await panelResults();
+      const held = gate(gates, 'index.text-index');
+      const { id } = (await api('/api/rebuild', {})) as { id: string };
+      await held.reached();
+      assert.equal(await panelResults(), before, 'the panel answers from the previous index while the rebuild runs');
+      assert.equal(((await api('/api/cancel', { id })) as { cancelled: boolean }).cancelled, true);
+      held.release();
+      await until('the rebuild to stop', async () => (((await api(`/api/task?id=${id}`)) as { state: string }).state === 'cancelled' ? true : null));
+      assert.equal(await panelResults(), before);
+      assertTidy(repo);
+    } finally {
+      ui.child.kill('SIGINT');
+      await ui.ended;
+    }
+  });
 
   test('a rebuild by another process (the CLI) under the running server: search_code answers from the swapped-in index', async () => {
     const rebuilt = await ocrag(['index', '--rebuild'], repo);
