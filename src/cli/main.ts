@@ -118,7 +118,7 @@ function reportError(e: unknown): number {
   }
   // A write the disk refused where no layer said so (a lock file, an artifact's temp file): one line and exit 7.
   const file = (e as NodeJS.ErrnoException)?.path;
-  const refused = asStorageError(e, file ? path.dirname(file) : process.cwd());
+  const refused = asStorageError(e, file ? path.dirname(file) : 'the current folder');
   if (refused) return reportError(refused);
   const err = e as Error;
   process.stderr.write(`ocrag: ${err?.message ?? String(e)}\n`);

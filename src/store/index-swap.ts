@@ -23,6 +23,8 @@ const REPLACED = '.replaced';
  * new one takes its name, so a reader misses an entry for one rename at most. The caller holds the index lock.
  */
 export function swapIndex(layout: IndexLayout, build: IndexLayout): void {
+  // Never swap in less than a store: a build folder something deleted under the run would empty the index.
+  if (!fs.existsSync(build.meta) || !fs.existsSync(build.tables)) throw new Error(`the rebuilt index in ${build.dir} is gone (removed while the rebuild ran?): the index is as it was`);
   const entries = swappedEntries(build)
     .filter((p) => fs.existsSync(p))
     .map((p) => path.basename(p));

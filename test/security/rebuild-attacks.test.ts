@@ -7,7 +7,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { git, makeFixtureRepo } from '../helpers.js';
 import { storageProblem } from '../../src/util/storage-problem.js';
-import { answers, assertTidy, copyOf, ocrag, outside } from '../journeys/rebuild-helpers.js';
+import { answers, assertTidy, copyOf, gate, ocrag, outside, startOcrag } from '../journeys/rebuild-helpers.js';
 
 /** Every entry of the index folder with its size and, for files, its bytes' length and head: what "intact" means. */
 function indexState(repo: string): string[] {
@@ -97,6 +97,21 @@ describe('attacks on the rebuild swap', () => {
     assert.equal(await answers(repo), previous);
     assert.deepEqual(fs.readdirSync(path.join(repo, '.ocrag', 'manifests')), ['branch-main.json']);
     assertTidy(repo);
+  });
+
+  test('ocrag clear while a rebuild holds at the swap: it waits, then clears; the rebuild never reports an index it lost', async () => {
+    const repo = copyOf(base, 'clear');
+    const gates = path.join(path.dirname(repo), 'gates');
+    const held = gate(gates, 'rebuild.built');
+    const rebuild = startOcrag(['index', '--rebuild'], repo, { OCRAG_TEST_PAUSE_DIR: gates });
+    await held.reached();
+    const clear = startOcrag(['clear'], repo);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.ok(fs.existsSync(path.join(repo, '.ocrag', 'store.json')), 'clear waits for the rebuild holding the index lock');
+    held.release();
+    const [r, c] = [await rebuild.ended, await clear.ended];
+    assert.deepEqual([r.code, c.code], [0, 0], r.stderr + c.stderr);
+    assert.deepEqual(fs.readdirSync(path.join(repo, '.ocrag')).filter((n) => n !== 'index.lock'), [], 'cleared after the rebuild, build folder included');
   });
 
   test('a rebuild asked on another branch keeps only that branch: the old store\'s other manifests go with it', async () => {
