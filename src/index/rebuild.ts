@@ -5,13 +5,13 @@ import { stagedLayout, type IndexLayout } from '../store/layout.js';
 import { readMeta } from '../store/meta.js';
 import { StoreHandle } from '../store/store-handle.js';
 import { dirSize } from '../util/dir-size.js';
-import { asStorageError } from '../util/storage-problem.js';
+import { asStorageError, storageProblem } from '../util/storage-problem.js';
 import { currentManifest, type IndexContext } from './context.js';
 import { checkpoint } from './crash-point.js';
 import { dropRemoteFirst } from './remote-first.js';
 
 /**
- * A full re-index (`--rebuild`, a chunker or default-model change, a store past repair) without losing the index:
+ * A full re-index (`--rebuild`, another base chunker, the old default model) without losing the index:
  * `build` fills a whole new index in this process's staging folder (store, identity, manifest, search snapshot)
  * while searches answer from the current one, which is swapped out only once the new one is complete
  * (store/index-swap.ts). Cancelled, failed or killed before the swap, the current index stays as it was and the
@@ -30,7 +30,7 @@ export async function rebuildBeside<T>(ctx: IndexContext, build: (staged: IndexC
     await checkpoint('rebuild.built', signal);
   } catch (e) {
     fs.rmSync(staged.layout.dir, { recursive: true, force: true });
-    throw asStorageError(e, ctx.layout.dir, roomFor(ctx.layout)) ?? e;
+    throw (storageProblem(e) === 'full' ? asStorageError(e, ctx.layout.dir, roomFor(ctx.layout)) : asStorageError(e, ctx.layout.dir)) ?? e;
   }
   try {
     swapIndex(ctx.layout, staged.layout);
@@ -66,6 +66,6 @@ async function writeSearchSnapshot(staged: IndexContext, live: IndexLayout): Pro
 
 /** What a rebuild needs free: a second copy of the store, beside the current one until the swap. */
 function roomFor(layout: IndexLayout): string {
-  const mb = Math.max(1, Math.ceil(dirSize(layout.tables) / (1024 * 1024)));
+  const mb = Math.max(1, Math.ceil((fs.existsSync(layout.tables) ? dirSize(layout.tables) : 0) / (1024 * 1024)));
   return `a second copy of the index while it is rebuilt beside the current one, about ${mb} MB`;
 }

@@ -100,6 +100,14 @@ describe('a full rebuild stopped at any phase leaves the previous index answerin
     });
   });
 
+  test('--rebuild with a model that is not there where no index exists yet: exit 5 and its message, nothing else', async () => {
+    const repo = copyOf(base, 'no-index');
+    fs.rmSync(path.join(repo, '.ocrag'), { recursive: true });
+    const r = await ocrag(['--model', '/nonexistent', 'index', '--rebuild'], repo);
+    assert.equal(r.code, 5, r.stderr);
+    assert.match(r.stderr.trim(), /^ocrag: model folder \/nonexistent does not exist/);
+  });
+
   test('the re-index a chunker change starts (store.json of an older base chunker) killed while it embeds', async () => {
     await stoppedRebuild('chunker', async (repo) => {
       const meta = path.join(repo, '.ocrag', 'store.json');
