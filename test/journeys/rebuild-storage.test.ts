@@ -25,7 +25,14 @@ function mount(...args: string[]): boolean {
 }
 
 after(() => {
-  for (const dir of mounted.reverse()) execFileSync('umount', ['-l', dir], { stdio: 'pipe' });
+  // Each one, whatever became of the others: a mount left behind would outlive the test run.
+  for (const dir of mounted.reverse()) {
+    try {
+      execFileSync('umount', ['-l', dir], { stdio: 'pipe' });
+    } catch (e) {
+      console.error(`# could not unmount ${dir}: ${(e as Error).message}`);
+    }
+  }
   mounted.length = 0;
 });
 
