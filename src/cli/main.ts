@@ -1,8 +1,10 @@
 #!/usr/bin/env node
+import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { GitError } from '../git/run.js';
 import { restartsWithArenas, runWithArenas } from './arenas.js';
 import { UsageError } from '../util/errors.js';
+import { asStorageError } from '../util/storage-problem.js';
 import { VERSION } from '../util/version.js';
 import { positiveInt, splitList } from './options.js';
 
@@ -47,7 +49,7 @@ function commandOf(args: string[]): string | null {
 }
 
 /** Exit codes, documented in the README and in `ocrag --help`. */
-export const EXIT = { ok: 0, error: 1, usage: 2, noRepo: 3, index: 4, model: 5, remote: 6 } as const;
+export const EXIT = { ok: 0, error: 1, usage: 2, noRepo: 3, index: 4, model: 5, remote: 6, storage: 7 } as const;
 
 export async function buildProgram(argv: string[] = process.argv): Promise<Command> {
   const program = new Command('ocrag')
@@ -71,7 +73,7 @@ Examples:
 Configuration: defaults < .ocrag/config.json < OCRAG_* environment < flags.
 Exit codes: 0 ok, 1 unexpected error, 2 bad usage, 3 not a git repository / no commits,
             4 index needs attention (model mismatch, damaged, foreign remote), 5 model unavailable,
-            6 remote store or artifact URL unreachable.`,
+            6 remote store or artifact URL unreachable, 7 cannot write: disk full or read-only.`,
     );
   program.exitOverride();
   program.configureOutput({ outputError: () => undefined });
@@ -114,6 +116,10 @@ function reportError(e: unknown): number {
     process.stderr.write(`ocrag: git: ${e.message}\n`);
     return EXIT.error;
   }
+  // A write the disk refused where no layer said so (a lock file, an artifact's temp file): one line and exit 7.
+  const file = (e as NodeJS.ErrnoException)?.path;
+  const refused = asStorageError(e, file ? path.dirname(file) : 'the current folder');
+  if (refused) return reportError(refused);
   const err = e as Error;
   process.stderr.write(`ocrag: ${err?.message ?? String(e)}\n`);
   if (process.env.OCRAG_DEBUG) process.stderr.write(`${err?.stack}\n`);

@@ -3,6 +3,7 @@ import { loadConfig, type Config } from '../config/config.js';
 import path from 'node:path';
 import { NotInRepositoryError, openRepoWithHead, type HeadSnapshot, type RepoInfo } from '../git/repo.js';
 import { findIndexedFolder, folderLayout, indexLayout, type IndexLayout } from '../store/layout.js';
+import { settleIndexFolder } from '../store/index-swap.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { storeExists } from '../store/open-store.js';
 import { chunkerVersion } from '../chunk/version.js';
@@ -44,13 +45,16 @@ export async function openContext(cwd: string, flags: Partial<Config> = {}, plai
   const { repo, head } = opened;
   const layout = indexLayout(repo);
   const config = loadConfig(layout.config, flags);
+  // Before anything reads the index: a swap a killed rebuild left half done is completed (store/index-swap.ts).
+  await settleIndexFolder(layout);
   return { repo, head, layout, config };
 }
 
-function openPlainFolder(cwd: string, flags: Partial<Config>, plain: PlainFolderUse): IndexContext {
+async function openPlainFolder(cwd: string, flags: Partial<Config>, plain: PlainFolderUse): Promise<IndexContext> {
   const root = findIndexedFolder(cwd) ?? (plain === 'create' ? path.resolve(cwd) : null);
   if (!root) throw new UsageError(`not inside a git repository or a folder indexed by ocrag: ${cwd} (run "ocrag index" to index this folder as a knowledge base)`, 3);
   const layout = folderLayout(root);
+  await settleIndexFolder(layout);
   const repo = Object.freeze({ root, gitDir: '', commonDir: '' });
   return { repo, head: Object.freeze({ branch: null, commit: null, tree: null }), layout, config: loadConfig(layout.config, flags), plainFolder: true };
 }

@@ -7,7 +7,7 @@ import { readEach } from '../util/read-ahead.js';
 import { contentKey } from '../store/content-key.js';
 import type { BlobMark, ChunkStore, ChunkToAdd } from '../store/contract.js';
 import { chunkId } from './chunk-id.js';
-import { crashPoint } from './crash-point.js';
+import { checkpoint, crashPoint } from './crash-point.js';
 import { chunksOfBlob } from './blob-chunks.js';
 
 /** A blob to store, named by one path it lives at (its extension picks the chunker's language). */
@@ -127,7 +127,7 @@ export async function embedBlobs(
     for (let gone = await store.addChunks(rows, maybeStored); gone.length; gone = await store.addChunks(rows, maybeStored)) {
       result.embedded += await embedContents(rows, new Set(gone), embedder);
     }
-    crashPoint('embed.written');
+    await checkpoint('embed.written');
     if (rows.length) result.writes++;
     result.chunks += rows.length;
     report(done);

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { chunkerVersion } from '../chunk/version.js';
-import { DEFAULT_MODEL_ID } from '../embed/index.js';
 import type { Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { storeExists } from '../store/open-store.js';
@@ -8,7 +7,7 @@ import { FOLDER_SOURCE, readSources, type SourceSpec } from '../store/sources.js
 import type { ModelIdentity } from '../store/identity.js';
 import { UsageError } from '../util/errors.js';
 import { selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
-import { clearIndex, finishChunkerUpgrade, openStoreFor } from './open-store.js';
+import { finishChunkerUpgrade, openStoreFor, rebuildReason } from './open-store.js';
 
 /**
  * A plain folder (no git) as a knowledge base: the folder itself is a source without a name (its files are shown by
@@ -44,18 +43,40 @@ export function folderReady(ctx: IndexContext): boolean {
 }
 
 /**
- * Makes the folder's store ready for this model and chunker: created, upgraded, or cleared (a rebuild, the old
- * default model). Chunks a chunker change outdated are dropped; the scan that follows embeds their files again.
- * The caller holds the index lock.
+ * Makes the folder's store ready for this model and chunker: created, or upgraded in place. Chunks a language's
+ * chunker change outdated are dropped; the scan that follows embeds their files again. A store that must be redone
+ * (a rebuild, the old default model, another base chunker) is built beside instead (CodeIndex's folder run,
+ * index/rebuild.ts). The caller holds the index lock.
  */
-export async function prepareFolderStore(ctx: IndexContext, identity: ModelIdentity, opts: { rebuild?: boolean; onNotice?: (message: string) => void }): Promise<void> {
+export async function prepareFolderStore(ctx: IndexContext, identity: ModelIdentity, opts: { onNotice?: (message: string) => void }): Promise<void> {
   fs.mkdirSync(ctx.layout.dir, { recursive: true });
-  const superseded = supersededDefaultModel(ctx);
-  if (superseded) opts.onNotice?.(`ocrag: the default model changed (${superseded} → ${DEFAULT_MODEL_ID}); re-indexing everything once`);
-  if (opts.rebuild || superseded) clearIndex(ctx);
   const store = await openStoreFor(ctx, identity, opts);
   store.close();
   finishChunkerUpgrade(ctx, identity);
+}
+
+/**
+ * Makes the folder's store ready: in place, or, when it must be redone (asked, or see rebuildReason), a new
+ * one built beside it and filled by `scan`, then swapped in (rebuild.ts): `scan`'s answer then, else null. The
+ * caller holds the index lock.
+ */
+export async function readyFolderStore<T>(
+  ctx: IndexContext,
+  model: () => Promise<ModelIdentity>,
+  scan: (staged: IndexContext) => Promise<T>,
+  opts: { rebuild?: boolean; signal?: AbortSignal; onNotice?: (message: string) => void },
+): Promise<T | null> {
+  const stale = opts.rebuild ? null : rebuildReason(ctx);
+  if (stale) opts.onNotice?.(stale);
+  if (!opts.rebuild && !stale) {
+    await prepareFolderStore(ctx, await model(), opts);
+    return null;
+  }
+  const { rebuildBeside } = await import('./rebuild.js');
+  return rebuildBeside(ctx, async (staged) => {
+    await prepareFolderStore(staged, await model(), opts);
+    return scan(staged);
+  }, opts.signal);
 }
 
 /** Commands that read git (hooks, export, a dry run of a commit) refuse a plain folder with this one line. */

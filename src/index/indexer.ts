@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { grammarNotices } from '../chunk/index.js';
 import { chunkerVersion } from '../chunk/version.js';
-import { DEFAULT_MODEL_ID, type Embedder } from '../embed/index.js';
+import type { Embedder } from '../embed/index.js';
 import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
 import type { BlobState } from '../store/blob-state.js';
@@ -9,9 +9,11 @@ import type { ChunkStore } from '../store/contract.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { knownBlobs, listManifests, manifestKey, readManifest, writeManifest } from '../store/manifest.js';
 import { fullGc } from '../util/full-gc.js';
-import { requireHead, supersededDefaultModel, type IndexContext } from './context.js';
-import { crashPoint } from './crash-point.js';
-import { clearIndex, finishChunkerUpgrade, openStoreFor } from './open-store.js';
+import { requireHead, type IndexContext } from './context.js';
+import { checkpoint, crashPoint } from './crash-point.js';
+import { finishChunkerUpgrade, openStoreFor, rebuildReason } from './open-store.js';
+import { rebuildBeside } from './rebuild.js';
+import { removeStagingLeftovers } from '../store/index-swap.js';
 import { checkRemote, openRemoteReader, readThrough, remoteContents, type ReadThroughSummary, type RemoteReader } from './read-through.js';
 import { buildManifest } from './build-manifest.js';
 import { recordGcCheck } from './gc-policy.js';
@@ -31,7 +33,7 @@ export type IndexProgress = BlobProgress;
 export type { IndexPhase } from './embed-blobs.js';
 
 export interface IndexOptions {
-  /** Drop the whole store and embed everything again. */
+  /** Embed everything again into a new store built beside the index, swapped in once complete (rebuild.ts). */
   rebuild?: boolean;
   /** Manifests (keys) of commits close to this one, e.g. the branch checked out before: their blobs are known stored. */
   baseKeys?: string[];
@@ -63,21 +65,24 @@ const LOOKUP_LIMIT = 5000;
  */
 export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
+  requireHead(ctx.head);
+  // A swap a killed rebuild left half done is completed, and its build folders go, before anything reads the index.
+  removeStagingLeftovers(ctx.layout);
+  const stale = opts.rebuild ? null : rebuildReason(ctx);
+  if (stale) opts.onNotice?.(stale);
+  if (opts.rebuild || stale) return rebuildBeside(ctx, (staged) => indexInto(staged, opts, started), opts.signal);
+  const known = indexKnownTree(ctx, started);
+  if (known) return known;
+  return indexInto(ctx, opts, started);
+}
+
+/** Indexes HEAD into the store `ctx.layout` names: the index itself, or a rebuild's staging folder. */
+async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number): Promise<IndexSummary> {
   const { commit, tree } = requireHead(ctx.head);
   const { branch } = ctx.head;
-  const superseded = supersededDefaultModel(ctx);
-  if (superseded && !opts.rebuild) {
-    opts.onNotice?.(`ocrag: the default model changed (${superseded} → ${DEFAULT_MODEL_ID}: it reads Chinese now); re-indexing everything once`);
-    opts = { ...opts, rebuild: true };
-  }
-  if (!opts.rebuild) {
-    const known = indexKnownTree(ctx, started);
-    if (known) return known;
-  }
   crashPoint('index.start');
   ensureGitExclude(ctx.repo);
   fs.mkdirSync(ctx.layout.dir, { recursive: true });
-  if (opts.rebuild) clearIndex(ctx);
 
   const phase = (name: IndexPhase, done = 0, total = 0) => opts.onProgress?.({ phase: name, blobsDone: done, blobsTotal: total, chunks: 0, chunksPerSecond: 0 });
   phase('listing');
@@ -86,7 +91,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
   const empty = emptySelectionWarning(selection.files.length, selection.skipped.length, ctx.config);
   if (empty) opts.onProgress?.({ phase: 'reading', blobsDone: 0, blobsTotal: 0, chunks: 0, chunksPerSecond: 0, warnings: [empty] });
   const embedder = await opts.loadEmbedder();
-  crashPoint('index.listed');
+  await checkpoint('index.listed', opts.signal);
   const identity = { modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: chunkerVersion() };
   // Before the local store is opened: a foreign remote is refused with the local index untouched.
   const remote = await checkRemote(ctx, identity, opts.onNotice);
@@ -123,9 +128,9 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
     if (result.writes > 0 || fetched?.chunks) {
       opts.onProgress?.({ phase: 'search-index', blobsDone: pending.length, blobsTotal: pending.length, chunks: result.chunks, chunksPerSecond: 0 });
       if (result.chunks >= RELEASE_AFTER_CHUNKS) await releaseEmbedding(embedder);
-      crashPoint('index.compact');
+      await checkpoint('index.compact', opts.signal);
       await store.compactIfFragmented();
-      crashPoint('index.text-index');
+      await checkpoint('index.text-index', opts.signal);
       await store.ensureSearchIndexes(selection.files.map((f) => f.blob), opts.onNotice);
     }
     finishChunkerUpgrade(ctx, embedder);

@@ -6,7 +6,8 @@ import { storeEntries } from '../store/layout.js';
 import { assertSameModel, readMeta, STORE_FORMAT, writeMeta } from '../store/meta.js';
 import { hasTables, openStore, storeExists } from '../store/open-store.js';
 import { dropOutdatedChunks } from './chunker-upgrade.js';
-import type { IndexContext } from './context.js';
+import { DEFAULT_MODEL_ID } from '../embed/index.js';
+import { supersededDefaultModel, type IndexContext } from './context.js';
 
 /**
  * Opens the store, creating it for this model, refusing another model's store, upgrading an old layout's in place,
@@ -31,23 +32,29 @@ export async function openStoreFor(ctx: IndexContext, identity: ModelIdentity, o
 }
 
 /**
- * Refuses a store of another model, and clears one whose chunks can't be trusted: of an older base chunker
- * version, without a record of its model, or whose tables are gone while manifests still vouch for their chunks.
+ * Why the index must be embedded again whole though it still answers: made for the superseded default model, or by
+ * another base chunker. The one-line notice of that re-index (built beside: rebuild.ts), or null. Reads store.json
+ * only: an index run that has nothing to embed never loads LanceDB.
+ */
+export function rebuildReason(ctx: IndexContext): string | null {
+  const superseded = supersededDefaultModel(ctx);
+  if (superseded) return `ocrag: the default model changed (${superseded} → ${DEFAULT_MODEL_ID}: it reads Chinese now); re-indexing everything once`;
+  const meta = readMeta(ctx.layout.meta);
+  if (meta && parseChunkerVersions(meta.chunkerVersion).base !== BASE_CHUNKER_VERSION) return `ocrag: the chunker changed (${meta.chunkerVersion} → ${chunkerVersion()}); re-indexing everything once`;
+  return null;
+}
+
+/**
+ * Refuses a store of another model, and clears one that cannot be built on: past answering (without a record of
+ * its model, or its tables gone while the record vouches for their chunks), or, for an import, one rebuildReason
+ * names (an index run rebuilds that beside it instead).
  */
 export async function dropStaleStore(ctx: IndexContext, identity: ModelIdentity, opts: { onNotice?: (message: string) => void }): Promise<void> {
   const meta = readMeta(ctx.layout.meta);
-  if (meta) {
-    assertSameModel(meta, identity);
-    if (parseChunkerVersions(meta.chunkerVersion).base !== BASE_CHUNKER_VERSION) {
-      opts.onNotice?.(`ocrag: the chunker changed (${meta.chunkerVersion} → ${chunkerVersion()}); re-indexing everything once`);
-      clearIndex(ctx);
-      return;
-    }
-  } else if (storeExists(ctx.layout)) {
-    clearIndex(ctx);
-    return;
-  }
-  if (meta && !(await hasTables(ctx.layout))) clearIndex(ctx);
+  if (meta) assertSameModel(meta, identity);
+  const reason = rebuildReason(ctx);
+  if (reason) opts.onNotice?.(reason);
+  if (reason || (meta ? !(await hasTables(ctx.layout)) : storeExists(ctx.layout))) clearIndex(ctx);
 }
 
 /** Records the store's identity; a new record also starts a new store generation (search snapshots key on it). */

@@ -7,7 +7,9 @@ import type { GcResult } from '../index/gc.js';
 import { withWorkingTree } from '../index/overlay.js';
 import { remoteFirstAnswer } from './remote-first-answer.js';
 import { withSources, type SourcesView } from '../index/sources.js';
-import { folderManifest, folderReady, prepareFolderStore, viewSources } from '../index/folder.js';
+import { folderManifest, folderReady, readyFolderStore, viewSources } from '../index/folder.js';
+import { AsIs } from './as-is.js';
+import { refreshSearchSnapshot } from './search-snapshot.js';
 import { summarize } from '../index/known-tree.js';
 import { workingChanges } from '../git/status.js';
 import type { IndexOptions, IndexSummary } from '../index/indexer.js';
@@ -17,7 +19,7 @@ import { StoreHandle } from '../store/store-handle.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { readSources } from '../store/sources.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
-import { keepSnapshotCurrent, searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
+import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 import { withSourceFile } from '../search/result-path.js';
 import { UsageError } from '../util/errors.js';
 import { KeptStore } from './kept-store.js';
@@ -94,19 +96,33 @@ export class CodeIndex {
 
   /** Indexes HEAD. Waits for a run in another process (a hook's) unless the caller holds the lock already. */
   async index(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal } = {}): Promise<IndexSummary> {
-    if (this.ctx.plainFolder) return this.indexFolder(opts.rebuild);
+    if (this.ctx.plainFolder) return this.indexFolder(opts.rebuild, opts.signal);
     await this.refreshHead();
     const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal);
-    if (!summary.upToDate) await this.refreshSearchSnapshot();
+    if (!summary.upToDate) await refreshSearchSnapshot(this.ctx);
     await this.refreshSources();
     return summary;
   }
 
   /** A plain folder's run: its store made ready, then the folder and its sources scanned and embedded. */
-  private async indexFolder(rebuild?: boolean): Promise<IndexSummary> {
+  private async indexFolder(rebuild?: boolean, signal?: AbortSignal): Promise<IndexSummary> {
     const started = performance.now();
-    await this.locked(async () => prepareFolderStore(this.ctx, await this.model(), { rebuild, onNotice: this.hooks.onNotice }));
-    this.releaseStore();
+    return (await this.readyFolder(started, rebuild, signal)) ?? this.scanFolder(started);
+  }
+
+  /** The folder's store made ready under the lock; redone beside, scan included, when it must be (that run's summary). */
+  private readyFolder(started: number, rebuild = false, signal?: AbortSignal): Promise<IndexSummary | null> {
+    const scan = (staged: IndexContext) => {
+      const twin = new CodeIndex(staged, this.hooks);
+      twin.embedder = this.embedder;
+      return twin.scanFolder(started);
+    };
+    const ready = this.locked(() => readyFolderStore(this.ctx, () => this.model(), scan, { rebuild, signal, onNotice: this.hooks.onNotice }));
+    return ready.catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables))).finally(() => this.releaseStore());
+  }
+
+  /** Scans the folder and its sources, embedding what is new, and sums up its index. */
+  private scanFolder(started: number): Promise<IndexSummary> {
     return this.withView({ update: false }, async (view, store, _embedder, laid) =>
       ({ ...summarize(view, { upToDate: laid.newBlobs === 0, newBlobs: laid.newBlobs, chunksEmbedded: laid.chunksEmbedded, chunksTotal: await (await store.get()).countChunks(), started }, this.ctx.config), folder: this.ctx.repo.root }));
   }
@@ -118,27 +134,6 @@ export class CodeIndex {
       await this.withView({ update: false, committedOnly: true }, async () => undefined);
     } catch (e) {
       this.hooks.onNotice?.(`ocrag: sources not refreshed: ${(e as Error).message}`);
-    }
-  }
-
-  /**
-   * An index run that stored new blobs (a hook's, after a commit) leaves the snapshot a one-shot search restores
-   * behind: bringing it up to date here, off the search's clock, spares the next search opening LanceDB.
-   * Best effort: on any failure the next search does it.
-   */
-  private async refreshSearchSnapshot(): Promise<void> {
-    try {
-      const manifest = currentManifest(this.ctx);
-      const meta = readMeta(this.ctx.layout.meta);
-      if (!manifest || !meta) return;
-      const store = new StoreHandle(this.ctx.layout, meta.dim, meta.createdAt);
-      try {
-        await keepSnapshotCurrent(store, meta.modelId, new Set(Object.values(manifest.files)));
-      } finally {
-        store.close();
-      }
-    } catch {
-      // A cache: the search that needs it builds it.
     }
   }
 
@@ -186,7 +181,7 @@ export class CodeIndex {
     const ctx = this.ctx;
     if (ctx.plainFolder) {
       // No HEAD to catch up with: the store only has to exist; the view's scan embeds what is new.
-      if (!folderReady(ctx)) await this.locked(async () => prepareFolderStore(ctx, await this.model(), { onNotice: this.hooks.onNotice }));
+      if (!folderReady(ctx)) await this.readyFolder(performance.now());
       return null;
     }
     const { commit } = requireHead(ctx.head);
@@ -232,15 +227,16 @@ export class CodeIndex {
 
   /** The manifest of what the user sees, with the store and model open for the duration of `use`. */
   private async withView<T>(opts: ViewOptions, use: (view: Manifest, store: StoreHandle, embedder: Embedder, laid: SourcesView) => Promise<T>): Promise<T> {
-    if (opts.update !== false) await this.ensureFresh();
+    const asIs = new AsIs(() => this.ctx, this.hooks.onNotice);
+    if (opts.update !== false) await asIs.catchUp(() => this.ensureFresh());
     const manifest = this.ctx.plainFolder ? folderManifest(this.ctx) : opts.update === false ? await this.manifestAtHead() : currentManifest(this.ctx);
     if (!manifest) throw new UsageError('no index for this commit yet: run "ocrag index"', 4);
     // git reads the work tree on the other core while the model loads.
     const changes = opts.committedOnly || this.ctx.plainFolder ? null : workingChanges(this.ctx.repo.root);
     changes?.catch(() => undefined);
     return this.withStore(async (store, embedder) => {
-      const view = changes ? await withWorkingTree(this.ctx, manifest, store, embedder, changes) : manifest;
-      const laid = await withSources(this.ctx, view, viewSources(this.ctx, opts.sources !== false), store, embedder);
+      const view = changes ? await asIs.edits(() => withWorkingTree(this.ctx, manifest, store, embedder, changes), manifest) : manifest;
+      const laid = await asIs.sources(() => withSources(this.ctx, view, viewSources(this.ctx, opts.sources !== false), store, embedder), view);
       return use(laid.view, store, embedder, laid);
     });
   }

@@ -34,7 +34,7 @@ export class ReindexCancelled extends Error {
 }
 
 /** How a run ended, as the snapshot's final state. */
-export type ReindexOutcome = { state: 'done'; summary: IndexSummary } | { state: 'cancelled' } | { state: 'failed'; error: string };
+export type ReindexOutcome = { state: 'done'; summary: IndexSummary } | { state: 'cancelled' } | { state: 'failed'; error: string; cause: unknown };
 
 /** What a run is given: the signal to stop at, and where to report progress. */
 export interface ReindexRun {
@@ -139,7 +139,7 @@ async function outcomeOf(run: Promise<IndexSummary>, signal: AbortSignal): Promi
   } catch (e) {
     // Only the abort's own reason means cancelled: a run that failed otherwise while stopping still failed.
     if (signal.aborted && e === signal.reason) return { state: 'cancelled' };
-    return { state: 'failed', error: (e as Error)?.message ?? String(e) };
+    return { state: 'failed', error: (e as Error)?.message ?? String(e), cause: e };
   }
 }
 

@@ -16,7 +16,8 @@ import { LiveView } from './live-view.js';
 import { stateSignature } from './state-signature.js';
 import { QueryCache } from './query-cache.js';
 import { IndexTasks, type IndexTaskSnapshot, type TaskStart } from './index-tasks.js';
-import { idle, type ReindexKind, type ReindexRun, type ReindexSnapshot } from './reindex-job.js';
+import { idle, type ReindexKind, type ReindexOutcome, type ReindexRun, type ReindexSnapshot } from './reindex-job.js';
+import { storageProblem } from '../util/storage-problem.js';
 
 /**
  * How long a search waits for the index to catch up with HEAD before answering "ask again in a moment": well
@@ -172,16 +173,16 @@ export class RepoSession {
 
   private async catchUp(index: CodeIndex, deadline: number): Promise<void> {
     this.tasks.start('incremental');
-    const finished = await this.untilSettled(deadline);
-    const job = this.reindexSnapshot();
-    if (finished && job.state === 'failed') throw new UsageError(job.errors[0] ?? 'updating the index failed', 4);
+    const ended = await this.untilSettled(deadline);
+    // A disk that refuses the update (read-only, full) leaves the index as it is to answer from; the view says so.
+    if (ended?.state === 'failed' && !(storageProblem(ended.cause) && currentManifest(index.ctx))) throw new UsageError(ended.error, 4);
   }
 
-  /** Waits for the running job until `deadline`; true when it ended. */
-  private untilSettled(deadline: number): Promise<boolean> {
+  /** Waits for the running job until `deadline`; how it ended, or null when it is still running. */
+  private untilSettled(deadline: number): Promise<ReindexOutcome | null> {
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))));
-    return Promise.race([this.tasks.settled().then(() => true), late]).finally(() => clearTimeout(timer));
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()))));
+    return Promise.race([this.tasks.settled().then((outcome) => outcome ?? null), late]).finally(() => clearTimeout(timer));
   }
 
   /**

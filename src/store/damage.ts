@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { GitError } from '../git/run.js';
 import { StoreDamageError, UsageError } from '../util/errors.js';
+import { asStorageError, storageProblem } from '../util/storage-problem.js';
 
 /**
  * LanceDB's words for files of a table that are missing, short or unreadable. A bad query (a bug) reads
@@ -9,11 +11,17 @@ const DAMAGE = /Not found|was not found|LanceError\(IO\)|failed to fill whole bu
 
 export function isStoreDamage(e: unknown): boolean {
   if (e instanceof StoreDamageError) return true;
-  return e instanceof Error && !(e instanceof UsageError) && !(e instanceof GitError) && DAMAGE.test(e.message);
+  // A full or read-only disk fails a write (LanceDB says "LanceError(IO)" for it too): the store is as it was.
+  return e instanceof Error && !(e instanceof UsageError) && !(e instanceof GitError) && DAMAGE.test(e.message) && !storageProblem(e);
 }
 
-/** The error to show for a failure of store work: damage becomes one line with its fix; anything else passes unchanged. */
-export function asStoreDamage(e: unknown, dir: string): unknown {
+/**
+ * The error to show for a failure of store work: a write the disk refused becomes a StorageError (exit 7) naming
+ * the index folder, damage one line with its fix; anything else passes unchanged.
+ */
+export function asStoreDamage(e: unknown, dir: string, indexDir = path.dirname(dir)): unknown {
+  const storage = asStorageError(e, indexDir);
+  if (storage) return storage;
   if (e instanceof StoreDamageError || !isStoreDamage(e)) return e;
   return new StoreDamageError(dir, briefly((e as Error).message));
 }

@@ -36,6 +36,8 @@ export interface IndexLayout extends StoreLocation {
   sourceScans: string;
   /** What the last index run copied from the remote store (store/remote-run.ts), for `ocrag status`. */
   remoteRun: string;
+  /** Present while a full rebuild moves its new index into place (store/index-swap.ts): the next open completes it. */
+  rebuildSwap: string;
 }
 
 const STAGING_PREFIX = 'staging-';
@@ -61,7 +63,7 @@ export function folderLayout(root: string): IndexLayout {
 export function findIndexedFolder(cwd: string): string | null {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     const layout = folderLayout(dir);
-    if (fs.existsSync(layout.meta) || fs.existsSync(layout.sources)) return dir;
+    if (fs.existsSync(layout.meta) || fs.existsSync(layout.sources) || fs.existsSync(layout.rebuildSwap)) return dir;
     if (path.dirname(dir) === dir) return null;
   }
 }
@@ -83,7 +85,18 @@ function layoutIn(dir: string): IndexLayout {
     sources: path.join(dir, 'sources.json'),
     sourceScans: path.join(dir, 'source-scans'),
     remoteRun: path.join(dir, 'remote-run.json'),
+    rebuildSwap: path.join(dir, 'rebuild-swap.json'),
   };
+}
+
+/**
+ * The layout a full rebuild writes beside the index (index/rebuild.ts): the store and all derived from it in this
+ * process's staging folder, to be swapped in once complete; the user's files (config, sources), the log and the
+ * locks stay the index's own.
+ */
+export function stagedLayout(layout: IndexLayout): IndexLayout {
+  const { config, sources, log, lock, pending } = layout;
+  return { ...layoutIn(layout.staging), config, sources, log, lock, pending };
 }
 
 /** A local store kept in this folder: the index's own (`.ocrag/`), or a staging folder. */
@@ -108,7 +121,15 @@ export function stagingFolders(layout: Pick<IndexLayout, 'dir'>): string[] {
  * views and marker) and what a killed import was staging. Never the user's config, the log or a lock.
  */
 export function storeEntries(layout: IndexLayout): string[] {
-  return [layout.tables, layout.manifests, layout.meta, layout.resident, layout.largeViews, layout.searchIndexes, layout.gcCheck, layout.sourceScans, layout.remoteRun, ...stagingFolders(layout)];
+  return [...swappedEntries(layout), layout.rebuildSwap, ...stagingFolders(layout)];
+}
+
+/**
+ * What a full rebuild replaces, in the order it moves them into place: the store and all derived from it. The
+ * store's record (store.json) goes last: it names the store's generation, which search caches are keyed by.
+ */
+export function swappedEntries(layout: IndexLayout): string[] {
+  return [layout.tables, layout.searchIndexes, layout.manifests, layout.resident, layout.largeViews, layout.gcCheck, layout.sourceScans, layout.remoteRun, layout.meta];
 }
 
 /** Keeps `.ocrag/` out of `git status` through the repository's own exclude file, never the user's .gitignore. */

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import type { ChunkStore } from './contract.js';
-import { stagingFolders, storeLocation, type IndexLayout, type StoreLocation } from './layout.js';
+import { removeStagingLeftovers } from './index-swap.js';
+import { storeLocation, type IndexLayout, type StoreLocation } from './layout.js';
 import { openStore, storeExists } from './open-store.js';
+
+export { removeStagingLeftovers } from './index-swap.js';
 
 /**
  * A new store built in a folder of its own beside the index (`.ocrag/staging-<pid>/`) and moved into place by
@@ -43,9 +46,4 @@ export class StagedStore {
     this.store.close();
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
-}
-
-/** Removes every staging folder: call with the index lock held (or when clearing the index), so none is in use. */
-export function removeStagingLeftovers(layout: Pick<IndexLayout, 'dir'>): void {
-  for (const dir of stagingFolders(layout)) fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -60,7 +60,7 @@ function fsyncPath(file: string, flags: string): void {
 }
 
 /** Makes the rename itself durable; Windows cannot open a folder for this, and needs no such step. */
-function syncFolder(dir: string): void {
+export function syncFolder(dir: string): void {
   if (process.platform === 'win32') return;
   try {
     fsyncPath(dir, 'r');

@@ -1,19 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
 /**
- * Test-only: with OCRAG_TEST_CRASH_AT=<point>:<n>[+<ms>] the n-th arrival at <point> kills this process with
- * SIGKILL (after <ms> milliseconds, so the kill can land inside the write that follows), which lets the crash
- * tests stop an index run at exact moments. Without the variable it costs one environment lookup.
+ * Test-only: with OCRAG_TEST_CRASH_AT=<point>:<n>[+<ms>][@<SIGNAL>|@THROW] the n-th arrival at <point> kills this
+ * process with SIGKILL, or the signal named (SIGINT: a Ctrl-C at exactly that moment), after <ms> milliseconds if
+ * given, so the kill can land inside the write that follows; @THROW fails the run there instead (an error thrown).
+ * That lets the crash tests stop an index run at exact moments. Without the variable it costs one environment lookup.
  */
 export function crashPoint(point: string): void {
   const spec = process.env.OCRAG_TEST_CRASH_AT;
   if (!spec) return;
-  const match = /^([\w.-]+)(?::(\d+))?(?:\+(\d+))?$/.exec(spec);
+  const match = /^([\w.-]+)(?::(\d+))?(?:\+(\d+))?(?:@(SIG[A-Z]+|THROW))?$/.exec(spec);
   if (!match || match[1] !== point) return;
   const arrivals = (reached.get(point) ?? 0) + 1;
   reached.set(point, arrivals);
   if (arrivals !== Number(match[2] ?? 1)) return;
-  const kill = () => process.kill(process.pid, 'SIGKILL');
+  if (match[4] === 'THROW') throw new Error(`injected failure at ${point}`);
+  const kill = () => process.kill(process.pid, (match[4] ?? 'SIGKILL') as NodeJS.Signals);
   if (match[3] === undefined) kill();
   else setTimeout(kill, Number(match[3]));
 }
 
 const reached = new Map<string, number>();
+
+/**
+ * A phase boundary of an index run: a crash point, then (test-only) a gate, then the run's cancellation. A test
+ * holds runs at <point> by creating the file OCRAG_TEST_PAUSE_DIR/<point>: the run writes `<point>.reached` and
+ * waits until the file is gone, so a cancel (MCP's index_cancel, a signal) lands at exactly that phase.
+ */
+export async function checkpoint(point: string, signal?: AbortSignal): Promise<void> {
+  crashPoint(point);
+  const gates = process.env.OCRAG_TEST_PAUSE_DIR;
+  if (gates) await heldAt(path.join(gates, point));
+  signal?.throwIfAborted();
+}
+
+async function heldAt(gate: string): Promise<void> {
+  if (!fs.existsSync(gate)) return;
+  fs.writeFileSync(`${gate}.reached`, String(process.pid));
+  while (fs.existsSync(gate)) await new Promise((resolve) => setTimeout(resolve, 20));
+}

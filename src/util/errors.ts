@@ -49,3 +49,26 @@ export class RemoteUnavailableError extends UsageError {
     super(message, REMOTE_UNAVAILABLE_EXIT);
   }
 }
+
+/** Exit code 7 (README "Exit codes"): ocrag cannot write where it must: the disk is full, or the place is read-only. */
+export const STORAGE_EXIT = 7;
+
+/**
+ * A write that the disk refused: no space left, a read-only file system, or permission denied. The message names
+ * the place and the fix, and says the index is as it was (every run writes its manifest last, and a rebuild is
+ * swapped in only once complete), never that it is damaged.
+ */
+export class StorageError extends UsageError {
+  constructor(
+    readonly problem: 'full' | 'read-only' | 'denied',
+    readonly where: string,
+    need?: string,
+  ) {
+    super(
+      problem === 'full'
+        ? `no space left on the disk holding ${where}${need ? ` (need room for ${need})` : ''}: free some and run again; the index is as it was`
+        : `cannot write to ${where}: ${problem === 'read-only' ? 'the file system is read-only' : 'permission denied'}; make it writable and run again; the index is as it was`,
+      STORAGE_EXIT,
+    );
+  }
+}

@@ -107,8 +107,9 @@ export async function withIndexLock<T>(file: string, onNotice: ((message: string
 /** Creates the lock file with its content in one step (a reader never sees it empty); false if it exists. */
 function create(file: string, content: string): boolean {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  fs.writeFileSync(tmp, content);
   try {
+    // Inside the try: a disk that is full takes the file but not its content, and the empty file goes too.
+    fs.writeFileSync(tmp, content);
     fs.linkSync(tmp, file);
     return true;
   } catch (e) {

@@ -60,7 +60,9 @@ describe('reindex job', () => {
     job.start('incremental', run);
     job.cancel();
     step();
-    assert.deepEqual(await job.settled(), { state: 'failed', error: 'disk full' });
+    const { cause, ...ended } = (await job.settled()) as { state: string; error: string; cause: unknown };
+    assert.deepEqual(ended, { state: 'failed', error: 'disk full' });
+    assert.equal((cause as Error).message, 'disk full', 'the error itself is kept, for the session to tell a refused write');
     assert.deepEqual(job.snapshot().errors, ['disk full']);
   });
 });

@@ -1,0 +1,25 @@
+import { currentManifest, type IndexContext } from '../index/context.js';
+import { keepSnapshotCurrent } from '../search/search.js';
+import { readMeta } from '../store/meta.js';
+import { StoreHandle } from '../store/store-handle.js';
+
+/**
+ * An index run that stored new blobs (a hook's, after a commit) leaves the snapshot a one-shot search restores
+ * behind: bringing it up to date after the run, off the search's clock, spares the next search opening LanceDB.
+ * Best effort: on any failure the next search does it.
+ */
+export async function refreshSearchSnapshot(ctx: IndexContext): Promise<void> {
+  try {
+    const manifest = currentManifest(ctx);
+    const meta = readMeta(ctx.layout.meta);
+    if (!manifest || !meta) return;
+    const store = new StoreHandle(ctx.layout, meta.dim, meta.createdAt);
+    try {
+      await keepSnapshotCurrent(store, meta.modelId, new Set(Object.values(manifest.files)));
+    } finally {
+      store.close();
+    }
+  } catch {
+    // A cache: the search that needs it builds it.
+  }
+}

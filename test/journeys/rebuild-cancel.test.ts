@@ -1,0 +1,126 @@
+// `ocrag index --rebuild` stopped at every phase, as a user stops it: Ctrl-C (SIGINT) or a SIGTERM to the CLI, a
+// kill (SIGKILL), a model that is not there, a failure thrown inside a phase. Each time the previous answers come back
+// byte-identical, `status` shows the index, nothing outside the repository changed, and the next command leaves no
+// build folder behind. The built CLI, real git, the real model and LanceDB on disk.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { git, makeFixtureRepo } from '../helpers.js';
+import { answers, assertTidy, copyOf, gate, ocrag, outside, startOcrag, type Ended } from './rebuild-helpers.js';
+
+describe('a full rebuild stopped at any phase leaves the previous index answering', () => {
+  let base: string;
+  let previous: string;
+
+  before(async () => {
+    base = makeFixtureRepo();
+    const indexed = await ocrag(['index'], base);
+    assert.equal(indexed.code, 0, indexed.stderr);
+    previous = await answers(base);
+    assert.match(previous, /src\/cli\/args\.ts/);
+  });
+
+  /** Runs `stop` on a copy of the indexed repository, then checks what the user sees afterwards. */
+  async function stoppedRebuild(label: string, stop: (repo: string) => Promise<Ended>, check: (ended: Ended) => void): Promise<string> {
+    const repo = copyOf(base, label);
+    const untouched = outside(repo);
+    check(await stop(repo));
+    assert.equal(await answers(repo), previous, 'the previous answers come back byte-identical');
+    const status = await ocrag(['status', '--json'], repo);
+    assert.equal(status.code, 0, status.stderr);
+    const s = JSON.parse(status.stdout) as { indexed: { commit: string } | null; upToDate: boolean };
+    assert.deepEqual([s.indexed?.commit, s.upToDate], [git(repo, 'rev-parse', 'HEAD'), true], 'status shows the index');
+    assertTidy(repo);
+    assert.deepEqual(outside(repo), untouched, 'nothing changed outside the repository');
+    return repo;
+  }
+
+  const killedBy = (signal: NodeJS.Signals) => (e: Ended) => assert.equal(e.signal, signal, `ended by ${signal} (exit ${e.code}: ${e.stderr})`);
+
+  // A kill at each phase: listing, the search-index build, as the swap starts, in the middle of it, and once every
+  // entry moved but before its journal goes (embedding and just before the swap: the signals below).
+  for (const [phase, point] of [
+    ['listing', 'index.listed'],
+    ['the search-index build', 'index.text-index'],
+    ['the swap journal written', 'rebuild.journal'],
+    ['the middle of the swap', 'rebuild.swap:4'],
+    ['the swap done, its journal not yet removed', 'rebuild.swapped'],
+  ]) {
+    test(`SIGKILL at ${phase} (${point})`, async () => {
+      await stoppedRebuild('kill', (repo) => ocrag(['index', '--rebuild'], repo, { OCRAG_TEST_CRASH_AT: point }), killedBy('SIGKILL'));
+    });
+  }
+
+  // A failure thrown before the swap discards the build; one thrown during it leaves the journal the next command completes.
+  for (const [phase, point] of [
+    ['just before the swap', 'rebuild.built'],
+    ['during the swap', 'rebuild.swap:3'],
+  ]) {
+    test(`a failure ${phase} (${point}): exit 1 with its message`, async () => {
+      await stoppedRebuild('fail', (repo) => ocrag(['index', '--rebuild'], repo, { OCRAG_TEST_CRASH_AT: `${point}@THROW` }), (e) => {
+        assert.equal(e.code, 1, e.stderr);
+        assert.match(e.stderr, /injected failure at rebuild\./);
+      });
+    });
+  }
+
+  test('Ctrl-C (SIGINT to the CLI) while it embeds', async () => {
+    await stoppedRebuild('sigint', async (repo) => {
+      const gates = path.join(path.dirname(repo), 'gates');
+      const held = gate(gates, 'embed.written');
+      const run = startOcrag(['index', '--rebuild'], repo, { OCRAG_TEST_PAUSE_DIR: gates });
+      await held.reached();
+      run.child.kill('SIGINT');
+      const ended = await run.ended;
+      held.release();
+      fs.rmSync(gates, { recursive: true });
+      return ended;
+    }, killedBy('SIGINT'));
+  });
+
+  test('SIGTERM to the CLI just before the swap', async () => {
+    await stoppedRebuild('sigterm', async (repo) => {
+      const gates = path.join(path.dirname(repo), 'gates');
+      const held = gate(gates, 'rebuild.built');
+      const run = startOcrag(['index', '--rebuild'], repo, { OCRAG_TEST_PAUSE_DIR: gates });
+      await held.reached();
+      run.child.kill('SIGTERM');
+      const ended = await run.ended;
+      held.release();
+      fs.rmSync(gates, { recursive: true });
+      return ended;
+    }, killedBy('SIGTERM'));
+  });
+
+  test('a model that is not there (--model /nonexistent): exit 5, the index as it was', async () => {
+    await stoppedRebuild('no-model', (repo) => ocrag(['--model', '/nonexistent', 'index', '--rebuild'], repo), (e) => {
+      assert.equal(e.code, 5, e.stderr);
+      assert.match(e.stderr, /model folder \/nonexistent does not exist/);
+    });
+  });
+
+  test('--rebuild with a model that is not there where no index exists yet: exit 5 and its message, nothing else', async () => {
+    const repo = copyOf(base, 'no-index');
+    fs.rmSync(path.join(repo, '.ocrag'), { recursive: true });
+    const r = await ocrag(['--model', '/nonexistent', 'index', '--rebuild'], repo);
+    assert.equal(r.code, 5, r.stderr);
+    assert.match(r.stderr.trim(), /^ocrag: model folder \/nonexistent does not exist/);
+  });
+
+  test('the re-index a chunker change starts (store.json of an older base chunker) killed while it embeds', async () => {
+    await stoppedRebuild('chunker', async (repo) => {
+      const meta = path.join(repo, '.ocrag', 'store.json');
+      const record = JSON.parse(fs.readFileSync(meta, 'utf8')) as { chunkerVersion: string };
+      fs.writeFileSync(meta, JSON.stringify({ ...record, chunkerVersion: record.chunkerVersion.replace(/^\d+/, '0') }));
+      const killed = await ocrag(['index'], repo, { OCRAG_TEST_CRASH_AT: 'embed.written:1' });
+      assert.match(killed.stderr, /the chunker changed \(0\+/);
+      return killed;
+    }, killedBy('SIGKILL'));
+  });
+
+  test('a rebuild that completes swaps in the same answers, and its search snapshot with it', async () => {
+    const repo = await stoppedRebuild('done', (repo) => ocrag(['index', '--rebuild'], repo), (e) => assert.equal(e.code, 0, e.stderr));
+    assert.equal(fs.readdirSync(path.join(repo, '.ocrag', 'resident')).filter((n) => n.endsWith('.snap')).length, 1, 'the snapshot built beside was swapped in');
+  });
+});
