@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openRepo } from '../git/repo.js';
-import { indexLayout } from '../store/layout.js';
+import { folderLayout } from '../store/layout.js';
 import { UsageError } from '../util/errors.js';
 import type { IndexTaskSnapshot } from './index-tasks.js';
 import { RepoSession, type SessionOptions } from './session.js';
@@ -94,7 +94,7 @@ export async function servableRoot(dir: string): Promise<string> {
     return (await openRepo(dir)).root;
   } catch {
     // A folder outside git that holds an ocrag index is served as it is (its layout: .ocrag beside a would-be .git).
-    if (fs.existsSync(indexLayout({ root: dir, commonDir: path.join(dir, '.git') }).dir)) return fs.realpathSync(dir);
+    if (fs.existsSync(folderLayout(dir).dir)) return fs.realpathSync(dir);
     throw new UsageError(`${dir} is not a git repository nor a folder indexed by ocrag: give the path of a git work tree (or run "ocrag index" there first)`);
   }
 }
