@@ -49,3 +49,13 @@ export class RemoteUnavailableError extends UsageError {
     super(message, REMOTE_UNAVAILABLE_EXIT);
   }
 }
+
+/**
+ * An index folder that is not ocrag's own (tracked by git, a symbolic link, another user's, one made elsewhere):
+ * exit 4 (the index needs attention), one line with the fix. Nothing is read from it, written into it or deleted.
+ */
+export class ForeignIndexError extends UsageError {
+  constructor(readonly dir: string, why: string) {
+    super(`${dir} ${why}`, 4);
+  }
+}
