@@ -25,22 +25,27 @@ export async function indexFolderProblem(layout: IndexLayout): Promise<FolderPro
   } catch {
     return null;
   }
-  const own = ownProblem(layout.dir, folder, 'folder');
-  if (own) return own;
-  for (const entry of fs.readdirSync(layout.dir)) {
-    const inside = path.join(layout.dir, entry);
+  const problem = ownProblem(layout.dir, folder, 'folder') ?? entriesProblem(layout.dir) ?? madeHereProblem(layout);
+  // A link or file the repository committed as `.ocrag` is fixed in git, not with rm: say that first.
+  if (layout.trackedIn && (problem ? await isTracked(layout.trackedIn.workTree, indexName(layout)) : await tracked(layout, layout.trackedIn))) {
+    const { workTree } = layout.trackedIn;
+    return { why: 'is tracked by git (it came with the repository), so ocrag will not use it', fix: `remove it (git -C ${shellWord(workTree)} rm -r -q ${shellWord(indexName(layout))}, and commit that) and run ocrag again` };
+  }
+  return problem;
+}
+
+function entriesProblem(dir: string): FolderProblem | null {
+  for (const entry of fs.readdirSync(dir)) {
+    const inside = path.join(dir, entry);
     const problem = ownProblem(inside, fs.lstatSync(inside), 'entry');
     if (problem) return { why: `holds ${entry}, which ${problem.why}`, fix: problem.fix };
   }
-  const mark = readJson<OwnMark>(layout.ownMark) ?? {};
-  if (layout.plain && mark.inode !== inodeOf(layout.dir)) {
-    return { why: 'was not made by ocrag for this folder on this machine (copied, unpacked or synced with it), so ocrag will not use it', fix: `delete it (rm -rf ${shellWord(layout.dir)}) and run ocrag index` };
-  }
-  if (layout.trackedIn && (await tracked(layout, layout.trackedIn, mark))) {
-    const { workTree } = layout.trackedIn;
-    return { why: 'is tracked by git (it came with the repository), so ocrag will not use it', fix: `remove it (git -C ${shellWord(workTree)} rm -r -q ${shellWord(path.relative(workTree, layout.dir))}, and commit that) and run ocrag again` };
-  }
   return null;
+}
+
+function madeHereProblem(layout: IndexLayout): FolderProblem | null {
+  if (!layout.plain || readMark(layout).inode === inodeOf(layout.dir)) return null;
+  return { why: 'was not made by ocrag for this folder on this machine (copied, unpacked or synced with it), so ocrag will not use it', fix: `delete it (rm -rf ${shellWord(layout.dir)}) and run ocrag index` };
 }
 
 /** Why a folder is not ocrag's own, and what the user does about it. */
@@ -56,13 +61,27 @@ export async function assertOwnIndexFolder(layout: IndexLayout): Promise<void> {
 }
 
 /**
+ * Runs a writer of the index folder: checked first (a long-lived server outlives a pull that brings a committed
+ * `.ocrag/`), made when missing, and then, for a folder made just now, git's answer recorded after the write, so the
+ * next command need not ask git before it starts.
+ */
+export async function writingInto<T>(layout: IndexLayout, write: () => Promise<T>): Promise<T> {
+  const made = !fs.existsSync(layout.dir);
+  await assertOwnIndexFolder(layout);
+  makeIndexFolder(layout);
+  const result = await write();
+  if (made) await indexFolderProblem(layout).catch(() => null);
+  return result;
+}
+
+/**
  * Makes the index folder when there is none, and records that it was made here. Call it only once the folder
  * passed assertOwnIndexFolder: a folder from before the record existed (a work tree's, where git vouches for
  * it) gets its record then.
  */
 export function makeIndexFolder(layout: IndexLayout): void {
   fs.mkdirSync(layout.dir, { recursive: true });
-  const mark = readJson<OwnMark>(layout.ownMark) ?? {};
+  const mark = readMark(layout);
   const inode = inodeOf(layout.dir);
   if (mark.inode !== inode) writeMark(layout, { ...mark, inode });
 }
@@ -81,12 +100,23 @@ interface OwnMark {
  * that file (a new inode) whenever what it tracks changes (add, rm, checkout, pull), and a repository cannot
  * carry a record of a file made on this disk after it was cloned.
  */
-async function tracked(layout: IndexLayout, { workTree, gitIndex: indexFile }: NonNullable<IndexLayout['trackedIn']>, mark: OwnMark): Promise<boolean> {
+async function tracked(layout: IndexLayout, { workTree, gitIndex: indexFile }: NonNullable<IndexLayout['trackedIn']>): Promise<boolean> {
+  const mark = readMark(layout);
   const gitIndex = fileIdentity(indexFile);
   if (gitIndex && mark.untrackedAt === gitIndex) return false;
-  if (await isTracked(workTree, path.relative(workTree, layout.dir))) return true;
-  if (gitIndex) writeMark(layout, { ...mark, untrackedAt: gitIndex });
+  if (await isTracked(workTree, indexName(layout))) return true;
+  // Kept with an index only: a folder that holds none (a refused import's) is left as it was.
+  if (gitIndex && fs.existsSync(layout.meta)) writeMark(layout, { ...mark, untrackedAt: gitIndex });
   return false;
+}
+
+/** The index folder's path in its work tree (`.ocrag`). */
+function indexName(layout: IndexLayout): string {
+  return path.relative(layout.trackedIn!.workTree, layout.dir);
+}
+
+function readMark(layout: IndexLayout): OwnMark {
+  return readJson<OwnMark>(layout.ownMark) ?? {};
 }
 
 function writeMark(layout: IndexLayout, mark: OwnMark): void {
