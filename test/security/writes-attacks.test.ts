@@ -115,6 +115,9 @@ describe('writes: attacks on where ocrag writes and whose index it trusts', () =
       assert.match(text(added), /tracked by git/);
       const found = await call(client, 'search_code', { query: 'aws secret access key' });
       assert.ok(found.isError && !text(found).includes('WRITESSECRETKEY'));
+      const root = await call(client, 'set_root', { path: clone });
+      assert.ok(root.isError, 'set_root refuses it too, keeping the repository served before');
+      assert.match(text(root), /tracked by git/);
     } finally {
       await client.close();
     }
