@@ -62,15 +62,15 @@ export async function assertOwnIndexFolder(layout: IndexLayout): Promise<void> {
 
 /**
  * Runs a writer of the index folder: checked first (a long-lived server outlives a pull that brings a committed
- * `.ocrag/`), made when missing, and then, for a folder made just now, git's answer recorded after the write, so the
- * next command need not ask git before it starts.
+ * `.ocrag/`), made when missing, and once the write succeeded, git's answer recorded for the commands after it.
+ * Only a write that went through records anything: reading, or a write refused on its way, leaves the folder as
+ * it was.
  */
 export async function writingInto<T>(layout: IndexLayout, write: () => Promise<T>): Promise<T> {
-  const made = !fs.existsSync(layout.dir);
   await assertOwnIndexFolder(layout);
   makeIndexFolder(layout);
   const result = await write();
-  if (made) await indexFolderProblem(layout).catch(() => null);
+  await recordUntracked(layout).catch(() => undefined);
   return result;
 }
 
@@ -96,18 +96,24 @@ interface OwnMark {
 
 /**
  * Whether git tracks anything in the folder. Asking git costs a process (3 ms idle, 30 ms on a loaded machine:
- * up to 3 % of a one-shot search), so the answer is kept against the git index file it came from: git rewrites
- * that file (a new inode) whenever what it tracks changes (add, rm, checkout, pull), and a repository cannot
- * carry a record of a file made on this disk after it was cloned.
+ * up to 3 % of a one-shot search), so the answer a write run got is kept against the git index file it came from:
+ * git rewrites that file (a new inode) whenever what it tracks changes (add, rm, checkout, pull), and a
+ * repository cannot carry a record of a file made on this disk after it was cloned. Until the next write run
+ * records it again, a command after such a change asks git.
  */
-async function tracked(layout: IndexLayout, { workTree, gitIndex: indexFile }: NonNullable<IndexLayout['trackedIn']>): Promise<boolean> {
+async function tracked(layout: IndexLayout, { workTree, gitIndex }: NonNullable<IndexLayout['trackedIn']>): Promise<boolean> {
+  const identity = fileIdentity(gitIndex);
+  if (identity && readMark(layout).untrackedAt === identity) return false;
+  return isTracked(workTree, indexName(layout));
+}
+
+/** Keeps git's answer (untracked) with an index, after a write: a folder that holds none is left as it was. */
+async function recordUntracked(layout: IndexLayout): Promise<void> {
+  if (!layout.trackedIn || !fs.existsSync(layout.meta)) return;
+  const identity = fileIdentity(layout.trackedIn.gitIndex);
   const mark = readMark(layout);
-  const gitIndex = fileIdentity(indexFile);
-  if (gitIndex && mark.untrackedAt === gitIndex) return false;
-  if (await isTracked(workTree, indexName(layout))) return true;
-  // Kept with an index only: a folder that holds none (a refused import's) is left as it was.
-  if (gitIndex && fs.existsSync(layout.meta)) writeMark(layout, { ...mark, untrackedAt: gitIndex });
-  return false;
+  if (!identity || mark.untrackedAt === identity || (await isTracked(layout.trackedIn.workTree, indexName(layout)))) return;
+  writeMark(layout, { ...mark, untrackedAt: identity });
 }
 
 /** The index folder's path in its work tree (`.ocrag`). */

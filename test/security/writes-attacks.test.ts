@@ -144,7 +144,9 @@ describe('writes: attacks on where ocrag writes and whose index it trusts', () =
   test('a repository that commits a file or a link named .ocrag: refused as tracked, the fix in git', async () => {
     const repo = copyNested(base, 'writes-tracked-kinds');
     fs.rmSync(path.join(repo, '.ocrag'), { recursive: true });
-    for (const make of [() => fs.writeFileSync(path.join(repo, '.ocrag'), 'not an index\n'), () => fs.symlinkSync('/etc', path.join(repo, '.ocrag'))]) {
+    // The link leads to a folder of the test's: were it followed, nothing of the machine's would be written.
+    const elsewhere = tempDir('writes-linked-to');
+    for (const make of [() => fs.writeFileSync(path.join(repo, '.ocrag'), 'not an index\n'), () => fs.symlinkSync(elsewhere, path.join(repo, '.ocrag'))]) {
       make();
       git(repo, 'add', '-f', '.ocrag');
       git(repo, 'commit', '-qm', 'an odd .ocrag');
@@ -154,6 +156,7 @@ describe('writes: attacks on where ocrag writes and whose index it trusts', () =
       git(repo, 'rm', '-q', '.ocrag');
       git(repo, 'commit', '-qm', 'gone');
     }
+    assert.deepEqual(fs.readdirSync(elsewhere), []);
   });
 
   test('a symbolic link or a FIFO inside .ocrag is refused before any write', async () => {
