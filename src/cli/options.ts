@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { Config } from '../config/config.js';
 import type { PlainFolderUse } from '../index/context.js';
@@ -20,8 +21,18 @@ export function configFlags(cmd: Command): Partial<Config> {
   return { model: o.model, include: o.include, exclude: o.exclude, maxFileBytes: o.maxFileBytes };
 }
 
+/** The folder a command runs in: `-C <dir>`, which must be a folder (else git's "spawn git ENOENT" would say it), or here. */
 export function workDir(cmd: Command): string {
-  return (cmd.optsWithGlobals() as GlobalOptions).cwd ?? currentFolder();
+  const dir = (cmd.optsWithGlobals() as GlobalOptions).cwd;
+  if (dir === undefined) return currentFolder();
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    throw new UsageError(`-C ${dir}: no such folder`);
+  }
+  if (!stat.isDirectory()) throw new UsageError(`-C ${dir}: not a folder`);
+  return path.resolve(dir);
 }
 
 /**

@@ -9,8 +9,14 @@ export interface RepoInfo {
   readonly root: string;
   /** This work tree's git dir (differs per worktree). */
   readonly gitDir: string;
-  /** The git dir shared by all worktrees. */
+  /** The git dir shared by all worktrees (absolute, whatever folder git was asked from). */
   readonly commonDir: string;
+  /**
+   * The main worktree's root, as git reckons it (`git worktree list`'s first entry): the folder holding the common
+   * `.git`; null when the repository is bare or its git dir lives apart from its work tree (a submodule,
+   * `--separate-git-dir`). Undefined only in a RepoInfo made by hand, which then is a plain `<root>/.git` clone.
+   */
+  readonly mainWorkTree?: string | null;
 }
 
 /**
@@ -50,26 +56,33 @@ export async function openRepoWithHead(cwd: string): Promise<OpenedRepo> {
 }
 
 /**
+ * Where the repository is, every path absolute and physical. Git prints `--git-common-dir` relative to the folder
+ * it was asked from (`../../.git` from `src/x`), so it must never be joined onto anything: `--path-format=absolute`
+ * (git 2.31) has git resolve it, through symlinked folders too.
+ */
+const LOCATION = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'];
+
+/**
  * The common case, a work tree with commits, in one git process (a one-shot search pays for each). Anything
  * else (no commits, bare, a file named HEAD) fails here and gets the stepwise path with its precise errors.
  */
 async function openRepoAtOnce(cwd: string): Promise<OpenedRepo | null> {
   let lines: string[];
   try {
-    lines = (await git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir', 'HEAD', 'HEAD^{tree}', '--symbolic-full-name', 'HEAD'], { cwd })).split('\n');
+    lines = (await git([...LOCATION, 'HEAD', 'HEAD^{tree}', '--symbolic-full-name', 'HEAD'], { cwd })).split('\n');
   } catch {
     return null;
   }
   if (lines.length !== 6 || !isObjectId(lines[3]) || !isObjectId(lines[4])) return null;
-  const [root, gitDir, common, commit, tree, ref] = lines;
+  const [root, gitDir, commonDir, commit, tree, ref] = lines;
   const head = headSnapshot(ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null, commit, tree);
-  return { repo: Object.freeze({ root, gitDir, commonDir: path.resolve(root, common) }), head };
+  return { repo: await repoInfo(root, gitDir, commonDir), head };
 }
 
 async function openRepoStepwise(cwd: string): Promise<OpenedRepo> {
   let lines: string[];
   try {
-    const out = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { cwd });
+    const out = await git(LOCATION, { cwd });
     lines = out.split('\n');
   } catch (e) {
     if (e instanceof GitError && /not a git repository/i.test(e.stderr)) throw new NotInRepositoryError(cwd);
@@ -79,8 +92,26 @@ async function openRepoStepwise(cwd: string): Promise<OpenedRepo> {
     throw e;
   }
   if (lines.length < 3) throw new UsageError(`not inside a git work tree: ${cwd}`, 3);
-  const [root, gitDir, common] = lines;
-  return { repo: Object.freeze({ root, gitDir, commonDir: path.resolve(root, common) }), head: await readHead(root) };
+  const [root, gitDir, commonDir] = lines;
+  return { repo: await repoInfo(root, gitDir, commonDir), head: await readHead(root) };
+}
+
+async function repoInfo(root: string, gitDir: string, commonDir: string): Promise<RepoInfo> {
+  if (![root, gitDir, commonDir].every((p) => path.isAbsolute(p))) throw new UsageError('git printed a relative path: ocrag needs git 2.31 or newer (see "git --version")', 1);
+  return Object.freeze({ root, gitDir, commonDir, mainWorkTree: await mainWorkTreeOf(root, gitDir, commonDir) });
+}
+
+/**
+ * The main worktree's root. From the main worktree itself it is this root when the git dir is `<root>/.git` (a
+ * common dir elsewhere, as a submodule's or `GIT_DIR`'s, has none ocrag may write beside). From a linked one,
+ * it is the folder holding the common `.git`, unless the repository is bare (a bare clone may be named `.git`
+ * too, its worktrees beside it: that folder is nobody's work tree); only then is git asked, once.
+ */
+async function mainWorkTreeOf(root: string, gitDir: string, commonDir: string): Promise<string | null> {
+  if (gitDir === commonDir) return commonDir === path.join(root, '.git') ? root : null;
+  if (path.basename(commonDir) !== '.git') return null;
+  const bare = await git(['config', '--type=bool', '--get', 'core.bare'], { cwd: root, okCodes: [1] });
+  return bare === 'true' ? null : path.dirname(commonDir);
 }
 
 /** Reads branch, commit and tree of HEAD; cheap enough to call before every search. */

@@ -3,7 +3,9 @@ import { openRepo, readHead } from '../git/repo.js';
 import { openContext, type IndexContext } from '../index/context.js';
 import { indexKnownTree, type IndexSummary } from '../index/known-tree.js';
 import type { CodeIndex } from '../service/code-index.js';
+import { makeIndexFolder } from '../store/index-folder.js';
 import { indexLayout } from '../store/layout.js';
+import { ForeignIndexError } from '../util/errors.js';
 import { tryLock } from '../util/file-lock.js';
 import { appendLog } from './log.js';
 
@@ -20,7 +22,7 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
     let ctx = await openContext(cwd);
     const { layout } = ctx;
     logFile = layout.log;
-    fs.mkdirSync(layout.dir, { recursive: true });
+    makeIndexFolder(layout);
     const { pending } = layout;
     let headJustRead = true;
     for (;;) {
@@ -48,7 +50,9 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
       if (!fs.existsSync(pending)) return;
     }
   } catch (e) {
-    // Opening fails on a bad config, say: the log is still where the user will look.
+    // Opening fails on a bad config, say: the log is still where the user will look. A folder that is not
+    // ocrag's own gets no line: nothing is ever written into it (the next command the user runs says why).
+    if (e instanceof ForeignIndexError) return;
     logFile ??= await openRepo(cwd).then((repo) => indexLayout(repo).log, () => null);
     if (logFile) appendLog(logFile, `${hook}: failed: ${(e as Error).message}`);
   } finally {

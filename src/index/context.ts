@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { loadConfig, type Config } from '../config/config.js';
 import path from 'node:path';
 import { NotInRepositoryError, openRepoWithHead, type HeadSnapshot, type RepoInfo } from '../git/repo.js';
+import { assertOwnIndexFolder } from '../store/index-folder.js';
 import { findIndexedFolder, folderLayout, indexLayout, type IndexLayout } from '../store/layout.js';
 import { settleIndexFolder } from '../store/index-swap.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
@@ -44,6 +45,8 @@ export async function openContext(cwd: string, flags: Partial<Config> = {}, plai
   }
   const { repo, head } = opened;
   const layout = indexLayout(repo);
+  // Before anything is read from it: its config may name sources, folders and models.
+  await assertOwnIndexFolder(layout);
   const config = loadConfig(layout.config, flags);
   // Before anything reads the index: a swap a killed rebuild left half done is completed (store/index-swap.ts).
   await settleIndexFolder(layout);
@@ -54,8 +57,9 @@ async function openPlainFolder(cwd: string, flags: Partial<Config>, plain: Plain
   const root = findIndexedFolder(cwd) ?? (plain === 'create' ? path.resolve(cwd) : null);
   if (!root) throw new UsageError(`not inside a git repository or a folder indexed by ocrag: ${cwd} (run "ocrag index" to index this folder as a knowledge base)`, 3);
   const layout = folderLayout(root);
+  await assertOwnIndexFolder(layout);
   await settleIndexFolder(layout);
-  const repo = Object.freeze({ root, gitDir: '', commonDir: '' });
+  const repo = Object.freeze({ root, gitDir: '', commonDir: '', mainWorkTree: null });
   return { repo, head: Object.freeze({ branch: null, commit: null, tree: null }), layout, config: loadConfig(layout.config, flags), plainFolder: true };
 }
 

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { Config } from '../config/config.js';
 import { loadEmbedder, type Embedder } from '../embed/index.js';
 import { readHead } from '../git/repo.js';
@@ -15,6 +14,7 @@ import { workingChanges } from '../git/status.js';
 import type { IndexOptions, IndexSummary } from '../index/indexer.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
 import { storeExists } from '../store/open-store.js';
+import { writingInto } from '../store/index-folder.js';
 import { StoreHandle } from '../store/store-handle.js';
 import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { readSources } from '../store/sources.js';
@@ -158,12 +158,13 @@ export class CodeIndex {
 
   /** Runs a writer under the index lock, waiting for a run in another process (a hook's) to finish first. */
   private async locked<T>(run: () => Promise<T>): Promise<T> {
-    fs.mkdirSync(this.ctx.layout.dir, { recursive: true });
-    return withIndexLock(this.ctx.layout.lock, this.hooks.onNotice, async (waited) => {
-      // HEAD may have moved while we waited; the other run may even have done our work.
-      if (waited) await this.refreshHead();
-      return run();
-    });
+    return writingInto(this.ctx.layout, () =>
+      withIndexLock(this.ctx.layout.lock, this.hooks.onNotice, async (waited) => {
+        // HEAD may have moved while we waited; the other run may even have done our work.
+        if (waited) await this.refreshHead();
+        return run();
+      }),
+    );
   }
 
   /** Re-reads HEAD (cheap) so a long-lived server follows checkouts and commits. */

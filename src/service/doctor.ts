@@ -6,6 +6,7 @@ import { openRepoWithHead, type OpenedRepo } from '../git/repo.js';
 import { git } from '../git/run.js';
 import { currentManifest, isUpToDate, supersededDefaultModel, type IndexContext } from '../index/context.js';
 import { asStoreDamage } from '../store/damage.js';
+import { indexFolderProblem } from '../store/index-folder.js';
 import { indexLayout } from '../store/layout.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
@@ -40,6 +41,14 @@ export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Ch
   if (!opened) return checks;
   const { repo, head } = opened as OpenedRepo;
   const ctx = { repo, head, layout: indexLayout(repo), config: null as unknown as Config };
+  let foreign = false;
+  await attempt('index folder', async () => {
+    const problem = await indexFolderProblem(ctx.layout);
+    foreign = problem !== null;
+    return problem ? { status: 'fail', detail: `${ctx.layout.dir} ${problem.why}`, fix: problem.fix } : { status: 'ok', detail: fs.existsSync(ctx.layout.dir) ? `${ctx.layout.dir} is ocrag's own` : `${ctx.layout.dir} (not made yet)` };
+  });
+  // Nothing more is read from a folder that is not ocrag's: its config and store are not the user's.
+  if (foreign) return checks;
   await attempt('config', async () => {
     ctx.config = loadConfig(ctx.layout.config, flags);
     const file = fs.existsSync(ctx.layout.config) ? ctx.layout.config : 'defaults (no .ocrag/config.json)';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexContext } from '../index/context.js';
+import { makeIndexFolder } from '../store/index-folder.js';
 import { checkSourceName, readSources, removeSourceScan, writeSources, type SourceSpec } from '../store/sources.js';
 import { UsageError } from '../util/errors.js';
 import { resolveInside } from '../util/linked-path.js';
@@ -36,7 +37,7 @@ export function addSources(ctx: IndexContext, paths: string[], name?: string, ma
     sources.push(spec);
     added.push(spec);
   }
-  fs.mkdirSync(ctx.layout.dir, { recursive: true });
+  makeIndexFolder(ctx.layout);
   writeSources(ctx.layout.sources, sources);
   return added;
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openRepo } from '../git/repo.js';
-import { indexLayout } from '../store/layout.js';
+import { assertOwnIndexFolder } from '../store/index-folder.js';
+import { folderLayout, indexLayout } from '../store/layout.js';
 import { UsageError } from '../util/errors.js';
 import type { IndexTaskSnapshot } from './index-tasks.js';
 import { RepoSession, type SessionOptions } from './session.js';
@@ -90,11 +91,16 @@ export class RepoSessions {
 export async function servableRoot(dir: string): Promise<string> {
   if (!fs.existsSync(dir)) throw new UsageError(`${dir} does not exist: give the path of a git repository or of a folder indexed by ocrag`);
   if (!fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is a file, not a folder: give the path of a git repository or of a folder indexed by ocrag`);
+  let repo;
   try {
-    return (await openRepo(dir)).root;
+    repo = await openRepo(dir);
   } catch {
     // A folder outside git that holds an ocrag index is served as it is (its layout: .ocrag beside a would-be .git).
-    if (fs.existsSync(indexLayout({ root: dir, commonDir: path.join(dir, '.git') }).dir)) return fs.realpathSync(dir);
-    throw new UsageError(`${dir} is not a git repository nor a folder indexed by ocrag: give the path of a git work tree (or run "ocrag index" there first)`);
+    if (!fs.existsSync(folderLayout(dir).dir)) throw new UsageError(`${dir} is not a git repository nor a folder indexed by ocrag: give the path of a git work tree (or run "ocrag index" there first)`);
+    await assertOwnIndexFolder(folderLayout(dir));
+    return fs.realpathSync(dir);
   }
+  // A repository whose index folder is not ocrag's own is refused here, so set_root keeps serving the one before.
+  await assertOwnIndexFolder(indexLayout(repo));
+  return repo.root;
 }

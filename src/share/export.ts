@@ -1,4 +1,4 @@
-import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { chunkerVersion } from '../chunk/version.js';
@@ -16,6 +16,7 @@ import { digestOf, totalDigest } from './checksum.js';
 import { encodeChunkBatch } from './chunk-rows.js';
 import { ARTIFACT_FORMAT, chunkEntryNames, ENTRY, FORMAT_VERSION, type ArtifactHeader, type ArtifactTrailer, type EntryDigest } from './format.js';
 import { writeTar, type ArtifactEntry } from './tar-write.js';
+import { checkArtifactFile, STDOUT_NAME, type ArtifactTarget } from './artifact-target.js';
 
 /** The index to export from: its context, and how to bring HEAD's index up to date when it is behind. */
 export interface ExportSource {
@@ -26,12 +27,15 @@ export interface ExportSource {
 export interface ExportOptions {
   /** Revision to export (default HEAD). */
   rev?: string;
-  /** Artifact path (default ocrag-index-<commit>.tar in the current folder). */
+  /** Artifact path (default ocrag-index-<commit>.tar in the current folder), or `-` for `stdout`. */
   out?: string;
+  /** Where `--out -` streams (the CLI's stdout). */
+  stdout?: Writable;
   onNotice?: (message: string) => void;
 }
 
 export interface ExportSummary {
+  /** The artifact's absolute path, or `-` when it went to stdout. */
   file: string;
   bytes: number;
   commit: string;
@@ -58,6 +62,8 @@ interface ExportEntry extends ArtifactEntry {
 export async function exportIndex(source: ExportSource, opts: ExportOptions = {}): Promise<ExportSummary> {
   const started = performance.now();
   const ctx = source.ctx;
+  // Refused before HEAD is indexed: a target that cannot be written costs nothing.
+  const target = artifactTarget(opts);
   const manifest = await manifestToExport(source, opts.rev);
   const meta = readMeta(ctx.layout.meta);
   if (!meta || !storeExists(ctx.layout)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
@@ -65,7 +71,8 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
   if (manifest.modelId !== meta.modelId || manifest.chunkerVersion !== chunker || meta.chunkerVersion !== chunker) {
     throw new UsageError(`commit ${manifest.commit.slice(0, 8)} was indexed with another model or chunker than the store's: check it out and run "ocrag index"`, 4);
   }
-  const file = path.resolve(opts.out ?? `ocrag-index-${manifest.commit.slice(0, 12)}.tar`);
+  const to = target ?? { file: checkArtifactFile(`ocrag-index-${manifest.commit.slice(0, 12)}.tar`) };
+  const file = 'file' in to ? to.file : STDOUT_NAME;
   const createdAt = new Date();
   const header: ArtifactHeader = {
     format: ARTIFACT_FORMAT,
@@ -85,12 +92,20 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
     try {
       const { chunkBlobs, marks } = await partitionBlobs(store, manifest);
       const trailer = emptyTrailer(manifest, chunkBlobs.length, marks.length);
-      const bytes = await writeTar(file, withTrailer(artifactEntries(store, header, manifest, chunkBlobs, marks, trailer), trailer), createdAt);
+      const bytes = await writeTar(to, withTrailer(artifactEntries(store, header, manifest, chunkBlobs, marks, trailer), trailer), createdAt);
       return { file, bytes, commit: manifest.commit, tree: manifest.tree, branch: manifest.branch, counts: trailer.counts, sha256: trailer.sha256, seconds: (performance.now() - started) / 1000 };
     } finally {
       store.close();
     }
   });
+}
+
+/** Where `--out` says to write, checked; null for the default name, known once the commit is. */
+function artifactTarget(opts: ExportOptions): ArtifactTarget | null {
+  if (opts.out === undefined) return null;
+  if (opts.out !== STDOUT_NAME) return { file: checkArtifactFile(opts.out) };
+  if (!opts.stdout) throw new UsageError('--out - streams the artifact to stdout, which only the CLI has');
+  return { stream: opts.stdout };
 }
 
 /** The manifest of the revision; HEAD is brought up to date first, any other commit must have been indexed. */

@@ -15,6 +15,15 @@ export interface StoreLocation {
 /** Files and folders of an index, all under `.ocrag/` at the work tree root. */
 export interface IndexLayout extends StoreLocation {
   dir: string;
+  /**
+   * The work tree whose top the index folder sits at, whose git could be tracking it (index-folder.ts refuses it
+   * then), and that work tree's git index file; null when it sits inside a git dir or in a plain folder.
+   */
+  trackedIn: { workTree: string; gitIndex: string } | null;
+  /** Outside git, where nothing says where a folder came from: only one this machine made is ours (index-folder.ts). */
+  plain: boolean;
+  /** ocrag's record that the folder is its own: made here, and untracked by git as of when (index-folder.ts). */
+  ownMark: string;
   config: string;
   meta: string;
   manifests: string;
@@ -43,34 +52,51 @@ export interface IndexLayout extends StoreLocation {
 const STAGING_PREFIX = 'staging-';
 
 /**
- * One index per repository, shared by all its worktrees: `.ocrag/` in the main worktree (beside the common
- * .git), or `ocrag/` inside the common git dir when the main repository is bare. Manifests are keyed by
- * branch (git lets a branch be checked out in one worktree only) or detached commit, so worktrees share
- * vectors and manifests, while each computes its own uncommitted overlay at search time.
+ * The one answer to where a repository's index lives, whichever of its folders or worktrees ocrag runs in. One
+ * index per repository, shared by all its worktrees: `.ocrag/` in the main worktree (beside the common .git), or
+ * `ocrag/` inside the common git dir when there is no main worktree beside it (a bare repository, a submodule).
+ * Manifests are keyed by branch (git lets a branch be checked out in one worktree only) or detached commit, so
+ * worktrees share vectors and manifests, while each computes its own uncommitted overlay at search time.
  */
-export function indexLayout(repo: Pick<RepoInfo, 'root' | 'commonDir'>): IndexLayout {
-  return layoutIn(path.basename(repo.commonDir) === '.git' ? path.join(path.dirname(repo.commonDir), INDEX_FOLDER) : path.join(repo.commonDir, 'ocrag'));
+export function indexLayout(repo: Pick<RepoInfo, 'root' | 'commonDir' | 'mainWorkTree'>): IndexLayout {
+  const workTree = mainWorkTree(repo);
+  if (workTree === null) return layoutIn(path.join(repo.commonDir, 'ocrag'), null, false);
+  // The main worktree's git dir is the common one: its index file is there.
+  return layoutIn(path.join(workTree, INDEX_FOLDER), { workTree, gitIndex: path.join(repo.commonDir, 'index') }, false);
+}
+
+/** A RepoInfo made by hand (tests) names no main worktree: it is a plain clone, `<root>/.git`. */
+function mainWorkTree(repo: Pick<RepoInfo, 'commonDir' | 'mainWorkTree'>): string | null {
+  if (repo.mainWorkTree !== undefined) return repo.mainWorkTree;
+  return path.basename(repo.commonDir) === '.git' ? path.dirname(repo.commonDir) : null;
 }
 
 const INDEX_FOLDER = '.ocrag';
 
 /** A plain folder's own index (no git): `.ocrag/` in it, as in a work tree. */
 export function folderLayout(root: string): IndexLayout {
-  return layoutIn(path.join(root, INDEX_FOLDER));
+  return layoutIn(path.join(root, INDEX_FOLDER), null, true);
 }
 
-/** The nearest folder from `cwd` up that holds an index folder (a plain folder indexed before), or null. */
+/**
+ * The nearest folder from `cwd` up that holds an index folder (a plain folder indexed before), or null. Another
+ * user's (`/tmp/.ocrag`) is no index of this user's: passed by, never used nor refused.
+ */
 export function findIndexedFolder(cwd: string): string | null {
+  const uid = process.geteuid?.();
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     const layout = folderLayout(dir);
-    if (fs.existsSync(layout.meta) || fs.existsSync(layout.sources) || fs.existsSync(layout.rebuildSwap)) return dir;
+    if ((fs.existsSync(layout.meta) || fs.existsSync(layout.sources) || fs.existsSync(layout.rebuildSwap)) && (uid === undefined || fs.lstatSync(layout.dir).uid === uid)) return dir;
     if (path.dirname(dir) === dir) return null;
   }
 }
 
-function layoutIn(dir: string): IndexLayout {
+function layoutIn(dir: string, trackedIn: IndexLayout['trackedIn'], plain: boolean): IndexLayout {
   return {
     dir,
+    trackedIn,
+    plain,
+    ownMark: path.join(dir, 'own.json'),
     config: path.join(dir, 'config.json'),
     meta: path.join(dir, 'store.json'),
     ...storeLocation(dir),
@@ -95,8 +121,9 @@ function layoutIn(dir: string): IndexLayout {
  * locks stay the index's own.
  */
 export function stagedLayout(layout: IndexLayout): IndexLayout {
-  const { config, sources, log, lock, pending } = layout;
-  return { ...layoutIn(layout.staging), config, sources, log, lock, pending };
+  const { config, sources, log, lock, pending, ownMark } = layout;
+  // Whose folder it is was settled for the index folder it lies in (store/index-folder.ts), whose mark stays there.
+  return { ...layoutIn(layout.staging, null, false), config, sources, log, lock, pending, ownMark };
 }
 
 /** A local store kept in this folder: the index's own (`.ocrag/`), or a staging folder. */
@@ -132,8 +159,12 @@ export function swappedEntries(layout: IndexLayout): string[] {
   return [layout.tables, layout.searchIndexes, layout.manifests, layout.resident, layout.largeViews, layout.gcCheck, layout.sourceScans, layout.remoteRun, layout.meta];
 }
 
-/** Keeps `.ocrag/` out of `git status` through the repository's own exclude file, never the user's .gitignore. */
-export function ensureGitExclude(repo: Pick<RepoInfo, 'commonDir'>): void {
+/**
+ * Keeps `.ocrag/` out of `git status` through the repository's own exclude file (in the common git dir, which
+ * every worktree reads), never the user's .gitignore. An index kept inside the git dir needs none.
+ */
+export function ensureGitExclude(repo: Pick<RepoInfo, 'commonDir' | 'mainWorkTree'>): void {
+  if (mainWorkTree(repo) === null) return;
   const file = path.join(repo.commonDir, 'info', 'exclude');
   let text = '';
   try {

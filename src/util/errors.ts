@@ -72,3 +72,13 @@ export class StorageError extends UsageError {
     );
   }
 }
+
+/**
+ * An index folder that is not ocrag's own (tracked by git, a symbolic link, another user's, one made elsewhere):
+ * exit 4 (the index needs attention), one line with the fix. Nothing is read from it, written into it or deleted.
+ */
+export class ForeignIndexError extends UsageError {
+  constructor(readonly dir: string, why: string) {
+    super(`${dir} ${why}`, 4);
+  }
+}

@@ -41,14 +41,23 @@ describe('attacks on the rebuild swap', () => {
     assert.equal(indexed.code, 0, indexed.stderr);
   });
 
-  /** Plants `files` in a copy's .ocrag/, runs `status`, and checks the index and everything outside are as they were. */
-  async function planted(label: string, plant: (ocragDir: string, outsideDir: string) => void): Promise<string> {
+  /**
+   * Plants `files` in a copy's .ocrag/, runs `status`, and checks the index and everything outside are as they were.
+   * A planted link makes the folder not ocrag's own (store/index-folder.ts): `refused` is then the one line said, exit 4.
+   */
+  async function planted(label: string, plant: (ocragDir: string, outsideDir: string) => void, refused?: RegExp): Promise<string> {
     const repo = copyOf(base, label);
     const intact = indexState(repo);
     const away = victim(repo);
     const untouched = outside(repo);
     plant(path.join(repo, '.ocrag'), away);
     const status = await ocrag(['status', '--json'], repo);
+    if (refused) {
+      assert.equal(status.code, 4, status.stderr);
+      assert.match(status.stderr, refused);
+      assert.deepEqual(outside(repo), untouched, 'nothing outside the repository moved or changed');
+      return repo;
+    }
     assert.equal(status.code, 0, status.stderr);
     assert.equal((JSON.parse(status.stdout) as { upToDate: boolean }).upToDate, true, 'the index still answers for HEAD');
     assert.deepEqual(indexState(repo), intact, 'the index is exactly as it was');
@@ -71,21 +80,20 @@ describe('attacks on the rebuild swap', () => {
     await planted('journal-symlink', (dir, away) => {
       fs.symlinkSync(away, path.join(dir, 'staging-4242'));
       fs.writeFileSync(path.join(dir, 'rebuild-swap.json'), JSON.stringify({ build: 'staging-4242', entries: ['lance', 'manifests', 'store.json'] }));
-    });
+    }, /holds staging-4242, which is a symbolic link/);
   });
 
   test('a journal naming a build folder that is not there (to have the index removed as "replaced") deletes nothing', async () => {
     await planted('journal-missing', (dir) => fs.writeFileSync(path.join(dir, 'rebuild-swap.json'), JSON.stringify({ build: 'staging-4242', entries: [] })));
   });
 
-  test('a torn journal and a journal that is a symlink to a file of the user: removed, the file untouched', async () => {
+  test('a torn journal is removed; a journal that is a symlink to a file of the user is refused, the file untouched', async () => {
     await planted('journal-torn', (dir) => fs.writeFileSync(path.join(dir, 'rebuild-swap.json'), '{"build": "stag'));
-    await planted('journal-link', (dir, away) => fs.symlinkSync(path.join(away, 'store.json'), path.join(dir, 'rebuild-swap.json')));
+    await planted('journal-link', (dir, away) => fs.symlinkSync(path.join(away, 'store.json'), path.join(dir, 'rebuild-swap.json')), /holds rebuild-swap\.json, which is a symbolic link/);
   });
 
-  test('a leftover "build folder" that is a symlink to the victim folder: the link goes, never what it points to', async () => {
-    const repo = await planted('staging-symlink', (dir, away) => fs.symlinkSync(away, path.join(dir, 'staging-4242')));
-    assertTidy(repo);
+  test('a leftover "build folder" that is a symlink to the victim folder: refused, never followed', async () => {
+    await planted('staging-symlink', (dir, away) => fs.symlinkSync(away, path.join(dir, 'staging-4242')), /holds staging-4242, which is a symbolic link/);
   });
 
   test('two rebuilds at once: one waits for the other, both end with the same whole index, nothing left behind', async () => {
@@ -111,7 +119,7 @@ describe('attacks on the rebuild swap', () => {
     held.release();
     const [r, c] = [await rebuild.ended, await clear.ended];
     assert.deepEqual([r.code, c.code], [0, 0], r.stderr + c.stderr);
-    assert.deepEqual(fs.readdirSync(path.join(repo, '.ocrag')).filter((n) => n !== 'index.lock'), [], 'cleared after the rebuild, build folder included');
+    assert.deepEqual(fs.readdirSync(path.join(repo, '.ocrag')).filter((n) => n !== 'index.lock' && n !== 'own.json'), [], 'cleared after the rebuild, build folder included');
   });
 
   test('a rebuild asked on another branch keeps only that branch: the old store\'s other manifests go with it', async () => {

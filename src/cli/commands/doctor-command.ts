@@ -15,8 +15,8 @@ export function registerDoctor(program: Command): void {
       const p = paint(process.stdout);
       const mark = { ok: p.green('ok  '), warn: p.yellow('warn'), fail: p.red('FAIL') };
       for (const c of checks) {
-        console.log(`${mark[c.status]}  ${c.name.padEnd(10)} ${c.detail}`);
-        if (c.fix) console.log(`      ${' '.repeat(10)} ${p.dim('fix: ' + c.fix)}`);
+        console.log(`${mark[c.status]}  ${c.name.padEnd(12)} ${c.detail}`);
+        if (c.fix) console.log(`      ${' '.repeat(12)} ${p.dim('fix: ' + c.fix)}`);
       }
     });
 }

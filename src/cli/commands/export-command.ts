@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { exportIndex, type ExportSummary } from '../../share/export.js';
+import { STDOUT_NAME } from '../../share/artifact-target.js';
 import { requireArtifactFile } from '../../share/format.js';
 import { verifyArtifact, type VerifiedArtifact } from '../../share/verify.js';
 import { UsageError } from '../../util/errors.js';
@@ -21,7 +22,7 @@ export function registerExport(program: Command): void {
   program
     .command('export')
     .description('write the index of a commit to one artifact file that teammates import (build it once, e.g. in CI)')
-    .option('--out <file>', 'artifact to write (default: ocrag-index-<commit>.tar here)')
+    .option('--out <file>', 'artifact to write (default: ocrag-index-<commit>.tar here); - streams it to stdout')
     .option('--rev <rev>', 'commit to export; it must have been indexed (HEAD is indexed first if needed)')
     .option('--check <file>', 'verify an artifact and print its header instead of exporting')
     .option('--json', 'print the summary (or with --check, the header) as JSON')
@@ -32,10 +33,14 @@ export function registerExport(program: Command): void {
         requireArtifactFile(opts.check);
         return printCheck(opts.check, await verifyArtifact(opts.check), opts.json);
       }
+      if (opts.out === STDOUT_NAME) {
+        if (opts.json) throw new UsageError('--out - streams the artifact to stdout, so --json has nowhere to go: drop --json (the summary goes to stderr)');
+        if (process.stdout.isTTY) throw new UsageError('--out - streams the artifact to stdout, which is a terminal: redirect it (--out - > index.tar, or | ssh …)');
+      }
       const bar = progressBar();
       const index = await openIndex(cmd, { onProgress: bar.update });
       try {
-        const summary = await exportIndex({ ctx: index.ctx, indexHead: () => index.index() }, { rev: opts.rev, out: opts.out, onNotice: (m) => process.stderr.write(m + '\n') });
+        const summary = await exportIndex({ ctx: index.ctx, indexHead: () => index.index() }, { rev: opts.rev, out: opts.out, stdout: process.stdout, onNotice: (m) => process.stderr.write(m + '\n') });
         bar.done();
         const sources = listSources(index.ctx);
         // An artifact is one commit of the tree; sources are files on this machine, which a teammate may not have.
@@ -52,7 +57,7 @@ export function registerExport(program: Command): void {
 function printExport(s: ExportSummary): void {
   const p = paint(process.stderr);
   process.stderr.write(
-    `${p.green('exported')} ${s.branch ?? 'detached HEAD'} @ ${s.commit.slice(0, 8)}: ${s.counts.files} files, ${s.counts.chunks} chunks, ${s.counts.marks} marks → ${path.relative(process.cwd(), s.file) || s.file} (${formatBytes(s.bytes)}, ${s.seconds.toFixed(2)} s)\n`,
+    `${p.green('exported')} ${s.branch ?? 'detached HEAD'} @ ${s.commit.slice(0, 8)}: ${s.counts.files} files, ${s.counts.chunks} chunks, ${s.counts.marks} marks → ${s.file === STDOUT_NAME ? 'stdout' : path.relative(process.cwd(), s.file) || s.file} (${formatBytes(s.bytes)}, ${s.seconds.toFixed(2)} s)\n`,
   );
 }
 

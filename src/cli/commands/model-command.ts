@@ -2,9 +2,8 @@ import type { Command } from 'commander';
 import { buildDefaultModel, describeModel, pullModel } from '../../embed/index.js';
 import { configFlags, workDir } from '../options.js';
 import { formatBytes, printJson } from '../output.js';
-import { loadConfig } from '../../config/config.js';
-import { openRepo } from '../../git/repo.js';
-import { indexLayout } from '../../store/layout.js';
+import { openContext } from '../../index/context.js';
+import { ForeignIndexError } from '../../util/errors.js';
 
 export function registerModel(program: Command): void {
   const model = program.command('model').description('build, inspect or download embedding models (kept in the per-user cache)');
@@ -55,9 +54,10 @@ function showField(key: string, value: unknown): string {
 async function configuredModel(cmd: Command): Promise<string> {
   const flags = configFlags(cmd);
   try {
-    const repo = await openRepo(workDir(cmd));
-    return loadConfig(indexLayout(repo).config, flags).model;
-  } catch {
+    return (await openContext(workDir(cmd), flags)).config.model;
+  } catch (e) {
+    // A folder that is not ocrag's own names no model of the user's: said, never read.
+    if (e instanceof ForeignIndexError) throw e;
     return flags.model ?? 'default';
   }
 }
