@@ -32,8 +32,12 @@ interface SectionEntry {
   crc: number;
 }
 
-/** Bytes of a lazy section per checksum: a slice reads and checks whole blocks (a chunk's text averages 480 bytes). */
-const BLOCK = 4096;
+/**
+ * Bytes of a lazy section per checksum: a slice reads and checks the whole blocks it lies in. A chunk's text
+ * averages 480 bytes; the 224 texts a tokio search reads cost 1.5–4.8 ms of CPU in 1 KiB blocks, 10–14 ms in
+ * 4 KiB ones, 3 ms read alone.
+ */
+const BLOCK = 1024;
 /** The section holding a lazy section's block checksums. */
 const blocksOf = (name: string) => `${name}.blocks`;
 const PREFIX = 16;

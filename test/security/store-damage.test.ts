@@ -103,9 +103,14 @@ describe('a damaged local store', () => {
     assert.equal(snapshotRetriever(file, embedder), null);
   });
 
-  test('doctor fails the index check with the fix; "ocrag index" is not "up to date"; --rebuild brings the answers back', async () => {
+  test('doctor fails the index check with the fix; "ocrag index" is not "up to date"; export writes no artifact of it; --rebuild brings the answers back', async () => {
     const copy = storeCopy(repo, 'store-doctor');
     garble(largestDataFile(copy, 'contents'), 0.5);
+    const artifact = path.join(tempDir('store-export'), 'index.ocrag');
+    const exported = await runCli(['export', '--out', artifact], copy, { RUST_BACKTRACE: '0' });
+    assert.equal(exported.code, 4, exported.stderr);
+    assert.match(exported.stderr, DAMAGED);
+    assert.equal(fs.existsSync(artifact), false, 'no artifact of damaged rows for teammates');
     const doctor = await runCli(['doctor', '--json'], copy);
     const index = (JSON.parse(doctor.stdout) as { name: string; status: string; detail: string; fix?: string }[]).find((c) => c.name === 'index')!;
     assert.deepEqual([index.status, index.fix], ['fail', 'run "ocrag index --rebuild"']);
