@@ -6,6 +6,7 @@ import type { StoreHandle } from '../store/store-handle.js';
 import { bm25, topEntries, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
 import { ResidentChunks, residentFor, snapshotFileFor } from './resident.js';
+import { SectionDamageError } from './sectioned-file.js';
 import { spelledDefinitions, type SpelledDefinitions } from './spelled-names.js';
 import { fitsInMemory } from './view-budget.js';
 import type { SearchView, ViewFile } from './view.js';
@@ -22,6 +23,8 @@ export interface RetrievedChunks {
 export interface Retriever {
   embed(query: string): Promise<Float32Array>;
   chunks(view: SearchView, q: QueryInfo, settings: CandidateSettings, vector: Promise<Float32Array>): Promise<RetrievedChunks>;
+  /** After a search failed with `e`: starts afresh from what failed and says so (the search is then run once more), or false. */
+  recover?(e: unknown): boolean;
 }
 
 /**
@@ -34,9 +37,16 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
     if (!vectors.has(query)) vectors.set(query, embedder.embedQuery(query));
     return vectors.get(query)!;
   };
-  const resident = residentOf(store, embedder.modelId);
+  let resident = residentOf(store, embedder.modelId);
   return {
     embed,
+    // A text of the restored snapshot failed its checksum (read lazily, so only now): a new set, built from the store.
+    recover(e) {
+      if (!(e instanceof SectionDamageError)) return false;
+      resident.discard();
+      resident = residentOf(store, embedder.modelId);
+      return true;
+    },
     async chunks(view, q, settings, vector) {
       if (!(await fitsInMemory(store, resident, view, view.byBlob.keys()))) return fromStoreIndexes(store, view, q, settings, vector);
       await resident.ensure(store, view.byBlob.keys());
@@ -93,12 +103,13 @@ export async function writeTreeSnapshot(store: StoreHandle, blobs: Set<string>, 
 
 /**
  * After an index run: brings the snapshot a one-shot search restores up to date with these blobs (the tree just
- * indexed), if there is one (a store never searched in memory has none; its first such search builds it) and the
- * tree is searched in memory. A search after a commit then finds every chunk in the snapshot and never opens LanceDB.
+ * indexed), if there is one (a store never searched in memory has none; its first such search builds it, unless
+ * `build`) and the tree is searched in memory. A search after a commit then finds every chunk in the snapshot and
+ * never opens LanceDB. What it reads is checked as a search checks it: a damaged row throws StoreDamageError.
  */
-export async function keepSnapshotCurrent(store: StoreHandle, modelId: string, blobs: Iterable<string>): Promise<void> {
+export async function keepSnapshotCurrent(store: StoreHandle, modelId: string, blobs: Iterable<string>, build = false): Promise<void> {
   const resident = residentOf(store, modelId);
-  if (!resident.snapshotFile || !fs.existsSync(resident.snapshotFile)) return;
+  if (!resident.snapshotFile || (!build && !fs.existsSync(resident.snapshotFile))) return;
   const tree = new Set(blobs);
   if (await fitsInMemory(store, resident, tree, tree)) await resident.ensure(store, tree);
 }

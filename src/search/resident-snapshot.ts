@@ -22,10 +22,10 @@ export interface ResidentState {
 /**
  * Snapshot layout: a sectioned file (see sectioned-file.ts); version 6 keeps texts on disk until read. Bumped also
  * when the postings built from the same rows change (7: CJK comments give bigrams; 8: `-ate` words stem as their
- * `-ation`; 9: `-ied` and `-ification` as `-y`), so no stale set is restored. Only the first 8 characters are
- * written: version 10 needs another name than `ocragRS1…`.
+ * `-ation`; 9: `-ied` and `-ification` as `-y`), so no stale set is restored; 10 (`A`): every section checksummed.
+ * Only the first 8 characters are written.
  */
-const MAGIC = 'ocragRS9';
+const MAGIC = 'ocragRSA';
 const EAGER = [
   'ids.utf8', 'ids.ends', 'blobs.utf8', 'blobs.ends', 'blobOf', 'languageOf', 'starts', 'ends', 'symbols.utf8', 'symbols.ends',
   'textEnds', 'lengths', 'scales', 'vectors', 'definitions.keys.utf8', 'definitions.keys.ends', 'definitions.starts', 'definitions.docs',
@@ -71,7 +71,10 @@ export interface RestoredState {
   detach(): void;
 }
 
-/** A snapshot that is missing, torn or of another layout reads as null: the set is then rebuilt from the store. */
+/**
+ * A snapshot that is missing, torn, damaged or of another layout reads as null: the set is then rebuilt from the
+ * store. A text read later that fails its checksum throws SectionDamageError (sectioned-file.ts).
+ */
 export function readSnapshot(file: string, dim: number): RestoredState | null {
   const opened = SectionedFile.open<SnapshotMeta>(file, MAGIC, EAGER);
   if (!opened) return null;
@@ -84,6 +87,22 @@ export function readSnapshot(file: string, dim: number): RestoredState | null {
   // Nothing of it is used: let go of the file without reading its texts in.
   opened.close();
   return null;
+}
+
+/**
+ * Why a snapshot of this layout would not be restored (torn, or bytes that fail their checksums), or null: absent,
+ * of another layout (the next search replaces it), or whole. Reads every byte, texts too.
+ */
+export function snapshotDamage(file: string, dim: number): string | null {
+  if (!SectionedFile.hasMagic(file, MAGIC)) return null;
+  const restored = readSnapshot(file, dim);
+  if (!restored) return 'torn, or its header or an eager section does not match its checksum';
+  try {
+    restored.detach();
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
 function unpack(file: SectionedFile<SnapshotMeta>, dim: number): ResidentState | null {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { ChunkBatch, ChunkInfo } from '../store/contract.js';
 import type { StoreHandle } from '../store/store-handle.js';
@@ -7,6 +8,7 @@ import { BoundedMemo } from '../util/bounded-memo.js';
 import { memberIndices } from './members.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
 import { readSnapshot, writeSnapshot, type ResidentState, type RestoredState } from './resident-snapshot.js';
+import { SectionDamageError } from './sectioned-file.js';
 import { nameWords, ownDefinition } from '../text/breadcrumb.js';
 import { commentWords } from '../text/comments.js';
 
@@ -69,8 +71,20 @@ export class ResidentChunks {
     const wanted = [...blobs];
     // One load at a time: concurrent searches of one view must not both add the same blobs.
     const run = this.loading.then(() => this.load(store, wanted));
-    this.loading = run.catch(() => undefined);
+    this.loading = run.catch((e) => {
+      if (e instanceof SectionDamageError) this.discard();
+      this.failed = true;
+    });
     return run;
+  }
+
+  /** A load failed (a damaged row, a damaged snapshot), maybe with part of a blob's rows added: residentFor makes a new set. */
+  failed = false;
+
+  /** Gives up this set and its snapshot file (a text in it failed its checksum): the next set is built from the store. */
+  discard(): void {
+    this.failed = true;
+    if (this.snapshotFile) fs.rmSync(this.snapshotFile, { force: true });
   }
 
   private async load(store: StoreHandle, blobs: string[]): Promise<void> {
@@ -257,13 +271,17 @@ const residents = new Map<string, ResidentChunks>();
  */
 export function residentFor(key: string, dim: number, snapshotDir?: string): ResidentChunks {
   let r = residents.get(key);
-  if (!r || r.dim !== dim) {
+  if (!r || r.dim !== dim || r.failed) {
     const dir = key.slice(0, key.indexOf('\n') + 1);
     for (const [other, set] of residents) {
       if (!other.startsWith(dir)) continue;
       residents.delete(other);
-      // A search still running on the old set may read its texts: take them in, and let go of the file.
-      set.detachSnapshot();
+      try {
+        // A search still running on the old set may read its texts: take them in, and let go of the file.
+        set.detachSnapshot();
+      } catch {
+        // A damaged one: that search fails on it and starts afresh (candidates.ts).
+      }
     }
     residents.set(key, (r = new ResidentChunks(dim)));
     // Keyed by store incarnation and model: a blob's rows never change within one, so the snapshot stays valid.

@@ -56,20 +56,32 @@ export interface SearchOptions {
  */
 export async function searchManifest(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<SearchResult[]> {
   const minScore = opts.minScore ?? -Infinity;
-  const { q, hits } = await rank(manifest, retriever, query, opts);
-  if (!hasGoodMatch(hits, opts.minMatch ?? 0)) return [];
-  return hits
-    .map((h) => {
-      const { chunk } = h.candidate;
-      const shown = opts.whole ? { text: chunk.text } : excerpt(chunk.text, chunk.startLine, chunk.symbol, q);
-      return { ...pathFields(h.file.path), startLine: chunk.startLine, endLine: chunk.endLine, language: chunk.language, symbol: chunk.symbol, score: relevance(h.score), ...shown };
-    })
-    .filter((r) => r.score >= minScore);
+  return recovering(retriever, async () => {
+    const { q, hits } = await rank(manifest, retriever, query, opts);
+    if (!hasGoodMatch(hits, opts.minMatch ?? 0)) return [];
+    return hits
+      .map((h) => {
+        const { chunk } = h.candidate;
+        const shown = opts.whole ? { text: chunk.text } : excerpt(chunk.text, chunk.startLine, chunk.symbol, q);
+        return { ...pathFields(h.file.path), startLine: chunk.startLine, endLine: chunk.endLine, language: chunk.language, symbol: chunk.symbol, score: relevance(h.score), ...shown };
+      })
+      .filter((r) => r.score >= minScore);
+  });
 }
 
 /** The k best hits with what each ranking signal (`rank/signals/index.ts`) contributed (search results are made from these). */
 export async function rankHits(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<Hit[]> {
-  return (await rank(manifest, retriever, query, opts)).hits;
+  return recovering(retriever, async () => (await rank(manifest, retriever, query, opts)).hits);
+}
+
+/** Runs a search once more when it failed on something its retriever can start afresh from (a damaged snapshot). */
+async function recovering<T>(retriever: Retriever, search: () => Promise<T>): Promise<T> {
+  try {
+    return await search();
+  } catch (e) {
+    if (!retriever.recover?.(e)) throw e;
+    return search();
+  }
 }
 
 async function rank(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<{ q: QueryInfo; hits: Hit[] }> {

@@ -1,13 +1,21 @@
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 
 /**
  * A file of named typed-array sections behind a small JSON header:
  *
- *   8 bytes magic · u32 header length · header JSON · padding to 8 · eager sections · lazy sections
+ *   8 bytes magic · u32 header length · u32 CRC-32 of the header · header JSON · padding to 8 · eager sections
+ *   · each lazy section's block checksums · lazy sections
  *
  * Reading it back is one read of the eager sections into one buffer, each section a view into it (no per-item
  * objects, no second copy), while lazy sections stay on disk and are read a slice at a time: a one-shot search
  * needs every vector but the text of only the few hundred chunks it ranks and shows.
+ *
+ * Every byte read is checked (a garbled file must never answer): the header by its CRC-32, which holds each
+ * section's, so eager sections are checked as they are read; a lazy section by the CRC-32 of each BLOCK bytes
+ * of it, kept in a section of its own read with the eager ones, so a slice checks only the blocks it covers.
+ * zlib's CRC-32 ran at 0.7 GB/s over freshly read bytes (2.3 GB/s over cached ones) on the 14 MB of eager
+ * sections of tokio's snapshot.
  */
 export type Section = Uint8Array | Int8Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 
@@ -20,7 +28,22 @@ interface SectionEntry {
   /** Byte offset from the start of the file (a multiple of 8). */
   offset: number;
   length: number;
+  /** CRC-32 of its bytes. */
+  crc: number;
 }
+
+/**
+ * Bytes of a lazy section per checksum: a slice reads and checks the whole blocks it lies in. A chunk's text
+ * averages 480 bytes; the 224 texts a tokio search reads cost 1.5–4.8 ms of CPU in 1 KiB blocks, 10–14 ms in
+ * 4 KiB ones, 3 ms read alone.
+ */
+const BLOCK = 1024;
+/** The section holding a lazy section's block checksums. */
+const blocksOf = (name: string) => `${name}.blocks`;
+const PREFIX = 16;
+
+/** A lazy section whose bytes do not match their checksums: the file was damaged after it was written. */
+export class SectionDamageError extends Error {}
 
 interface Header<Meta> {
   meta: Meta;
@@ -34,12 +57,14 @@ const align8 = (n: number) => (n + 7) & ~7;
 /** Writes eager then lazy sections after the header; `meta` is any JSON the reader checks. */
 export function writeSectionedFile<Meta>(file: string, magic: string, meta: Meta, eager: Record<string, Section>, lazy: Record<string, Section>): void {
   const magicBytes = magicOf(magic);
-  const all = [...Object.entries(eager), ...Object.entries(lazy)];
+  const blocks = Object.entries(lazy).map(([name, data]): [string, Section] => [blocksOf(name), blockChecksums(bytesOf(data))]);
+  const all = [...Object.entries(eager), ...blocks, ...Object.entries(lazy)];
+  const crcs = all.map(([, data]) => zlib.crc32(bytesOf(data)));
   // The header holds the offsets, which depend on the header's length: measure it with the widest numbers first.
   const layout = (start: number): Header<Meta> => {
     let offset = start;
-    const sections = all.map(([name, data]) => {
-      const entry: SectionEntry = { name, type: typeName(data), offset, length: data.length };
+    const sections = all.map(([name, data], i) => {
+      const entry: SectionEntry = { name, type: typeName(data), offset, length: data.length, crc: crcs[i] };
       offset = align8(offset + data.byteLength);
       return entry;
     });
@@ -48,17 +73,15 @@ export function writeSectionedFile<Meta>(file: string, magic: string, meta: Meta
   const headerBytes = (h: Header<Meta>) => Buffer.from(JSON.stringify(h), 'utf8');
   // Offsets depend on where the sections start, which depends on the header's length: leave room for the
   // header as if every number were the widest, and let the sections begin there.
-  const start = align8(12 + headerBytes(layout(Number.MAX_SAFE_INTEGER)).length);
+  const start = align8(PREFIX + headerBytes(layout(Number.MAX_SAFE_INTEGER)).length);
   const header = layout(start);
   const headerJson = headerBytes(header);
   const out = Buffer.alloc(header.bytes);
   magicBytes.copy(out, 0);
   out.writeUInt32LE(headerJson.length, 8);
-  headerJson.copy(out, 12);
-  header.sections.forEach((entry, i) => {
-    const data = all[i][1];
-    out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), entry.offset);
-  });
+  out.writeUInt32LE(zlib.crc32(headerJson), 12);
+  headerJson.copy(out, PREFIX);
+  header.sections.forEach((entry, i) => out.set(bytesOf(all[i][1]), entry.offset));
   fs.writeFileSync(file, out);
 }
 
@@ -70,13 +93,13 @@ export class SectionedFile<Meta> {
   private constructor(
     readonly meta: Meta,
     private readonly eager: Map<string, Section>,
-    private readonly lazy: Map<string, SectionEntry>,
+    private readonly lazy: Map<string, LazySection>,
     fd: number,
   ) {
     this.fd = fd;
   }
 
-  /** The file, or null when it is missing, torn or not of this magic. */
+  /** The file, or null when it is missing, torn, damaged (a header or eager section that fails its checksum) or not of this magic. */
   static open<Meta>(file: string, magic: string, eagerNames: string[]): SectionedFile<Meta> | null {
     let fd: number;
     try {
@@ -94,18 +117,34 @@ export class SectionedFile<Meta> {
     }
   }
 
+  /** Whether the file begins with this magic: one of this layout, whatever state the rest is in. */
+  static hasMagic(file: string, magic: string): boolean {
+    try {
+      const fd = fs.openSync(file, 'r');
+      try {
+        const head = Buffer.alloc(8);
+        return fs.readSync(fd, head, 0, 8, 0) === 8 && head.equals(magicOf(magic));
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      return false;
+    }
+  }
+
   private static read<Meta>(fd: number, magic: string, eagerNames: string[]): SectionedFile<Meta> | null {
-    const prefix = Buffer.alloc(12);
-    if (fs.readSync(fd, prefix, 0, 12, 0) !== 12 || !prefix.subarray(0, 8).equals(magicOf(magic))) return null;
+    const prefix = Buffer.alloc(PREFIX);
+    if (fs.readSync(fd, prefix, 0, PREFIX, 0) !== PREFIX || !prefix.subarray(0, 8).equals(magicOf(magic))) return null;
     const headerLength = prefix.readUInt32LE(8);
     const size = fs.fstatSync(fd).size;
-    if (12 + headerLength > size) return null;
+    if (PREFIX + headerLength > size) return null;
     const headerBuffer = Buffer.alloc(headerLength);
-    if (fs.readSync(fd, headerBuffer, 0, headerLength, 12) !== headerLength) return null;
+    if (fs.readSync(fd, headerBuffer, 0, headerLength, PREFIX) !== headerLength || zlib.crc32(headerBuffer) !== prefix.readUInt32LE(12)) return null;
     const header = JSON.parse(headerBuffer.toString('utf8')) as Header<Meta>;
     if (header.bytes !== size || !Array.isArray(header.sections)) return null;
     const byName = new Map(header.sections.map((s) => [s.name, s]));
-    const eagerEntries = eagerNames.map((name) => byName.get(name));
+    const lazyEntries = header.sections.filter((s) => !eagerNames.includes(s.name) && s.type === 'Uint8Array' && byName.has(blocksOf(s.name)));
+    const eagerEntries = [...eagerNames, ...lazyEntries.map((s) => blocksOf(s.name))].map((name) => byName.get(name));
     if (eagerEntries.some((e) => !e || !(e.type in TYPES))) return null;
     // The eager sections lie together: one read covers them.
     const first = Math.min(...eagerEntries.map((e) => e!.offset));
@@ -113,8 +152,12 @@ export class SectionedFile<Meta> {
     const block = new ArrayBuffer(last - first);
     if (fs.readSync(fd, new Uint8Array(block), 0, block.byteLength, first) !== block.byteLength) return null;
     const eager = new Map<string, Section>();
-    for (const e of eagerEntries) eager.set(e!.name, new TYPES[e!.type](block, e!.offset - first, e!.length));
-    const lazy = new Map(header.sections.filter((s) => !eagerNames.includes(s.name) && s.type === 'Uint8Array').map((s) => [s.name, s]));
+    for (const e of eagerEntries) {
+      const section = new TYPES[e!.type](block, e!.offset - first, e!.length);
+      if (zlib.crc32(bytesOf(section)) !== e!.crc) return null;
+      eager.set(e!.name, section);
+    }
+    const lazy = new Map(lazyEntries.map((s) => [s.name, { ...s, blocks: eager.get(blocksOf(s.name)) as Uint32Array }]));
     return new SectionedFile(header.meta, eager, lazy, fd);
   }
 
@@ -124,22 +167,33 @@ export class SectionedFile<Meta> {
     return s;
   }
 
-  /** Bytes `start..end` of a lazy byte section. */
+  /** Bytes `start..end` of a lazy byte section, read with the whole blocks they lie in; SectionDamageError when those fail their checksums. */
   slice(name: string, start: number, end: number): Uint8Array {
     const whole = this.lazyBytes.get(name);
     if (whole) return whole.subarray(start, end);
     const entry = this.lazy.get(name);
     if (!entry || this.fd === null || start < 0 || end > entry.length || end < start) throw new Error(`no bytes ${start}..${end} in ${name}`);
-    const out = new Uint8Array(end - start);
-    if (out.length && fs.readSync(this.fd, out, 0, out.length, entry.offset + start) !== out.length) throw new Error(`${name} ends early`);
-    return out;
+    if (end === start) return new Uint8Array(0);
+    const from = Math.floor(start / BLOCK) * BLOCK;
+    const blocks = new Uint8Array(Math.min(Math.ceil(end / BLOCK) * BLOCK, entry.length) - from);
+    if (fs.readSync(this.fd, blocks, 0, blocks.length, entry.offset + from) !== blocks.length) throw new Error(`${name} ends early`);
+    for (let at = 0; at < blocks.length; at += BLOCK) {
+      if (zlib.crc32(blocks.subarray(at, at + BLOCK)) !== entry.blocks[(from + at) / BLOCK]) throw new SectionDamageError(`bytes ${from + at}.. of section ${name} do not match their checksum`);
+    }
+    return blocks.subarray(start - from, end - from);
   }
 
-  /** Reads every lazy section into memory and closes the file (before it is replaced, or to hold no descriptor). */
+  /**
+   * Reads every lazy section into memory, checked, and closes the file (before it is replaced, or to hold no
+   * descriptor); SectionDamageError when a section fails its checksum (the file is closed then too).
+   */
   detach(): void {
     if (this.fd === null) return;
-    for (const [name, entry] of this.lazy) this.lazyBytes.set(name, this.slice(name, 0, entry.length));
-    this.close();
+    try {
+      for (const [name, entry] of this.lazy) this.lazyBytes.set(name, this.slice(name, 0, entry.length));
+    } finally {
+      this.close();
+    }
   }
 
   /** Closes the file; lazy sections not read in by `detach` can no longer be read. */
@@ -147,6 +201,21 @@ export class SectionedFile<Meta> {
     if (this.fd !== null) fs.closeSync(this.fd);
     this.fd = null;
   }
+}
+
+interface LazySection extends SectionEntry {
+  /** CRC-32 of each BLOCK bytes. */
+  blocks: Uint32Array;
+}
+
+function blockChecksums(bytes: Uint8Array): Uint32Array {
+  const out = new Uint32Array(Math.ceil(bytes.length / BLOCK));
+  for (let i = 0; i < out.length; i++) out[i] = zlib.crc32(bytes.subarray(i * BLOCK, (i + 1) * BLOCK));
+  return out;
+}
+
+function bytesOf(data: Section): Uint8Array {
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
 
 /** The section's array type (a Node Buffer is stored as the bytes it is). */

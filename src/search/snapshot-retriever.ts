@@ -14,6 +14,12 @@ export function snapshotRetriever(file: string, embedder: Embedder): { retriever
   // Read only from here on: a load would write the file, and there is no store to load from.
   resident.snapshotFile = null;
   if (resident.size === 0) return null;
+  try {
+    // With no store to rebuild from, every text is read and checked now, not when a search reaches it.
+    resident.detachSnapshot();
+  } catch {
+    return null;
+  }
   const blobs = new Set(resident.info.map((c) => c.blob));
   return {
     blobs,

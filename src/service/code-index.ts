@@ -13,6 +13,7 @@ import { summarize } from '../index/known-tree.js';
 import { workingChanges } from '../git/status.js';
 import type { IndexOptions, IndexSummary } from '../index/indexer.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
+import { checkSearchSet } from './stored-rows.js';
 import { storeExists } from '../store/open-store.js';
 import { writingInto } from '../store/index-folder.js';
 import { StoreHandle } from '../store/store-handle.js';
@@ -100,6 +101,7 @@ export class CodeIndex {
     await this.refreshHead();
     const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal);
     if (!summary.upToDate) await refreshSearchSnapshot(this.ctx);
+    else await checkSearchSet(this.ctx);
     await this.refreshSources();
     return summary;
   }

@@ -12,6 +12,7 @@ import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import type { Config } from '../config/config.js';
 import { StoreDamageError } from '../util/errors.js';
+import { damagedSnapshots, readViewRows } from './stored-rows.js';
 
 export interface Check {
   name: string;
@@ -82,11 +83,14 @@ async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
   if (!meta) return { status: 'warn', detail: 'no index yet', fix: 'run "ocrag index"' };
   if (!storeExists(ctx.layout)) return { status: 'fail', detail: 'store folder is missing', fix: 'run "ocrag index --rebuild"' };
   let chunks = 0;
+  const manifest = currentManifest(ctx);
   try {
     const store = await openStore(ctx.layout, meta.dim, { create: false });
     try {
       // Reads a column of every data file: a missing or short one shows up here, not just in the row count.
       for (const n of (await store.chunkCounts()).values()) chunks += n;
+      // Then every row search reads for this branch, checked: a garbled data file shows up here.
+      if (manifest) await readViewRows(store, Object.values(manifest.files));
     } finally {
       store.close();
     }
@@ -95,8 +99,9 @@ async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
     if (!(damage instanceof StoreDamageError)) throw e;
     return { status: 'fail', detail: `the store is damaged: ${damage.detail}`, fix: 'run "ocrag index --rebuild"' };
   }
-  const manifest = currentManifest(ctx);
   if (!manifest) return { status: 'warn', detail: `${chunks} chunks stored, but this branch was never indexed`, fix: 'run "ocrag index"' };
+  const snapshots = damagedSnapshots(ctx.layout, meta.dim);
+  if (snapshots.length) return { status: 'warn', detail: `search snapshot damaged: ${snapshots.join('; ')}`, fix: 'nothing to do: the next search rebuilds it from the store' };
   const superseded = supersededDefaultModel(ctx);
   if (superseded) return { status: 'warn', detail: `built with the previous default model ${superseded}, which reads no Chinese`, fix: 'run "ocrag index" (search and hooks also do it): it re-embeds everything once' };
   if (!isUpToDate(ctx, manifest)) return { status: 'warn', detail: `indexed at ${manifest.commit.slice(0, 8)}, HEAD is ${ctx.head.commit?.slice(0, 8)}`, fix: 'run "ocrag index" (search also does it)' };

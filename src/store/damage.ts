@@ -5,9 +5,13 @@ import { asStorageError, storageProblem } from '../util/storage-problem.js';
 
 /**
  * LanceDB's words for files of a table that are missing, short or unreadable. A bad query (a bug) reads
- * "Invalid user input" instead and is not matched, so it is never blamed on the user's disk.
+ * "Invalid user input" instead and is not matched, so it is never blamed on the user's disk, unless the error
+ * comes from the file decoder's own source (`lance-encoding`, `lance-file`: "Unsupported bits_per_offset=202" for
+ * a garbled references file). A garbled data file can also make its decoder panic (4 KiB overwritten at 10% of a
+ * contents file: "range end index 368699183 out of range"), which reaches JavaScript as "Panic in async function"
+ * or "task 120 panicked with message …".
  */
-const DAMAGE = /Not found|was not found|LanceError\(IO\)|failed to fill whole buffer|sufficient data|corrupt|unexpected eof|No such file|is missing/i;
+const DAMAGE = /Not found|was not found|LanceError\(IO\)|failed to fill whole buffer|sufficient data|corrupt|unexpected eof|No such file|is missing|Panic in async function|panicked|lance-encoding-|lance-file-/i;
 
 export function isStoreDamage(e: unknown): boolean {
   if (e instanceof StoreDamageError) return true;

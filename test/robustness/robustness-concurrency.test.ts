@@ -23,7 +23,7 @@ test(`concurrent writers of the same chunks never store one twice (${ROUNDS} rac
     for (let round = 0; round < ROUNDS; round++) {
       const dir = tempDir('race');
       const store = await openStore(storeLocation(dir), 4);
-      await store.addChunks([{ ...sharedRows()[0], id: 'seed', blob: 'b'.repeat(40) }], false);
+      await store.addChunks([{ ...sharedRows()[0], id: 'd'.repeat(40), blob: 'b'.repeat(40) }], false);
       const at = Date.now() + 400;
       writer.stdin.write(`${dir} ${at}\n`);
       const mine = await openStore(storeLocation(dir), 4);

@@ -105,5 +105,5 @@ export function writeFiles(root: string, files: Record<string, string | Buffer>)
 
 /** The rows two processes race to write in the concurrency test (4-d vectors, one blob). */
 export function sharedRows(): ChunkRow[] {
-  return Array.from({ length: 100 }, (_, i) => ({ id: `chunk${i}`, blob: 'a'.repeat(40), startLine: i + 1, endLine: i + 1, language: 'text', symbol: '', text: `line ${i}`, terms: 'line', vector: new Float32Array([1, 0, 0, 0]) }));
+  return Array.from({ length: 100 }, (_, i) => ({ id: `c${i.toString(16).padStart(39, '0')}`, blob: 'a'.repeat(40), startLine: i + 1, endLine: i + 1, language: 'text', symbol: '', text: `line ${i}`, terms: 'line', vector: new Float32Array([1, 0, 0, 0]) }));
 }

@@ -1,11 +1,11 @@
 // The file format of the resident snapshot: sections read back as written, lazy ones a slice at a time, and any
-// file that is not whole reads as nothing rather than as wrong data.
+// file that is not whole, or whose bytes fail their checksums, reads as nothing rather than as wrong data.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SectionedFile, writeSectionedFile } from '../../src/search/sectioned-file.js';
+import { SectionDamageError, SectionedFile, writeSectionedFile } from '../../src/search/sectioned-file.js';
 
 const MAGIC = 'testSF01';
 
@@ -66,4 +66,37 @@ test('a torn, padded, foreign or missing file opens as null', () => {
   assert.ok(reopened, 'the same file whole opens');
   reopened.close();
   assert.throws(() => reopened.slice('texts', 0, 5), /no bytes/, 'closed without detaching: lazy bytes are gone');
+});
+
+test('a flipped byte anywhere is caught: header or eager section → null; a lazy block → SectionDamageError where read, and by detach', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-sf-'));
+  const file = path.join(dir, 'big.snap');
+  const texts = Buffer.from(Array.from({ length: 3000 }, (_, i) => `text ${i} 校验|`).join(''), 'utf8');
+  writeSectionedFile(file, MAGIC, { note: 'meta' }, { i32: Int32Array.from([1, 2, 3]) }, { texts });
+  const whole = fs.readFileSync(file);
+  const headerEnd = 16 + whole.readUInt32LE(8);
+  const flipped = (at: number) => {
+    const copy = Buffer.from(whole);
+    copy[at] ^= 1;
+    fs.writeFileSync(file, copy);
+  };
+  flipped(20);
+  assert.equal(SectionedFile.open(file, MAGIC, ['i32']), null, 'a byte of the header JSON');
+  flipped(12);
+  assert.equal(SectionedFile.open(file, MAGIC, ['i32']), null, 'a byte of the header checksum');
+  const i32At = whole.indexOf(Buffer.from(Int32Array.from([1, 2, 3]).buffer), headerEnd);
+  flipped(i32At + 4);
+  assert.equal(SectionedFile.open(file, MAGIC, ['i32']), null, 'a byte of an eager section');
+  const textsAt = whole.indexOf(texts.subarray(0, 64), headerEnd);
+  flipped(textsAt + 5000);
+  const opened = SectionedFile.open(file, MAGIC, ['i32'])!;
+  assert.ok(opened, 'lazy bytes are checked when read, not on open');
+  assert.equal(Buffer.from(opened.slice('texts', 0, 10)).toString(), texts.subarray(0, 10).toString(), 'a block before the damage reads');
+  assert.throws(() => opened.slice('texts', 4900, 5100), SectionDamageError);
+  assert.throws(() => opened.detach(), SectionDamageError);
+  assert.throws(() => opened.slice('texts', 0, 10), /no bytes/, 'a detach that failed closed the file');
+  fs.writeFileSync(file, whole);
+  const sound = SectionedFile.open(file, MAGIC, ['i32'])!;
+  sound.detach();
+  assert.equal(Buffer.from(sound.slice('texts', 0, texts.length)).toString(), texts.toString(), 'whole again: every byte as written');
 });

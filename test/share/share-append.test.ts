@@ -15,7 +15,8 @@ function rows(from: number, n: number): ChunkBatch {
   const strings = (f: (i: number) => string) => vectorFromArray(Array.from({ length: n }, (_, i) => f(i)), new Utf8()).data[0];
   const ints = (f: (i: number) => number) => makeData({ type: new Int32(), length: n, nullCount: 0, data: Int32Array.from({ length: n }, (_, i) => f(i)) });
   const type = new FixedSizeList(DIM, new Field('item', new Float32(), true));
-  const vectors = makeData({ type: new Float32(), length: n * DIM, nullCount: 0, data: Float32Array.from({ length: n * DIM }, (_, k) => k / 10) });
+  // Unit vectors, as every embedder writes (a store refuses others as damage when it reads them back).
+  const vectors = makeData({ type: new Float32(), length: n * DIM, nullCount: 0, data: Float32Array.from({ length: n * DIM }, (_, k) => (k % DIM === (from + Math.floor(k / DIM)) % DIM ? 1 : 0)) });
   const columns = {
     id: strings((i) => `${from + i}`.padStart(40, 'a')),
     blob: strings(() => 'b'.repeat(40)),

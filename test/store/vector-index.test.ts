@@ -30,17 +30,19 @@ test('a large view gets an IVF_RQ vector index, and its nearest content is the o
   const location = storeLocation(tempDir('vector-index'));
   const store = await openStore(location, DIM);
   const blob = (i: number) => i.toString(16).padStart(40, '0');
+  // Chunk ids are hex digests (a store refuses any other as damage): one a blob's id could not be.
+  const id = (i: number) => `e${i.toString(16).padStart(39, '0')}`;
   try {
     for (let start = 0; start < CONTENTS; start += 2_500) {
       const rows = Array.from({ length: 2_500 }, (_, j) => {
         const i = start + j;
-        return { id: `c${i}`, blob: blob(i), startLine: 1, endLine: 1, language: 'text', symbol: '', text: `content ${i}`, terms: `content n${i}`, vector: unitVector(i + 1), key: `k${i}` };
+        return { id: id(i), blob: blob(i), startLine: 1, endLine: 1, language: 'text', symbol: '', text: `content ${i}`, terms: `content n${i}`, vector: unitVector(i + 1), key: `k${i}` };
       });
       await store.addChunks(rows, false);
     }
     await store.ensureSearchIndexes([blob(0)]);
     const hits = await store.queryIndexes(unitVector(4_242), 'content', 10);
-    assert.equal(hits.nearest[0], 'c4241', 'the stored vector itself is nearest');
+    assert.equal(hits.nearest[0], id(4_241), 'the stored vector itself is nearest');
   } finally {
     store.close();
     delete process.env.OCRAG_LARGE_STORE_CHUNKS;

@@ -5,9 +5,12 @@ import arrow from '../arrow.js';
 import { contentKey } from '../content-key.js';
 import { CHUNK_COLUMNS } from '../chunk-columns.js';
 import { crashPoint } from '../../util/crash-point.js';
+import { checkStoredBatch } from '../batch-integrity.js';
 import { batchOf, takeColumn, type RowRef } from './arrow-take.js';
 import { blobFilters } from './blob-filter.js';
-import { contentSchema, refSchema } from './chunk-arrow.js';
+import { contentSchema, CONTENT_COLUMNS, refSchema } from './chunk-arrow.js';
+import { isRemoteTables } from './connect.js';
+import { isObjectId } from '../../git/object-id.js';
 import { joinContents, refColumnsFor, storedKeys } from './content-join.js';
 
 const { Utf8, vectorFromArray } = arrow;
@@ -26,14 +29,46 @@ export interface ChunkTables {
  * memory holds one batch and its contents, never the whole set.
  */
 export function chunkBatchesOf(tables: ChunkTables, blobs: string[]): AsyncGenerator<RecordBatchType> {
-  return joinContents(refsOf(tables.refs, blobFilters(blobs, 2000), refColumnsFor(CHUNK_COLUMNS)), tables.contents, CHUNK_COLUMNS, tables.dim, tables.dir);
+  return joinContents(refsOf(tables.refs, blobFilters(blobs, 2000), refColumnsFor(CHUNK_COLUMNS), tables.dir), tables.contents, CHUNK_COLUMNS, tables.dim, tables.dir);
 }
 
-/** The references matching these filters (null: all), streamed. */
-export async function* refsOf(refs: lancedb.Table, filters: (string | null)[], columns: string[]): AsyncGenerator<unknown> {
+/**
+ * A local read of chunks with their contents reads every reference in one scan, each one checked
+ * (batch-integrity.ts), unless it wants at most this many blobs of a table of more than SCANNED_REFS references:
+ * then a filter on the blob column. A filter never sees a reference whose blob a damaged file garbled (such chunks
+ * just went missing: other answers, exit 0), and it reads the whole blob column once per this many blobs, so a
+ * view's first load (every blob) costs no more by a scan. What stays filtered is what an index run just added.
+ */
+const FILTERED_BLOBS = 500;
+const SCANNED_REFS = 20_000;
+
+/**
+ * Chosen columns of the chunks of these blobs (null: of every chunk), streamed in the order they were added;
+ * `contents` is null in the one-table layout, whose references hold everything. A read of references alone may
+ * answer a long list with every row.
+ */
+export async function* chunkColumnsOf(refs: lancedb.Table, contents: lancedb.Table | null, dim: number, dir: string, blobs: string[] | null, columns: string[]): AsyncGenerator<RecordBatchType> {
+  const wanted = blobs && new Set(blobs.filter(isObjectId));
+  if (wanted && wanted.size === 0) return;
+  if (!contents || !columns.some((c) => CONTENT_COLUMNS.includes(c))) {
+    yield* refsOf(refs, !wanted || wanted.size > 2000 ? [null] : blobFilters(wanted, FILTERED_BLOBS), columns, dir);
+    return;
+  }
+  const remote = isRemoteTables(dir);
+  const scan = !wanted || wanted.size > 2000 || (!remote && (wanted.size > FILTERED_BLOBS || (await refs.countRows()) <= SCANNED_REFS));
+  // On a remote, the wanted blobs go along either way: a join wanting most of its contents reads them in one scan.
+  const keep = wanted && (scan || remote) ? wanted : undefined;
+  yield* joinContents(refsOf(refs, scan ? [null] : blobFilters(wanted!, FILTERED_BLOBS), refColumnsFor(columns), dir), contents, columns, dim, dir, keep);
+}
+
+/** The references matching these filters (null: all), streamed, each batch checked (batch-integrity.ts). */
+export async function* refsOf(refs: lancedb.Table, filters: (string | null)[], columns: string[], where: string): AsyncGenerator<RecordBatchType> {
   for (const filter of filters) {
     const query = refs.query().select(columns);
-    yield* filter ? query.where(filter) : query;
+    for await (const batch of filter ? query.where(filter) : query) {
+      checkStoredBatch(batch as unknown as RecordBatchType, where);
+      yield batch as unknown as RecordBatchType;
+    }
   }
 }
 

@@ -2,6 +2,7 @@
 import type * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch as RecordBatchType } from 'apache-arrow';
 import { StoreDamageError } from '../../util/errors.js';
+import { checkStoredBatch } from '../batch-integrity.js';
 import { batchOf, takeColumn, type RowRef } from './arrow-take.js';
 import { keyFilters } from './blob-filter.js';
 import { isRemoteTables } from './connect.js';
@@ -14,12 +15,13 @@ const LOOKUPS_AT_ONCE = 4;
 /** A join wanting at least 1/SCAN_WHEN_WANTING of the contents reads them all in one scan instead of looking them up. */
 const SCAN_WHEN_WANTING = 2;
 
-/** The `columns` of the contents of these keys, each key's row. */
-export async function contentsOf(contents: lancedb.Table, keys: Iterable<string>, columns: string[]): Promise<Map<string, RowRef>> {
+/** The `columns` of the contents of these keys, each key's row, checked (batch-integrity.ts; `where` names the tables in a damage report). */
+export async function contentsOf(contents: lancedb.Table, keys: Iterable<string>, columns: string[], where: string): Promise<Map<string, RowRef>> {
   const found = new Map<string, RowRef>();
   for (const filter of keyFilters(keys, KEYS_PER_LOOKUP)) {
     for await (const batch of contents.query().where(filter).select([KEY, ...columns])) {
       const b = batch as unknown as RecordBatchType;
+      checkStoredBatch(b, where);
       const col = b.getChild(KEY)!;
       for (let row = 0; row < b.numRows; row++) found.set(col.get(row) as string, { batch: b, row });
     }
@@ -27,11 +29,12 @@ export async function contentsOf(contents: lancedb.Table, keys: Iterable<string>
   return found;
 }
 
-/** The `columns` of these keys' contents, by one scan of the table. */
-async function scanContents(contents: lancedb.Table, keys: Set<string>, columns: string[]): Promise<Map<string, RowRef>> {
+/** The `columns` of these keys' contents, by one scan of the table, checked. */
+async function scanContents(contents: lancedb.Table, keys: Set<string>, columns: string[], where: string): Promise<Map<string, RowRef>> {
   const found = new Map<string, RowRef>();
   for await (const batch of contents.query().select([KEY, ...columns])) {
     const b = batch as unknown as RecordBatchType;
+    checkStoredBatch(b, where);
     const col = b.getChild(KEY)!;
     for (let row = 0; row < b.numRows; row++) {
       const key = col.get(row) as string;
@@ -61,7 +64,7 @@ export async function storedKeys(contents: lancedb.Table, keys: Iterable<string>
 export async function* joinContents(refs: AsyncIterable<unknown>, contents: lancedb.Table, columns: string[], dim: number, tables: string, wanted?: Set<string>): AsyncGenerator<RecordBatchType> {
   const schema = fieldsOf(columns, dim);
   const fromContent = columns.filter((c) => CONTENT_COLUMNS.includes(c));
-  const lookUp = (keys: Set<string>) => contentsOf(contents, keys, fromContent);
+  const lookUp = (keys: Set<string>) => contentsOf(contents, keys, fromContent, tables);
   const join = async (b: RecordBatchType, lookUpKeys = lookUp): Promise<RecordBatchType | null> => {
     const blobs = wanted && b.getChild('blob')!;
     const keys = b.getChild(KEY)!;
@@ -86,7 +89,7 @@ export async function* joinContents(refs: AsyncIterable<unknown>, contents: lanc
       for (let row = 0; row < b.numRows; row++) if (wanted.has(blobs.get(row) as string)) keys.add(keyCol.get(row) as string);
       held.push(b);
     }
-    const scanned = keys.size * SCAN_WHEN_WANTING >= (await contents.countRows()) ? await scanContents(contents, keys, fromContent) : null;
+    const scanned = keys.size * SCAN_WHEN_WANTING >= (await contents.countRows()) ? await scanContents(contents, keys, fromContent, tables) : null;
     const lookUpHeld = scanned ? async () => scanned : lookUp;
     for (const b of held) {
       const done = await join(b, lookUpHeld);

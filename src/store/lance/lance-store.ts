@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { isObjectId } from '../../git/object-id.js';
 import { StoreDamageError } from '../../util/errors.js';
 import { waitLock } from '../../util/file-lock.js';
 import './lance-env.js';
@@ -7,15 +6,16 @@ import * as lancedb from '@lancedb/lancedb';
 import arrow from '../arrow.js';
 import { CHUNK_COLUMNS } from '../chunk-columns.js';
 import type { BlobMark, ChunkBatch, ChunkStore, ChunkToAdd, StoreHits } from '../contract.js';
+import { checkStoredBatch } from '../batch-integrity.js';
 import { parseMarkReason, type BlobState } from '../blob-state.js';
 import { countChunksOf, isLargeStore } from '../large-store.js';
 import type { StoreLocation } from '../layout.js';
-import { contentSchema, CONTENT_COLUMNS, markSchema, refSchema } from './chunk-arrow.js';
-import { addBatchesNotStored, chunkBatchesOf, refsOf, type Added, type ChunkTables } from './chunk-batches.js';
+import { contentSchema, markSchema, refSchema } from './chunk-arrow.js';
+import { addBatchesNotStored, chunkBatchesOf, chunkColumnsOf, refsOf, type Added, type ChunkTables } from './chunk-batches.js';
 import { addToLegacyTable, addToTables, deleteBlobs, deleteChunks } from './chunk-writes.js';
 import { blobFilters } from './blob-filter.js';
 import { closeUnused, connectTables, existingTables, isRemoteTables } from './connect.js';
-import { contentsOf, joinContents, refColumnsFor, storedKeys } from './content-join.js';
+import { contentsOf, storedKeys } from './content-join.js';
 import { CONTENTS, copyToSplitLayout, hasSplitLayout, LEGACY_CHUNKS, markSplitLayout, REFS } from './layout-upgrade.js';
 import { ensureSearchIndexes, queryStore, textMatches, type IndexedTables } from './search-indexes.js';
 
@@ -76,7 +76,7 @@ export class LanceChunkStore implements ChunkStore {
   }
 
   private get indexed(): IndexedTables {
-    return this.contents ? { contents: this.contents, refs: this.refs } : { contents: this.refs, refs: null };
+    return this.contents ? { contents: this.contents, refs: this.refs, dir: this.location.tables } : { contents: this.refs, refs: null, dir: this.location.tables };
   }
 
   /** Upgrades a store of the one-table layout in place (see layout-upgrade.ts); says whether there was any. */
@@ -102,9 +102,14 @@ export class LanceChunkStore implements ChunkStore {
     const filters = only ? blobFilters(only, 500) : [null];
     for (const filter of filters) {
       const marks = this.marks.query().select(['blob', 'reason']);
-      for (const row of await (filter ? marks.where(filter) : marks).toArray()) state.set(row.blob as string, parseMarkReason(row.reason as string));
+      for await (const batch of filter ? marks.where(filter) : marks) {
+        checkStoredBatch(batch, this.location.tables);
+        const [blob, reason] = [batch.getChild('blob')!, batch.getChild('reason')!];
+        for (let i = 0; i < batch.numRows; i++) state.set(blob.get(i) as string, parseMarkReason(reason.get(i) as string));
+      }
       const chunks = this.refs.query().select(['blob']);
       for await (const batch of filter ? chunks.where(filter) : chunks) {
+        checkStoredBatch(batch, this.location.tables);
         const col = batch.getChild('blob')!;
         for (let i = 0; i < batch.numRows; i++) state.set(col.get(i) as string, 'chunks');
       }
@@ -116,6 +121,7 @@ export class LanceChunkStore implements ChunkStore {
   async chunkCounts(): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
     for await (const batch of this.refs.query().select(['blob'])) {
+      checkStoredBatch(batch, this.location.tables);
       const col = batch.getChild('blob')!;
       for (let i = 0; i < batch.numRows; i++) {
         const b = col.get(i) as string;
@@ -141,7 +147,7 @@ export class LanceChunkStore implements ChunkStore {
   async contentVectors(keys: Iterable<string>): Promise<Map<string, { vector: Float32Array; terms: string }>> {
     const out = new Map<string, { vector: Float32Array; terms: string }>();
     if (!this.contents) return out;
-    for (const [key, { batch, row }] of await contentsOf(this.contents, keys, ['terms', 'vector'])) {
+    for (const [key, { batch, row }] of await contentsOf(this.contents, keys, ['terms', 'vector'], this.location.tables)) {
       out.set(key, { vector: Float32Array.from((batch.getChild('vector')!.get(row) as { toArray(): Float32Array }).toArray()), terms: batch.getChild('terms')!.get(row) as string });
     }
     return out;
@@ -180,7 +186,7 @@ export class LanceChunkStore implements ChunkStore {
   /** Every column of the chunks of these blobs, streamed batch by batch (for export; see chunk-batches.ts). */
   async *chunkBatchesOf(blobs: string[]): AsyncGenerator<ChunkBatch> {
     if (this.contents) yield* chunkBatchesOf(this.tables, blobs);
-    else yield* refsOf(this.refs, blobFilters(blobs, 2000), CHUNK_COLUMNS) as AsyncGenerator<ChunkBatch>;
+    else yield* refsOf(this.refs, blobFilters(blobs, 2000), CHUNK_COLUMNS, this.location.tables);
   }
 
   /**
@@ -188,17 +194,7 @@ export class LanceChunkStore implements ChunkStore {
    * Search loads the chunks a view needs into memory with it; a long list is served by one scan, not many look-ups.
    */
   async *chunkColumns(blobs: string[] | null, columns: string[]): AsyncGenerator<ChunkBatch> {
-    const wanted = blobs && new Set(blobs.filter(isObjectId));
-    if (wanted && wanted.size === 0) return;
-    const scan = !wanted || wanted.size > 2000;
-    const filters = scan ? [null] : blobFilters(wanted, 500);
-    if (!this.contents || !columns.some((c) => CONTENT_COLUMNS.includes(c))) {
-      yield* refsOf(this.refs, filters, columns) as AsyncGenerator<ChunkBatch>;
-      return;
-    }
-    // On a remote, the wanted blobs go along either way: a join wanting most of its contents reads them in one scan.
-    const keep = wanted && (scan || isRemoteTables(this.location.tables)) ? wanted : undefined;
-    yield* joinContents(refsOf(this.refs, filters, refColumnsFor(columns)), this.contents, columns, this.dim, this.location.tables, keep);
+    yield* chunkColumnsOf(this.refs, this.contents, this.dim, this.location.tables, blobs, columns);
   }
 
   /**

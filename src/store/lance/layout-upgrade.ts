@@ -74,7 +74,7 @@ export async function copyToSplitLayout(db: lancedb.Connection, legacy: lancedb.
   crashPoint('store.upgrade-copied');
   for (const table of [refs, contents]) await table.optimize({ cleanupOlderThan: new Date(), deleteUnverified: false });
   // A store marked large keeps its indexes: the mark says a view needed them, so no view is counted again.
-  if (isLargeStore(location)) await ensureSearchIndexes({ contents, refs }, await refs.countRows(), location, async (limit) => limit, onNotice);
+  if (isLargeStore(location)) await ensureSearchIndexes({ contents, refs, dir: location.tables }, await refs.countRows(), location, async (limit) => limit, onNotice);
   markSplitLayout(location.tables);
   crashPoint('store.upgrade-switched');
   await db.dropTable(LEGACY_CHUNKS);

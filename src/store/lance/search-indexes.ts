@@ -2,6 +2,7 @@ import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch } from 'apache-arrow';
 import arrow from '../arrow.js';
+import { checkStoredBatch } from '../batch-integrity.js';
 import type { StoreHits } from '../contract.js';
 import { isLargeStore, LARGE_VIEW_CHUNKS, markLargeStore } from '../large-store.js';
 import type { StoreLocation } from '../layout.js';
@@ -36,6 +37,8 @@ const REFINE_FACTOR = 5;
 export interface IndexedTables {
   contents: lancedb.Table;
   refs: lancedb.Table | null;
+  /** Where the tables are, for damage reports. */
+  dir: string;
 }
 
 /**
@@ -85,9 +88,9 @@ export async function queryStore(tables: IndexedTables, dim: number, vector: Flo
   const columns = tables.refs ? [KEY, ...CONTENT_COLUMNS] : CANDIDATE_COLUMNS;
   const near = contents.vectorSearch(vector).distanceType('cosine').nprobes(NPROBES).refineFactor(REFINE_FACTOR).limit(limit).select([...columns, '_distance']);
   const text = words.trim() ? contents.search(words, 'fts', 'terms').limit(limit).select([...columns, '_score']) : null;
-  let [nearBatches, textBatches] = await Promise.all([collect(near), text ? collect(text) : Promise.resolve([])]);
+  let [nearBatches, textBatches] = await Promise.all([collect(near, tables.dir), text ? collect(text, tables.dir) : Promise.resolve([])]);
   if (tables.refs) {
-    const refs = await refsOfKeys(tables.refs, [...nearBatches, ...textBatches].flatMap((b) => [...b.getChild(KEY)!] as string[]));
+    const refs = await refsOfKeys(tables.refs, tables.dir, [...nearBatches, ...textBatches].flatMap((b) => [...b.getChild(KEY)!] as string[]));
     [nearBatches, textBatches] = [nearBatches, textBatches].map((batches) => batches.map((b) => chunksOfContents(b, refs, dim)));
   }
   const nearest: string[] = [];
@@ -106,16 +109,17 @@ export async function textMatches(tables: IndexedTables, words: string, limit: n
   await ensureTextIndex(tables.contents);
   const rows = await tables.contents.search(words, 'fts', 'terms').limit(limit).select([tables.refs ? KEY : 'id', '_score']).toArray();
   if (!tables.refs) return rows.map((r) => ({ id: r.id as string, score: r._score as number }));
-  const refs = await refsOfKeys(tables.refs, rows.map((r) => r[KEY] as string));
+  const refs = await refsOfKeys(tables.refs, tables.dir, rows.map((r) => r[KEY] as string));
   return rows.flatMap((r) => (refs.get(r[KEY] as string) ?? []).map((ref) => ({ id: ref.batch.getChild('id')!.get(ref.row) as string, score: r._score as number })));
 }
 
 /** The references of these contents, each content's in the order they were added. */
-async function refsOfKeys(refs: lancedb.Table, keys: string[]): Promise<Map<string, RowRef[]>> {
+async function refsOfKeys(refs: lancedb.Table, where: string, keys: string[]): Promise<Map<string, RowRef[]>> {
   const out = new Map<string, RowRef[]>();
   for (const filter of keyFilters(new Set(keys), 2000)) {
     for await (const batch of refs.query().where(filter).select([...REF_COLUMNS, KEY])) {
       const b = batch as unknown as RecordBatch;
+      checkStoredBatch(b, where);
       const col = b.getChild(KEY)!;
       for (let row = 0; row < b.numRows; row++) {
         const key = col.get(row) as string;
@@ -145,8 +149,12 @@ function chunksOfContents(hits: RecordBatch, refs: Map<string, RowRef[]>, dim: n
   return batchOf(schema, children, refRows.length);
 }
 
-async function collect(query: AsyncIterable<unknown>): Promise<RecordBatch[]> {
+/** The batches of a query's hits, each checked (batch-integrity.ts). */
+async function collect(query: AsyncIterable<unknown>, where: string): Promise<RecordBatch[]> {
   const out: RecordBatch[] = [];
-  for await (const batch of query) out.push(batch as RecordBatch);
+  for await (const batch of query) {
+    checkStoredBatch(batch as RecordBatch, where);
+    out.push(batch as RecordBatch);
+  }
   return out;
 }
