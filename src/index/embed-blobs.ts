@@ -235,12 +235,22 @@ async function embedContents(rows: PendingChunk[], keys: Set<string>, embedder: 
     slices.push(embedder.embed(texts.slice(at, at + size)).then((v) => (onSlice?.((sliced += size) / texts.length), v)));
   }
   const vectors = (await Promise.all(slices)).flat();
-  const embedded = new Map([...first.keys()].map((key, i) => [key, { vector: vectors[i], terms: codeTerms(texts[i]).join(' ') }]));
+  const embedded = new Map([...first.keys()].map((key, i) => [key, { vector: vectors[i], terms: contentTerms(texts[i]) }]));
   for (const r of rows) Object.assign(r, embedded.get(r.key));
   return first.size;
 }
 
 /** What is embedded: the code plus its breadcrumb, both from the blob's own content, so a rename never re-embeds. */
 export function embeddingText(chunk: Chunk): string {
-  return chunk.symbols.length ? `${formatBreadcrumb(chunk.symbols)}\n${chunk.text}` : chunk.text;
+  return contentEmbeddingText(formatBreadcrumb(chunk.symbols), chunk.text);
+}
+
+/** What a content (breadcrumb and text) is embedded as; its search words are `contentTerms` of the same. */
+export function contentEmbeddingText(symbol: string, text: string): string {
+  return symbol ? `${symbol}\n${text}` : text;
+}
+
+/** The search words stored with a content, from what it is embedded as. */
+export function contentTerms(embedding: string): string {
+  return codeTerms(embedding).join(' ');
 }

@@ -4,7 +4,9 @@ import { selectionKey, type IndexContext } from '../index/context.js';
 import { crashPoint } from '../index/crash-point.js';
 import { dropStaleStore, openStoreFor, writeStoreMeta } from '../index/open-store.js';
 import type { ChunkStore } from '../store/contract.js';
-import type { IndexIdentity, ModelIdentity } from '../store/identity.js';
+import type { Embedder } from '../embed/index.js';
+import { IMPORT_SAMPLE, pathsByBlob, verifierFor, type RowVerifier } from '../index/verify/index.js';
+import type { IndexIdentity } from '../store/identity.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
 import { storeExists } from '../store/open-store.js';
@@ -43,7 +45,8 @@ const ROWS_PER_WRITE = 16_384;
 /** Where an artifact goes: a CodeIndex, or a lighter holder of the same context and model. */
 export interface ImportTarget {
   ctx: IndexContext;
-  model(): Promise<ModelIdentity>;
+  /** Loaded only when needed: a pipeline model's vector size, and the sample of rows embedded again. */
+  model(): Promise<Embedder>;
 }
 
 export interface ImportOptions {
@@ -59,6 +62,8 @@ interface ImportRun {
   early: ArtifactHeader | null;
   here: Promise<CommitTree | null>;
   opts: ImportOptions;
+  /** Holds the artifact's rows to this repository's blobs. */
+  rows: (manifest: Manifest) => RowVerifier;
 }
 
 type Outcome = Omit<ImportSummary, 'file' | 'seconds'>;
@@ -80,7 +85,7 @@ export async function importArtifact(target: ImportTarget, file: string, opts: I
   // Git lists the commit's tree while the artifact is verified.
   const here = early ? commitTree(ctx.repo.root, early.commit) : Promise.resolve(null);
   here.catch(() => undefined);
-  const run: ImportRun = { file, local, early, here, opts };
+  const run: ImportRun = { file, local, early, here, opts, rows: (manifest) => artifactRows(target, local, manifest) };
   const outcome = (!storeExists(ctx.layout) && (await importIntoNewStore(ctx, run))) || (await importIntoStore(ctx, run));
   return { file: path.resolve(file), ...outcome, seconds: (performance.now() - started) / 1000 };
 }
@@ -98,6 +103,7 @@ async function importIntoNewStore(ctx: IndexContext, run: ImportRun): Promise<Ou
     let marksAdded: number;
     try {
       verified = await verifyArtifact(run.file, run.local, {
+        rows: run.rows,
         onChunks: (batch) => {
           crashPoint('import.staging');
           return writer.push(batch);
@@ -121,7 +127,7 @@ async function importIntoNewStore(ctx: IndexContext, run: ImportRun): Promise<Ou
 }
 
 async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outcome> {
-  const verified = await verifyArtifact(run.file, run.local, { keepChunkBytes: run.opts.keepChunkBytes ?? KEEP_CHUNK_BYTES });
+  const verified = await verifyArtifact(run.file, run.local, { keepChunkBytes: run.opts.keepChunkBytes ?? KEEP_CHUNK_BYTES, rows: run.rows });
   const repository = await checkRepository(ctx, run, verified);
   return withIndexLock(ctx, run.opts, async () => {
     const store = await openStoreFor(ctx, run.local, run.opts);
@@ -146,6 +152,16 @@ async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outco
     }
     return { ...summaryOf(verified, registerManifest(ctx, verified.manifest)), repository, chunksAdded, marksAdded };
   });
+}
+
+/**
+ * Every row and mark of the artifact held to this repository's blobs (index/verify/): texts, languages, words and
+ * vector lengths of all, a keyed sample cut and embedded again. The paths are the manifest's, which must be the
+ * commit's own when the commit is here (checkAgainstRepository).
+ */
+function artifactRows(target: ImportTarget, local: IndexIdentity, manifest: Manifest): RowVerifier {
+  const files = [...Object.entries(manifest.files), ...Object.entries(manifest.skippedBlobs)];
+  return verifierFor(target.ctx, { dim: local.dim, paths: pathsByBlob(files), blobs: files.map(([, blob]) => blob), plan: IMPORT_SAMPLE, embedder: () => target.model() });
 }
 
 async function withIndexLock<T>(ctx: IndexContext, opts: ImportOptions, use: () => Promise<T>): Promise<T> {

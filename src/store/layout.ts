@@ -36,6 +36,11 @@ export interface IndexLayout extends StoreLocation {
   sourceScans: string;
   /** What the last index run copied from the remote store (store/remote-run.ts), for `ocrag status`. */
   remoteRun: string;
+  /**
+   * This machine's secret that picks which rows from outside are re-chunked and re-embedded (index/verify/sample.ts):
+   * kept with the index, never shared, so whoever makes an artifact or a remote cannot know which rows are checked.
+   */
+  verifyKey: string;
 }
 
 const STAGING_PREFIX = 'staging-';
@@ -83,6 +88,7 @@ function layoutIn(dir: string): IndexLayout {
     sources: path.join(dir, 'sources.json'),
     sourceScans: path.join(dir, 'source-scans'),
     remoteRun: path.join(dir, 'remote-run.json'),
+    verifyKey: path.join(dir, 'verify-key'),
   };
 }
 

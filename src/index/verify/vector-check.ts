@@ -1,0 +1,109 @@
+import type { Embedder } from '../../embed/index.js';
+
+/** A row's vector as it came, with what it must be the embedding of. */
+export interface VectorClaim {
+  /** The row's blob; a content's key when `content`. */
+  blob: string;
+  content?: boolean;
+  path: string | null;
+  lines: [number, number] | null;
+  /** The text its content is embedded as (breadcrumb and text). */
+  embedding: string;
+  vector: Float32Array;
+  quantized: boolean;
+}
+
+/**
+ * How close a vector must be to this machine's embedding of its text. The default model gives the same text the
+ * same vector to 1e-8 (cosine ≥ 0.99999999 over 800 chunks embedded twice, in workers and not); an int8 copy (a
+ * search-ready set) stays above 0.9999. Changing one word of a 4-line function moves its vector to cosine ≤ 0.95,
+ * so 0.999 (2.6°) leaves a forger no room to aim a vector at a query while a model's own rounding passes.
+ */
+export const COSINE_MIN = 0.999;
+export const QUANTIZED_COSINE_MIN = 0.998;
+
+/** Embeddings kept to compare contents met again: 100 MB of 512-d vectors at most. */
+const KEEP_EMBEDDED = 50_000;
+
+/** Contents embedded together: big enough for the model's worker pool (64), small enough to overlap the reading. */
+const GROUP = 256;
+
+/**
+ * Embeds the sampled contents again, a group at a time while rows are still being read, and reports each whose
+ * vector is not this model's embedding of its text.
+ */
+export class VectorCheck {
+  embedded = 0;
+  private pending = new Map<string, VectorClaim>();
+  private running: Promise<void> = Promise.resolve();
+  private failure: unknown = null;
+
+  constructor(
+    private readonly embedder: () => Promise<Embedder>,
+    /** Contents embedded so far, by key (shared with other checks of the same run). */
+    private readonly done: Map<string, Float32Array>,
+    private readonly onMismatch: (claim: VectorClaim, what: string) => void,
+  ) {}
+
+  /** A sampled row's vector, checked now when its content was embedded before, else with its group. */
+  add(key: string, claim: VectorClaim): void {
+    const known = this.done.get(key);
+    if (known) return this.compare(claim, known);
+    if (this.pending.has(key)) return;
+    this.pending.set(key, claim);
+    if (this.pending.size >= GROUP) this.flush();
+  }
+
+  /** Every group embedded and compared; throws what embedding threw (a model that fails to load). */
+  async finish(): Promise<void> {
+    this.flush();
+    await this.running;
+    if (this.failure) throw this.failure;
+  }
+
+  /** Waits for what is under way, whatever came of it. */
+  async settle(): Promise<void> {
+    await this.running.catch(() => undefined);
+  }
+
+  private flush(): void {
+    if (this.pending.size === 0) return;
+    const group = [...this.pending];
+    this.pending = new Map();
+    this.running = this.running.then(async () => {
+      if (this.failure) return;
+      try {
+        const vectors = await (await this.embedder()).embed(group.map(([, claim]) => claim.embedding));
+        this.embedded += group.length;
+        group.forEach(([key, claim], i) => {
+          // Kept for a content met again (a search-ready set's rows); bounded, since doctor embeds everything.
+          if (this.done.size < KEEP_EMBEDDED) this.done.set(key, vectors[i]);
+          this.compare(claim, vectors[i]);
+        });
+      } catch (e) {
+        this.failure = e;
+      }
+    });
+  }
+
+  private compare(claim: VectorClaim, expected: Float32Array): void {
+    const similarity = cosine(claim.vector, expected);
+    if (similarity >= (claim.quantized ? QUANTIZED_COSINE_MIN : COSINE_MIN)) return;
+    this.onMismatch(claim, `has a vector that is not this model's embedding of its text (cosine ${similarity.toFixed(3)})`);
+  }
+}
+
+/** Cosine of two vectors; two all-zero vectors (a text with no tokens) agree. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let d = 0; d < a.length; d++) {
+    dot += a[d] * b[d];
+    na += a[d] * a[d];
+    nb += b[d] * b[d];
+  }
+  if (na === 0 && nb === 0) return 1;
+  if (na === 0 || nb === 0 || a.length !== b.length) return 0;
+  return dot / Math.sqrt(na * nb);
+}
