@@ -3,13 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import * as lancedb from '@lancedb/lancedb';
 import { digestOf, totalDigest } from '../../src/share/checksum.js';
 import { chunkEntryNames, ENTRY, isGzipped, ROWS_PER_ENTRY } from '../../src/share/format.js';
 import { readArtifact } from '../../src/share/tar-read.js';
 import { writeTar, type ArtifactEntry } from '../../src/share/tar-write.js';
 import arrow from '../../src/store/arrow.js';
 import { contentKey } from '../../src/store/content-key.js';
+import { connectTables } from '../../src/store/lance/connect.js';
 import { storeLocation } from '../../src/store/layout.js';
 import { openStore } from '../../src/store/open-store.js';
 import { committedRepo, runCli, tempDir } from '../helpers.js';
@@ -159,12 +159,13 @@ export async function answers(repo: string, query: string, env: NodeJS.ProcessEn
 }
 
 /**
- * Rewrites one content of a local store in LanceDB as an attacker who commits or publishes it would: the row whose
- * text includes `text` gets what `change` returns, under the content key of its new breadcrumb and text (so it is
+ * Rewrites one content of a store's tables (a local `.ocrag/lance`, or a team store's `s3://…/lance` with the AWS
+ * settings of process.env) as an attacker who commits or publishes it would: the content whose text includes
+ * `text` gets what `change` returns, under the content key of its new breadcrumb and text (so the store is
  * consistent in itself), and every chunk naming it follows.
  */
-export async function rewriteContent(repo: string, text: string, change: (row: { symbol: string; text: string; terms: string; vector: number[] }) => Partial<{ symbol: string; text: string; terms: string; vector: number[] }>): Promise<void> {
-  const db = await lancedb.connect(path.join(repo, '.ocrag', 'lance'));
+export async function rewriteContent(tables: string, text: string, change: (row: { symbol: string; text: string; terms: string; vector: number[] }) => Partial<{ symbol: string; text: string; terms: string; vector: number[] }>): Promise<void> {
+  const db = await connectTables(tables);
   const contents = await db.openTable('contents');
   const refs = await db.openTable('chunk_refs');
   const rows = (await contents.query().toArray()) as { content_key: string; symbol: string; text: string; terms: string; vector: Float32Array | number[] }[];
@@ -181,7 +182,25 @@ export async function rewriteContent(repo: string, text: string, change: (row: {
   db.close();
 }
 
-/** A unit vector of `dim` floats pointing where `of` points, scaled. */
-export function scaled(of: number[], by: number): number[] {
-  return of.map((v) => v * by);
+/** The vector of the content whose text includes `text`, in a store's tables. */
+export async function vectorOf(tables: string, text: string): Promise<number[]> {
+  const db = await connectTables(tables);
+  const contents = await db.openTable('contents');
+  const row = ((await contents.query().toArray()) as { text: string; vector: Float32Array }[]).find((r) => r.text.includes(text));
+  contents.close();
+  db.close();
+  if (!row) throw new Error(`no content holds ${text}`);
+  return Array.from(row.vector);
 }
+
+/** Hides a blob in a store's tables: its chunks go, a mark saying it yields none takes their place. */
+export async function markBlob(tables: string, blob: string, reason: string): Promise<void> {
+  const db = await connectTables(tables);
+  const [refs, marks] = [await db.openTable('chunk_refs'), await db.openTable('blob_marks')];
+  await refs.delete(`blob = '${blob}'`);
+  await marks.add([{ blob, reason }]);
+  refs.close();
+  marks.close();
+  db.close();
+}
+

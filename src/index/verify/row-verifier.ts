@@ -19,11 +19,9 @@ export interface VerifiableRow extends RowClaim {
   quantized?: boolean;
 }
 
-/** One thing wrong, with the row, mark or content it is wrong with. */
+/** One thing wrong, with the row or mark it is wrong with. */
 export interface RowProblem {
-  /** The blob of the row or mark; for a content, its key. */
   blob: string;
-  content?: boolean;
   path: string | null;
   lines: [number, number] | null;
   what: string;
@@ -31,7 +29,6 @@ export interface RowProblem {
 
 /** `src/auth.py:3-6 (blob 1a2b3c4d5e6f) has a text that is not lines 3-6 of its blob`. */
 export function describeProblem(p: RowProblem): string {
-  if (p.content) return `content ${p.blob.slice(0, 12)} ${p.what}`;
   const where = p.path === null ? `blob ${p.blob.slice(0, 12)}` : `${JSON.stringify(p.path).slice(1, -1)}${p.lines ? `:${p.lines[0]}-${p.lines[1]}` : ''} (blob ${p.blob.slice(0, 12)})`;
   return `${where} ${p.what}`;
 }
@@ -92,7 +89,7 @@ export class RowVerifier {
     this.owner = !shared;
     this.shared = shared ?? { reader: new BlobReader(opts.root), truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map() };
     this.keep = opts.keepProblems ?? 1;
-    this.vectors = new VectorCheck(opts.embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, content: claim.content, path: claim.path, lines: claim.lines, what }));
+    this.vectors = new VectorCheck(opts.embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }));
   }
 
   /**
@@ -162,15 +159,15 @@ export class RowVerifier {
   }
 
   /**
-   * A content's vector and words from outside (a remote's, for a text this repository holds): its words are those of
-   * the text, its vector of unit length and, when `sampled`, this model's embedding of it.
+   * A content's vector and words from outside (a remote's, for the text of a chunk this repository holds): its words
+   * are those of the text, its vector of unit length and, when `sampled`, this model's embedding of it.
    */
-  checkContent(key: string, embedding: string, content: { vector: Float32Array; terms: string }, sampled: boolean): boolean {
-    const claim: VectorClaim = { blob: key, content: true, path: null, lines: null, embedding, vector: Float32Array.from(content.vector), quantized: false };
-    const what = content.terms !== contentTerms(embedding) ? 'has search words that are not those of its text' : vectorProblem(content.vector, 0, this.opts.dim);
-    if (content.vector.length !== this.opts.dim) this.report({ blob: key, content: true, path: null, lines: null, what: `has no ${this.opts.dim}-d vector` });
-    else if (what) this.report({ blob: key, content: true, path: null, lines: null, what });
-    else if (sampled) this.vectors.add(key, claim);
+  checkContent(key: string, chunk: { blob: string; startLine: number; endLine: number; embedding: string }, content: { vector: Float32Array; terms: string }, sampled: boolean): boolean {
+    const where = { blob: chunk.blob, path: this.opts.paths(chunk.blob)[0] ?? null, lines: [chunk.startLine, chunk.endLine] as [number, number] };
+    const what =
+      content.vector.length !== this.opts.dim ? `has no ${this.opts.dim}-d vector` : content.terms !== contentTerms(chunk.embedding) ? 'has search words that are not those of its text' : vectorProblem(content.vector, 0, this.opts.dim);
+    if (what) this.report({ ...where, what: `gets a content that ${what}` });
+    else if (sampled) this.vectors.add(key, { ...where, embedding: chunk.embedding, vector: Float32Array.from(content.vector), quantized: false });
     return !this.done;
   }
 

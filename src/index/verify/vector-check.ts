@@ -2,9 +2,7 @@ import type { Embedder } from '../../embed/index.js';
 
 /** A row's vector as it came, with what it must be the embedding of. */
 export interface VectorClaim {
-  /** The row's blob; a content's key when `content`. */
   blob: string;
-  content?: boolean;
   path: string | null;
   lines: [number, number] | null;
   /** The text its content is embedded as (breadcrumb and text). */
