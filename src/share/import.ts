@@ -18,7 +18,7 @@ import { decodeCheckedEntry } from './chunk-rows.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { assertCompatible, chunkMember, ENTRY, requireArtifactFile, type ArtifactHeader } from './format.js';
 import { localIdentity } from './local-identity.js';
-import { checkAgainstRepository, commitTree, type CommitTree } from './manifest-check.js';
+import { checkAgainstRepository, checkSelection, commitTree, type CommitTree } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
 import { peekHeader, verifyArtifact, type VerifiedArtifact } from './verify.js';
 
@@ -174,7 +174,11 @@ async function withIndexLock<T>(ctx: IndexContext, opts: ImportOptions, use: () 
 
 async function checkRepository(ctx: IndexContext, run: ImportRun, verified: VerifiedArtifact): Promise<ImportSummary['repository']> {
   const commit = verified.manifest.commit;
-  return checkAgainstRepository(verified.manifest, run.early?.commit === commit ? await run.here : await commitTree(ctx.repo.root, commit));
+  const here = run.early?.commit === commit ? await run.here : await commitTree(ctx.repo.root, commit);
+  const checked = checkAgainstRepository(verified.manifest, here);
+  // A manifest made with other settings is made again by the next index run; one made with these is used as it is.
+  if (here && verified.manifest.selectionKey === selectionKey(ctx.config)) checkSelection(verified.manifest, here, ctx.config);
+  return checked;
 }
 
 function summaryOf(verified: VerifiedArtifact, manifest: { key: string; written: boolean }): Omit<Outcome, 'repository' | 'chunksAdded' | 'marksAdded'> {

@@ -149,6 +149,20 @@ describe('import holds every row of an artifact to the repository', () => {
     assert.deepEqual(await indexState(victim), state);
   });
 
+  test('a manifest that calls a source file excluded, its rows dropped, so no search finds it', async () => {
+    const file = await editArtifact(good, path.join(work, 'excluded.tar'), {
+      rows: (rows) => rows.filter((r) => r.blob !== blob['src/auth.py']),
+      manifest: (m) => {
+        delete m.files['src/auth.py'];
+        m.skipped['src/auth.py'] = 'excluded';
+      },
+    });
+    const r = await runCli(['import', file], victim);
+    assert.equal(r.code, 4, r.stderr);
+    assert.match(r.stderr, /^ocrag: artifact manifest leaves out "src\/auth\.py", which this repository's settings index\n$/);
+    assert.deepEqual(await indexState(victim), state);
+  });
+
   test('rows of a blob this repository does not have: refused until it is fetched', async () => {
     fs.writeFileSync(path.join(origin, 'src/extra.py'), 'def extra():\n    return 2\n');
     git(origin, 'add', '-A');

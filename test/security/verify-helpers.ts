@@ -73,7 +73,15 @@ const ROW_COLUMNS = ['id', 'blob', 'start_line', 'end_line', 'language', 'symbol
  * Writes `dst`: the artifact `src` with its rows and marks as `edit` leaves them, packed and checksummed again as
  * an attacker holding the exporter would (every digest, count and the overall sha256 consistent).
  */
-export async function editArtifact(src: string, dst: string, edit: { rows?: (rows: ArtifactRow[]) => ArtifactRow[]; marks?: (marks: { blob: string; reason: string }[]) => { blob: string; reason: string }[] }): Promise<string> {
+export async function editArtifact(
+  src: string,
+  dst: string,
+  edit: {
+    rows?: (rows: ArtifactRow[]) => ArtifactRow[];
+    marks?: (marks: { blob: string; reason: string }[]) => { blob: string; reason: string }[];
+    manifest?: (manifest: { files: Record<string, string>; skipped: Record<string, string> }) => void;
+  },
+): Promise<string> {
   const members: ArtifactEntry[] = [];
   for await (const m of readArtifact(src)) members.push({ name: m.name, body: m.stored });
   const unpack = (e: ArtifactEntry) => (isGzipped(e.name) ? gunzipSync(e.body) : e.body);
@@ -93,11 +101,14 @@ export async function editArtifact(src: string, dst: string, edit: { rows?: (row
   const marksEntry = members.find((e) => e.name === ENTRY.marks)!;
   let marks = unpack(marksEntry).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { blob: string; reason: string });
   marks = edit.marks ? edit.marks(marks) : marks;
+  const manifest = JSON.parse(unpack(members.find((e) => e.name === ENTRY.manifest)!).toString('utf8'));
+  edit.manifest?.(manifest);
   const out: (ArtifactEntry & { unpacked: number })[] = [];
   const packed = (name: string, body: Buffer) => out.push({ name, body: isGzipped(name) ? gzipSync(body) : body, unpacked: body.length });
   for (const e of members) {
     if (e.name === ENTRY.trailer || e.name.includes('/chunks/')) continue;
     if (e.name === ENTRY.marks) packed(e.name, Buffer.from(marks.map((m) => JSON.stringify(m) + '\n').join('')));
+    else if (e.name === ENTRY.manifest) packed(e.name, Buffer.from(JSON.stringify(manifest)));
     else out.push({ ...e, unpacked: unpack(e).length });
   }
   for (let at = 0, n = 1; at < rows.length; at += ROWS_PER_ENTRY, n++) {
@@ -116,7 +127,7 @@ export async function editArtifact(src: string, dst: string, edit: { rows?: (row
   const trailer = JSON.parse(unpack(members.find((e) => e.name === ENTRY.trailer)!).toString('utf8'));
   trailer.entries = digests;
   trailer.sha256 = totalDigest(digests);
-  trailer.counts = { ...trailer.counts, chunks: rows.length, blobs: new Set(rows.map((r) => r.blob)).size, marks: marks.length, entries: out.length, bytes: out.reduce((n, e) => n + e.unpacked, 0) };
+  trailer.counts = { ...trailer.counts, files: Object.keys(manifest.files).length, chunks: rows.length, blobs: new Set(rows.map((r) => r.blob)).size, marks: marks.length, entries: out.length, bytes: out.reduce((n, e) => n + e.unpacked, 0) };
   await writeTar(
     dst,
     (async function* () {

@@ -1,4 +1,5 @@
 import type { Embedder } from '../../embed/index.js';
+import type { IndexIdentity } from '../../store/identity.js';
 import type { IndexContext } from '../context.js';
 import { RowVerifier } from './row-verifier.js';
 import { EVERY_ROW, sampleBlobs, verificationKey, type SamplePlan, type VerificationKey } from './sample.js';
@@ -24,7 +25,7 @@ export function pathsByBlob(entries: Iterable<readonly [string, string]>): (blob
  */
 export function verifierFor(
   ctx: Pick<IndexContext, 'repo' | 'layout' | 'config'>,
-  opts: { dim: number; paths: (blob: string) => readonly string[]; blobs: Iterable<string>; plan: SamplePlan; embedder: () => Promise<Embedder>; keepProblems?: number; remember?: boolean; key?: VerificationKey },
+  opts: { dim: number; paths: (blob: string) => readonly string[]; blobs: Iterable<string>; plan: SamplePlan; embedder: () => Promise<Embedder>; keepProblems?: number; remember?: boolean; key?: VerificationKey; identity?: IndexIdentity },
 ): RowVerifier {
   const key = opts.plan === EVERY_ROW ? null : (opts.key ?? verificationKey(ctx.layout));
   return new RowVerifier({
@@ -37,5 +38,6 @@ export function verifierFor(
     embedder: opts.embedder,
     keepProblems: opts.keepProblems,
     remember: opts.remember,
+    identity: opts.identity,
   });
 }

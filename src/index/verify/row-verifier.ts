@@ -3,7 +3,10 @@ import { BlobReader } from '../../git/blobs.js';
 import type { BlobMark, ChunkBatch } from '../../store/contract.js';
 import { contentKey } from '../../store/content-key.js';
 import { vectorProblem } from '../../store/row-integrity.js';
+import type { IndexIdentity } from '../../store/identity.js';
+import { chunkId } from '../chunk-id.js';
 import { contentEmbeddingText, contentTerms } from '../embed-blobs.js';
+import { chunkerVersionsByLanguage } from '../read-through.js';
 import { BlobTruth, type RowClaim } from './blob-truth.js';
 import type { BlobSample } from './sample.js';
 import { VectorCheck, type VectorClaim } from './vector-check.js';
@@ -47,6 +50,8 @@ export interface VerifierOptions {
   keepProblems?: number;
   /** Called once `finish` found everything held (the sample's key is then kept). */
   onAccepted?: () => void;
+  /** Derive every row's chunk id again from its blob, span, this model and chunker (rows the caller did not check so). */
+  identity?: IndexIdentity;
   /** Remember the rows accepted, so the same rows again (a search-ready set's, after a copy) pass without their blobs. */
   remember?: boolean;
 }
@@ -81,6 +86,7 @@ export class RowVerifier {
   private readonly cut = new Set<string>();
   private readonly vectors: VectorCheck;
   private readonly keep: number;
+  private readonly versionOf: ((language: string) => string) | null;
 
   constructor(
     private readonly opts: VerifierOptions,
@@ -89,6 +95,7 @@ export class RowVerifier {
     this.owner = !shared;
     this.shared = shared ?? { reader: new BlobReader(opts.root), truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map() };
     this.keep = opts.keepProblems ?? 1;
+    this.versionOf = opts.identity ? chunkerVersionsByLanguage(opts.identity) : null;
     this.vectors = new VectorCheck(opts.embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }));
   }
 
@@ -135,6 +142,7 @@ export class RowVerifier {
       if (this.opts.remember) this.shared.accepted.set(row.id, `${row.language}\0${key}`);
       if (sample.vectors) this.vectors.add(key, this.claimOf(row));
     }
+    await this.vectors.keepUp();
     return !this.done;
   }
 
@@ -184,6 +192,7 @@ export class RowVerifier {
   }
 
   private async blobProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null> {
+    if (this.versionOf && row.id !== chunkId(row.blob, this.versionOf(row.language), this.opts.identity!.modelId, row.startLine, row.endLine)) return 'has a chunk id that does not match its blob, span, model and chunker';
     // The same row, already held to its blob (a search-ready set's row after the copy of its chunks).
     if (this.opts.remember && this.shared.accepted.get(row.id) === `${row.language}\0${key}`) return null;
     if (this.opts.paths(row.blob).length === 0) return 'belongs to a blob no path of this commit holds';

@@ -33,7 +33,11 @@ const GROUP = 256;
 export class VectorCheck {
   embedded = 0;
   private pending = new Map<string, VectorClaim>();
+  /** Every claim on a content being embedded, the first one's included. */
+  private readonly queued = new Map<string, VectorClaim[]>();
   private running: Promise<void> = Promise.resolve();
+  /** Groups handed to the model, oldest first, until keepUp lets go of them. */
+  private readonly groups: Promise<void>[] = [];
   private failure: unknown = null;
 
   constructor(
@@ -47,7 +51,10 @@ export class VectorCheck {
   add(key: string, claim: VectorClaim): void {
     const known = this.done.get(key);
     if (known) return this.compare(claim, known);
-    if (this.pending.has(key)) return;
+    // A content already on its way is embedded once: this claim is compared when it arrives.
+    const waiting = this.queued.get(key);
+    if (waiting) return void waiting.push(claim);
+    this.queued.set(key, [claim]);
     this.pending.set(key, claim);
     if (this.pending.size >= GROUP) this.flush();
   }
@@ -57,6 +64,14 @@ export class VectorCheck {
     this.flush();
     await this.running;
     if (this.failure) throw this.failure;
+  }
+
+  /**
+   * Waits while more than two groups wait for the model: rows are checked far faster than contents are embedded,
+   * and each claim holds a copy of its vector (doctor --verify embeds a whole store's).
+   */
+  async keepUp(): Promise<void> {
+    while (this.groups.length > 2) await this.groups.shift();
   }
 
   /** Waits for what is under way, whatever came of it. */
@@ -73,15 +88,17 @@ export class VectorCheck {
       try {
         const vectors = await (await this.embedder()).embed(group.map(([, claim]) => claim.embedding));
         this.embedded += group.length;
-        group.forEach(([key, claim], i) => {
+        group.forEach(([key], i) => {
           // Kept for a content met again (a search-ready set's rows); bounded, since doctor embeds everything.
           if (this.done.size < KEEP_EMBEDDED) this.done.set(key, vectors[i]);
-          this.compare(claim, vectors[i]);
+          for (const claim of this.queued.get(key) ?? []) this.compare(claim, vectors[i]);
+          this.queued.delete(key);
         });
       } catch (e) {
         this.failure = e;
       }
     });
+    this.groups.push(this.running);
   }
 
   private compare(claim: VectorClaim, expected: Float32Array): void {
