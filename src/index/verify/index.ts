@@ -39,5 +39,6 @@ export function verifierFor(
     keepProblems: opts.keepProblems,
     remember: opts.remember,
     identity: opts.identity,
+    everything: opts.plan === EVERY_ROW,
   });
 }

@@ -9,7 +9,7 @@ import { contentEmbeddingText, contentTerms } from '../embed-blobs.js';
 import { chunkerVersionsByLanguage } from '../read-through.js';
 import { BlobTruth, type RowClaim } from './blob-truth.js';
 import type { BlobSample } from './sample.js';
-import { VectorCheck, type VectorClaim } from './vector-check.js';
+import { SAMPLE_GROUP, VectorCheck, WHOLE_GROUP, type VectorClaim } from './vector-check.js';
 
 /** A row from outside (an artifact, a remote store, a search-ready set) or from the local store, to be held to git. */
 export interface VerifiableRow extends RowClaim {
@@ -48,6 +48,8 @@ export interface VerifierOptions {
   embedder: () => Promise<Embedder>;
   /** Problems kept before checking stops; default 1 (the first refuses everything). */
   keepProblems?: number;
+  /** Every content is embedded again (doctor --verify), not a sample: the model's worker pool pays then. */
+  everything?: boolean;
   /** Called once `finish` found everything held (the sample's key is then kept). */
   onAccepted?: () => void;
   /** Derive every row's chunk id again from its blob, span, this model and chunker (rows the caller did not check so). */
@@ -96,7 +98,8 @@ export class RowVerifier {
     this.shared = shared ?? { reader: new BlobReader(opts.root), truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map() };
     this.keep = opts.keepProblems ?? 1;
     this.versionOf = opts.identity ? chunkerVersionsByLanguage(opts.identity) : null;
-    this.vectors = new VectorCheck(opts.embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }));
+    const group = opts.everything ? WHOLE_GROUP : SAMPLE_GROUP;
+    this.vectors = new VectorCheck(opts.embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }), group);
   }
 
   /**
@@ -186,8 +189,8 @@ export class RowVerifier {
 
   private async rowProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null> {
     const problem = await this.blobProblem(row, key, sample);
-    // Words cost a quarter of what cutting costs (~30 µs a row): checked with the cut, on the same sample.
-    if (problem || !sample.chunks || row.terms === undefined) return problem;
+    // Search words, like the vector, are what a content is found by, not what is shown: checked with the vector.
+    if (problem || !sample.vectors || row.terms === undefined) return problem;
     return row.terms === contentTerms(contentEmbeddingText(row.symbol, row.text)) ? null : 'has search words that are not those of its text';
   }
 
@@ -254,22 +257,32 @@ export class RowVerifier {
 /** The rows of a batch of the store's chunk columns, their vectors viewed in place. */
 export function* rowsOfBatch(batch: ChunkBatch, dim: number): Generator<VerifiableRow> {
   const [ids, blobs, languages, symbols, texts, terms] = ['id', 'blob', 'language', 'symbol', 'text', 'terms'].map((name) => stringsOf(batch, name));
-  const [starts, ends] = ['start_line', 'end_line'].map((name) => batch.getChild(name)!);
+  const [starts, ends] = ['start_line', 'end_line'].map((name) => batch.getChild(name)!.data[0].values as Int32Array);
   const list = batch.getChild('vector')!.data[0];
   const flat = list.children[0].values as Float32Array;
   const offset = list.children[0].offset + list.offset * dim;
   for (let i = 0; i < batch.numRows; i++) {
-    yield {
-      id: ids(i),
-      blob: blobs(i),
-      startLine: starts.get(i) as number,
-      endLine: ends.get(i) as number,
-      language: languages(i),
-      symbol: symbols(i),
-      text: texts(i),
-      terms: terms(i),
-      vector: flat.subarray(offset + i * dim, offset + (i + 1) * dim),
-    };
+    const vector = flat.subarray(offset + i * dim, offset + (i + 1) * dim);
+    yield new BatchRow(ids(i), blobs(i), starts[i], ends[i], languages(i), symbols(i), texts(i), vector, () => terms(i));
+  }
+}
+
+/** A row of a batch; its search words, as long as its text, are read only when the sample checks them. */
+class BatchRow implements VerifiableRow {
+  constructor(
+    readonly id: string,
+    readonly blob: string,
+    readonly startLine: number,
+    readonly endLine: number,
+    readonly language: string,
+    readonly symbol: string,
+    readonly text: string,
+    readonly vector: Float32Array,
+    private readonly termsOf: () => string,
+  ) {}
+
+  get terms(): string {
+    return this.termsOf();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Embedder } from '../../embed/index.js';
+import { POOL_MIN_BATCH, type Embedder } from '../../embed/index.js';
 
 /** A row's vector as it came, with what it must be the embedding of. */
 export interface VectorClaim {
@@ -13,18 +13,25 @@ export interface VectorClaim {
 
 /**
  * How close a vector must be to this machine's embedding of its text. The default model gives the same text the
- * same vector to 1e-8 (cosine ≥ 0.99999999 over 800 chunks embedded twice, in workers and not); an int8 copy (a
- * search-ready set) stays above 0.9999. Changing one word of a 4-line function moves its vector to cosine ≤ 0.95,
- * so 0.999 (2.6°) leaves a forger no room to aim a vector at a query while a model's own rounding passes.
+ * same vector to 1e-8 (cosine ≥ 0.99999999 over 800 chunks embedded twice, in workers and not), so 0.9999 leaves
+ * a model of another backend its own rounding. Distinct contents are rarely that close: of 300 of tokio's 14,372
+ * contents, the nearest other content was at cosine 0.909 (median), 0.989 (90 %), 0.9991 (99 %); changing one
+ * word of a 4-line function moves its vector to ≤ 0.95. So a vector passes only as its own text's, or a near
+ * duplicate's. An int8 copy (a search-ready set) stays at ≥ 0.99992 of its vector (all 14,372): it gets 0.999.
  */
-export const COSINE_MIN = 0.999;
-export const QUANTIZED_COSINE_MIN = 0.998;
+export const COSINE_MIN = 0.9999;
+export const QUANTIZED_COSINE_MIN = 0.999;
 
 /** Embeddings kept to compare contents met again: 100 MB of 512-d vectors at most. */
 const KEEP_EMBEDDED = 50_000;
 
-/** Contents embedded together: big enough for the model's worker pool (64), small enough to overlap the reading. */
-const GROUP = 256;
+/**
+ * Contents embedded together. A sample (~1,100 of tokio's contents) is embedded on this thread, in groups just
+ * under the size that starts the model's worker pool: two workers cost ~1 s of CPU to start (modules, tokenizer,
+ * measured on tokio's import) for ~0.4 s of embedding. Everything (doctor --verify) goes to the pool, 256 at a time.
+ */
+export const SAMPLE_GROUP = POOL_MIN_BATCH - 1;
+export const WHOLE_GROUP = 256;
 
 /**
  * Embeds the sampled contents again, a group at a time while rows are still being read, and reports each whose
@@ -45,6 +52,7 @@ export class VectorCheck {
     /** Contents embedded so far, by key (shared with other checks of the same run). */
     private readonly done: Map<string, Float32Array>,
     private readonly onMismatch: (claim: VectorClaim, what: string) => void,
+    private readonly group: number,
   ) {}
 
   /** A sampled row's vector, checked now when its content was embedded before, else with its group. */
@@ -56,7 +64,7 @@ export class VectorCheck {
     if (waiting) return void waiting.push(claim);
     this.queued.set(key, [claim]);
     this.pending.set(key, claim);
-    if (this.pending.size >= GROUP) this.flush();
+    if (this.pending.size >= this.group) this.flush();
   }
 
   /** Every group embedded and compared; throws what embedding threw (a model that fails to load). */
