@@ -7,6 +7,7 @@ import { readRemoteSearchSet } from '../store/remote.js';
 import { chunkId } from './chunk-id.js';
 import { chunkerVersionsByLanguage, type RemoteReader } from './read-through.js';
 import { describeProblem, type RowVerifier, type VerifiableRow } from './verify/index.js';
+import { derivedProblem } from './verify/search-set.js';
 
 /**
  * The search-ready set published for this commit (share/publish-search-set.ts), its bytes checked against the
@@ -45,6 +46,9 @@ export async function placeSearchSet(body: Buffer, file: string, identity: Index
       if (!info.every((c) => accepted(c) && c.id === chunkId(c.blob, versionOf(c.language), identity.modelId, c.startLine, c.endLine))) return false;
       for (let at = 0; at < info.length; at += ROWS_PER_CHECK) if (!(await verifier.check(setRows(restored.state, identity.dim, at, Math.min(info.length, at + ROWS_PER_CHECK))))) break;
       if (!(await verifier.finish())) return (placed = describeProblem(verifier.problems[0]));
+      // What the set derives from its rows (postings, lengths, symbol table), on the rows whose vectors were checked.
+      const derived = derivedProblem(restored.state, new Set(info.flatMap((c, i) => (verifier.sampleOf(c.blob).vectors ? [i] : []))));
+      if (derived) return (placed = derived);
     } finally {
       restored.detach();
     }

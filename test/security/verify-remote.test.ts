@@ -7,14 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { contentEmbeddingText, contentTerms } from '../../src/index/embed-blobs.js';
-import { readSnapshot, writeSnapshot } from '../../src/search/resident-snapshot.js';
+import { readSnapshot, writeSnapshot, type ResidentState } from '../../src/search/resident-snapshot.js';
 import { openRemote, readRemoteIdentity, readRemoteSearchSet, writeRemoteSearchSet } from '../../src/store/remote.js';
 import { cloneRepo, git, runCli, runJson, tempDir } from '../helpers.js';
 import { startS3, type S3Server } from '../share/s3-server.js';
 import { answers, AUTH_PY, indexState, INJECTED, markBlob, rewriteContent, vectorOf, verifyRepo } from './verify-helpers.js';
 
 const QUESTION = 'how is the password verified';
-const PREFIXES = ['text', 'norm', 'contents', 'set', 'mark'] as const;
+const PREFIXES = ['text', 'norm', 'contents', 'set', 'mark', 'postings', 'symbols'] as const;
 
 describe('an index run holds what it copies from the team store to the repository', () => {
   let s3: S3Server;
@@ -37,9 +37,10 @@ describe('an index run holds what it copies from the team store to the repositor
     git(origin, 'add', '-A');
     git(origin, 'commit', '-qm', 'hashing and tokens');
     authBlob = git(origin, 'rev-parse', 'HEAD:src/auth.py');
-    // Whoever can write the bucket publishes the commit to every prefix, then rewrites what it holds there.
-    const publisher = cloneRepo(origin, 'publisher');
-    for (const prefix of PREFIXES) await runJson(['publish'], publisher, { ...s3.env, ...remote(prefix) });
+    // Whoever can write the bucket publishes the commit, copies it to a prefix per attack (s3rver keeps objects
+    // as files) and rewrites what each holds.
+    await runJson(['publish'], cloneRepo(origin, 'publisher'), { ...s3.env, ...remote('base') });
+    for (const prefix of PREFIXES) fs.cpSync(path.join(s3.directory, 'team', 'verify-base'), path.join(s3.directory, 'team', `verify-${prefix}`), { recursive: true });
     // The victim indexed the commit before on its own; its branch is now at the published one.
     victim = cloneRepo(origin, 'victim');
     git(victim, 'reset', '-q', '--hard', first);
@@ -94,8 +95,9 @@ describe('an index run holds what it copies from the team store to the repositor
     await refusedRun(edited, 'contents', refusal('contents', 'src/auth\\.py:\\d+-\\d+', "has a vector that is not this model's embedding of its text \\(cosine -?0\\.\\d+\\)"));
   });
 
-  test('a published search-ready set with rewritten text for a fresh clone\'s first answer', async () => {
-    const store = openRemote(remote('set').OCRAG_REMOTE, { dir: tempDir('verify-set') });
+  /** Rewrites the search-ready set published to `prefix` for the origin's HEAD as `edit` leaves its state. */
+  async function tamperSet(prefix: string, edit: (state: ResidentState) => void): Promise<void> {
+    const store = openRemote(remote(prefix).OCRAG_REMOTE, { dir: tempDir('verify-set') });
     const identity = (await readRemoteIdentity(store))!;
     const commit = git(origin, 'rev-parse', 'HEAD');
     const published = (await readRemoteSearchSet(store, commit, identity))!;
@@ -103,19 +105,48 @@ describe('an index run holds what it copies from the team store to the repositor
     fs.writeFileSync(file, published.body);
     const restored = readSnapshot(file, identity.dim)!;
     restored.detach();
-    const state = restored.state;
-    const at = state.info.findIndex((c) => c.text.includes('compare_digest'));
-    const c = state.info[at];
-    state.info[at] = { id: c.id, blob: c.blob, startLine: c.startLine, endLine: c.endLine, language: c.language, symbol: c.symbol, text: c.text.replace('return hmac.compare_digest(stored_hash, given_hash)', `# ${INJECTED}\n    return True`) };
+    edit(restored.state);
     const tampered = path.join(path.dirname(file), 'tampered.snap');
-    writeSnapshot(tampered, identity.dim, state);
+    writeSnapshot(tampered, identity.dim, restored.state);
     await writeRemoteSearchSet(store, { commit, chunks: published.set.chunks, modelId: identity.modelId, dim: identity.dim, chunkerVersion: identity.chunkerVersion }, fs.readFileSync(tampered));
+  }
 
-    const fresh = cloneRepo(origin, 'fresh');
-    const r = await runCli(['search', QUESTION, '-k', '3', '--json'], fresh, { ...s3.env, ...remote('set') });
+  /** A fresh clone's first search with the remote at `prefix`: the answer, and the notice saying why the set was not used. */
+  async function firstSearch(prefix: string, why: RegExp): Promise<string> {
+    const fresh = cloneRepo(origin, `fresh-${prefix}`);
+    const r = await runCli(['search', QUESTION, '-k', '3', '--json'], fresh, { ...s3.env, ...remote(prefix) });
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(!r.stdout.includes('IGNORE PREVIOUS INSTRUCTIONS'), 'the injected text is never given');
-    assert.match(r.stdout, /hmac\.compare_digest\(stored_hash, given_hash\)/);
-    assert.match(r.stderr, /the search-ready set s3:\/\/team\/verify-set published for [0-9a-f]{8} was not used \(src\/auth\.py:\d+-\d+ \(blob [0-9a-f]{12}\) has a text that is not lines \d+-\d+ of its blob\); the first search builds its own/);
+    assert.match(r.stderr, new RegExp(`the search-ready set s3://team/verify-${prefix} published for [0-9a-f]{8} was not used \\(${why.source}\\); the first search builds its own`));
+    assert.ok(!r.stderr.includes('answered from the team'), 'no first answer from the set');
+    return r.stdout;
+  }
+
+  test("a published search-ready set with rewritten text for a fresh clone's first answer", async () => {
+    await tamperSet('set', (state) => {
+      const at = state.info.findIndex((c) => c.text.includes('compare_digest'));
+      const c = state.info[at];
+      state.info[at] = { id: c.id, blob: c.blob, startLine: c.startLine, endLine: c.endLine, language: c.language, symbol: c.symbol, text: c.text.replace('return hmac.compare_digest(stored_hash, given_hash)', `# ${INJECTED}\n    return True`) };
+    });
+    const answer = await firstSearch('set', /src\/auth\.py:\d+-\d+ \(blob [0-9a-f]{12}\) has a text that is not lines \d+-\d+ of its blob/);
+    assert.ok(!answer.includes('IGNORE PREVIOUS INSTRUCTIONS'), 'the injected text is never given');
+    assert.match(answer, /hmac\.compare_digest\(stored_hash, given_hash\)/);
+  });
+
+  test('a published set listing a chunk under words it does not hold, to rank it first for "password"', async () => {
+    await tamperSet('postings', (state) => {
+      const at = state.info.findIndex((c) => c.text.includes('self.user.deadline'));
+      const [docs, tfs] = state.postings.lists.writable('password');
+      docs.push(at);
+      tfs.push(50);
+    });
+    await firstSearch('postings', /row \d+ \([0-9a-f]{12}:\d+-\d+\) is listed under words that are not its own/);
+  });
+
+  test('a published set whose symbol table answers check_password with another chunk', async () => {
+    await tamperSet('symbols', (state) => {
+      const at = state.info.findIndex((c) => c.text.includes('LruCache'));
+      state.definitions.writable('check_password')[0].push(at);
+    });
+    await firstSearch('symbols', /row \d+ \([0-9a-f]{12}:\d+-\d+\) is listed in the symbol table under a name it does not define/);
   });
 });

@@ -9,6 +9,7 @@ import { contentEmbeddingText, contentTerms } from '../embed-blobs.js';
 import { chunkerVersionsByLanguage } from '../read-through.js';
 import { BlobTruth, type RowClaim } from './blob-truth.js';
 import type { BlobSample } from './sample.js';
+import { rowsOfBatch } from './batch-rows.js';
 import { SAMPLE_GROUP, VectorCheck, WHOLE_GROUP, type VectorClaim } from './vector-check.js';
 
 /** A row from outside (an artifact, a remote store, a search-ready set) or from the local store, to be held to git. */
@@ -109,6 +110,11 @@ export class RowVerifier {
    */
   fork(sample = this.opts.sample): RowVerifier {
     return new RowVerifier({ ...this.opts, sample, onAccepted: undefined }, this.shared);
+  }
+
+  /** What of a blob's rows is checked beyond their text. */
+  sampleOf(blob: string): BlobSample {
+    return this.opts.sample(blob);
   }
 
   /** Whether enough problems were found to stop. */
@@ -252,45 +258,4 @@ export class RowVerifier {
       void truth.then((t) => (this.shared.truthBytes -= t?.size ?? 0));
     }
   }
-}
-
-/** The rows of a batch of the store's chunk columns, their vectors viewed in place. */
-export function* rowsOfBatch(batch: ChunkBatch, dim: number): Generator<VerifiableRow> {
-  const [ids, blobs, languages, symbols, texts, terms] = ['id', 'blob', 'language', 'symbol', 'text', 'terms'].map((name) => stringsOf(batch, name));
-  const [starts, ends] = ['start_line', 'end_line'].map((name) => batch.getChild(name)!.data[0].values as Int32Array);
-  const list = batch.getChild('vector')!.data[0];
-  const flat = list.children[0].values as Float32Array;
-  const offset = list.children[0].offset + list.offset * dim;
-  for (let i = 0; i < batch.numRows; i++) {
-    const vector = flat.subarray(offset + i * dim, offset + (i + 1) * dim);
-    yield new BatchRow(ids(i), blobs(i), starts[i], ends[i], languages(i), symbols(i), texts(i), vector, () => terms(i));
-  }
-}
-
-/** A row of a batch; its search words, as long as its text, are read only when the sample checks them. */
-class BatchRow implements VerifiableRow {
-  constructor(
-    readonly id: string,
-    readonly blob: string,
-    readonly startLine: number,
-    readonly endLine: number,
-    readonly language: string,
-    readonly symbol: string,
-    readonly text: string,
-    readonly vector: Float32Array,
-    private readonly termsOf: () => string,
-  ) {}
-
-  get terms(): string {
-    return this.termsOf();
-  }
-}
-
-/** A string column read straight from its bytes: Arrow's own accessor decodes through a TextDecoder per value, 4× slower. */
-function stringsOf(batch: ChunkBatch, name: string): (i: number) => string {
-  const data = batch.getChild(name)!.data[0];
-  const offsets = data.valueOffsets as Int32Array;
-  const values = data.values as Uint8Array;
-  const bytes = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
-  return (i) => bytes.toString('utf8', offsets[i], offsets[i + 1]);
 }
