@@ -39,7 +39,7 @@ const CONTENT_FLOOR = 512;
 export function remoteCheck(ctx: IndexContext, embedder: Embedder, uri: string, files: { path: string; blob: string }[], blobs: string[]): RemoteCheck {
   const key = verificationKey(ctx.layout);
   const rows = verifierFor(ctx, { key, dim: embedder.dim, paths: pathsByBlob(files.map((f) => [f.path, f.blob])), blobs, plan: IMPORT_SAMPLE, embedder: async () => embedder, remember: true });
-  return new RemoteCheck(rows, contentSampler(key.bytes, IMPORT_SAMPLE.vectorRate, CONTENT_FLOOR), uri);
+  return new RemoteCheck(rows, contentSampler(key.bytes, IMPORT_SAMPLE.rate, CONTENT_FLOOR), uri);
 }
 
 /**

@@ -17,7 +17,7 @@ export interface VerifyOptions {
    * Holds every row and mark to the local repository (index/verify/), made once the manifest is read: a row that
    * is not what git holds refuses the artifact, after its checksums matched, before `onChunks` sees its batch.
    */
-  rows?: (manifest: Manifest) => RowVerifier;
+  rows?: (manifest: Manifest) => Promise<RowVerifier>;
 }
 
 /** An artifact read end to end and found whole, consistent and (if asked) compatible; nothing was written. */
@@ -87,7 +87,7 @@ export async function verifyArtifact(file: string, local?: IndexIdentity, opts: 
         continue;
       }
       if (name === ENTRY.header && local) assertCompatible(contents.header!, local);
-      if (name === ENTRY.manifest && opts.rows) rows = opts.rows(contents.manifest!);
+      if (name === ENTRY.manifest && opts.rows) rows = await opts.rows(contents.manifest!);
       const held = !rows || (name === ENTRY.marks ? await rows.checkMarks(contents.marks) : checked ? await rows.checkBatch(checked) : true);
       if (!held) contentError = refused(rows!);
       else if (checked && opts.onChunks) await opts.onChunks(checked);

@@ -4,7 +4,7 @@ import type { IndexContext } from '../context.js';
 import { RowVerifier } from './row-verifier.js';
 import { EVERY_ROW, sampleBlobs, verificationKey, type SamplePlan, type VerificationKey } from './sample.js';
 
-export { describeProblem, RowVerifier, type RowProblem, type VerifiableRow } from './row-verifier.js';
+export { describeProblem, RowVerifier, rowSays, type RowProblem, type VerifiableRow } from './row-verifier.js';
 export { rowsOfBatch } from './batch-rows.js';
 export { contentSampler, EVERY_ROW, IMPORT_SAMPLE, verificationKey, type SamplePlan, type VerificationKey } from './sample.js';
 export { cosine, COSINE_MIN } from './vector-check.js';
@@ -26,7 +26,7 @@ export function pathsByBlob(entries: Iterable<readonly [string, string]>): (blob
  */
 export function verifierFor(
   ctx: Pick<IndexContext, 'repo' | 'layout' | 'config'>,
-  opts: { dim: number; paths: (blob: string) => readonly string[]; blobs: Iterable<string>; plan: SamplePlan; embedder: () => Promise<Embedder>; keepProblems?: number; remember?: boolean; key?: VerificationKey; identity?: IndexIdentity },
+  opts: { dim: number; paths: (blob: string) => readonly string[]; blobs: Iterable<string>; plan: SamplePlan; embedder: () => Promise<Embedder>; keepProblems?: number; remember?: boolean; key?: VerificationKey; identity?: IndexIdentity; stored?: Map<string, string> },
 ): RowVerifier {
   const key = opts.plan === EVERY_ROW ? null : (opts.key ?? verificationKey(ctx.layout));
   return new RowVerifier({
@@ -41,5 +41,6 @@ export function verifierFor(
     remember: opts.remember,
     identity: opts.identity,
     everything: opts.plan === EVERY_ROW,
+    stored: opts.stored,
   });
 }

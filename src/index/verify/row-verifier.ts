@@ -31,6 +31,11 @@ export interface RowProblem {
   what: string;
 }
 
+/** What a stored row says, hashed: its breadcrumb, text and search words. */
+export function rowSays(symbol: string, text: string, terms: string): string {
+  return contentKey(`${symbol}\0${terms}`, text);
+}
+
 /** `src/auth.py:3-6 (blob 1a2b3c4d5e6f) has a text that is not lines 3-6 of its blob`. */
 export function describeProblem(p: RowProblem): string {
   const where = p.path === null ? `blob ${p.blob.slice(0, 12)}` : `${JSON.stringify(p.path).slice(1, -1)}${p.lines ? `:${p.lines[0]}-${p.lines[1]}` : ''} (blob ${p.blob.slice(0, 12)})`;
@@ -51,6 +56,11 @@ export interface VerifierOptions {
   keepProblems?: number;
   /** Every content is embedded again (doctor --verify), not a sample: the model's worker pool pays then. */
   everything?: boolean;
+  /**
+   * Rows this index holds already, by id, as `rowSays` puts what they say: one is never written again, so an
+   * incoming row of that id need only say the same (no blob read); one that says otherwise is a problem.
+   */
+  stored?: ReadonlyMap<string, string>;
   /** Called once `finish` found everything held (the sample's key is then kept). */
   onAccepted?: () => void;
   /** Derive every row's chunk id again from its blob, span, this model and chunker (rows the caller did not check so). */
@@ -136,10 +146,15 @@ export class RowVerifier {
   async check(rows: Iterable<VerifiableRow>): Promise<boolean> {
     const list = [...rows];
     // Their blobs are read ahead, all at once: git answers while the first rows are checked.
-    for (const row of list) if (!this.opts.remember || !this.shared.accepted.has(row.id)) void this.truthOf(row.blob);
+    for (const row of list) if (!this.opts.stored?.has(row.id) && !(this.opts.remember && this.shared.accepted.has(row.id))) void this.truthOf(row.blob);
     for (const row of list) {
       if (this.done) return false;
       this.counts.rows++;
+      const held = this.opts.stored?.get(row.id);
+      if (held !== undefined) {
+        if (held !== rowSays(row.symbol, row.text, row.terms ?? '')) this.report({ blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], what: 'says otherwise than the row this index holds under its id (its breadcrumb, text or search words)' });
+        continue;
+      }
       const sample = this.opts.sample(row.blob);
       // Hashed only where it is used: a content's key is a sha256 of all its text.
       const key = this.opts.remember || sample.vectors ? contentKey(row.symbol, row.text) : '';

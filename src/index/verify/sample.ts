@@ -11,26 +11,24 @@ import type { IndexLayout } from '../../store/layout.js';
  * the same rows again, and whoever made the artifact or the remote cannot tell which of its rows will be looked at.
  */
 export interface SamplePlan {
-  /** Share of the blobs whose rows are compared with what the chunker cuts (spans, breadcrumbs, texts). */
-  chunkRate: number;
-  /** Share of the blobs whose contents are embedded again (within those re-chunked). */
-  vectorRate: number;
-  /** At least this many blobs get both, so a small import is checked whole. */
+  /** Share of the blobs whose rows are cut again (spans, breadcrumbs, texts) and embedded again (vectors, words). */
+  rate: number;
+  /** At least this many blobs are, so a small import is checked whole. */
   floor: number;
 }
 
 /**
- * 10 % of blobs re-chunked and 5 % re-embedded, at least 64 of each: on tokio (861 blobs, 14,778 chunks) that is
- * 86 blobs cut (~0.2 s) and 64 blobs' ~1,100 contents embedded (~0.3 s with the model's load), against 7-9 s to
- * index it. A tampered row escapes with probability 1 − rate per tampered blob: 10 forged vectors in different
- * files are caught 40 % of the time, 100 of them 99.4 %; a repository of up to 64 blobs is checked whole. Every
- * row's text is checked whatever the sample, and every breadcrumb's words (blob-truth.ts), so what the sample
- * leaves to chance is which of a blob's own words name a chunk, and where a vector or the search words point.
+ * 5 % of blobs, at least 32: on tokio (861 blobs, 14,778 chunks) 43 blobs, ~45 cut with tree-sitter and ~700
+ * contents embedded on this thread, ~0.8 s of CPU at load 13 where the import alone takes ~2.4 s and indexing ~11
+ * s. A tampered row escapes with probability 0.95 per tampered blob: 10 forged vectors in different files are
+ * caught 40 % of the time, 100 of them 99.4 %; a repository of up to 32 blobs is checked whole. Every row's text
+ * is checked whatever the sample, and every breadcrumb's words (blob-truth.ts), so what the sample leaves to
+ * chance is which of a blob's own words name a chunk, and where a vector or the search words point.
  */
-export const IMPORT_SAMPLE: SamplePlan = { chunkRate: 0.1, vectorRate: 0.05, floor: 64 };
+export const IMPORT_SAMPLE: SamplePlan = { rate: 0.05, floor: 32 };
 
 /** Everything: `ocrag doctor --verify`. */
-export const EVERY_ROW: SamplePlan = { chunkRate: 1, vectorRate: 1, floor: 0 };
+export const EVERY_ROW: SamplePlan = { rate: 1, floor: 0 };
 
 /** What is checked of one blob beyond its text: cut again, and embedded again. */
 export interface BlobSample {
@@ -86,17 +84,11 @@ export function keyedRank(key: Buffer, id: string): number {
  * whatever the rate. Deterministic for one key and set of blobs, whatever order they come in.
  */
 export function sampleBlobs(key: Buffer | null, blobs: Iterable<string>, plan: SamplePlan): (blob: string) => BlobSample {
-  if (plan.chunkRate >= 1 && plan.vectorRate >= 1) return () => WHOLE;
+  if (plan.rate >= 1) return () => WHOLE;
   if (!key) throw new Error('a sample needs the verification key');
   const ranked = [...new Set(blobs)].map((blob) => ({ blob, rank: keyedRank(key, blob) })).sort((a, b) => a.rank - b.rank);
-  const chosen = new Map<string, BlobSample>();
-  ranked.forEach(({ blob, rank }, i) => {
-    const floor = i < plan.floor;
-    const vectors = floor || rank < plan.vectorRate;
-    const chunks = vectors || rank < plan.chunkRate;
-    if (chunks) chosen.set(blob, { chunks, vectors });
-  });
-  return (blob) => chosen.get(blob) ?? NOT_SAMPLED;
+  const chosen = new Set(ranked.filter(({ rank }, i) => i < plan.floor || rank < plan.rate).map(({ blob }) => blob));
+  return (blob) => (chosen.has(blob) ? WHOLE : NOT_SAMPLED);
 }
 
 /** As sampleBlobs for contents arriving one group at a time (a remote's vectors): the first `floor` asked, then the rate. */
