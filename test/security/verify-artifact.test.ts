@@ -150,6 +150,14 @@ describe('import holds every row of an artifact to the repository', () => {
     await refused('table', { rows: (rows) => (forged(rowOf(rows, blob['data/prices.csv'], 'apple')), rows) }, refusal('data/prices.csv', "has a text that is not what this ocrag's chunker gives lines \\d+-\\d+"));
   });
 
+  test('one chunk of a file dropped, so the rest is stored as if the file were whole', async () => {
+    const file = await editArtifact(good, path.join(work, 'dropped.tar'), { rows: (rows) => rows.filter((r) => r !== rowOf(rows, blob['src/auth.py'], 'compare_digest')) });
+    const r = await runCli(['import', file], victim);
+    assert.equal(r.code, 4, r.stderr);
+    assert.match(r.stderr, /^ocrag: artifact refused: src\/auth\.py \(blob [0-9a-f]{12}\) lacks 1 of the \d+ chunks this ocrag cuts from its blob; nothing was imported\n$/);
+    assert.deepEqual(await indexState(victim), state);
+  });
+
   test('a source file hidden behind a mark, its rows dropped', async () => {
     const file = await editArtifact(good, path.join(work, 'hidden.tar'), { rows: (rows) => rows.filter((r) => r.blob !== blob['src/auth.py']), marks: (marks) => [...marks, { blob: blob['src/auth.py'], reason: 'binary' }] });
     const r = await runCli(['import', file], victim);

@@ -128,6 +128,13 @@ export class BlobTruth {
 
   private readonly found = new Map<string, boolean>();
 
+  /** How many chunks the blob is cut into as its first path of this language names it (0 when none does). */
+  async chunkCount(language: string): Promise<number> {
+    const path = this.pathsFor(language)[0];
+    const chunks = path === undefined ? null : await this.chunksAt(path);
+    return chunks instanceof Map ? chunks.size : 0;
+  }
+
   /** What is wrong with a mark saying the blob yields no chunks for `reason`, or null. */
   async markProblem(reason: MarkReason): Promise<string | null> {
     const paths = [...this.variants.values()];

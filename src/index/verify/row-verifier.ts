@@ -96,7 +96,8 @@ export class RowVerifier {
   private readonly shared: Shared;
   /** Whether the git process is this verifier's to close (not a fork's). */
   private readonly owner: boolean;
-  private readonly cut = new Set<string>();
+  /** Each sampled blob's spans seen, and how many chunks its cut gives: a blob must come whole or not at all. */
+  private readonly whole = new Map<string, { seen: Set<string>; path: string | null; expected: number | null }>();
   private readonly vectors: VectorCheck;
   private readonly keep: number;
   private readonly versionOf: ((language: string) => string) | null;
@@ -150,12 +151,13 @@ export class RowVerifier {
     for (const row of list) {
       if (this.done) return false;
       this.counts.rows++;
+      const sample = this.opts.sample(row.blob);
+      if (sample.chunks) this.wholeOf(row.blob).seen.add(`${row.startLine}-${row.endLine}`);
       const held = this.opts.stored?.get(row.id);
       if (held !== undefined) {
         if (held !== rowSays(row.symbol, row.text, row.terms ?? '')) this.report({ blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], what: 'says otherwise than the row this index holds under its id (its breadcrumb, text or search words)' });
         continue;
       }
-      const sample = this.opts.sample(row.blob);
       // Hashed only where it is used: a content's key is a sha256 of all its text.
       const key = this.opts.remember || sample.vectors ? contentKey(row.symbol, row.text) : '';
       const problem = (await this.rowProblem(row, key, sample)) ?? this.vectorLengthProblem(row);
@@ -184,6 +186,10 @@ export class RowVerifier {
 
   /** Waits for the sample's embeddings; false when any problem was found. */
   async finish(): Promise<boolean> {
+    for (const [blob, { seen, path, expected }] of this.whole) {
+      // Rows dropped from a blob would leave its other chunks stored as if it were whole: searches never see the rest.
+      if (expected !== null && seen.size < expected) this.report({ blob, path, lines: null, what: `lacks ${expected - seen.size} of the ${expected} chunks this ocrag cuts from its blob` });
+    }
     if (!this.done) await this.vectors.finish();
     if (this.problemCount > 0) return false;
     this.opts.onAccepted?.();
@@ -222,11 +228,18 @@ export class RowVerifier {
     if (this.opts.paths(row.blob).length === 0) return 'belongs to a blob no path of this commit holds';
     const truth = await this.truthOf(row.blob);
     if (!truth) return 'belongs to a blob this repository does not have, so it cannot be checked: git fetch, then try again';
-    if (sample.chunks && !this.cut.has(row.blob)) {
-      this.cut.add(row.blob);
+    const whole = sample.chunks ? this.wholeOf(row.blob) : null;
+    if (whole && whole.expected === null) {
       this.counts.blobsCut++;
+      whole.expected = await truth.chunkCount(row.language);
     }
     return truth.problem(row, sample.chunks);
+  }
+
+  private wholeOf(blob: string): { seen: Set<string>; path: string | null; expected: number | null } {
+    let whole = this.whole.get(blob);
+    if (!whole) this.whole.set(blob, (whole = { seen: new Set(), path: this.opts.paths(blob)[0] ?? null, expected: null }));
+    return whole;
   }
 
   private vectorLengthProblem(row: VerifiableRow): string | null {
