@@ -94,6 +94,12 @@ export function defineRules(spec: RulesSpec): SyntaxRules {
 
 const MAX_NAME_CHARS = 120;
 
+/**
+ * The names given to definitions that have none in the source: every other word of a breadcrumb past its kinds is
+ * the file's own text (index/verify/ holds rows from outside to that).
+ */
+export const GIVEN_NAMES: readonly string[] = ['(anonymous)', 'Companion'];
+
 export function clean(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > MAX_NAME_CHARS ? `${oneLine.slice(0, MAX_NAME_CHARS)}…` : oneLine;

@@ -41,9 +41,7 @@ export async function chunkFile(path: string, text: string, options: Partial<Chu
     const settings = resolveOptions(options);
     const lines = new SourceLines(text, settings.maxLineChars);
     if (!lines.trimRange(1, lines.count)) return [];
-    let language = detectLanguage(path);
-    // A file no name explains is told by its first line: a `#!` names its interpreter, a doctype makes it HTML.
-    if (language === 'text') language = detectLanguageFromShebang(lines.lines[0]!) ?? (looksLikeHtml(lines.lines.slice(0, 5).join('\n')) ? 'html' : language);
+    const language = fileLanguage(path, lines);
     if (isDocumentLanguage(language)) {
       const chunks = documentChunks(language, lines, settings, path);
       if (chunks) return chunks;
@@ -61,6 +59,13 @@ export async function chunkFile(path: string, text: string, options: Partial<Chu
   } catch {
     return [];
   }
+}
+
+/** The language a file's chunks get: its name's, else (a file no name explains) its first line's: a `#!` names its interpreter, a doctype makes it HTML. */
+export function fileLanguage(path: string, lines: SourceLines): string {
+  const language = detectLanguage(path);
+  if (language !== 'text') return language;
+  return detectLanguageFromShebang(lines.lines[0]!) ?? (looksLikeHtml(lines.lines.slice(0, 5).join('\n')) ? 'html' : language);
 }
 
 /** Spans from the syntax tree, or [] when the language has no grammar or parsing is not worth it. */

@@ -110,7 +110,9 @@ export async function embedBlobs(
     if (maybeStored) for (const key of await store.storedContents(missing)) missing.delete(key);
     for (const key of missing) claimed.add(key);
     if (settings.copyContents && missing.size) {
-      const found = await settings.copyContents(missing);
+      const wanted: ContentsWanted = new Map();
+      for (const r of rows) if (missing.has(r.key) && !wanted.has(r.key)) wanted.set(r.key, r);
+      const found = await settings.copyContents(wanted);
       for (const r of rows) if (found.has(r.key)) Object.assign(r, found.get(r.key));
       for (const key of found.keys()) missing.delete(key);
       result.copied += found.size;
@@ -188,10 +190,14 @@ export async function embedBlobs(
 }
 
 /**
- * Where contents the store lacks may be found already embedded (a remote store): their vector and words by key.
- * A blob changed since it was published has mostly unchanged functions, whose contents are there.
+ * Where contents the store lacks may be found already embedded (a remote store): their vector and words by key,
+ * for these keys (each with a chunk that has it: what is found must be the embedding of its text). A blob changed
+ * since it was published has mostly unchanged functions, whose contents are there.
  */
-export type CopyContents = (keys: Set<string>) => Promise<Map<string, { vector: Float32Array; terms: string }>>;
+export type CopyContents = (wanted: ContentsWanted) => Promise<Map<string, { vector: Float32Array; terms: string }>>;
+
+/** Content key → a chunk of this run with that content: its blob, lines and the text it is embedded as. */
+export type ContentsWanted = Map<string, { blob: string; startLine: number; endLine: number; embedding: string }>;
 
 /** Whole blobs' chunks, stored in one commit. */
 type Group = { blob: string; chunks: Chunk[] }[];
@@ -235,12 +241,22 @@ async function embedContents(rows: PendingChunk[], keys: Set<string>, embedder: 
     slices.push(embedder.embed(texts.slice(at, at + size)).then((v) => (onSlice?.((sliced += size) / texts.length), v)));
   }
   const vectors = (await Promise.all(slices)).flat();
-  const embedded = new Map([...first.keys()].map((key, i) => [key, { vector: vectors[i], terms: codeTerms(texts[i]).join(' ') }]));
+  const embedded = new Map([...first.keys()].map((key, i) => [key, { vector: vectors[i], terms: contentTerms(texts[i]) }]));
   for (const r of rows) Object.assign(r, embedded.get(r.key));
   return first.size;
 }
 
 /** What is embedded: the code plus its breadcrumb, both from the blob's own content, so a rename never re-embeds. */
 export function embeddingText(chunk: Chunk): string {
-  return chunk.symbols.length ? `${formatBreadcrumb(chunk.symbols)}\n${chunk.text}` : chunk.text;
+  return contentEmbeddingText(formatBreadcrumb(chunk.symbols), chunk.text);
+}
+
+/** What a content (breadcrumb and text) is embedded as; its search words are `contentTerms` of the same. */
+export function contentEmbeddingText(symbol: string, text: string): string {
+  return symbol ? `${symbol}\n${text}` : text;
+}
+
+/** The search words stored with a content, from what it is embedded as. */
+export function contentTerms(embedding: string): string {
+  return codeTerms(embedding).join(' ');
 }

@@ -22,6 +22,7 @@ import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
 import { selectFiles, type Selection } from './select.js';
 import { emptySelectionWarning } from './warnings.js';
 import { fetchSearchSet, placeSearchSet } from './remote-search-set.js';
+import { forgetRun, remoteCheck, type RemoteCheck } from './remote-check.js';
 import { dropRemoteFirst, remoteFirstFile } from './remote-first.js';
 import { residentSnapshotFile } from '../search/candidates.js';
 import { readMeta } from '../store/meta.js';
@@ -97,30 +98,41 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
   const remote = await checkRemote(ctx, identity, opts.onNotice);
   const store = await openStoreFor(ctx, embedder, opts);
   let remoteTables: RemoteReader | null = null;
+  let check: RemoteCheck | null = null;
   try {
     const storeWasEmpty = (await store.countChunks()) === 0;
     const known = await knownState(ctx, store, selection, embedder.modelId, [manifestKey(branch, commit), ...(opts.baseKeys ?? [])]);
     let pending = uniqueUnknown(selection.files, known);
+    const unknownAtStart = pending.map((b) => b.blob);
     let fetched: ReadThroughSummary | undefined;
     // The remote's tables are opened only when there is something to copy (not for a merge of known blobs).
     if (remote && pending.length && (remoteTables = await openRemoteReader(remote, identity, opts.onNotice))) {
+      check = remoteCheck(ctx, embedder, remote.uri, selection.files, unknownAtStart);
       // Fetched while the chunks are copied: both are reads of the remote, and neither waits on the other.
       const searchSet = fetchSearchSet(remoteTables, commit, identity, remoteFirstFile(ctx.layout, commit, identity));
-      const copied = await readThrough(remoteTables, store, identity, pending.map((b) => b.blob), opts.onNotice);
+      const copied = await readThrough(remoteTables, store, identity, unknownAtStart, check, opts.onNotice).catch((e) => forgetRun(store, unknownAtStart, e));
       for (const [blob, s] of copied.known) known.set(blob, s);
       pending = pending.filter((b) => !known.has(b.blob));
       fetched = copied.summary;
       const body = await searchSet;
       const generation = readMeta(ctx.layout.meta)?.createdAt;
-      if (body && generation && copied.copied.size) fetched.searchSet = placeSearchSet(body, residentSnapshotFile(ctx.layout, identity.modelId, generation), identity, (c) => copied.copied.has(c.id));
+      if (body && generation && copied.copied.size) {
+        const placed = await placeSearchSet(body, residentSnapshotFile(ctx.layout, identity.modelId, generation), identity, (c) => copied.copied.has(c.id), check.rows.fork());
+        fetched.searchSet = placed === true;
+        if (typeof placed === 'string') opts.onNotice?.(`ocrag: the search-ready set ${remote.uri} published for ${commit.slice(0, 8)} was not used (${placed}); the first search builds its own`);
+      }
     }
     phase('reading', 0, pending.length);
     const reader = new BlobReader(ctx.repo.root);
+    const copyContents = fetched && remoteTables && check ? remoteContents(remoteTables, check, opts.onNotice) : undefined;
     let result;
     try {
-      const copyContents = fetched && remoteTables ? remoteContents(remoteTables, identity, opts.onNotice) : undefined;
       result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress, signal: opts.signal, copyContents });
+      if (copyContents) await check!.finish();
       if (fetched) fetched.contents = result.copied;
+    } catch (e) {
+      // A remote refused midway: what this run added goes, the local index stays as it was.
+      return copyContents ? await forgetRun(store, unknownAtStart, e) : Promise.reject(e);
     } finally {
       await reader.close();
     }
@@ -147,6 +159,7 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
     const summary = summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.embedded, chunksTotal, started, warnings }, ctx.config);
     return fetched ? { ...summary, remote: fetched } : summary;
   } finally {
+    await check?.close();
     store.close();
     remoteTables?.store.close();
   }

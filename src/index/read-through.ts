@@ -9,6 +9,7 @@ import { ArtifactError, RemoteUnavailableError, StoreDamageError } from '../util
 import { chunkId } from './chunk-id.js';
 import type { IndexContext } from './context.js';
 import type { CopyContents } from './embed-blobs.js';
+import type { RemoteCheck } from './remote-check.js';
 
 /** The team's remote store as an index run reads it: the tables, and where they are (for messages and counts). */
 export interface RemoteReader {
@@ -73,16 +74,23 @@ function notUsable(e: unknown, uri: string, onNotice?: (message: string) => void
  * blob, span, model and chunker; vectors finite and of this size), and returns the blobs now known. A row that
  * fails refuses the remote. Unreachable midway: what was copied stays, the rest is embedded locally.
  */
-export async function readThrough(reader: RemoteReader, local: ChunkStore, identity: IndexIdentity, blobs: string[], onNotice?: (message: string) => void): Promise<{ known: Map<string, BlobState>; copied: Set<string>; summary: ReadThroughSummary }> {
+export async function readThrough(
+  reader: RemoteReader,
+  local: ChunkStore,
+  identity: IndexIdentity,
+  blobs: string[],
+  check: RemoteCheck,
+  onNotice?: (message: string) => void,
+): Promise<{ known: Map<string, BlobState>; copied: Set<string>; summary: ReadThroughSummary }> {
   const known = new Map<string, BlobState>();
   const copied = new Set<string>();
   const summary: ReadThroughSummary = { remote: reader.remote.uri, blobs: 0, chunks: 0, marks: 0, contents: 0, searchSet: false };
+  let writing: Promise<void> = Promise.resolve();
   try {
     const asked = new Set(blobs);
     const seen = new Set<string>();
     let pending: ChunkBatch[] = [];
     let rows = 0;
-    let writing: Promise<void> = Promise.resolve();
     // One local write under way while the remote is read on: the copy's two halves overlap.
     const flush = async () => {
       const [batches, count] = [pending, rows];
@@ -99,6 +107,7 @@ export async function readThrough(reader: RemoteReader, local: ChunkStore, ident
     // look-up per few hundred blobs); only the blobs none came for are then looked up, for their marks.
     for await (const batch of reader.store.chunkColumns(blobs, CHUNK_COLUMNS)) {
       checkRemoteRows(reader.remote.uri, batch, asked, identity);
+      if (!(await check.rows.checkBatch(batch))) throw check.refused();
       const blobCol = batch.getChild('blob')!;
       for (let i = 0; i < batch.numRows; i++) seen.add(blobCol.get(i) as string);
       pending.push(batch);
@@ -111,31 +120,45 @@ export async function readThrough(reader: RemoteReader, local: ChunkStore, ident
     const unseen = blobs.filter((b) => !seen.has(b));
     for (const [blob, s] of unseen.length ? await reader.store.blobState(unseen) : []) if (s !== 'chunks') state.set(blob, s);
     const marks = [...state].flatMap(([blob, s]) => (s !== 'chunks' ? [{ blob, reason: s }] : []));
+    if (!(await check.rows.checkMarks(marks))) throw check.refused();
+    await check.finish();
     await local.addMarks(marks);
     for (const [blob, s] of state) known.set(blob, s);
     summary.blobs = state.size;
     summary.marks = marks.length;
   } catch (e) {
-    if (e instanceof ArtifactError) throw e;
+    // What was copied is left for the caller to take out (it knows every blob this run may have added).
+    if (e instanceof ArtifactError) throw await settled(writing, e);
     // A compaction that removed the version being read also lands here: the rest is embedded locally.
     onNotice?.(`ocrag: remote store ${reader.remote.uri} failed midway (${whyNot(e)}); embedding the rest locally`);
   }
   return { known, copied, summary };
 }
 
+/** The error, once the write under way has ended (it may have added rows the caller then takes out). */
+async function settled(writing: Promise<void>, e: ArtifactError): Promise<ArtifactError> {
+  await writing.catch(() => undefined);
+  return e;
+}
+
 /**
  * The remote's vectors of contents the local store lacks, for the blobs it does not hold (a file edited since it
- * was published: its unchanged functions were embedded by whoever published it). Each vector is checked (finite,
- * this size); a remote that fails is asked no more in this run, and what it did not give is embedded.
+ * was published: its unchanged functions were embedded by whoever published it). Each is held to the text this
+ * repository has under its key (`checkContent`: words, unit length, a keyed sample embedded again); one that
+ * fails refuses the run; a remote that fails to answer is asked no more in this run, and what it did not give is
+ * embedded. The sample's embeddings end with the run's `check.finish()`.
  */
-export function remoteContents(reader: RemoteReader, identity: IndexIdentity, onNotice?: (message: string) => void): CopyContents {
+export function remoteContents(reader: RemoteReader, check: RemoteCheck, onNotice?: (message: string) => void): CopyContents {
   let failed = false;
-  return async (keys) => {
+  return async (wanted) => {
     if (failed) return new Map();
     try {
-      const found = await reader.store.contentVectors(keys);
-      for (const [key, { vector }] of found) {
-        if (vector.length !== identity.dim || !vector.every(Number.isFinite)) throw new ArtifactError(`the remote store ${reader.remote.uri} is not usable: content ${key} has no finite ${identity.dim}-d vector: refused`);
+      const found = await reader.store.contentVectors(wanted.keys());
+      for (const [key, content] of found) {
+        const chunk = wanted.get(key);
+        // A content not asked for is none of this run's business.
+        if (chunk === undefined) found.delete(key);
+        else if (!check.rows.checkContent(key, chunk, content, check.contentSampled(key))) throw check.refused();
       }
       return found;
     } catch (e) {

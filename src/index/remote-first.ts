@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chunkerVersion } from '../chunk/version.js';
 import type { Embedder } from '../embed/index.js';
-import { listTree } from '../git/tree.js';
+import { listTree, type TreeEntry } from '../git/tree.js';
 import type { Retriever } from '../search/candidates.js';
 import { snapshotRetriever } from '../search/snapshot-retriever.js';
 import type { IndexIdentity } from '../store/identity.js';
@@ -15,6 +15,7 @@ import { requireHead, type IndexContext } from './context.js';
 import { checkRemote } from './read-through.js';
 import { placeSearchSet } from './remote-search-set.js';
 import { selectFiles } from './select.js';
+import { IMPORT_SAMPLE, pathsByBlob, verifierFor } from './verify/index.js';
 
 /**
  * A fresh clone's first answer, before its own index exists: the search-ready set the team published for HEAD
@@ -47,7 +48,7 @@ export function dropRemoteFirst(layout: Pick<IndexLayout, 'dir'>): void {
  * (service/remote-first-answer.ts decides), or null: nothing published for HEAD, or the remote unreachable (the
  * caller indexes as before and says why). A remote of another model or chunker is refused (ArtifactError), as by an index run.
  * Every row is checked as read-through checks it: its chunk id derived again from blob, span, model and chunker,
- * its blob one of HEAD's tree.
+ * its blob one of HEAD's tree, its text that blob's and a keyed sample cut and embedded again (verify/).
  */
 export async function remoteFirstView(ctx: IndexContext, embedder: Embedder): Promise<RemoteFirstView | null> {
   const { commit, tree } = requireHead(ctx.head);
@@ -56,7 +57,7 @@ export async function remoteFirstView(ctx: IndexContext, embedder: Embedder): Pr
   const entries = await listTree(ctx.repo.root, tree);
   const fetched = !fs.existsSync(file);
   // A search beside this one may place it first (then it is there, checked by that search).
-  if (fetched && !(await fetchInto(ctx, identity, commit, file, new Set(entries.map((e) => e.blob)))) && !fs.existsSync(file)) return null;
+  if (fetched && !(await fetchInto(ctx, embedder, identity, commit, file, entries)) && !fs.existsSync(file)) return null;
   const restored = snapshotRetriever(file, embedder);
   if (!restored) return null;
   const held = selectFiles(entries, ctx.config).files.filter((f) => restored.blobs.has(f.blob));
@@ -64,13 +65,21 @@ export async function remoteFirstView(ctx: IndexContext, embedder: Embedder): Pr
   return { manifest, retriever: restored.retriever, fetched };
 }
 
-async function fetchInto(ctx: IndexContext, identity: IndexIdentity, commit: string, file: string, treeBlobs: Set<string>): Promise<boolean> {
+/**
+ * Fetches HEAD's published set and places it when every row holds against this clone's blobs (verify/: every
+ * text, a keyed sample of breadcrumbs and vectors). A set that does not hold is not used: the search indexes
+ * first, and that run copies only rows that hold.
+ */
+async function fetchInto(ctx: IndexContext, embedder: Embedder, identity: IndexIdentity, commit: string, file: string, entries: TreeEntry[]): Promise<boolean> {
   // Unreachable says nothing here: the index run that follows says it once.
   const remote = await checkRemote(ctx, identity);
   if (!remote) return false;
   const published = await readRemoteSearchSet(remote, commit, identity).catch(() => null);
   if (!published) return false;
   ensureGitExclude(ctx.repo);
-  return placeSearchSet(published.body, file, identity, (c) => treeBlobs.has(c.blob));
+  const treeBlobs = new Set(entries.map((e) => e.blob));
+  const paths = pathsByBlob(entries.map((e) => [e.path, e.blob]));
+  const verifier = verifierFor(ctx, { dim: identity.dim, paths, blobs: treeBlobs, plan: IMPORT_SAMPLE, embedder: async () => embedder });
+  return (await placeSearchSet(published.body, file, identity, (c) => treeBlobs.has(c.blob), verifier)) === true;
 }
 

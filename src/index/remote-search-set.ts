@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readSnapshot } from '../search/resident-snapshot.js';
+import { readSnapshot, type ResidentState } from '../search/resident-snapshot.js';
 import type { ChunkInfo } from '../store/contract.js';
 import type { IndexIdentity } from '../store/identity.js';
 import { readRemoteSearchSet } from '../store/remote.js';
 import { chunkId } from './chunk-id.js';
 import { chunkerVersionsByLanguage, type RemoteReader } from './read-through.js';
+import { describeProblem, type RowVerifier, type VerifiableRow } from './verify/index.js';
+import { derivedProblem } from './verify/search-set.js';
 
 /**
  * The search-ready set published for this commit (share/publish-search-set.ts), its bytes checked against the
@@ -24,26 +26,51 @@ export async function fetchSearchSet(reader: RemoteReader, commit: string, ident
 
 /**
  * Places a fetched search-ready set at `file` (the local store's snapshot, or a fresh clone's first answer) when
- * every row's chunk id is derived again from its blob, span, model and chunker and the row is `accepted` (a chunk
- * this run copied and checked; a blob of HEAD's tree). Anything else, or a file already there, places nothing.
+ * every row's chunk id is derived again from its blob, span, model and chunker, the row is `accepted` (a chunk
+ * this run copied and checked; a blob of HEAD's tree) and `verifier` holds it to this repository (its text, and
+ * for the sample its breadcrumb and vector: verify/). True when placed; a problem the verifier found (the set is
+ * then refused), or false: not a set of this identity, a row not accepted, a file already there. Closes `verifier`.
  */
-export function placeSearchSet(body: Buffer, file: string, identity: IndexIdentity, accepted: (chunk: ChunkInfo) => boolean): boolean {
-  if (fs.existsSync(file)) return false;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+export async function placeSearchSet(body: Buffer, file: string, identity: IndexIdentity, accepted: (chunk: ChunkInfo) => boolean, verifier: RowVerifier): Promise<boolean | string> {
   const tmp = `${file}.${process.pid}.fetched`;
-  fs.writeFileSync(tmp, body);
-  let ok = false;
+  let placed: boolean | string = false;
   try {
+    if (fs.existsSync(file)) return false;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(tmp, body);
     const restored = readSnapshot(tmp, identity.dim);
     if (!restored) return false;
-    const versionOf = chunkerVersionsByLanguage(identity);
-    ok = restored.state.info.every((c) => accepted(c) && c.id === chunkId(c.blob, versionOf(c.language), identity.modelId, c.startLine, c.endLine));
-    restored.detach();
-    if (ok) fs.renameSync(tmp, file);
-    return ok;
+    try {
+      const { info } = restored.state;
+      const versionOf = chunkerVersionsByLanguage(identity);
+      if (!info.every((c) => accepted(c) && c.id === chunkId(c.blob, versionOf(c.language), identity.modelId, c.startLine, c.endLine))) return false;
+      for (let at = 0; at < info.length; at += ROWS_PER_CHECK) if (!(await verifier.check(setRows(restored.state, identity.dim, at, Math.min(info.length, at + ROWS_PER_CHECK))))) break;
+      if (!(await verifier.finish())) return (placed = describeProblem(verifier.problems[0]));
+      // What the set derives from its rows (postings, lengths, symbol table), on the rows whose vectors were checked.
+      const derived = derivedProblem(restored.state, new Set(info.flatMap((c, i) => (verifier.sampleOf(c.blob).vectors ? [i] : []))));
+      if (derived) return (placed = derived);
+    } finally {
+      restored.detach();
+    }
+    fs.renameSync(tmp, file);
+    return (placed = true);
   } catch {
     return false;
   } finally {
-    if (!ok) fs.rmSync(tmp, { force: true });
+    await verifier.close();
+    if (placed !== true) fs.rmSync(tmp, { force: true });
+  }
+}
+
+/** Rows checked at a time: their vectors are made float again for the check, 2 KB each. */
+const ROWS_PER_CHECK = 4096;
+
+/** A set's rows from `from` to `to`, their int8 vectors back in floats. */
+function* setRows(state: ResidentState, dim: number, from: number, to: number): Generator<VerifiableRow> {
+  for (let i = from; i < to; i++) {
+    const c = state.info[i];
+    const vector = new Float32Array(dim);
+    for (let d = 0; d < dim; d++) vector[d] = state.vectors[i * dim + d] * state.scales[i];
+    yield { id: c.id, blob: c.blob, startLine: c.startLine, endLine: c.endLine, language: c.language, symbol: c.symbol, text: c.text, vector, quantized: true };
   }
 }

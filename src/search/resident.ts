@@ -240,14 +240,11 @@ export class ResidentChunks {
     const tf = this.scratch;
     tf.clear();
     let length = 0;
-    const count = (word: string, weight: number) => {
+    forEachIndexedWord(terms, symbol, text, (word, weight) => {
       const posting = this.postingOf(word);
       tf.set(posting, (tf.get(posting) ?? 0) + weight);
       length += weight;
-    };
-    for (const word of terms.split(' ')) if (word) count(word, 1);
-    for (const word of nameWords(symbol)) count(word, NAME_FIELD_WEIGHT);
-    for (const word of commentWords(text)) count(word, COMMENT_FIELD_WEIGHT);
+    });
     this.lengths[i] = length;
     for (const [[docs, tfs], n] of tf) {
       docs.push(i);
@@ -261,6 +258,17 @@ export class ResidentChunks {
   }
 
   private readonly writablePosting = (word: string): number[][] => this.postings.lists.writable(stem(word));
+}
+
+/**
+ * Every word a chunk is found by, with its field weight, as the resident set indexes it (the posting of a word is
+ * its stem's): its search words, its own definition's name words and its comments' words. A search-ready set
+ * from elsewhere is held to the same (index/verify/search-set.ts).
+ */
+export function forEachIndexedWord(terms: string, symbol: string, text: string, visit: (word: string, weight: number) => void): void {
+  for (const word of terms.split(' ')) if (word) visit(word, 1);
+  for (const word of nameWords(symbol)) visit(word, NAME_FIELD_WEIGHT);
+  for (const word of commentWords(text)) visit(word, COMMENT_FIELD_WEIGHT);
 }
 
 const residents = new Map<string, ResidentChunks>();

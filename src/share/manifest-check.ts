@@ -2,7 +2,9 @@ import { parseMarkReason } from '../store/blob-state.js';
 import type { BlobMark } from '../store/contract.js';
 import type { Manifest } from '../store/manifest.js';
 import { keyBytes } from '../git/path-key.js';
-import { listTree } from '../git/tree.js';
+import { listTree, type TreeEntry } from '../git/tree.js';
+import { selectFiles } from '../index/select.js';
+import type { Config } from '../config/config.js';
 import { git } from '../git/run.js';
 import { ArtifactError } from '../util/errors.js';
 import { isObjectId } from '../git/object-id.js';
@@ -85,17 +87,19 @@ export function parseMarks(body: Buffer, blobs: Set<string>): BlobMark[] {
   return marks;
 }
 
-/** A commit's tree as this repository has it: path → blob. */
+/** A commit's tree as this repository has it: path → blob, and its entries as listed. */
 export interface CommitTree {
   tree: string;
   blobAt: Map<string, string>;
+  entries: TreeEntry[];
 }
 
 /** The tree of `commit` here, or null when the commit is not in this repository (not fetched yet). */
 export async function commitTree(root: string, commit: string): Promise<CommitTree | null> {
   const tree = await git(['rev-parse', '--verify', '--quiet', `${commit}^{tree}`], { cwd: root, okCodes: [1, 128] });
   if (!tree) return null;
-  return { tree, blobAt: new Map((await listTree(root, tree)).map((e) => [e.path, e.blob])) };
+  const entries = await listTree(root, tree);
+  return { tree, blobAt: new Map(entries.map((e) => [e.path, e.blob])), entries };
 }
 
 /**
@@ -114,4 +118,20 @@ export function checkAgainstRepository(manifest: Manifest, here: CommitTree | nu
     if (!here.blobAt.has(p)) throw new ArtifactError(`artifact manifest lists ${shown(p)}, which commit ${commit} does not have`);
   }
   return 'checked';
+}
+
+/**
+ * When the artifact was made with this repository's settings (same selection key), its manifest must select what
+ * they select: every path they skip skipped for the same reason, every file they index listed (as a file, or as
+ * a blob that yields no chunks, whose mark the rows' check holds to the blob). Else a manifest could hide a
+ * source file from every search by calling it excluded.
+ */
+export function checkSelection(manifest: Manifest, here: CommitTree, config: Config): void {
+  const selection = selectFiles(here.entries, config);
+  for (const { path, reason } of selection.skipped) {
+    if (manifest.skipped[path] !== reason) throw new ArtifactError(`artifact manifest does not skip ${shown(path)} as this repository's settings do (${reason})`);
+  }
+  for (const { path } of selection.files) {
+    if (!(path in manifest.files) && !(path in manifest.skippedBlobs)) throw new ArtifactError(`artifact manifest leaves out ${shown(path)}, which this repository's settings index`);
+  }
 }

@@ -7,11 +7,17 @@ import { decodeChunkEntry, type RowExpectations } from './chunk-rows.js';
 import { assertCompatible, chunkMember, ENTRY, LIMITS, parseHeader, parseTrailer, type ArtifactHeader, type ArtifactTrailer, type EntryDigest, shown } from './format.js';
 import { manifestBlobs, parseArtifactManifest, parseMarks } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
+import { describeProblem, type RowVerifier } from '../index/verify/row-verifier.js';
 
 export interface VerifyOptions {
   /** Chunk entries up to this many bytes in all are kept in `chunkBatches`. */
   keepChunkBytes?: number;
   onChunks?: (batch: ChunkBatch) => Promise<void>;
+  /**
+   * Holds every row and mark to the local repository (index/verify/), made once the manifest is read: a row that
+   * is not what git holds refuses the artifact, after its checksums matched, before `onChunks` sees its batch.
+   */
+  rows?: (manifest: Manifest) => Promise<RowVerifier>;
 }
 
 /** An artifact read end to end and found whole, consistent and (if asked) compatible; nothing was written. */
@@ -58,50 +64,59 @@ export async function verifyArtifact(file: string, local?: IndexIdentity, opts: 
   const contents = new ArtifactContents(opts.keepChunkBytes ?? 0, local);
   let trailer: ArtifactTrailer | undefined;
   let contentError: ArtifactError | undefined;
-
-  for await (const member of readArtifact(file)) {
-    const name = member.name;
-    if (trailer) throw new ArtifactError(`artifact has an entry (${name}) after its trailer`);
-    if (names.has(name)) throw new ArtifactError(`artifact holds ${name} twice`);
-    if (names.size === 0 && name !== ENTRY.header) throw new ArtifactError(`artifact must start with ${ENTRY.header}, found ${name}`);
-    names.add(name);
-    if (name === ENTRY.trailer) {
-      trailer = parseTrailer(member.stored);
-      continue;
+  let rows: RowVerifier | undefined;
+  try {
+    for await (const member of readArtifact(file)) {
+      const name = member.name;
+      if (trailer) throw new ArtifactError(`artifact has an entry (${name}) after its trailer`);
+      if (names.has(name)) throw new ArtifactError(`artifact holds ${name} twice`);
+      if (names.size === 0 && name !== ENTRY.header) throw new ArtifactError(`artifact must start with ${ENTRY.header}, found ${name}`);
+      names.add(name);
+      if (name === ENTRY.trailer) {
+        trailer = parseTrailer(member.stored);
+        continue;
+      }
+      digests.push(digestOf(name, member.stored));
+      if (contentError) continue;
+      let checked: ChunkBatch | null;
+      try {
+        checked = contents.add(name, await member.content);
+      } catch (e) {
+        if (!(e instanceof ArtifactError)) throw e;
+        contentError = e;
+        continue;
+      }
+      if (name === ENTRY.header && local) assertCompatible(contents.header!, local);
+      if (name === ENTRY.manifest && opts.rows) rows = await opts.rows(contents.manifest!);
+      const held = !rows || (name === ENTRY.marks ? await rows.checkMarks(contents.marks) : checked ? await rows.checkBatch(checked) : true);
+      if (!held) contentError = refused(rows!);
+      else if (checked && opts.onChunks) await opts.onChunks(checked);
     }
-    digests.push(digestOf(name, member.stored));
-    if (contentError) continue;
-    let checked: ChunkBatch | null;
-    try {
-      checked = contents.add(name, await member.content);
-    } catch (e) {
-      if (!(e instanceof ArtifactError)) throw e;
-      contentError = e;
-      continue;
-    }
-    if (name === ENTRY.header && local) assertCompatible(contents.header!, local);
-    if (checked && opts.onChunks) await opts.onChunks(checked);
-  }
 
-  if (!trailer) throw new ArtifactError('artifact is truncated: its trailer (checksums) is missing');
-  checkDigests(digests, trailer);
-  if (contentError) throw contentError;
-  const { header, manifest, expectations, marks } = contents;
-  if (!header || !manifest || !expectations) throw new ArtifactError('artifact has no manifest');
-  contents.checkComplete();
-  const counts = trailer.counts;
-  const matches =
-    counts.chunks === contents.chunks &&
-    counts.marks === marks.length &&
-    counts.entries === digests.length &&
-    counts.files === Object.keys(manifest.files).length &&
-    counts.blobs === contents.chunkBlobs.size &&
-    counts.bytes === contents.bytes;
-  if (!matches) throw new ArtifactError('artifact counts in the trailer do not match its contents');
-  for (const blob of expectations.blobs) {
-    if (!contents.covered.has(blob)) throw new ArtifactError(`artifact is incomplete: blob ${blob} of its manifest has neither chunks nor a mark`);
+    if (!trailer) throw new ArtifactError('artifact is truncated: its trailer (checksums) is missing');
+    checkDigests(digests, trailer);
+    if (contentError) throw contentError;
+    const { header, manifest, expectations, marks } = contents;
+    if (!header || !manifest || !expectations) throw new ArtifactError('artifact has no manifest');
+    contents.checkComplete();
+    const counts = trailer.counts;
+    const matches =
+      counts.chunks === contents.chunks &&
+      counts.marks === marks.length &&
+      counts.entries === digests.length &&
+      counts.files === Object.keys(manifest.files).length &&
+      counts.blobs === contents.chunkBlobs.size &&
+      counts.bytes === contents.bytes;
+    if (!matches) throw new ArtifactError('artifact counts in the trailer do not match its contents');
+    for (const blob of expectations.blobs) {
+      if (!contents.covered.has(blob)) throw new ArtifactError(`artifact is incomplete: blob ${blob} of its manifest has neither chunks nor a mark`);
+    }
+    // The sample's embeddings, last: everything cheaper has been checked.
+    if (rows && !(await rows.finish())) throw refused(rows);
+    return { header, trailer, manifest, marks, digests, expectations, chunkBatches: contents.kept };
+  } finally {
+    await rows?.close();
   }
-  return { header, trailer, manifest, marks, digests, expectations, chunkBatches: contents.kept };
 }
 
 /** The parsed, validated entries so far; chunk rows are counted and dropped unless kept for a one-read import. */
@@ -175,6 +190,11 @@ class ArtifactContents {
     this.kept?.push(checked.batch);
     return checked.batch;
   }
+}
+
+/** The first row or mark that is not what the repository holds, as one line. */
+function refused(rows: RowVerifier): ArtifactError {
+  return new ArtifactError(`artifact refused: ${describeProblem(rows.problems[0])}; nothing was imported`);
 }
 
 function checkDigests(actual: EntryDigest[], trailer: ArtifactTrailer): void {

@@ -47,6 +47,11 @@ export interface IndexLayout extends StoreLocation {
   remoteRun: string;
   /** Present while a full rebuild moves its new index into place (store/index-swap.ts): the next open completes it. */
   rebuildSwap: string;
+  /**
+   * This machine's secret that picks which rows from outside are re-chunked and re-embedded (index/verify/sample.ts):
+   * kept with the index, never shared, so whoever makes an artifact or a remote cannot know which rows are checked.
+   */
+  verifyKey: string;
 }
 
 const STAGING_PREFIX = 'staging-';
@@ -112,18 +117,20 @@ function layoutIn(dir: string, trackedIn: IndexLayout['trackedIn'], plain: boole
     sourceScans: path.join(dir, 'source-scans'),
     remoteRun: path.join(dir, 'remote-run.json'),
     rebuildSwap: path.join(dir, 'rebuild-swap.json'),
+    verifyKey: path.join(dir, 'verify-key'),
   };
 }
 
 /**
  * The layout a full rebuild writes beside the index (index/rebuild.ts): the store and all derived from it in this
- * process's staging folder, to be swapped in once complete; the user's files (config, sources), the log and the
- * locks stay the index's own.
+ * process's staging folder, to be swapped in once complete; the user's files (config, sources), the log, the
+ * locks and the verifier's key stay the index's own.
  */
 export function stagedLayout(layout: IndexLayout): IndexLayout {
-  const { config, sources, log, lock, pending, ownMark } = layout;
-  // Whose folder it is was settled for the index folder it lies in (store/index-folder.ts), whose mark stays there.
-  return { ...layoutIn(layout.staging, null, false), config, sources, log, lock, pending, ownMark };
+  const { config, sources, log, lock, pending, ownMark, verifyKey } = layout;
+  // Whose folder it is was settled for the index folder it lies in (store/index-folder.ts), whose mark stays there;
+  // the verifier's secret stays too, so a rebuild does not tell anyone which rows the next sample picks.
+  return { ...layoutIn(layout.staging, null, false), config, sources, log, lock, pending, ownMark, verifyKey };
 }
 
 /** A local store kept in this folder: the index's own (`.ocrag/`), or a staging folder. */

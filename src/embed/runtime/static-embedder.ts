@@ -77,6 +77,9 @@ export function createStaticEmbedder(
     dim: lookup.dim,
     async embed(texts) {
       const prefixed = texts.map((text) => withPrefix(options.prompts.document, text));
+      // A small batch before the table is loaded reads only its tokens' rows, as a query does: a commit's few chunks,
+      // or the sample an import embeds again (~1,100 contents of tokio), need a few thousand of its 38,224 rows.
+      if (!full && prefixed.length < POOL_MIN_BATCH) return split(forQuery().encodeBatch(prefixed), prefixed.length);
       const { source, encoder } = loadFull();
       if (threads > 1 && prefixed.length >= POOL_MIN_BATCH) {
         const p = (pool ??= { workers: import('./static-pool.js').then((m) => new m.StaticWorkerPool(source, threads)), users: 0 });

@@ -1,0 +1,289 @@
+import type { Embedder } from '../../embed/index.js';
+import { BlobReader } from '../../git/blobs.js';
+import type { BlobMark, ChunkBatch } from '../../store/contract.js';
+import { contentKey } from '../../store/content-key.js';
+import { vectorProblem } from '../../store/row-integrity.js';
+import type { IndexIdentity } from '../../store/identity.js';
+import { chunkId } from '../chunk-id.js';
+import { contentEmbeddingText, contentTerms } from '../embed-blobs.js';
+import { chunkerVersionsByLanguage } from '../read-through.js';
+import { BlobTruth, type RowClaim } from './blob-truth.js';
+import type { BlobSample } from './sample.js';
+import { rowsOfBatch } from './batch-rows.js';
+import { SAMPLE_GROUP, VectorCheck, WHOLE_GROUP, type VectorClaim } from './vector-check.js';
+
+/** A row from outside (an artifact, a remote store, a search-ready set) or from the local store, to be held to git. */
+export interface VerifiableRow extends RowClaim {
+  id: string;
+  blob: string;
+  /** Its search words as stored; absent where the rows carry none (a search-ready set). */
+  terms?: string;
+  vector: Float32Array;
+  /** The vector went through an int8 copy (a search-ready set): its length and direction are that close only. */
+  quantized?: boolean;
+}
+
+/** One thing wrong, with the row or mark it is wrong with. */
+export interface RowProblem {
+  blob: string;
+  path: string | null;
+  lines: [number, number] | null;
+  what: string;
+}
+
+/** What a stored row says, hashed: its breadcrumb, text and search words. */
+export function rowSays(symbol: string, text: string, terms: string): string {
+  return contentKey(`${symbol}\0${terms}`, text);
+}
+
+/** `src/auth.py:3-6 (blob 1a2b3c4d5e6f) has a text that is not lines 3-6 of its blob`. */
+export function describeProblem(p: RowProblem): string {
+  const where = p.path === null ? `blob ${p.blob.slice(0, 12)}` : `${JSON.stringify(p.path).slice(1, -1)}${p.lines ? `:${p.lines[0]}-${p.lines[1]}` : ''} (blob ${p.blob.slice(0, 12)})`;
+  return `${where} ${p.what}`;
+}
+
+export interface VerifierOptions {
+  /** The repository whose object database is the truth. */
+  root: string;
+  /** The local paths of a blob (its language, and so how it is cut, comes from them). */
+  paths: (blob: string) => readonly string[];
+  maxLineChars: number;
+  dim: number;
+  /** Which blobs are cut and embedded again (sample.ts). */
+  sample: (blob: string) => BlobSample;
+  embedder: () => Promise<Embedder>;
+  /** Problems kept before checking stops; default 1 (the first refuses everything). */
+  keepProblems?: number;
+  /** Every content is embedded again (doctor --verify), not a sample: the model's worker pool pays then. */
+  everything?: boolean;
+  /**
+   * Rows this index holds already, by id, as `rowSays` puts what they say: one is never written again, so an
+   * incoming row of that id need only say the same (no blob read); one that says otherwise is a problem.
+   */
+  stored?: ReadonlyMap<string, string>;
+  /** Called once `finish` found everything held (the sample's key is then kept). */
+  onAccepted?: () => void;
+  /** Derive every row's chunk id again from its blob, span, this model and chunker (rows the caller did not check so). */
+  identity?: IndexIdentity;
+  /** Remember the rows accepted, so the same rows again (a search-ready set's, after a copy) pass without their blobs. */
+  remember?: boolean;
+}
+
+/** What a verifier and its forks share: one git process, the blobs read, the rows accepted, the contents embedded. */
+interface Shared {
+  reader: BlobReader;
+  truths: Map<string, Promise<BlobTruth | null>>;
+  truthBytes: number;
+  /** Rows accepted so far, id → language and content key: the same row again (a search set's) needs no blob. */
+  accepted: Map<string, string>;
+  embedded: Map<string, Float32Array>;
+}
+
+/** Blob contents held for rows still to come: a batch's rows are usually of a few blobs, in order. */
+const TRUTH_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Holds rows to the local git object database, the one thing ocrag trusts: every row's text against its blob,
+ * its language against its paths, its words against its text, its vector finite and of unit length; a sample of
+ * blobs (sample.ts) cut again (spans, breadcrumbs, texts) and embedded again. Blobs the repository lacks, and
+ * marks that say a blob yields nothing when it does, are problems too. Nothing is written anywhere.
+ */
+export class RowVerifier {
+  readonly problems: RowProblem[] = [];
+  /** Problems found, kept or not. */
+  problemCount = 0;
+  readonly counts = { rows: 0, marks: 0, blobsCut: 0 };
+  private readonly shared: Shared;
+  /** Whether the git process is this verifier's to close (not a fork's). */
+  private readonly owner: boolean;
+  /** Each sampled blob's spans seen, and how many chunks its cut gives: a blob must come whole or not at all. */
+  private readonly whole = new Map<string, { seen: Set<string>; path: string | null; expected: number | null }>();
+  private readonly vectors: VectorCheck;
+  private readonly keep: number;
+  private readonly versionOf: ((language: string) => string) | null;
+
+  constructor(
+    private readonly opts: VerifierOptions,
+    shared?: Shared,
+  ) {
+    this.owner = !shared;
+    this.shared = shared ?? { reader: new BlobReader(opts.root), truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map() };
+    this.keep = opts.keepProblems ?? 1;
+    this.versionOf = opts.identity ? chunkerVersionsByLanguage(opts.identity) : null;
+    const group = opts.everything ? WHOLE_GROUP : SAMPLE_GROUP;
+    this.vectors = new VectorCheck(opts.embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }), group);
+  }
+
+  /**
+   * A verifier of other rows of the same repository (a search-ready set after the chunks it names were copied),
+   * with problems of its own: rows this one accepted pass again without their blobs, contents it embedded are not
+   * embedded twice. Its blobs are read through this one's git process: close it first.
+   */
+  fork(sample = this.opts.sample): RowVerifier {
+    return new RowVerifier({ ...this.opts, sample, onAccepted: undefined }, this.shared);
+  }
+
+  /** What of a blob's rows is checked beyond their text. */
+  sampleOf(blob: string): BlobSample {
+    return this.opts.sample(blob);
+  }
+
+  /** Whether enough problems were found to stop. */
+  get done(): boolean {
+    return this.problems.length >= this.keep;
+  }
+
+  /** Contents embedded again so far. */
+  get embedded(): number {
+    return this.vectors.embedded;
+  }
+
+  /** Checks a batch of the store's chunk columns (every one, vector included). */
+  checkBatch(batch: ChunkBatch): Promise<boolean> {
+    return this.check(rowsOfBatch(batch, this.opts.dim));
+  }
+
+  /** Checks rows; false once enough problems were found. The sample's embeddings finish in `finish`. */
+  async check(rows: Iterable<VerifiableRow>): Promise<boolean> {
+    const list = [...rows];
+    // Their blobs are read ahead, all at once: git answers while the first rows are checked.
+    for (const row of list) if (!this.opts.stored?.has(row.id) && !(this.opts.remember && this.shared.accepted.has(row.id))) void this.truthOf(row.blob);
+    for (const row of list) {
+      if (this.done) return false;
+      this.counts.rows++;
+      const sample = this.opts.sample(row.blob);
+      if (sample.chunks) this.wholeOf(row.blob).seen.add(`${row.startLine}-${row.endLine}`);
+      const held = this.opts.stored?.get(row.id);
+      if (held !== undefined) {
+        if (held !== rowSays(row.symbol, row.text, row.terms ?? '')) this.report({ blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], what: 'says otherwise than the row this index holds under its id (its breadcrumb, text or search words)' });
+        continue;
+      }
+      // Hashed only where it is used: a content's key is a sha256 of all its text.
+      const key = this.opts.remember || sample.vectors ? contentKey(row.symbol, row.text) : '';
+      const problem = (await this.rowProblem(row, key, sample)) ?? this.vectorLengthProblem(row);
+      if (problem) {
+        this.report({ blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], what: problem });
+        continue;
+      }
+      if (this.opts.remember) this.shared.accepted.set(row.id, `${row.language}\0${key}`);
+      if (sample.vectors) this.vectors.add(key, this.claimOf(row));
+    }
+    await this.vectors.keepUp();
+    return !this.done;
+  }
+
+  /** Checks marks (a blob read that yields no chunks) against the blobs. */
+  async checkMarks(marks: Iterable<BlobMark>): Promise<boolean> {
+    for (const mark of marks) {
+      if (this.done) return false;
+      this.counts.marks++;
+      const truth = await this.truthOf(mark.blob);
+      const problem = truth ? await truth.markProblem(mark.reason) : 'is not in this repository, so its mark cannot be checked: git fetch, then try again';
+      if (problem) this.report({ blob: mark.blob, path: this.opts.paths(mark.blob)[0] ?? null, lines: null, what: problem });
+    }
+    return !this.done;
+  }
+
+  /** Waits for the sample's embeddings; false when any problem was found. */
+  async finish(): Promise<boolean> {
+    for (const [blob, { seen, path, expected }] of this.whole) {
+      // Rows dropped from a blob would leave its other chunks stored as if it were whole: searches never see the rest.
+      if (expected !== null && seen.size < expected) this.report({ blob, path, lines: null, what: `lacks ${expected - seen.size} of the ${expected} chunks this ocrag cuts from its blob` });
+    }
+    if (!this.done) await this.vectors.finish();
+    if (this.problemCount > 0) return false;
+    this.opts.onAccepted?.();
+    return true;
+  }
+
+  /**
+   * A content's vector and words from outside (a remote's, for the text of a chunk this repository holds): its words
+   * are those of the text, its vector of unit length and, when `sampled`, this model's embedding of it.
+   */
+  checkContent(key: string, chunk: { blob: string; startLine: number; endLine: number; embedding: string }, content: { vector: Float32Array; terms: string }, sampled: boolean): boolean {
+    const where = { blob: chunk.blob, path: this.opts.paths(chunk.blob)[0] ?? null, lines: [chunk.startLine, chunk.endLine] as [number, number] };
+    const what =
+      content.vector.length !== this.opts.dim ? `has no ${this.opts.dim}-d vector` : content.terms !== contentTerms(chunk.embedding) ? 'has search words that are not those of its text' : vectorProblem(content.vector, 0, this.opts.dim);
+    if (what) this.report({ ...where, what: `gets a content that ${what}` });
+    else if (sampled) this.vectors.add(key, { ...where, embedding: chunk.embedding, vector: Float32Array.from(content.vector), quantized: false });
+    return !this.done;
+  }
+
+  async close(): Promise<void> {
+    await this.vectors.settle();
+    if (this.owner) await this.shared.reader.close();
+  }
+
+  private async rowProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null> {
+    const problem = await this.blobProblem(row, key, sample);
+    // Search words, like the vector, are what a content is found by, not what is shown: checked with the vector.
+    if (problem || !sample.vectors || row.terms === undefined) return problem;
+    return row.terms === contentTerms(contentEmbeddingText(row.symbol, row.text)) ? null : 'has search words that are not those of its text';
+  }
+
+  private async blobProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null> {
+    if (this.versionOf && row.id !== chunkId(row.blob, this.versionOf(row.language), this.opts.identity!.modelId, row.startLine, row.endLine)) return 'has a chunk id that does not match its blob, span, model and chunker';
+    // The same row, already held to its blob (a search-ready set's row after the copy of its chunks).
+    if (this.opts.remember && this.shared.accepted.get(row.id) === `${row.language}\0${key}`) return null;
+    if (this.opts.paths(row.blob).length === 0) return 'belongs to a blob no path of this commit holds';
+    const truth = await this.truthOf(row.blob);
+    if (!truth) return 'belongs to a blob this repository does not have, so it cannot be checked: git fetch, then try again';
+    const whole = sample.chunks ? this.wholeOf(row.blob) : null;
+    if (whole && whole.expected === null) {
+      this.counts.blobsCut++;
+      whole.expected = await truth.chunkCount(row.language);
+    }
+    return truth.problem(row, sample.chunks);
+  }
+
+  private wholeOf(blob: string): { seen: Set<string>; path: string | null; expected: number | null } {
+    let whole = this.whole.get(blob);
+    if (!whole) this.whole.set(blob, (whole = { seen: new Set(), path: this.opts.paths(blob)[0] ?? null, expected: null }));
+    return whole;
+  }
+
+  private vectorLengthProblem(row: VerifiableRow): string | null {
+    if (row.vector.length !== this.opts.dim) return `has no ${this.opts.dim}-d vector`;
+    if (!row.quantized) return vectorProblem(row.vector, 0, this.opts.dim);
+    let sum = 0;
+    for (let d = 0; d < row.vector.length; d++) sum += row.vector[d] * row.vector[d];
+    // An int8 copy of a unit vector keeps its length within ~1 % (scale = largest / 127).
+    return sum !== 0 && !(Math.abs(sum - 1) <= 0.05) ? `has a vector of length ${Math.sqrt(sum).toPrecision(3)}, not 1` : null;
+  }
+
+  private claimOf(row: VerifiableRow): VectorClaim {
+    return { blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], embedding: contentEmbeddingText(row.symbol, row.text), vector: Float32Array.from(row.vector), quantized: row.quantized === true };
+  }
+
+  private report(problem: RowProblem): void {
+    this.problemCount++;
+    if (this.problems.length < this.keep) this.problems.push(problem);
+  }
+
+  /** The blob as git holds it, read once while its rows come (bounded), or null when the repository lacks it. */
+  private truthOf(blob: string): Promise<BlobTruth | null> {
+    let truth = this.shared.truths.get(blob);
+    if (truth) {
+      this.shared.truths.delete(blob);
+      this.shared.truths.set(blob, truth);
+      return truth;
+    }
+    truth = this.shared.reader.read(blob).then((bytes) => {
+      if (!bytes) return null;
+      const held = new BlobTruth(bytes, this.opts.paths(blob), this.opts.maxLineChars);
+      this.shared.truthBytes += held.size;
+      this.evict();
+      return held;
+    });
+    this.shared.truths.set(blob, truth);
+    return truth;
+  }
+
+  private evict(): void {
+    for (const [blob, truth] of this.shared.truths) {
+      if (this.shared.truthBytes <= TRUTH_BYTES || this.shared.truths.size <= 1) return;
+      this.shared.truths.delete(blob);
+      void truth.then((t) => (this.shared.truthBytes -= t?.size ?? 0));
+    }
+  }
+}
