@@ -9,16 +9,8 @@ import { memberIndices } from './members.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
 import { readSnapshot, writeSnapshot, type ResidentState, type RestoredState } from './resident-snapshot.js';
 import { SectionDamageError } from './sectioned-file.js';
-import { nameWords, ownDefinition } from '../text/breadcrumb.js';
-import { commentWords } from '../text/comments.js';
-
-/**
- * BM25F-style field weights on top of the words of breadcrumb and text: the words naming a chunk's own definition
- * (`handle` in `class Router > method handle`) and the words of its comments and docstrings (prose, as queries
- * are). Measured on the benchmark: flat between 3 and 6 for names, best near 0.5 for comments.
- */
-const NAME_FIELD_WEIGHT = 4;
-const COMMENT_FIELD_WEIGHT = 0.5;
+import { ownDefinition } from '../text/breadcrumb.js';
+import { forEachIndexedWord } from './indexed-words.js';
 
 /**
  * The chunks of the blobs searched so far, held in memory: info, text, an int8 copy of each vector and postings
@@ -258,17 +250,6 @@ export class ResidentChunks {
   }
 
   private readonly writablePosting = (word: string): number[][] => this.postings.lists.writable(stem(word));
-}
-
-/**
- * Every word a chunk is found by, with its field weight, as the resident set indexes it (the posting of a word is
- * its stem's): its search words, its own definition's name words and its comments' words. A search-ready set
- * from elsewhere is held to the same (index/verify/search-set.ts).
- */
-export function forEachIndexedWord(terms: string, symbol: string, text: string, visit: (word: string, weight: number) => void): void {
-  for (const word of terms.split(' ')) if (word) visit(word, 1);
-  for (const word of nameWords(symbol)) visit(word, NAME_FIELD_WEIGHT);
-  for (const word of commentWords(text)) visit(word, COMMENT_FIELD_WEIGHT);
 }
 
 const residents = new Map<string, ResidentChunks>();

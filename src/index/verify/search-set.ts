@@ -1,4 +1,5 @@
-import { definitionKey, forEachIndexedWord } from '../../search/resident.js';
+import { forEachIndexedWord } from '../../search/indexed-words.js';
+import { definitionKey } from '../../search/resident.js';
 import type { ResidentState } from '../../search/resident-snapshot.js';
 import { stem } from '../../text/stem.js';
 import { ownDefinition } from '../../text/breadcrumb.js';
