@@ -6,6 +6,7 @@ import { rulesFor } from '../../chunk/rules.js';
 import type { MarkReason } from '../../store/blob-state.js';
 import { formatBreadcrumb } from '../../text/breadcrumb.js';
 import { chunksOfBlob } from '../blob-chunks.js';
+import { shownPath } from '../../git/path-key.js';
 import { classifyContent } from '../select.js';
 
 /** What a row claims of its blob: where it is, what it is and says. */
@@ -42,10 +43,12 @@ export class BlobTruth {
     this.text = 'text' in content ? content.text : null;
     this.lines = this.text === null ? null : new SourceLines(this.text, maxLineChars);
     for (const path of paths) {
-      const language = 'pdf' in content ? 'pdf' : this.lines ? fileLanguage(path, this.lines) : null;
+      // Indexing names a file to the chunker as people read it (index/blob-chunks.ts): `caf\ufffd.py` is Python.
+      const named = shownPath(path);
+      const language = 'pdf' in content ? 'pdf' : this.lines ? fileLanguage(named, this.lines) : null;
       if (language === null) break;
       // Plain text is prose or line windows by its name (prose.ts): both ways are kept apart.
-      const variant = language === 'text' && isProsePath(path) ? 'text prose' : language;
+      const variant = language === 'text' && isProsePath(named) ? 'text prose' : language;
       if (!this.variants.has(variant)) this.variants.set(variant, path);
     }
   }
