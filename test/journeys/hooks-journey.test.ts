@@ -62,7 +62,8 @@ async function answers(s: Sandbox, queries: string[]): Promise<string[]> {
 
 function commit(s: Sandbox, file: string, text: string): void {
   fs.writeFileSync(path.join(s.repo, file), text);
-  const env = { ...process.env, ...GIT_IDENTITY, ...s.env };
+  // The hook's ocrag finds the model where every other run of the test does, not in the sandbox's HOME.
+  const env = { ...process.env, OCRAG_CACHE: TEST_CACHE, ...GIT_IDENTITY, ...s.env };
   execFileSync('git', ['add', '-A'], { cwd: s.repo, env });
   execFileSync('git', ['commit', '-q', '-m', `add ${file}`], { cwd: s.repo, env });
 }
