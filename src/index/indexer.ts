@@ -132,7 +132,10 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
       if (fetched) fetched.contents = result.copied;
     } catch (e) {
       // A remote refused midway: what this run added goes, the local index stays as it was.
-      return copyContents ? await forgetRun(store, unknownAtStart, e) : Promise.reject(e);
+      if (copyContents) return await forgetRun(store, unknownAtStart, e);
+      // Thrown, not returned rejected: the close in `finally` is awaited first, and a rejection nobody holds
+      // meanwhile ends the process (a full disk said "unhandled rejection" instead of exit 7).
+      throw e;
     } finally {
       await reader.close();
     }
