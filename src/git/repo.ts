@@ -45,6 +45,16 @@ export class NotInRepositoryError extends UsageError {
   }
 }
 
+/**
+ * A repository another user owns: git itself refuses it (its config could name programs to run), and so does
+ * ocrag, with git's own way to say it is trusted.
+ */
+export class ForeignRepositoryError extends UsageError {
+  constructor(readonly at: string) {
+    super(`git refuses ${at}: it belongs to another user; if you trust it, run "git config --global --add safe.directory '${at}'"`, 3);
+  }
+}
+
 /** Finds the repository that contains `cwd` (any subfolder works). */
 export async function openRepo(cwd: string): Promise<RepoInfo> {
   return (await openRepoWithHead(cwd)).repo;
@@ -86,6 +96,8 @@ async function openRepoStepwise(cwd: string): Promise<OpenedRepo> {
     lines = out.split('\n');
   } catch (e) {
     if (e instanceof GitError && /not a git repository/i.test(e.stderr)) throw new NotInRepositoryError(cwd);
+    const dubious = e instanceof GitError ? /detected dubious ownership in repository at '(.*)'/.exec(e.stderr) : null;
+    if (dubious) throw new ForeignRepositoryError(dubious[1]);
     if (e instanceof GitError && /must be run in a work tree/i.test(e.stderr)) {
       throw new UsageError('bare repository: ocrag indexes a work tree; run it in a clone with a checkout', 3);
     }
