@@ -14,6 +14,8 @@ export class AsIs {
   constructor(
     private readonly ctx: () => IndexContext,
     private readonly onNotice?: (message: string) => void,
+    /** Nothing is answered as it is: the refusal stands. */
+    private readonly writesRequired = false,
   ) {}
 
   /** Catching up with HEAD: refused, the branch's manifest answers as it is (behind HEAD, maybe). */
@@ -49,12 +51,18 @@ export class AsIs {
     } catch (e) {
       const refused = asStorageError(e, this.ctx().layout.dir);
       if (!refused) throw e;
+      if (this.writesRequired) throw refused;
       return onRefused(refused);
     }
   }
 
   private tell(e: StorageError, leftOut: string): void {
-    const why = e.problem === 'full' ? `no space left on the disk holding ${e.where}` : e.problem === 'read-only' ? `${e.where} is read-only` : `cannot write to ${e.where} (permission denied)`;
-    this.onNotice?.(`ocrag: ${why}: ${leftOut}`);
+    this.onNotice?.(asIsNotice(e, leftOut));
   }
+}
+
+/** The one line saying a write was refused and what the answer leaves out because of it. */
+export function asIsNotice(e: StorageError, leftOut: string): string {
+  const why = e.problem === 'full' ? `no space left on the disk holding ${e.where}` : e.problem === 'read-only' ? `${e.where} is read-only` : `cannot write to ${e.where} (permission denied)`;
+  return `ocrag: ${why}: ${leftOut}`;
 }

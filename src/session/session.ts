@@ -1,23 +1,24 @@
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { readHead } from '../git/repo.js';
-import { workingChanges } from '../git/status.js';
 import { currentManifest, isUpToDate, type IndexContext } from '../index/context.js';
 import type { IndexProgress } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import { CodeIndex } from '../service/code-index.js';
 import { addSources, checkAgentMayAdd, listSources, removeSource } from '../service/sources.js';
-import { indexStatus, type IndexStatus } from '../service/status.js';
 import { sourceFileCount, type SourceSpec } from '../store/sources.js';
 import type { Manifest } from '../store/manifest.js';
 import { UsageError } from '../util/errors.js';
 import { firstAnswer } from './first-answer.js';
+import { sessionStatus, type SessionStatus } from './session-status.js';
 import { LiveView } from './live-view.js';
 import { stateSignature } from './state-signature.js';
 import { QueryCache } from './query-cache.js';
-import { IndexTasks, type IndexTaskSnapshot, type TaskStart } from './index-tasks.js';
+import { IndexTasks, type TaskStart } from './index-tasks.js';
 import { idle, type ReindexKind, type ReindexOutcome, type ReindexRun, type ReindexSnapshot } from './reindex-job.js';
-import { storageProblem } from '../util/storage-problem.js';
+import { asStorageError } from '../util/storage-problem.js';
+import { asIsNotice } from '../service/as-is.js';
+import { SearchNotices } from './search-notices.js';
 
 /**
  * How long a search waits for the index to catch up with HEAD before answering "ask again in a moment": well
@@ -32,18 +33,6 @@ export interface SessionOptions {
   flags?: Partial<Config>;
   /** One-line messages for the server's stderr. */
   log?: (message: string) => void;
-}
-
-export interface SessionStatus {
-  status: IndexStatus | null;
-  /** Why the index could not be read (a full rebuild is replacing it, say). */
-  statusError: string | null;
-  head: { branch: string | null; commit: string | null };
-  uncommittedChanges: number | null;
-  reindex: ReindexSnapshot;
-  /** The running task, else the last one; null when none ran. */
-  task: IndexTaskSnapshot | null;
-  queryCache: { entries: number; hits: number; misses: number };
 }
 
 /**
@@ -63,8 +52,10 @@ export class RepoSession {
   private foregroundProgress: ((p: IndexProgress) => void) | null = null;
   /** The catch-up queued behind a job that works for a commit HEAD has left. */
   private following: Promise<void> | null = null;
+  private readonly notices: SearchNotices;
 
   constructor(private readonly options: SessionOptions) {
+    this.notices = new SearchNotices(options.log);
     this.tasks = new IndexTasks(path.resolve(options.cwd), (kind, run) => this.runTask(kind, run));
   }
 
@@ -86,9 +77,9 @@ export class RepoSession {
   async search(query: string, opts: SearchOptions, onProgress?: (p: IndexProgress) => void): Promise<{ results: SearchResult[]; notice: string | null }> {
     const first = await firstAnswer((await this.open()).index, this.tasks, query, opts);
     if (first) return first;
-    const view = await this.view(onProgress);
-    const results = await this.searchView(view, query, opts);
-    return { results, notice: this.tasks.active ? `a reindex is running (${this.reindexSnapshot().percent}%): results come from the index as it was before it started` : null };
+    const { value: results, notices } = await this.notices.during(async () => this.searchView(await this.view(onProgress), query, opts));
+    if (this.tasks.active) notices.push(`a reindex is running (${this.reindexSnapshot().percent}%): results come from the index as it was before it started`);
+    return { results, notice: notices.length ? notices.join('; ') : null };
   }
 
   /**
@@ -174,8 +165,12 @@ export class RepoSession {
   private async catchUp(index: CodeIndex, deadline: number): Promise<void> {
     this.tasks.start('incremental');
     const ended = await this.untilSettled(deadline);
-    // A disk that refuses the update (read-only, full) leaves the index as it is to answer from; the view says so.
-    if (ended?.state === 'failed' && !(storageProblem(ended.cause) && currentManifest(index.ctx))) throw new UsageError(ended.error, 4);
+    if (ended?.state !== 'failed') return;
+    // A disk that refuses the update (read-only, full) leaves the index as it is to answer from, and says so.
+    const refused = asStorageError(ended.cause, index.ctx.layout.dir);
+    const at = currentManifest(index.ctx);
+    if (!refused || !at) throw new UsageError(ended.error, 4);
+    this.notices.tell(asIsNotice(refused, `answering from the index as it is (${at.commit.slice(0, 8)}, behind HEAD)`));
   }
 
   /** Waits for the running job until `deadline`; how it ended, or null when it is still running. */
@@ -223,30 +218,7 @@ export class RepoSession {
 
   /** A read-only report; never waits for a running reindex, never moves the index's idea of HEAD under it. */
   async status(): Promise<SessionStatus> {
-    const { index } = await this.open();
-    const root = index.ctx.repo.root;
-    const head = await readHead(root);
-    let status: IndexStatus | null = null;
-    let statusError: string | null = null;
-    try {
-      status = await indexStatus({ ...index.ctx, head });
-    } catch (e) {
-      statusError = (e as Error).message;
-    }
-    const uncommittedChanges = await workingChanges(root).then(
-      (changes) => changes.length,
-      () => null,
-    );
-    const cache = this.queryCache;
-    return {
-      status,
-      statusError,
-      head: { branch: head.branch, commit: head.commit },
-      uncommittedChanges,
-      reindex: this.reindexSnapshot(),
-      task: this.tasks.status(),
-      queryCache: { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 },
-    };
+    return sessionStatus((await this.open()).index, this.tasks, this.queryCache);
   }
 
   async close(): Promise<void> {
@@ -260,7 +232,7 @@ export class RepoSession {
   private open(): Promise<{ index: CodeIndex; live: LiveView }> {
     if (!this.opening) {
       const opening = CodeIndex.open(this.options.cwd, this.options.flags ?? {}, {
-        onNotice: this.options.log,
+        onNotice: this.notices.tell,
         onProgress: (p) => {
           this.foregroundProgress?.(p);
           if (this.tasks.active) this.jobProgress?.(p);

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { RepoSessions } from '../../session/repo-sessions.js';
-import type { SessionStatus } from '../../session/session.js';
+import type { SessionStatus } from '../../session/session-status.js';
 import { guarded } from './errors.js';
 import { answer, rootArg } from './shared.js';
 import { describeTask, findTask, taskIdArg, taskShape, toTaskView } from './task.js';

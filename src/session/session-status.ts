@@ -1,0 +1,45 @@
+import { readHead } from '../git/repo.js';
+import { workingChanges } from '../git/status.js';
+import type { CodeIndex } from '../service/code-index.js';
+import { indexStatus, type IndexStatus } from '../service/status.js';
+import type { IndexTasks, IndexTaskSnapshot } from './index-tasks.js';
+import type { QueryCache } from './query-cache.js';
+import { idle, type ReindexSnapshot } from './reindex-job.js';
+
+export interface SessionStatus {
+  status: IndexStatus | null;
+  /** Why the index could not be read (a full rebuild is replacing it, say). */
+  statusError: string | null;
+  head: { branch: string | null; commit: string | null };
+  uncommittedChanges: number | null;
+  reindex: ReindexSnapshot;
+  /** The running task, else the last one; null when none ran. */
+  task: IndexTaskSnapshot | null;
+  queryCache: { entries: number; hits: number; misses: number };
+}
+
+/** A read-only report; never waits for a running reindex, never moves the index's idea of HEAD under it. */
+export async function sessionStatus(index: CodeIndex, tasks: IndexTasks, cache: QueryCache | null): Promise<SessionStatus> {
+  const root = index.ctx.repo.root;
+  const head = await readHead(root);
+  let status: IndexStatus | null = null;
+  let statusError: string | null = null;
+  try {
+    status = await indexStatus({ ...index.ctx, head });
+  } catch (e) {
+    statusError = (e as Error).message;
+  }
+  const uncommittedChanges = await workingChanges(root).then(
+    (changes) => changes.length,
+    () => null,
+  );
+  return {
+    status,
+    statusError,
+    head: { branch: head.branch, commit: head.commit },
+    uncommittedChanges,
+    reindex: tasks.status() ?? idle(),
+    task: tasks.status(),
+    queryCache: { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 },
+  };
+}
