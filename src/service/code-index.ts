@@ -31,6 +31,8 @@ export interface ViewOptions {
   update?: boolean;
   committedOnly?: boolean;
   sources?: boolean;
+  /** A write the disk refuses fails the call (exit 7) instead of answering without what it would add: `ocrag add`. */
+  writesRequired?: boolean;
 }
 
 export interface CodeIndexHooks {
@@ -230,7 +232,7 @@ export class CodeIndex {
 
   /** The manifest of what the user sees, with the store and model open for the duration of `use`. */
   private async withView<T>(opts: ViewOptions, use: (view: Manifest, store: StoreHandle, embedder: Embedder, laid: SourcesView) => Promise<T>): Promise<T> {
-    const asIs = new AsIs(() => this.ctx, this.hooks.onNotice);
+    const asIs = new AsIs(() => this.ctx, opts.writesRequired ? undefined : this.hooks.onNotice, opts.writesRequired);
     if (opts.update !== false) await asIs.catchUp(() => this.ensureFresh());
     const manifest = this.ctx.plainFolder ? folderManifest(this.ctx) : opts.update === false ? await this.manifestAtHead() : currentManifest(this.ctx);
     if (!manifest) throw new UsageError('no index for this commit yet: run "ocrag index"', 4);

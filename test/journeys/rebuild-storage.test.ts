@@ -89,6 +89,15 @@ describe('a disk that refuses to be written', () => {
     assert.match(rebuild.stderr, /need room for a second copy of the index/);
     assert.doesNotMatch(rebuild.stderr, /damaged/);
     assert.equal(await answers(repo), previous);
+    // Adding a source is storing its chunks: refused, it exits 7 and the source is not left half added.
+    const docs = path.join(tempDir('full-source'), 'design');
+    fs.mkdirSync(docs);
+    fs.writeFileSync(path.join(docs, 'design.md'), '# Rate limits\n\nEach client may send 100 requests a minute.\n');
+    const add = await ocrag(['add', docs], repo);
+    assert.equal(add.code, 7, add.stderr);
+    assert.match(add.stderr.trim(), DISK_FULL);
+    const recorded = path.join(repo, '.ocrag', 'sources.json');
+    assert.ok(!fs.existsSync(recorded) || !fs.readFileSync(recorded, 'utf8').includes('design'), 'the source was taken back');
     const status = JSON.parse((await ocrag(['status', '--json'], repo)).stdout) as { indexed: { commit: string } | null };
     assert.equal(status.indexed?.commit, git(repo, 'rev-parse', 'HEAD~1'), 'status shows the index, behind HEAD');
     assertTidy(repo);
@@ -125,7 +134,13 @@ describe('a disk that refuses to be written', () => {
     try {
       const r = await call(client, 'search_code', { query: QUERY, k: 3 });
       assert.ok(!r.isError, text(r));
-      assert.deepEqual((r.structuredContent as { results: { path: string }[] }).results.map((x) => x.path), (JSON.parse(previous) as { path: string }[]).map((x) => x.path));
+      const answer = r.structuredContent as { results: { path: string }[]; notice?: string };
+      assert.deepEqual(answer.results.map((x) => x.path), (JSON.parse(previous) as { path: string }[]).map((x) => x.path));
+      // The agent is told, in the answer it reads, what the results leave out (the server's stderr is not its context).
+      assert.match(answer.notice ?? '', /read-only: answering from the index as it is \([0-9a-f]{8}, behind HEAD\)/);
+      fs.appendFileSync(path.join(repo, 'src/cli/args.ts'), '\n// another uncommitted edit\n');
+      const edits = (await call(client, 'search_code', { query: QUERY, k: 3 })).structuredContent as { notice?: string };
+      assert.match(edits.notice ?? '', /read-only: answering without uncommitted edits/);
     } finally {
       await client.close();
     }

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { addSources, listSources, removeSource } from '../../service/sources.js';
+import type { IndexContext } from '../../index/context.js';
+import { asStorageError } from '../../util/storage-problem.js';
 import { openIndex, positiveInt } from '../options.js';
 import { printJson } from '../output.js';
 import { sourceFileCount } from '../../store/sources.js';
@@ -17,7 +19,11 @@ export function registerAdd(program: Command): void {
       const index = await openIndex(cmd, {}, 'create');
       const added = addSources(index.ctx, paths, opts.name, opts.maxSize === undefined ? undefined : opts.maxSize * 1024 * 1024);
       // Scanned and embedded now, so the first search after has nothing to do and the user sees what came in.
-      const view = await index.currentView();
+      const view = await index.currentView({ writesRequired: true }).catch((e: unknown) => {
+        // A disk that refuses the chunks: the sources are taken back, so "run again" adds them whole.
+        if (asStorageError(e, index.ctx.layout.dir)) for (const s of added) forgetSource(index.ctx, s.name);
+        throw e;
+      });
       const rows = added.map((s) => ({ name: s.name, root: s.root, files: sourceFileCount(Object.keys(view.files), s.name) }));
       if (opts.json) return printJson(rows);
       for (const r of rows) process.stderr.write(`added source "${r.name}" (${r.root}): ${r.files} files indexed\n`);
@@ -36,4 +42,13 @@ export function registerRemove(program: Command): void {
       if (opts.json) return printJson({ ...gone, remaining: listSources(index.ctx).map((s) => s.name) });
       process.stderr.write(`removed source "${gone.name}" (${gone.root}); its chunks go with the next gc\n`);
     });
+}
+
+/** Takes a source back; on a disk that refuses this small write too, it stays, and its files are indexed by the next search. */
+function forgetSource(ctx: IndexContext, name: string): void {
+  try {
+    removeSource(ctx, name);
+  } catch {
+    // The refusal being reported already says what to do.
+  }
 }
