@@ -3,7 +3,9 @@ import path from 'node:path';
 import { selectionKey, type IndexContext } from '../index/context.js';
 import { staleMarkReasons } from '../index/chunker-upgrade.js';
 import { crashPoint } from '../index/crash-point.js';
-import { dropStaleStore, openStoreFor, writeStoreMeta } from '../index/open-store.js';
+import { dropStaleStore, openStoreFor, rebuildReason, writeStoreMeta } from '../index/open-store.js';
+import { rebuildBeside } from '../index/rebuild.js';
+import { assertSameModel, readMeta } from '../store/meta.js';
 import type { ChunkStore } from '../store/contract.js';
 import type { Embedder } from '../embed/index.js';
 import { IMPORT_SAMPLE, pathsByBlob, rowSays, verifierFor, type RowVerifier } from '../index/verify/index.js';
@@ -88,44 +90,60 @@ export async function importArtifact(target: ImportTarget, file: string, opts: I
   const here = early ? commitTree(ctx.repo.root, early.commit) : Promise.resolve(null);
   here.catch(() => undefined);
   const run: ImportRun = { file, local, early, here, opts, rows: (manifest, stored) => artifactRows(target, local, manifest, stored) };
-  const outcome = (!storeExists(ctx.layout) && (await importIntoNewStore(ctx, run))) || (await importIntoStore(ctx, run));
+  const outcome = (await importIntoNewStore(ctx, run)) ?? (await importIntoStore(ctx, run));
   return { file: path.resolve(file), ...outcome, seconds: (performance.now() - started) / 1000 };
 }
 
-/** Null when a store appeared before the lock was ours: the artifact is then merged into it. */
+/**
+ * Into no store, or one that must be made again whole (another base chunker, the superseded default model): a new
+ * store, the stale one swapped out only once the artifact is in (index/rebuild.ts), so a refused artifact leaves it
+ * answering. Null when there is a store to merge into (also one that appeared before the lock was ours).
+ */
 async function importIntoNewStore(ctx: IndexContext, run: ImportRun): Promise<Outcome | null> {
+  if (storeExists(ctx.layout) && !rebuildReason(ctx)) return null;
   return withIndexLock(ctx, run.opts, async () => {
-    await dropStaleStore(ctx, run.local, run.opts);
-    if (storeExists(ctx.layout)) return null;
-    const staged = await StagedStore.create(ctx.layout, run.local.dim);
-    const writer = new ChunkWriter(staged.store, { maxRowsPerWrite: ROWS_PER_WRITE, newStore: true });
-    let verified: VerifiedArtifact;
-    let repository: ImportSummary['repository'];
-    let chunksAdded: number;
-    let marksAdded: number;
-    try {
-      verified = await verifyArtifact(run.file, run.local, {
-        rows: async (manifest) => run.rows(manifest),
-        onChunks: (batch) => {
-          crashPoint('import.staging');
-          return writer.push(batch);
-        },
-      });
-      repository = await checkRepository(ctx, run, verified);
-      chunksAdded = await writer.finish();
-      marksAdded = await addMarks(staged.store, verified);
-      await staged.store.ensureSearchIndexes(Object.values(verified.manifest.files), run.opts.onNotice);
-    } catch (e) {
-      await writer.settle();
-      staged.discard();
-      throw e;
+    const meta = readMeta(ctx.layout.meta);
+    if (meta) assertSameModel(meta, run.local);
+    const reason = rebuildReason(ctx);
+    if (reason && storeExists(ctx.layout)) {
+      run.opts.onNotice?.(reason);
+      return rebuildBeside(ctx, (staged) => importStaged(staged, run));
     }
-    crashPoint('import.staged');
-    writeStoreMeta(ctx, run.local);
-    staged.place(ctx.layout);
-    crashPoint('import.placed');
-    return { ...summaryOf(verified, registerManifest(ctx, verified.manifest)), repository, chunksAdded, marksAdded };
+    await dropStaleStore(ctx, run.local, run.opts);
+    return storeExists(ctx.layout) ? null : importStaged(ctx, run);
   });
+}
+
+/** Builds the store in a staging folder while the artifact is verified, and moves it into `ctx`'s place. */
+async function importStaged(ctx: IndexContext, run: ImportRun): Promise<Outcome> {
+  const staged = await StagedStore.create(ctx.layout, run.local.dim);
+  const writer = new ChunkWriter(staged.store, { maxRowsPerWrite: ROWS_PER_WRITE, newStore: true });
+  let verified: VerifiedArtifact;
+  let repository: ImportSummary['repository'];
+  let chunksAdded: number;
+  let marksAdded: number;
+  try {
+    verified = await verifyArtifact(run.file, run.local, {
+      rows: async (manifest) => run.rows(manifest),
+      onChunks: (batch) => {
+        crashPoint('import.staging');
+        return writer.push(batch);
+      },
+    });
+    repository = await checkRepository(ctx, run, verified);
+    chunksAdded = await writer.finish();
+    marksAdded = await addMarks(staged.store, verified);
+    await staged.store.ensureSearchIndexes(Object.values(verified.manifest.files), run.opts.onNotice);
+  } catch (e) {
+    await writer.settle();
+    staged.discard();
+    throw e;
+  }
+  crashPoint('import.staged');
+  writeStoreMeta(ctx, run.local);
+  staged.place(ctx.layout);
+  crashPoint('import.placed');
+  return { ...summaryOf(verified, registerManifest(ctx, verified.manifest)), repository, chunksAdded, marksAdded };
 }
 
 async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outcome> {

@@ -119,8 +119,50 @@ describe('a full rebuild stopped at any phase leaves the previous index answerin
     }, killedBy('SIGKILL'));
   });
 
+  test('an import into a store of an older base chunker: refused, that store is as it was; accepted, it is swapped in', async () => {
+    const repo = copyOf(base, 'stale-import');
+    const artifact = path.join(path.dirname(repo), 'index.tar');
+    const exported = await ocrag(['export', '--out', artifact], repo);
+    assert.equal(exported.code, 0, exported.stderr);
+    const meta = path.join(repo, '.ocrag', 'store.json');
+    const record = JSON.parse(fs.readFileSync(meta, 'utf8')) as { chunkerVersion: string };
+    const staleVersion = record.chunkerVersion.replace(/^\d+/, '0');
+    fs.writeFileSync(meta, JSON.stringify({ ...record, chunkerVersion: staleVersion }));
+    const stale = storeListing(repo);
+    // Killed once the new store is built, and once it is in place in the build folder: the stale store still answers.
+    for (const point of ['import.staged', 'import.placed']) {
+      const killed = await ocrag(['import', artifact], repo, { OCRAG_TEST_CRASH_AT: point });
+      assert.equal(killed.signal, 'SIGKILL', `killed at ${point} (exit ${killed.code}: ${killed.stderr})`);
+      assert.deepEqual(storeListing(repo), stale, `the stale store, its record and manifests are as they were (${point})`);
+    }
+    // An artifact cut short: refused.
+    const torn = path.join(path.dirname(repo), 'torn.tar');
+    const bytes = fs.readFileSync(artifact);
+    fs.writeFileSync(torn, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    const refused = await ocrag(['import', torn], repo);
+    assert.equal(refused.code, 4, refused.stderr);
+    assert.deepEqual(storeListing(repo), stale, 'the stale store, its record and manifests are as they were');
+    assertTidy(repo);
+
+    const imported = await ocrag(['import', artifact], repo);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.match(imported.stderr, /the chunker changed \(0\+/);
+    assert.notEqual((JSON.parse(fs.readFileSync(meta, 'utf8')) as { chunkerVersion: string }).chunkerVersion, staleVersion);
+    assert.equal(await answers(repo), previous);
+    assertTidy(repo);
+  });
+
   test('a rebuild that completes swaps in the same answers, and its search snapshot with it', async () => {
     const repo = await stoppedRebuild('done', (repo) => ocrag(['index', '--rebuild'], repo), (e) => assert.equal(e.code, 0, e.stderr));
     assert.equal(fs.readdirSync(path.join(repo, '.ocrag', 'resident')).filter((n) => n.endsWith('.snap')).length, 1, 'the snapshot built beside was swapped in');
   });
 });
+
+/** The store's files with their sizes, its record and its manifests: what a refused import may not change. */
+function storeListing(repo: string): string[] {
+  const dir = path.join(repo, '.ocrag');
+  const files = ['lance', 'manifests'].flatMap((sub) =>
+    (fs.readdirSync(path.join(dir, sub), { recursive: true }) as string[]).map((f) => path.join(sub, f)).filter((f) => fs.statSync(path.join(dir, f)).isFile()),
+  );
+  return [...files.map((f) => `${f} ${fs.statSync(path.join(dir, f)).size}`).sort(), fs.readFileSync(path.join(dir, 'store.json'), 'utf8')];
+}
