@@ -16,8 +16,10 @@ import { splitAtBoundaries, type Span } from './windows.js';
  * language "text" that keep windows (an unknown extension) get the same windows under the new id. pdf is 3 since a
  * PDF is told by a real header (`%PDF-1.x` first, pdf.ts), not by `%PDF-` anywhere in the first KiB: the marks the
  * PDF reader gave under 2 are dropped with the revision (index/chunker-upgrade.ts), so code it refused is read.
+ * html is 3 since text that begins with a broken tag (`<` alone) starts on its own line, not at line 0, which every
+ * store read refuses.
  */
-export const DOCUMENT_REVISIONS: Readonly<Record<string, number>> = { markdown: 2, rst: 2, asciidoc: 2, csv: 2, tsv: 2, pdf: 3, html: 2, text: 2 };
+export const DOCUMENT_REVISIONS: Readonly<Record<string, number>> = { markdown: 2, rst: 2, asciidoc: 2, csv: 2, tsv: 2, pdf: 3, html: 3, text: 2 };
 
 /** Rows per table chunk: ~40 rows of a typical export (~60 characters each) keep a chunk near 2,500 characters. */
 const TABLE_ROWS = 40;

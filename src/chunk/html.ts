@@ -47,7 +47,8 @@ export function htmlText(source: string): TextLine[] {
   let pre = 0;
   const flush = (end: number) => {
     const text = decodeEntities(pending).replace(/[ \t\r\f\v\u00a0]+/g, ' ').trim();
-    if (text) out.push({ start, end, text, ...(heading ? { depth: heading } : {}) });
+    // A text that began with a lone "<" (a broken tag) set no start: it starts where it ends, never at line 0.
+    if (text) out.push({ start: start || end, end, text, ...(heading ? { depth: heading } : {}) });
     pending = '';
     start = 0;
   };
@@ -68,7 +69,10 @@ export function htmlText(source: string): TextLine[] {
         if (!start && part.trim()) start = line + (pre > 0 ? i : leadingNewlines(token));
         pending += part;
       });
-    } else if (token === '<') pending += '<';
+    } else if (token === '<') {
+      if (!start) start = line;
+      pending += '<';
+    }
     line += count(token, '\n');
   }
   flush(line);

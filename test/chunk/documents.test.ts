@@ -128,3 +128,13 @@ test('plain text goes by paragraphs, packed up to a window of lines, each chunk 
   assert.deepEqual(await crumbs('NOTES', 'The cache lives in the home folder, and it is small.\nIt is rebuilt on demand.'), [[1, 2, 'The cache lives in the home folder, and it is small.']]);
   assert.deepEqual(await crumbs('run.log', text), [[1, 60, ''], [51, 83, '']]);
 });
+
+test('HTML that is broken (a lone "<", tags never closed) gives chunks within its lines, never at line 0', async () => {
+  // A test page of a formatter's own suite: every store read refuses a chunk at line 0, so the repository went unsearchable.
+  for (const broken of ['<div><span>\n\n<   \n', '<   \n', '<p>a</p>\n<\n', '<div>\n<\n<b>x</b>\n']) {
+    const chunks = await chunkFile('tests/broken.html', broken);
+    const count = broken.split('\n').length;
+    for (const c of chunks) assert.ok(c.startLine >= 1 && c.startLine <= c.endLine && c.endLine <= count, `${JSON.stringify(broken)}: lines ${c.startLine}-${c.endLine}`);
+  }
+  assert.deepEqual(await crumbs('tests/broken.html', '<div><span>\n\n<   \n'), [[3, 4, '']]);
+});
