@@ -4,7 +4,7 @@ import type { CodeIndex } from '../service/code-index.js';
 import { indexStatus, type IndexStatus } from '../service/status.js';
 import type { IndexTasks, IndexTaskSnapshot } from './index-tasks.js';
 import type { QueryCache } from './query-cache.js';
-import { idle, type ReindexSnapshot } from './reindex-job.js';
+import type { ReindexSnapshot } from './reindex-job.js';
 
 export interface SessionStatus {
   status: IndexStatus | null;
@@ -19,7 +19,7 @@ export interface SessionStatus {
 }
 
 /** A read-only report; never waits for a running reindex, never moves the index's idea of HEAD under it. */
-export async function sessionStatus(index: CodeIndex, tasks: IndexTasks, cache: QueryCache | null): Promise<SessionStatus> {
+export async function sessionStatus(index: CodeIndex, tasks: IndexTasks, reindex: ReindexSnapshot, cache: QueryCache | null): Promise<SessionStatus> {
   const root = index.ctx.repo.root;
   const head = await readHead(root);
   let status: IndexStatus | null = null;
@@ -38,7 +38,7 @@ export async function sessionStatus(index: CodeIndex, tasks: IndexTasks, cache: 
     statusError,
     head: { branch: head.branch, commit: head.commit },
     uncommittedChanges,
-    reindex: tasks.status() ?? idle(),
+    reindex,
     task: tasks.status(),
     queryCache: { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 },
   };

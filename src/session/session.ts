@@ -218,7 +218,7 @@ export class RepoSession {
 
   /** A read-only report; never waits for a running reindex, never moves the index's idea of HEAD under it. */
   async status(): Promise<SessionStatus> {
-    return sessionStatus((await this.open()).index, this.tasks, this.queryCache);
+    return sessionStatus((await this.open()).index, this.tasks, this.reindexSnapshot(), this.queryCache);
   }
 
   async close(): Promise<void> {

@@ -6,18 +6,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { git, makeFixtureRepo } from '../helpers.js';
-import { answers, assertTidy, copyOf, gate, ocrag, outside, startOcrag, type Ended } from './rebuild-helpers.js';
+import { git } from '../helpers.js';
+import { answers, assertTidy, copyOf, gate, ocrag, outside, startOcrag, indexedFixture, type Ended } from './rebuild-helpers.js';
 
 describe('a full rebuild stopped at any phase leaves the previous index answering', () => {
   let base: string;
   let previous: string;
 
   before(async () => {
-    base = makeFixtureRepo();
-    const indexed = await ocrag(['index'], base);
-    assert.equal(indexed.code, 0, indexed.stderr);
-    previous = await answers(base);
+    ({ base, previous } = await indexedFixture());
     assert.match(previous, /src\/cli\/args\.ts/);
   });
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, GIT_IDENTITY, TEST_CACHE, tempDir } from '../helpers.js';
+import { CLI, GIT_IDENTITY, makeFixtureRepo, TEST_CACHE, tempDir } from '../helpers.js';
 
 export interface Ended {
   code: number | null;
@@ -88,4 +88,12 @@ export function gate(dir: string, point: string): { reached: () => Promise<void>
     },
     release: () => fs.rmSync(file, { force: true }),
   };
+}
+
+/** The fixture repository indexed once, and its answers: what each journey copies and compares with. */
+export async function indexedFixture(): Promise<{ base: string; previous: string }> {
+  const base = makeFixtureRepo();
+  const indexed = await ocrag(['index'], base);
+  assert.equal(indexed.code, 0, indexed.stderr);
+  return { base, previous: await answers(base) };
 }

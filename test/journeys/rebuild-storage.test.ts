@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { git, makeFixtureRepo, PROJECT_ROOT, tempDir } from '../helpers.js';
+import { git, PROJECT_ROOT, tempDir } from '../helpers.js';
 import { call, startServer, text } from '../mcp/mcp-helpers.js';
-import { answers, assertTidy, copyOf, ocrag, outside, QUERY, sandboxEnv } from './rebuild-helpers.js';
+import { answers, assertTidy, copyOf, ocrag, outside, QUERY, sandboxEnv, indexedFixture } from './rebuild-helpers.js';
 
 const mounted: string[] = [];
 
@@ -51,10 +51,7 @@ describe('a disk that refuses to be written', () => {
   let previous: string;
 
   before(async () => {
-    base = makeFixtureRepo();
-    const indexed = await ocrag(['index'], base);
-    assert.equal(indexed.code, 0, indexed.stderr);
-    previous = await answers(base);
+    ({ base, previous } = await indexedFixture());
   });
 
   test('disk full during a rebuild and during an index run: exit 7 saying so, the previous answers still come back', async (t) => {
