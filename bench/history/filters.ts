@@ -1,0 +1,74 @@
+// Which commits make fair questions and which of their files are answers: pure rules over subjects and paths.
+//
+// A question is a commit subject; its answers are the source files the commit modified. A subject is kept only when
+// it says what was done (not "fix", "update", "wip", a version bump, a merge or revert), and a file is an answer
+// only when it is source a person would edit for that change (not a test, doc, lockfile, vendored or generated file).
+
+const SOURCE = /\.(go|py|pyi|rs|js|mjs|cjs|jsx|ts|mts|cts|tsx|vue|svelte|java|kt|kts|groovy|scala|sc|rb|php|c|h|cc|cpp|cxx|hpp|hh|hxx|m|mm|cs|fs|swift|dart|ex|exs|erl|hs|ml|lua|zig|sh|bash|zsh|pl|pm|r|jl|nim|clj|cljs)$/i;
+const NOT_SOURCE = /(^|\/)(tests?|testing|testdata|test-data|__tests__|__mocks__|spec|specs|fixtures?|examples?|samples?|demos?|benches|benchmarks?|docs?|documentation|website|site|vendor|vendors|third[_-]?party|external|node_modules|dist|build|target|out|generated|gen|\.github|\.circleci|scripts\/ci)\//i;
+const TEST_FILE = /(_test\.go|(^|\/)test_[^/]*\.py|_test\.py|(^|\/)conftest\.py|\.(test|spec|e2e)(-d)?\.[cm]?[jt]sx?|_spec\.rb|_test\.rb|Tests?\.(java|kt|cs|swift|scala|php|m|dart)|Spec\.(scala|kt|groovy)|_test\.(exs|dart|lua|c|cc|cpp)|(^|\/)test[^/]*\.(c|cc|cpp|h)|Test[^/]*\.(java|kt))$/;
+const GENERATED = /(\.min\.(js|css)$|\.pb\.go$|_pb2\.py$|\.generated\.|(^|\/)(package-lock|yarn\.lock|pnpm-lock|Cargo\.lock|go\.sum|composer\.lock|Gemfile\.lock|poetry\.lock)$)/i;
+
+/** Whether a changed path can be an answer: source a person edits, not a test, doc, lockfile or generated file. */
+export function isAnswerPath(path: string): boolean {
+  return SOURCE.test(path) && !NOT_SOURCE.test(path) && !TEST_FILE.test(path) && !GENERATED.test(path);
+}
+
+const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
+
+/** `zh` when the subject is written in Chinese (two Han characters or more), else `en`. */
+export function subjectLanguage(subject: string): 'en' | 'zh' {
+  return (subject.match(HAN)?.length ?? 0) >= 2 ? 'zh' : 'en';
+}
+
+/**
+ * The subject as a question: without the pull-request or issue number a host appends ("(#123)", "close #9",
+ * "(issue#I3UZ28@Gitee)"), links, and gitmoji or emoji in front. Conventional prefixes (`fix(crm):`) stay: the
+ * scope is part of what the author said.
+ */
+export function cleanSubject(subject: string): string {
+  return subject
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/\(\s*(pr|issue)?\s*#[\w@.-]+\s*\)/gi, ' ')
+    .replace(/[\s,，;；]*(close[sd]?|fix(e[sd])?|resolve[sd]?|see|refs?)\s+#\w+/gi, ' ')
+    .replace(/\s#\d+\b/g, ' ')
+    .replace(/^(\s*(:[a-z0-9_+-]+:|[\p{Extended_Pictographic}\uFE0F\u200D]+))+\s*/u, '')
+    .replace(/\s+/g, ' ')
+    .replace(/[\s,，;；:：]+$/, '')
+    .trim();
+}
+
+const MERGE_OR_REVERT = /^(merge\b|revert\b|reapply\b|squash!|fixup!|amend!)/i;
+const RELEASE = /^(release|bump)|\bbump(ed|s|ing)?\s|\breleased?\s+v?\d|\bprepar\w*\s+(for\s+)?(the\s+)?(next\s+)?(release|v?\d)|\bversion\s*(to\s*)?v?\d|\bv?\d+\.\d+\.\d+|^v?\d+(\.\d+)+|changelog|发布|发版|版本号|更新到|升级到|更新版本|升级版本|快照|更新日志/i;
+const CHORE = /^(chore|ci|build|docs?|style|test|tests|release|deps)(\([^)]*\))?!?\s*[:：]/i;
+const VAGUE = /^(fix(es|ed)?|update[sd]?|wip|typo|tweak|minor|cleanup|clean ?up|refactor(ing)?|format(ting)?|lint|misc|changes?|improve(ments?)?|small fixes|some fixes|bug ?fix(es)?|code (cleanup|style)|tidy|polish|init(ial commit)?|first commit|test|tests|todo|more|stuff|修复|优化|更新|修改|调整|完善|提交|代码优化|优化代码|修复bug|bug修复|修改bug|代码完善|代码调整)[\s.!。]*$/i;
+/** GitHub's and Gitee's web-editor defaults ("Update Foo.java", "update path/to/Foo.java."): they name the file. */
+const WEB_EDIT = /^(update|create|delete|add|修改|更新|删除|新增)\s+\S+\.[a-z]{1,6}\.?(\s|$)/i;
+const TYPO = /\b(typos?|spelling|grammar|whitespace|indentation|formatting|lint(ing|er)?|clippy|rustfmt|gofmt|prettier|eslint|checkstyle|format code)\b|错别字|拼写|格式化|注释/i;
+
+/** How much a subject says: Latin words of two letters or more, plus Han characters counted two to a word. */
+export function substance(subject: string): number {
+  const body = subject.replace(/^[a-z]+(\([^)]*\))?!?\s*[:：]\s*/i, '');
+  const words = body.match(/[A-Za-z][A-Za-z0-9_]+/g)?.length ?? 0;
+  const han = body.match(HAN)?.length ?? 0;
+  return words + han / 2;
+}
+
+/** Why a (cleaned) subject is no fair question, or null when it is one. */
+export function subjectProblem(subject: string): string | null {
+  if (MERGE_OR_REVERT.test(subject)) return 'merge or revert';
+  if (CHORE.test(subject)) return 'chore, docs, style or test commit';
+  if (RELEASE.test(subject)) return 'release or version bump';
+  if (VAGUE.test(subject)) return 'vague';
+  if (WEB_EDIT.test(subject)) return 'web-editor default subject';
+  if (TYPO.test(subject)) return 'typo, format or comment change';
+  if (substance(subject) < 3) return 'too short';
+  if (subject.length > 160) return 'too long for a subject';
+  return null;
+}
+
+/** Whether the subject gives an answer away by naming one of its files with a folder (`src/a/b.ts`). */
+export function namesAnswerPath(subject: string, answers: string[]): boolean {
+  const lower = subject.toLowerCase();
+  return answers.some((a) => a.includes('/') && lower.includes(a.toLowerCase()));
+}
