@@ -5,13 +5,15 @@
 // only when it is source a person would edit for that change (not a test, doc, lockfile, vendored or generated file).
 
 const SOURCE = /\.(go|py|pyi|rs|js|mjs|cjs|jsx|ts|mts|cts|tsx|vue|svelte|java|kt|kts|groovy|scala|sc|rb|php|c|h|cc|cpp|cxx|hpp|hh|hxx|m|mm|cs|fs|swift|dart|ex|exs|erl|hs|ml|lua|zig|sh|bash|zsh|pl|pm|r|jl|nim|clj|cljs)$/i;
-const NOT_SOURCE = /(^|\/)(tests?|testing|testdata|test-data|__tests__|__mocks__|spec|specs|fixtures?|examples?|samples?|demos?|benches|benchmarks?|docs?|documentation|website|site|vendor|vendors|third[_-]?party|external|node_modules|dist|build|target|out|generated|gen|\.github|\.circleci|scripts\/ci)\//i;
+const NOT_SOURCE = /(^|\/)(tests?|testing|testdata|test-data|__tests__|__mocks__|spec|specs|fixtures?|examples?|samples?|demos?|benches|benchmarks?|docs?|documentation|website|site|vendor|vendors|third[_-]?party|external|node_modules|dist|build|target|out|generated|gen|scripts?|tools?|\.github|\.circleci)\//i;
 const TEST_FILE = /(_test\.go|(^|\/)test_[^/]*\.py|_test\.py|(^|\/)conftest\.py|\.(test|spec|e2e)(-d)?\.[cm]?[jt]sx?|_spec\.rb|_test\.rb|Tests?\.(java|kt|cs|swift|scala|php|m|dart)|Spec\.(scala|kt|groovy)|_test\.(exs|dart|lua|c|cc|cpp)|(^|\/)test[^/]*\.(c|cc|cpp|h)|Test[^/]*\.(java|kt))$/;
+/** Build and project manifests written in a source language: they change with releases and tooling, not features. */
+const BUILD_FILE = /(^|\/)(build\.gradle(\.kts)?|settings\.gradle(\.kts)?|[\w.-]+\.gradle\.kts|mix\.exs|setup\.py|noxfile\.py|Rakefile|Gemfile|[\w.-]+\.gemspec|Package\.swift|build\.rs|(gulpfile|Gruntfile|webpack\.config|vite\.config|vitest\.config|rollup\.config|babel\.config|jest\.config|eslint\.config|\.eslintrc|prettier\.config|tsup\.config)\.[cm]?[jt]s)$/;
 const GENERATED = /(\.min\.(js|css)$|\.pb\.go$|_pb2\.py$|\.generated\.|(^|\/)(package-lock|yarn\.lock|pnpm-lock|Cargo\.lock|go\.sum|composer\.lock|Gemfile\.lock|poetry\.lock)$)/i;
 
 /** Whether a changed path can be an answer: source a person edits, not a test, doc, lockfile or generated file. */
 export function isAnswerPath(path: string): boolean {
-  return SOURCE.test(path) && !NOT_SOURCE.test(path) && !TEST_FILE.test(path) && !GENERATED.test(path);
+  return SOURCE.test(path) && !NOT_SOURCE.test(path) && !TEST_FILE.test(path) && !GENERATED.test(path) && !BUILD_FILE.test(path);
 }
 
 const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
@@ -28,13 +30,17 @@ export function subjectLanguage(subject: string): 'en' | 'zh' {
  */
 export function cleanSubject(subject: string): string {
   return subject
+    .replace(/\[([^\]]*)\]\(https?:[^)]*\)/g, ' $1 ')
     .replace(/https?:\/\/\S+/g, ' ')
     .replace(/\(\s*(pr|issue)?\s*#[\w@.-]+\s*\)/gi, ' ')
     .replace(/[\s,，;；]*(close[sd]?|fix(e[sd])?|resolve[sd]?|see|refs?)\s+#\w+/gi, ' ')
-    .replace(/\s#\d+\b/g, ' ')
+    .replace(/(\b(issue|pr)\s*)?#(\d+|I[A-Z0-9]{5})\b/gi, ' ')
+    .replace(/[(\[（【]\s*[,，\s]*[)\]）】]/g, ' ')
+    .replace(/^\s*([*\-•]\s*)?(\d+[、.)]\s*)?/, '')
     .replace(/^(\s*(:[a-z0-9_+-]+:|[\p{Extended_Pictographic}\uFE0F\u200D]+))+\s*/u, '')
     .replace(/\s+/g, ' ')
-    .replace(/[\s,，;；:：]+$/, '')
+    .replace(/\s([,，;；])/g, '$1')
+    .replace(/^[\s,，;；:：]+|[\s,，;；:：]+$/g, '')
     .trim();
 }
 
@@ -43,12 +49,13 @@ const RELEASE = /^(release|bump)|\bbump(ed|s|ing)?\s|\breleased?\s+v?\d|\bprepar
 const CHORE = /^(chore|ci|build|docs?|style|test|tests|release|deps)(\([^)]*\))?!?\s*[:：]/i;
 const VAGUE = /^(fix(es|ed)?|update[sd]?|wip|typo|tweak|minor|cleanup|clean ?up|refactor(ing)?|format(ting)?|lint|misc|changes?|improve(ments?)?|small fixes|some fixes|bug ?fix(es)?|code (cleanup|style)|tidy|polish|init(ial commit)?|first commit|test|tests|todo|more|stuff|修复|优化|更新|修改|调整|完善|提交|代码优化|优化代码|修复bug|bug修复|修改bug|代码完善|代码调整)[\s.!。]*$/i;
 /** GitHub's and Gitee's web-editor defaults ("Update Foo.java", "update path/to/Foo.java."): they name the file. */
-const WEB_EDIT = /^(update|create|delete|add|修改|更新|删除|新增)\s+\S+\.[a-z]{1,6}\.?(\s|$)/i;
-const TYPO = /\b(typos?|spelling|grammar|whitespace|indentation|formatting|lint(ing|er)?|clippy|rustfmt|gofmt|prettier|eslint|checkstyle|format code)\b|错别字|拼写|格式化|注释/i;
+const WEB_EDIT = /^(update|create|delete|add|修改|更新|删除|新增)\s+\S+\.[a-z]{1,6}\.?(\s|$)|^add files via upload/i;
+const TYPO = /\b(typos?|spelling|grammar|whitespace|indentation|formatting|lint(ing|er)?|nits?|clippy|rustfmt|gofmt|prettier|eslint|black|ruff|isort|mypy|flake8|pylint|pre-commit|rubocop|cops?|checkstyle|format code)\b|错别字|拼写|格式化|注释/i;
 
 /** How much a subject says: Latin words of two letters or more, plus Han characters counted two to a word. */
 export function substance(subject: string): number {
-  const body = subject.replace(/^[a-z]+(\([^)]*\))?!?\s*[:：]\s*/i, '');
+  // Without a conventional prefix or leading tags ("[代码完善](master): 代码优化" says only 代码优化).
+  const body = subject.replace(/^[a-z]+(\([^)]*\))?!?\s*[:：]\s*/i, '').replace(/^(\s*(\[[^\]]*\]|【[^】]*】|\([^)]*\))\s*[:：]?)+/, '');
   const words = body.match(/[A-Za-z][A-Za-z0-9_]+/g)?.length ?? 0;
   const han = body.match(HAN)?.length ?? 0;
   return words + han / 2;

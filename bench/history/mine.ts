@@ -8,7 +8,9 @@
 // parent: indexing a tree costs 5–60 s, so one index per repository keeps a run of 30 repositories within minutes
 // where ~150 parents each would take hours; the price is that a file may have changed between the snapshot and the
 // commit, which a person asking about the snapshot also faces. Commits that add or delete source files are left
-// out (their answer is partly a file the snapshot lacks). Past --max, questions are taken evenly over the window.
+// out (their answer is partly a file the snapshot lacks). Past --max, the earliest commits are kept: the nearer a
+// commit is to the snapshot, the more of the code it was about is there (a slow repository needs a longer window,
+// and a question five years on may ask about a function the snapshot lacks).
 // Writes bench/history/sets/<owner>__<name>.json (subjects and paths only) and prints what each filter removed.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -67,12 +69,6 @@ function question(c: Commit, atSnapshot: Set<string>): HistoryQuestion | string 
   return { commit: c.commit, subject, lang: subjectLanguage(subject), answers: paths };
 }
 
-/** `count` items spread evenly over `items`, in order. */
-function evenly<T>(items: T[], count: number): T[] {
-  if (items.length <= count) return items;
-  return Array.from({ length: count }, (_, i) => items[Math.floor((i * items.length) / count)]!);
-}
-
 export function mine(repo: string, o: Options): { set: HistorySet; dropped: Map<string, number> } {
   const dir = mirrorGitDir(repo);
   if (!fs.existsSync(dir)) throw new Error(`${repo}: no fetched copy at ${dir} (fetch github:${repo} first)`);
@@ -96,7 +92,7 @@ export function mine(repo: string, o: Options): { set: HistorySet; dropped: Map<
     kept.push(q as HistoryQuestion);
   }
   const snapshotDate = git(dir, ['log', '-1', '--format=%cI', snapshot]).trim();
-  const set: HistorySet = { repo, url: `https://github.com/${repo}`, snapshot, snapshotDate, until, questions: evenly(kept, o.max) };
+  const set: HistorySet = { repo, url: `https://github.com/${repo}`, snapshot, snapshotDate, until, mining: { months: o.months, max: o.max }, questions: kept.slice(0, o.max) };
   return { set, dropped };
 }
 

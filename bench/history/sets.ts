@@ -22,6 +22,8 @@ export interface HistorySet {
   snapshotDate: string;
   /** The newest commit questions were taken from (the window is snapshot..until). */
   until: string;
+  /** How it was mined (bench/history/mine.ts --months, --max): run again with these to reproduce it. */
+  mining?: { months: number; max: number };
   questions: HistoryQuestion[];
 }
 
