@@ -21,6 +21,18 @@ export function headOf(dir: string): string | null {
   }
 }
 
+/** Paths of the snapshot's files whose blob the copy does not hold. */
+function missingBlobs(dir: string, snapshot: string): string[] {
+  const entries = git(['-C', dir, 'ls-tree', '-r', '-z', snapshot]).split('\0').filter(Boolean).map((line) => {
+    const [meta, p] = line.split('\t');
+    const [, type, sha] = meta!.split(' ');
+    return { type, sha: sha!, path: p! };
+  }).filter((e) => e.type === 'blob');
+  const check = execFileSync('git', ['-C', dir, 'cat-file', '--batch-check'], { input: entries.map((e) => e.sha).join('\n') + '\n', encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const absent = new Set(check.split('\n').filter((l) => l.endsWith(' missing')).map((l) => l.split(' ')[0]));
+  return entries.filter((e) => absent.has(e.sha)).map((e) => e.path);
+}
+
 export function ensureCheckout(set: HistorySet, log: (m: string) => void): string {
   const dir = checkoutDir(set);
   if (headOf(dir) === set.snapshot) return dir;
@@ -30,6 +42,12 @@ export function ensureCheckout(set: HistorySet, log: (m: string) => void): strin
     log(`${set.repo}: cloning ${mirror} -> ${dir}`);
     fs.mkdirSync(HISTORY_DIR, { recursive: true });
     git(['clone', '--quiet', '--shared', '--no-checkout', mirror, dir]);
+  }
+  const missing = missingBlobs(dir, set.snapshot);
+  if (missing.length) {
+    // A fetched copy lacks files of 4 MiB and more (jars, media): they are left out of the work tree, not fetched.
+    git(['-C', dir, 'sparse-checkout', 'set', '--no-cone', '/*', ...missing.map((p) => `!/${p.replace(/([*?[\]\\!])/g, '\\$1')}`)]);
+    log(`${set.repo}: ${missing.length} file(s) the copy lacks left out: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}`);
   }
   git(['-C', dir, '-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--force', '--detach', set.snapshot]);
   log(`${set.repo}: at ${set.snapshot.slice(0, 12)}`);
