@@ -107,13 +107,27 @@ async function main(): Promise<void> {
   const sets = loadSets(o.repos);
   if (!sets.length) throw new Error('no history sets in bench/history/sets (make one with bench/history/mine.ts)');
   const rows: Row[] = [];
-  for (const set of sets) rows.push(...(await runSet(set, o.set, o.bm25)));
-  log(`commit-history sets: ${rows.length} questions over ${sets.length} repositories; file level, first answer among the distinct files; 95 % bootstrap intervals`);
+  const failed: string[] = [];
+  for (const set of sets) {
+    // One repository that cannot be indexed or searched is reported, not allowed to end the run.
+    try {
+      const t0 = performance.now();
+      rows.push(...(await runSet(set, o.set, o.bm25)));
+      note(`${set.repo}: ${set.questions.length} questions in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    } catch (e) {
+      failed.push(`${set.repo}: ${e instanceof Error ? e.message : String(e)}`);
+      note(`${set.repo}: FAILED ${failed[failed.length - 1]}`);
+    }
+  }
+  const ran = sets.filter((s) => rows.some((r) => r.repo === s.repo));
+  log(`commit-history sets: ${rows.length} questions over ${ran.length} repositories; file level, first answer among the distinct files; 95 % bootstrap intervals`);
+  for (const f of failed) log(`not scored: ${f}`);
+  if (failed.length) process.exitCode = 1;
   if (Object.keys(o.set).length) log(`ranking overrides: ${JSON.stringify(o.set)}`);
   for (const line of summaryLines('English', rows.filter((r) => r.lang === 'en'), o.bm25)) log(line);
   for (const line of summaryLines('Chinese', rows.filter((r) => r.lang === 'zh'), o.bm25)) log(line);
   log('');
-  for (const line of perRepoTable(sets, rows, o.bm25)) log(line);
+  for (const line of perRepoTable(ran, rows, o.bm25)) log(line);
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(rows, null, 2) + '\n');
 }
 
