@@ -53,12 +53,19 @@ const VAGUE = /^(fix(es|ed)?|update[sd]?|wip|typo|tweak|minor|cleanup|clean ?up|
 const WEB_EDIT = /^(update|create|delete|add|修改|更新|删除|新增)\s+\S+\.[a-z]{1,6}\.?(\s|$)|^add files via upload/i;
 const TYPO = /\b(typos?|spelling|grammar|whitespace|indentation|formatting|lint(ing|er)?|nits?|clippy|rustfmt|gofmt|prettier|eslint|black|ruff|isort|mypy|flake8|pylint|pre-commit|rubocop|cops?|checkstyle|format code)\b|错别字|拼写|格式化|注释/i;
 
-/** How much a subject says: Latin words of two letters or more, plus Han characters counted two to a word. */
+/** Words that say nothing of where a change is: "remove some redundant code" and 删除多余代码 say nothing. */
+const EMPTY_WORDS = new Set('a an the to of in on for and or with some minor small code bug bugs issue issues problem problems fix fixed update'.split(' '));
+const EMPTY_HAN = /代码|优化|修改|调整|完善|修复|问题|多余|冗余|无用|删除|移除|去掉|去除|简单|部分|一些|相关|逻辑|功能|提交|更新/g;
+
+/**
+ * How much a subject says: Latin words of two letters or more, plus Han characters counted two to a word, leaving
+ * out words that say nothing of where the change is.
+ */
 export function substance(subject: string): number {
   // Without a conventional prefix or leading tags ("[代码完善](master): 代码优化" says only 代码优化).
   const body = subject.replace(/^[a-z]+(\([^)]*\))?!?\s*[:：]\s*/i, '').replace(/^(\s*(\[[^\]]*\]|【[^】]*】|\([^)]*\))\s*[:：]?)+/, '');
-  const words = body.match(/[A-Za-z][A-Za-z0-9_]+/g)?.length ?? 0;
-  const han = body.match(HAN)?.length ?? 0;
+  const words = (body.match(/[A-Za-z][A-Za-z0-9_]+/g) ?? []).filter((w) => !EMPTY_WORDS.has(w.toLowerCase())).length;
+  const han = body.replace(EMPTY_HAN, '').match(HAN)?.length ?? 0;
   return words + han / 2;
 }
 
