@@ -5,7 +5,7 @@
 // only when it is source a person would edit for that change (not a test, doc, lockfile, vendored or generated file).
 
 const SOURCE = /\.(go|py|pyi|rs|js|mjs|cjs|jsx|ts|mts|cts|tsx|vue|svelte|java|kt|kts|groovy|scala|sc|rb|php|c|h|cc|cpp|cxx|hpp|hh|hxx|m|mm|cs|fs|swift|dart|ex|exs|erl|hs|ml|lua|zig|sh|bash|zsh|pl|pm|r|jl|nim|clj|cljs)$/i;
-const NOT_SOURCE = /(^|\/)(tests?|testing|testdata|test-data|__tests__|__mocks__|spec|specs|fixtures?|examples?|samples?|demos?|benches|benchmarks?|docs?|docs?[_-]src|documentation|website|site|vendor|vendors|third[_-]?party|external|node_modules|dist|build|target|out|generated|gen|scripts?|tools?|\.github|\.circleci)\//i;
+const NOT_SOURCE = /(^|\/)(tests?|testing|testdata|test-data|__tests__|__mocks__|spec|specs|fixtures?|step_definitions|examples?|samples?|demos?|benches|benchmarks?|docs?|docs?[_-]src|documentation|website|site|vendor|vendors|third[_-]?party|external|node_modules|dist|build|target|out|generated|gen|scripts?|tools?|\.github|\.circleci)\//i;
 const TEST_FILE = /(_test\.go|(^|\/)test_[^/]*\.py|_test\.py|(^|\/)conftest\.py|\.(test|spec|e2e)(-d)?\.[cm]?[jt]sx?|_spec\.rb|_test\.rb|Tests?\.(java|kt|cs|swift|scala|php|m|dart)|Spec\.(scala|kt|groovy)|_test\.(exs|dart|lua|c|cc|cpp)|(^|\/)test[^/]*\.(c|cc|cpp|h)|Test[^/]*\.(java|kt))$/;
 /** Build and project manifests written in a source language: they change with releases and tooling, not features. */
 const BUILD_FILE = /(^|\/)(build\.gradle(\.kts)?|settings\.gradle(\.kts)?|[\w.-]+\.gradle\.kts|mix\.exs|setup\.py|noxfile\.py|Rakefile|Gemfile|[\w.-]+\.gemspec|Package\.swift|build\.rs|(gulpfile|Gruntfile|webpack\.config|vite\.config|vitest\.config|rollup\.config|babel\.config|jest\.config|eslint\.config|\.eslintrc|prettier\.config|tsup\.config)\.[cm]?[jt]s)$/;
@@ -36,6 +36,10 @@ export function cleanSubject(subject: string): string {
     .replace(/[\s,，;；]*(close[sd]?|fix(e[sd])?|resolve[sd]?|see|refs?)\s+#\w+/gi, ' ')
     .replace(/(\b(issue|pr)\s*)?#(\d+|I[A-Z0-9]{5})\b|\(\s*I[A-Z0-9]{5}\s*\)/gi, ' ')
     .replace(/\s(close[sd]?|fix(e[sd])?|resolve[sd]?)\s*$/i, '')
+    // Credits tmux-style ("…, from Jane Doe in GitHub issue 4790."): who reported it says nothing of the code.
+    .replace(/([,.]\s*((from|by)\s+)?|\s+(from|by)\s+)[^.,;]{2,40}?\s+in\s+GitHub issue\s*\d*\.?\s*$/i, '')
+    .replace(/([,.]\s*)from\s+[^.,;]{2,40}\.?\s*$/i, '')
+    .replace(/[,.]?\s*(in\s+)?GitHub issue\s*\d+\.?\s*$/i, '')
     .replace(/[(\[（【]\s*[,，\s]*[)\]）】]/g, ' ')
     .replace(/^\s*([*\-•]\s*)?(\d+[、.)]\s*)?/, '')
     .replace(/^(\s*(:[a-z0-9_+-]+:|[\p{Extended_Pictographic}\uFE0F\u200D]+))+\s*/u, '')

@@ -12,6 +12,8 @@ test('subjects lose issue links, numbers, bullets and emoji, and keep what was s
   assert.equal(cleanSubject('* 新增头的非空校验 [Issue #2236](https://github.com/o/r/issues/2236)'), '新增头的非空校验');
   assert.equal(cleanSubject('✨ feat(core): 销毁时调用所有插件的 destroy 方法'), 'feat(core): 销毁时调用所有插件的 destroy 方法');
   assert.equal(cleanSubject('- 11、【优化】执行器任务Bean扫描逻辑优化'), '【优化】执行器任务Bean扫描逻辑优化');
+  assert.equal(cleanSubject('Clear trimmed lines after moving, from Antony Raj in GitHub issue 4790.'), 'Clear trimmed lines after moving');
+  assert.equal(cleanSubject('Read config from environment'), 'Read config from environment');
 });
 
 test('vague, release, merge and chore subjects make no question; specific ones in either language do', () => {
