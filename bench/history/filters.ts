@@ -33,7 +33,7 @@ export function cleanSubject(subject: string): string {
     .replace(/\[([^\]]*)\]\(https?:[^)]*\)/g, ' $1 ')
     .replace(/https?:\/\/\S+/g, ' ')
     .replace(/\(\s*(pr|issue)?\s*#[\w@.-]+\s*\)/gi, ' ')
-    .replace(/\s--(story|task|bug|issue)=\w+|\s--ignore\b|#\s*Reviewed, transaction id:\s*\d+/gi, ' ')
+    .replace(/\s--(story|task|bug|issue)=\w+|\s--ignore(?=\s|$)|#\s*Reviewed, transaction id:\s*\d+/gi, ' ')
     .replace(/[\s,，;；]*(close[sd]?|fix(e[sd])?|resolve[sd]?|see|refs?)\s+#\w+/gi, ' ')
     .replace(/(\b(issue|pr)\s*)?#(\d+|I[A-Z0-9]{5})\b|\(\s*I[A-Z0-9]{5}\s*\)/gi, ' ')
     .replace(/\s(close[sd]?|fix(e[sd])?|resolve[sd]?)\s*$/i, '')
