@@ -10,6 +10,7 @@
 //   --json FILE        per-question rows: subject, language, answers, both ranks, ocrag's top files
 //   --set key=value    override a ranking setting (repeatable), e.g. --set howToProse=0.5
 //   --no-bm25          ocrag only
+//   --misses           print each question whose answer is not in ocrag's top 5 files, with those files
 //
 // Checkouts: $OCRAG_HISTORY/<owner>__<name> (default /tmp/ocrag-history); made here when missing.
 import fs from 'node:fs';
@@ -106,12 +107,13 @@ function perRepoTable(sets: HistorySet[], rows: Row[], bm25: boolean): string[] 
 }
 
 async function main(): Promise<void> {
-  const o = { repos: [] as string[], json: null as string | null, set: {} as Partial<RankingConfig>, bm25: true };
+  const o = { repos: [] as string[], json: null as string | null, set: {} as Partial<RankingConfig>, bm25: true, misses: false };
   readFlags(process.argv.slice(2), {
     '--repos': (v) => (o.repos = repoList(v())),
     '--json': (v) => (o.json = v()),
     '--set': (v) => Object.assign(o.set, parseSetting(v())),
     '--no-bm25': () => (o.bm25 = false),
+    '--misses': () => (o.misses = true),
   });
   const sets = loadSets(o.repos);
   if (!sets.length) throw new Error('no history sets in bench/history/sets (make one with bench/history/mine.ts)');
@@ -137,6 +139,10 @@ async function main(): Promise<void> {
   for (const line of summaryLines('Chinese', rows.filter((r) => r.lang === 'zh'), o.bm25)) log(line);
   log('');
   for (const line of perRepoTable(ran, rows, o.bm25)) log(line);
+  if (o.misses) {
+    log('');
+    for (const r of rows.filter((r) => r.ocrag === 0 || r.ocrag > 5)) log(`${r.repo} [${r.lang}] ${JSON.stringify(r.subject)} want ${r.answers.join(' ')} (rank ${r.ocrag || '>10'})\n    ${r.top.slice(0, 5).join('  ')}`);
+  }
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(rows, null, 2) + '\n');
 }
 

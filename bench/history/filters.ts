@@ -59,7 +59,7 @@ const WEB_EDIT = /^(update|create|delete|add|修改|更新|删除|新增)\s+\S+\
 const TYPO = /\b(typos?|spelling|grammar|whitespace|indentation|formatting|lint(ing|er)?|nits?|clippy|rustfmt|gofmt|prettier|eslint|black|ruff|isort|mypy|flake8|pylint|pre-commit|rubocop|cops?|checkstyle|format code)\b|错别字|拼写|格式化|注释/i;
 
 /** Words that say nothing of where a change is: "remove some redundant code" and 删除多余代码 say nothing. */
-const EMPTY_WORDS = new Set('a an the to of in on for and or with some minor small code bug bugs issue issues problem problems fix fixed update'.split(' '));
+const EMPTY_WORDS = new Set('a an the to of in on for and or with some minor small code bug bugs issue issues problem problems fix fixed update clean up cleanup redundant unused unnecessary dead'.split(' '));
 const EMPTY_HAN = /代码|优化|修改|调整|完善|修复|问题|多余|冗余|无用|删除|移除|去掉|去除|简单|部分|一些|相关|逻辑|功能|提交|更新/g;
 
 /**
