@@ -92,3 +92,17 @@ export function namesAnswerPath(subject: string, answers: string[]): boolean {
   const lower = subject.toLowerCase();
   return answers.some((a) => a.includes('/') && lower.includes(a.toLowerCase()));
 }
+
+/**
+ * The subject without a leading scope that is the name of one of its answer files ("Splits: handle …" for
+ * Splits.scala, "fix(parser): …" for parser.rs becomes "fix: …"): such a scope hands over the answer by name.
+ */
+export function withoutAnswerScope(subject: string, answers: string[]): string {
+  const m = /^(?:([a-z]+)\(([^)]+)\)!?|([A-Za-z][\w.-]*))\s*[:：]\s*/.exec(subject);
+  if (!m) return subject;
+  const scope = (m[2] ?? m[3]!).toLowerCase();
+  const stems = answers.map((a) => a.split('/').pop()!.replace(/\.[^.]+$/, '').toLowerCase());
+  if (!stems.includes(scope)) return subject;
+  const rest = subject.slice(m[0].length);
+  return m[1] ? `${m[1]}: ${rest}` : rest;
+}

@@ -14,7 +14,7 @@
 // Writes bench/history/sets/<owner>__<name>.json (subjects and paths only) and prints what each filter removed.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { cleanSubject, isAnswerPath, namesAnswerPath, subjectLanguage, subjectProblem } from './filters.js';
+import { cleanSubject, isAnswerPath, namesAnswerPath, subjectLanguage, subjectProblem, withoutAnswerScope } from './filters.js';
 import { mirrorGitDir, setFile, SETS_DIR, type HistoryQuestion, type HistorySet } from './sets.js';
 import { readFlags } from '../eval/settings.js';
 
@@ -66,7 +66,9 @@ function question(c: Commit, atSnapshot: Set<string>): HistoryQuestion | string 
   if (answers.some((a) => !atSnapshot.has(a.path))) return 'a source file is not at the snapshot by this path';
   const paths = answers.map((a) => a.path);
   if (namesAnswerPath(subject, paths)) return 'the subject names the file';
-  return { commit: c.commit, subject, lang: subjectLanguage(subject), answers: paths };
+  const asked = withoutAnswerScope(subject, paths);
+  if (asked !== subject && subjectProblem(asked)) return 'too short without the scope that names the file';
+  return { commit: c.commit, subject: asked, lang: subjectLanguage(asked), answers: paths };
 }
 
 export function mine(repo: string, o: Options): { set: HistorySet; dropped: Map<string, number> } {

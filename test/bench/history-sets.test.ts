@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bm25Tokens } from '../../bench/history/bm25.js';
-import { cleanSubject, isAnswerPath, subjectLanguage, subjectProblem } from '../../bench/history/filters.js';
+import { cleanSubject, isAnswerPath, subjectLanguage, subjectProblem, withoutAnswerScope } from '../../bench/history/filters.js';
 import { rankOf, scores, withIntervals } from '../../bench/history/score.js';
 import { loadSets } from '../../bench/history/sets.js';
 
@@ -28,6 +28,12 @@ test('vague, release, merge and chore subjects make no question; specific ones i
 test('answers are source files, not tests, docs, tools, build files or lockfiles', () => {
   for (const p of ['src/black/linegen.py', 'web/src/views/system.vue', 'hutool-core/src/main/java/cn/hutool/core/util/StrUtil.java', 'lua/lualine/components/diff.lua']) assert.ok(isAnswerPath(p), p);
   for (const p of ['tests/test_format.py', 'src/main_test.go', 'src/test/java/FooTest.java', 'docs/conf.py', 'scripts/release.py', 'okhttp/build.gradle.kts', 'mix.exs', 'Cargo.lock', 'README.md', 'static/js/jquery.min.js']) assert.ok(!isAnswerPath(p), p);
+});
+
+test('a leading scope that names an answer file is cut, other scopes stay', () => {
+  assert.equal(withoutAnswerScope('Splits: handle comment between while and brace', ['core/Splits.scala']), 'handle comment between while and brace');
+  assert.equal(withoutAnswerScope("fix(parser): Don't panic on conflicts", ['src/parser/parser.rs']), "fix: Don't panic on conflicts");
+  assert.equal(withoutAnswerScope('fix(crm): 修复跟进记录详情越权读取', ['crm/FollowUpServiceImpl.java']), 'fix(crm): 修复跟进记录详情越权读取');
 });
 
 test('a subject is Chinese from two Han characters on', () => {
