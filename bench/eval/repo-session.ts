@@ -125,7 +125,8 @@ function readStamp(file: string): { model: string; indexMs: number } | null {
   }
 }
 
-async function modelStamp(): Promise<string> {
+/** What the default model is now (id, recipe, build): an index made with another must be rebuilt before it is scored. */
+export async function modelStamp(): Promise<string> {
   const m = await describeModel();
   const manifest = readModelManifest(m.path) as Record<string, unknown> | undefined;
   return JSON.stringify({ id: m.id, fingerprint: manifest?.recipeFingerprint ?? null, createdAt: manifest?.createdAt ?? null });
