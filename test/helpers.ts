@@ -17,8 +17,23 @@ export const GIT_IDENTITY = {
   GIT_COMMITTER_EMAIL: 'test@example.invalid',
 };
 
+/** Folders this test file made, removed when its process ends (OCRAG_KEEP_TEMP=1 keeps them to look into a failure). */
+const made: string[] = [];
+process.on('exit', () => {
+  if (process.env.OCRAG_KEEP_TEMP) return;
+  for (const dir of made) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // A folder a test left read-only for a non-root user stays: the next boot's /tmp takes it.
+    }
+  }
+});
+
 export function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `ocrag-${prefix}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ocrag-${prefix}-`));
+  made.push(dir);
+  return dir;
 }
 
 /** A fresh copy of the fixture repository (fixtures/make-repo.sh), made with real git. */

@@ -1,20 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { tempDir as sharedTempDir } from '../helpers.js';
 import { buildDefaultModel, DEFAULT_MODEL_ID } from '../../src/embed/index.js';
 import { recipeFingerprint } from '../../src/embed/recipe/fingerprint.js';
 
-const createdDirs: string[] = [];
-process.on('exit', () => {
-  for (const dir of createdDirs) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-/** A temporary directory removed when the test process exits. */
-export function tempDir(prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ocrag-embed-${prefix}-`));
-  createdDirs.push(dir);
-  return dir;
-}
+/** A temporary directory removed when the test process exits (test/helpers.ts). */
+export const tempDir = (prefix: string): string => sharedTempDir(`embed-${prefix}`);
 
 /** Points this test process at a fresh, empty model cache. */
 export function useFreshCache(): string {

@@ -2,9 +2,9 @@
 // file that is not whole, or whose bytes fail their checksums, reads as nothing rather than as wrong data.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { tempDir } from '../helpers.js';
 import { SectionDamageError, SectionedFile, writeSectionedFile } from '../../src/search/sectioned-file.js';
 
 const MAGIC = 'testSF01';
@@ -26,7 +26,7 @@ function sample(dir: string): string {
 }
 
 test('sections round-trip with their types, lazy bytes are read by slice, and detach keeps them readable', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-sf-'));
+  const dir = tempDir('sf');
   const file = sample(dir);
   const opened = SectionedFile.open<{ note: string }>(file, MAGIC, ['bytes', 'int8', 'u16', 'i32', 'u32', 'f32', 'f64', 'none'])!;
   assert.ok(opened);
@@ -48,7 +48,7 @@ test('sections round-trip with their types, lazy bytes are read by slice, and de
 });
 
 test('a torn, padded, foreign or missing file opens as null', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-sf-'));
+  const dir = tempDir('sf');
   const file = sample(dir);
   const whole = fs.readFileSync(file);
   const eager = ['bytes', 'i32'];
@@ -69,7 +69,7 @@ test('a torn, padded, foreign or missing file opens as null', () => {
 });
 
 test('a flipped byte anywhere is caught: header or eager section → null; a lazy block → SectionDamageError where read, and by detach', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-sf-'));
+  const dir = tempDir('sf');
   const file = path.join(dir, 'big.snap');
   const texts = Buffer.from(Array.from({ length: 3000 }, (_, i) => `text ${i} 校验|`).join(''), 'utf8');
   writeSectionedFile(file, MAGIC, { note: 'meta' }, { i32: Int32Array.from([1, 2, 3]) }, { texts });
