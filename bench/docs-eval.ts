@@ -22,6 +22,7 @@ import { StoreHandle } from '../src/store/store-handle.js';
 import { checkout, type DocsRepo } from './docs/checkout.js';
 import { scoreItem, summarize, type DocsItem, type ItemRun, type Summary } from './docs/score.js';
 import { parseSetting, parseSweep, readFlags, repoList } from './eval/settings.js';
+import { bootstrap, formatInterval } from './bootstrap.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUERIES = path.join(ROOT, 'bench', 'docs', 'queries.json');
@@ -87,6 +88,8 @@ function printTable(sessions: Session[], runs: ItemRun[]): void {
   log([''.padEnd(10), ...HEAD].join(' '));
   for (const s of sessions) log([s.repo.name.padEnd(10), ...cells(summarize(runs.filter((r) => r.repo === s.repo.name)))].join(' '));
   log(['ALL'.padEnd(10), ...cells(summarize(runs))].join(' '));
+  const spread = bootstrap(runs, (rs) => ({ docs: summarize(rs).docsHit3, code: summarize(rs).codeHit3, zh: summarize(rs).zhHit3 }));
+  log(`hit@3 with bootstrap 95 %: docs ${formatInterval(spread.docs)}, code ${formatInterval(spread.code)}, zh ${formatInterval(spread.zh)}`);
   log('(hit@3: the answering file in the top 3, in %; sect@3: a result overlapping the answering section; MRR: of the answering file, k=10; zh: the Chinese questions, answering file in the top 3)');
 }
 

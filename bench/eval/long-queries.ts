@@ -5,7 +5,8 @@
 // hit@1 and hit@5 over the distinct files of the top 10 results, and p50/p90 latency of a search through
 // CodeIndex (the store opened per call, as a CLI process does, the model already loaded).
 //
-//   --repos a,b        subset (by file name: attrs, commander.js, mod, ripgrep, yargs)
+//   --repos a,b        subset (by file name: attrs, jason, mockito, mod, yargs)
+//   --out FILE         each query's NDCG@10 as JSON (npm run eval:all compares two runs with them)
 //   --set key=value    override a ranking setting (repeatable)
 //   --compare          also run with longQueries=false: the same queries read as one bag of words
 //   --misses           print each query whose first target is not in the top 5
@@ -19,6 +20,7 @@ import type { RankingConfig } from '../../src/search/rank/config.js';
 import { CodeIndex } from '../../src/service/code-index.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import { parseSetting, readFlags, repoList } from './settings.js';
+import { bootstrap, formatInterval, mean } from '../bootstrap.js';
 
 const SET_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'long-queries');
 const K = 10;
@@ -38,6 +40,8 @@ export interface LongQueryScore {
   p50: number;
   p90: number;
   perRepo: { name: string; queries: number; ndcg10: number; hit1: number; hit5: number }[];
+  /** Each query's NDCG@10 (intervals, and paired comparisons of two runs). */
+  rows: { repo: string; query: string; ndcg10: number }[];
   misses: { repo: string; query: string; targets: string[]; top: string[] }[];
 }
 
@@ -88,6 +92,7 @@ export class LongQueryRunner {
 
   async run(ranking: Partial<RankingConfig> = {}): Promise<LongQueryScore> {
     const ms: number[] = [];
+    const rows: LongQueryScore['rows'] = [];
     const perRepo: LongQueryScore['perRepo'] = [];
     const misses: LongQueryScore['misses'] = [];
     // Warm-up: the model and each store's first read are not part of any latency.
@@ -102,7 +107,9 @@ export class LongQueryRunner {
         ms.push(performance.now() - t0);
         const files = [...new Set(results.map((r) => r.path))];
         const targets = new Set(q.targets);
-        ndcg += fileNdcg(files, targets);
+        const own = fileNdcg(files, targets);
+        rows.push({ repo: set.name, query: q.query, ndcg10: own });
+        ndcg += own;
         if (targets.has(files[0] ?? '')) hit1++;
         if (files.slice(0, 5).some((f) => targets.has(f))) hit5++;
         else misses.push({ repo: set.name, query: q.query, targets: q.targets, top: files.slice(0, 5) });
@@ -112,7 +119,7 @@ export class LongQueryRunner {
     }
     const queries = perRepo.reduce((a, r) => a + r.queries, 0);
     const mean = (key: 'ndcg10' | 'hit1' | 'hit5') => perRepo.reduce((a, r) => a + r[key] * r.queries, 0) / (queries || 1);
-    return { queries, ndcg10: mean('ndcg10'), hit1: mean('hit1'), hit5: mean('hit5'), p50: percentile(ms, 0.5), p90: percentile(ms, 0.9), perRepo, misses };
+    return { queries, ndcg10: mean('ndcg10'), hit1: mean('hit1'), hit5: mean('hit5'), p50: percentile(ms, 0.5), p90: percentile(ms, 0.9), perRepo, misses, rows };
   }
 
   async close(): Promise<void> {
@@ -127,15 +134,17 @@ export function printLongQueries(rows: { label: string; s: LongQueryScore }[], l
   for (const { label, s } of rows) {
     log([label.padEnd(22), s.ndcg10.toFixed(3).padStart(7), s.hit1.toFixed(3).padStart(6), s.hit5.toFixed(3).padStart(6), s.p50.toFixed(1).padStart(7), s.p90.toFixed(1).padStart(7), ...s.perRepo.map((r) => r.ndcg10.toFixed(3).padStart(12))].join(' '));
   }
+  for (const { label, s } of rows) log(`${label}: NDCG@10 ${formatInterval(bootstrap(s.rows.map((r) => r.ndcg10), (xs) => ({ v: mean(xs) })).v)} (bootstrap 95 %, queries resampled)`);
 }
 
 async function main(): Promise<void> {
-  const o = { repos: [] as string[], set: {} as Partial<RankingConfig>, compare: false, misses: false };
+  const o = { repos: [] as string[], set: {} as Partial<RankingConfig>, compare: false, misses: false, out: '' };
   readFlags(process.argv.slice(2), {
     '--repos': (v) => (o.repos = repoList(v())),
     '--set': (v) => Object.assign(o.set, parseSetting(v())),
     '--compare': () => (o.compare = true),
     '--misses': () => (o.misses = true),
+    '--out': (v) => (o.out = v()),
   });
   const runner = await LongQueryRunner.open(loadLongQuerySets(o.repos), (m) => process.stderr.write(m + '\n'));
   try {
@@ -143,6 +152,7 @@ async function main(): Promise<void> {
     if (o.compare) rows.push({ label: 'one bag of words', s: await runner.run({ ...o.set, longQueries: false }) });
     rows.push({ label: Object.keys(o.set).length ? JSON.stringify(o.set) : 'weighted parts', s: await runner.run(o.set) });
     printLongQueries(rows, (l) => process.stdout.write(l + '\n'));
+    if (o.out) fs.writeFileSync(o.out, JSON.stringify(rows[rows.length - 1]!.s.rows, null, 1));
     if (o.misses) for (const m of rows[rows.length - 1]!.s.misses) process.stdout.write(`${m.repo}: ${JSON.stringify(m.query.split('\n')[0])} want ${m.targets.join(' ')}\n    ${m.top.join('  ')}\n`);
   } finally {
     await runner.close();

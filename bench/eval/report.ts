@@ -1,6 +1,7 @@
 // Tables: ours beside the published columns per repository, per category, overall; ablation rows.
 import type { Harness, RepoSummary } from './harness.js';
 import type { RepoRun } from './repo-session.js';
+import { formatInterval, stratified } from '../bootstrap.js';
 
 const PUBLISHED = [
   ['unranked-bm25', 'bm25'],
@@ -43,6 +44,8 @@ export function printTable(h: Harness, s: Scored, log: (line: string) => void): 
   const queries = s.perRepo.reduce((a, r) => a + r.queries, 0);
   const indexS = s.perRepo.reduce((a, r) => a + r.indexMs, 0) / 1000;
   log(['MEAN'.padEnd(9), `${s.perRepo.length} repos`.padEnd(10), String(queries).padStart(3), f3(s.overall.ndcg10).padStart(6), (d == null ? '-' : (d >= 0 ? '+' : '') + d.toFixed(3)).padStart(8), ...PUBLISHED.map(([c]) => f3(full(c)).padStart(9)), ''.padStart(7), indexS.toFixed(1).padStart(8), s.p50.toFixed(1).padStart(7)].join(' '));
+  const spread = stratified(s.runs.map((r) => r.rows.map((x) => x.ndcg10)), (groups) => ({ ndcg10: mean(groups.map(mean)) }));
+  log(`NDCG@10 ${formatInterval(spread.ndcg10)} (bootstrap 95 %: each repository's queries resampled)`);
   log(`(MEAN = mean over repos of per-repo means; published columns over the same repos; index_s = last full index of the checkout (whole repository, not only the root); query p50 ${s.p50.toFixed(1)} ms, p90 ${s.p90.toFixed(1)} ms)`);
   log('');
   const pubCats: Record<string, number[]> = {};
