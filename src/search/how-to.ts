@@ -55,6 +55,18 @@ export function reportAsksHowTo(firstLine: string): boolean {
  */
 const HOW_IT_WORKS = /\b(?:how(?!\s+(?:many|much)\b)|where|what\s+happens)\b|如何|怎么|怎样|哪里|在哪/i;
 
+/**
+ * An instruction that asks for a change to the code (`add a timeout to …`, `remove the deprecated flag`, `avoid
+ * copying …`, `fix: …`): the task an agent or a commit does, whose answer is the code it changes, not a page on
+ * using the project. Told by a verb that changes code, after a conventional-commit type (`feat(cli): …`).
+ */
+const CHANGE =
+  /^(?:[a-z]+(?:\([^)]*\))?!?:\s*)?(?:add|adds|added|remove|removes|removed|avoid|avoids|fix|fixes|fixed|prevent|prevents|support|supports|allow|allows|refactor|rename|replace|deprecate|drop|handle|improve|implement|ensure|simplify|expose|introduce)\b/i;
+
+export function asksForChange(text: string): boolean {
+  return CHANGE.test(text.trim());
+}
+
 export function asksHowItWorks(text: string): boolean {
   return HOW_IT_WORKS.test(text) && !asksHowTo(text);
 }

@@ -4,7 +4,7 @@ import type { ZhLexicon } from '../text/zh-lexicon.js';
 import { englishOfHan, englishReading, withoutChineseStopWords } from '../text/zh-query.js';
 import { otherSpellings } from '../text/abbreviations.js';
 import { codeTerms, splitIdentifier } from '../text/terms.js';
-import { asksByInstructionOnly, asksHowItWorks, asksHowTo, reportAsksHowTo } from './how-to.js';
+import { asksByInstructionOnly, asksForChange, asksHowItWorks, asksHowTo, reportAsksHowTo } from './how-to.js';
 import { spelledNameKeys } from './spelled-names.js';
 import { isLongQuery, queryParts, type PathHint } from './query-parts.js';
 
@@ -37,10 +37,14 @@ export interface QueryInfo {
   /** Asks for prose (readme, docs, changelog) or for configuration files. */
   wantsDocs: boolean;
   wantsConfig: boolean;
+  /** Asks about translations (`i18n`, `locale`, 国际化, 翻译): the tables of UI strings are then answers like any file. */
+  wantsTranslations: boolean;
   /** Asks how to use the project (`how do I…`, `enable…`, `why does…`), as its documentation answers. */
   asksHowTo: boolean;
   /** Of those, one asked only as an instruction (`set a base uri…`, a flag), as code questions are phrased too. */
   asksHowToByInstruction: boolean;
+  /** Of those, one that asks for a change to the code (`add …`, `remove …`, `fix: …`): the task, not how to use it. */
+  asksForChange: boolean;
   /** Asks how the code works or where something is handled (`how does X dispatch Y`): a question about files as wholes. */
   asksHowItWorks: boolean;
   /** Names an old version or compatibility layer (`legacy`, `compat`, `deprecated`, `older versions`). */
@@ -123,11 +127,13 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
     termWeights,
     wantsTests: /\b(tests?|testing|spec|specs|fixtures?|mocks?|assert\w*)\b/.test(lower),
     wantsExamples: /\b(examples?|samples?|demos?|tutorials?|benchmarks?)\b/.test(lower),
-    wantsDocs: /\b(readme|changelog|docs|guide|markdown files?|release notes)\b/.test(lower),
+    wantsDocs: /\b(readme|changelog|docs|guide|markdown files?|release notes)\b|更新日志|变更日志/.test(lower),
+    wantsTranslations: /\b(i18n|l10n|translat\w*|locales?|locali[sz]\w*|internationali[sz]\w*|language packs?|multilingual)\b|国际化|翻译|多语言|语言包|中英文|繁体/.test(lower),
     wantsLegacy: /\b(legacy|compat\w*|deprecated|old(er)? versions?)\b/.test(lower),
     versions: [...lower.matchAll(/\bv(\d+)\b/g)].map((m) => Number(m[1])),
     asksHowTo: parts ? reportAsksHowTo(asked) : asksHowTo(text),
     asksHowToByInstruction: !parts && asksByInstructionOnly(text),
+    asksForChange: !parts && asksByInstructionOnly(text) && asksForChange(text),
     asksHowItWorks: asksHowItWorks(asked),
     wantsConfig: /\b(config(uration)? files?|yaml|toml|json files?|dockerfile|makefile|ci|workflow|package\.json|cargo\.toml|dependencies list)\b/.test(lower),
   };

@@ -47,6 +47,28 @@ describe('query analysis', () => {
     assert.equal(analyzeQuery('how do I set a base uri').asksHowToByInstruction, false);
   });
 
+  test('an instruction that asks for a change to the code is told from one on using the project', () => {
+    for (const q of ['Add --debug option to flask run', 'remove the deprecated --legacy flag', 'avoid copying the buffer in --fast mode', 'feat(cli): add --json to list', 'Fix --color=never being ignored'])
+      assert.equal(analyzeQuery(q).asksForChange, true, q);
+    for (const q of ['Install packages offline from a folder of downloaded archives', 'Set the project name with -p or an environment variable', '--style option to hide line numbers', 'how do I add a plugin', 'add a plugin'])
+      assert.equal(analyzeQuery(q).asksForChange, q === 'add a plugin', q);
+  });
+
+  test('translations, changelogs, libraries copied into the web root and kept copies are told by their path', () => {
+    for (const p of ['frontend/src/lang/modules/zh.ts', 'core/core-frontend/src/locales/zh-CN.ts', 'src/i18n/en.js', 'locale/zh_hans/LC_MESSAGES/django.po', 'src/main/resources/i18n/messages_zh_CN.properties', 'zh-CN.json'])
+      assert.equal(pathRole(p).translation, true, p);
+    for (const p of ['hutool-core/src/main/java/cn/hutool/core/lang/Validator.java', 'src/io.go', 'src/id.ts', 'java/lang/String.java', 'src/lang/parser.ts'])
+      assert.equal(pathRole(p).translation, false, p);
+    for (const p of ['CHANGELOG.md', 'CHANGELOG-3.2.md', 'docs/changelog_2x.md', 'NEWS', 'History.markdown', 'changes/1234.bugfix.rst', 'docs/release/1.1.md', 'version_logs_md/V3.5.5_2020-04-13.md', 'website/blog/2019-06-06-1.18.0.md'])
+      assert.equal(pathRole(p).changelog, true, p);
+    for (const p of ['src/history.go', 'scripts/release.py', 'src/views/history.vue', 'releases/notes.go', 'docs/upgrading.md', 'lib/1.2.3.js'])
+      assert.equal(pathRole(p).changelog, false, p);
+    for (const p of ['admin/src/main/resources/static/plugins/codemirror/lib/codemirror.js', 'public/vendor/jquery.js', 'static/css/app.min.css', 'admin/core/old/Scheduler.java', 'src/kg/temp/songList-new.js', 'src/Foo.java.bak'])
+      assert.equal(pathRole(p).secondary, true, p);
+    for (const p of ['static/js/app.js', 'src/window-copy.c', 'src/lib/temp.js', 'public/index.html'])
+      assert.equal(pathRole(p).secondary, false, p);
+  });
+
   test('a question on how the code works or where it is handled is noticed, a how-to or a noun phrase is not', () => {
     for (const q of ['how does Flask select which error handler to invoke', 'where are routes registered', 'axum 是如何分发请求的', '路由是怎么注册的', 'what happens when a handler panics'])
       assert.equal(analyzeQuery(q).asksHowItWorks, true, q);

@@ -1,7 +1,7 @@
 import type { QueryInfo } from '../../query.js';
 import type { RankingConfig } from '../config.js';
 import { BoundedMemo } from '../../../util/bounded-memo.js';
-import { PROSE } from './prose-config.js';
+import { CHANGELOG, PROSE } from './prose-config.js';
 import type { PenaltySignal } from './signal.js';
 
 const DEFAULTS = {
@@ -19,6 +19,14 @@ const DEFAULTS = {
   declarationPenalty: 0.7,
   /** `__init__.py`, `package-info.java`. */
   packageMarkerPenalty: 0.5,
+  /**
+   * A table of the project's UI strings in one language (`locales/zh-CN.ts`, `i18n/en.js`, `django.po`) unless the
+   * query asks about translation: it holds every word of every screen, so a Chinese question matches it before
+   * the view it asks about.
+   */
+  translationPenalty: 0.3,
+  /** A changelog, on top of the prose penalty, unless the query asks for one: commit-like lines about every feature. */
+  changelogPenalty: 0.3,
   /**
    * Files under a hidden folder (CI, editor and agent settings, agent skill notes), unless the query asks for
    * configuration: benchmark 0.8848 → 0.8850, Chinese 0.8613 → 0.8619 (the same from 0.5 down to 0.1), dev set
@@ -42,13 +50,13 @@ export const pathRoles: PenaltySignal<typeof DEFAULTS> = {
 const caches = new BoundedMemo<string, BoundedMemo<string, number>>(16);
 
 function cacheFor(cfg: RankingConfig): BoundedMemo<string, number> {
-  const weights = [cfg.testPenalty, cfg.examplePenalty, cfg.secondaryPenalty, cfg.declarationPenalty, cfg.packageMarkerPenalty, cfg.hiddenPenalty].join();
+  const weights = [cfg.testPenalty, cfg.examplePenalty, cfg.secondaryPenalty, cfg.declarationPenalty, cfg.packageMarkerPenalty, cfg.hiddenPenalty, cfg.translationPenalty, cfg.changelogPenalty].join();
   return caches.get(weights, () => new BoundedMemo(50_000));
 }
 
 /** `prose`: the chunk is documentation, which a docs/ folder holds as its own, not as example code. */
 function pathPenalty(path: string, q: QueryInfo, cfg: RankingConfig, cache: BoundedMemo<string, number>, prose: boolean): number {
-  const key = `${q.wantsTests ? 1 : 0}${q.wantsExamples ? 1 : 0}${q.wantsConfig ? 1 : 0}${prose ? 1 : 0}${path}`;
+  const key = `${q.wantsTests ? 1 : 0}${q.wantsExamples ? 1 : 0}${q.wantsConfig ? 1 : 0}${q.wantsTranslations ? 1 : 0}${q.wantsDocs ? 1 : 0}${prose ? 1 : 0}${path}`;
   return cache.get(key, () => {
     const role = pathRole(path);
     let p = 1;
@@ -58,6 +66,8 @@ function pathPenalty(path: string, q: QueryInfo, cfg: RankingConfig, cache: Boun
     if (role.declaration) p *= cfg.declarationPenalty;
     if (role.packageMarker) p *= cfg.packageMarkerPenalty;
     if (role.hidden && !q.wantsConfig) p *= cfg.hiddenPenalty;
+    if (role.translation && !q.wantsTranslations) p *= cfg.translationPenalty;
+    if (role.changelog && !q.wantsDocs) p *= cfg.changelogPenalty;
     return p;
   });
 }
@@ -79,6 +89,10 @@ export interface PathRole {
   packageMarker: boolean;
   /** Under a hidden folder (`.github/`, `.vscode/`, `.agents/`): the tools' own files, not the project's code. */
   hidden: boolean;
+  /** The UI's strings in one language (`lang/modules/zh.ts`, `locales/zh-CN.ts`, `messages_zh_CN.properties`). */
+  translation: boolean;
+  /** What changed in each release (`CHANGELOG.md`, `NEWS`, `changes/1234.bugfix.rst`). */
+  changelog: boolean;
 }
 
 const TEST_FILE = new RegExp(
@@ -95,16 +109,36 @@ const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testing|testd
 const EXAMPLE_DIR = /(?:^|\/)(?:_?examples?|samples?|demos?|docs?_src|docs?|playground|tutorials?)(?:\/|$)/i;
 const SECONDARY_DIR = /(?:^|\/)(?:vendor|vendored|_vendor|bundled|third[-_]party|node_modules|generated|compat|_compat|legacy|single_include)(?:\/|$)/i;
 const HIDDEN_DIR = /(?:^|\/)\.[^/.][^/]*\//;
-const GENERATED_FILE = /(?:\.generated\.\w+|\.pb\.go|_pb2\.py|\.g\.dart|\.min\.js)$/;
+const GENERATED_FILE = /(?:\.generated\.\w+|\.pb\.go|_pb2\.py|\.g\.dart|[.-]min\.(?:js|css))$/;
+/** A library copied into the web root (`static/plugins/codemirror/lib/codemirror.js`, `public/vendor/jquery.js`). */
+const VENDORED_ASSET = /(?:^|\/)(?:static|public|assets|wwwroot|webroot|web-?app)\/(?:[^/]+\/)*(?:plugins?|libs?|vendors?|third[-_]?party|bower_components|externals?)\//i;
+/** Copies kept beside the real file: a backup, an old or temporary version (`core/old/`, `kg/temp/`, `Foo.java.bak`, `x copy.js`). */
+const KEPT_COPY_DIR = /(?:^|\/)(?:old|temp|tmp|backups?|bak|archived?)\//i;
+const KEPT_COPY_FILE = /(?:\.(?:bak|orig|old|swp)|~| copy(?: \d+)?\.\w+|副本[^/]*)$/i;
+
+/** Two- and three-letter language codes a file of UI strings is named by, with `cn`/`tw`/`hk`/`jp`/`kr` as projects write them. */
+const LANGUAGE_CODE = '(?:en|zh|cn|tw|hk|ja|jp|ko|kr|fr|de|es|it|pt|ru|ar|vi|th|id|ms|tr|pl|nl|sv|uk|cs|fa|he|el|hu|ro|da|fi|nb|no|bg|hr|sk|sl|sr|lt|lv|et|hi|bn|ca|fil)';
+/**
+ * A file of UI strings: named by a language code in a folder of translations (`lang/modules/zh.ts`, `i18n/en.js`),
+ * named by a language and region anywhere (`zh-CN.json`, `messages_zh_CN.properties`), or a gettext catalogue.
+ * A language code alone elsewhere is a name like any other (`io.go`, `id.ts`); `java/lang/` is a package.
+ */
+const TRANSLATION_FILE = new RegExp(
+  `(?:^|/)(?:langs?|languages?|locales?|i18n|l10n|translations?|translate|nls)/(?:[^/]+/)*${LANGUAGE_CODE}(?:[-_][a-z]{2,4})?\\.(?:[jt]s|mjs|json|ya?ml|sh|py|lua|php|rb|toml|ini|properties|xml)$` +
+    `|(?:^|[/_.-])${LANGUAGE_CODE}[-_](?:[a-z]{2}|hans|hant)\\.(?:[jt]s|mjs|json|ya?ml|properties|po|xml)$|\\.(?:po|pot|xliff|xlf)$`,
+  'i',
+);
 
 export function pathRole(path: string): PathRole {
   const name = path.slice(path.lastIndexOf('/') + 1);
   return {
     test: TEST_FILE.test(path) || TEST_DIR.test(path),
     example: EXAMPLE_DIR.test(path),
-    secondary: SECONDARY_DIR.test(path) || GENERATED_FILE.test(name),
+    secondary: SECONDARY_DIR.test(path) || GENERATED_FILE.test(name) || VENDORED_ASSET.test(path) || KEPT_COPY_DIR.test(path) || KEPT_COPY_FILE.test(name),
     declaration: /\.d\.[cm]?ts$/.test(name),
     packageMarker: name === '__init__.py' || name === 'package-info.java',
     hidden: HIDDEN_DIR.test(path),
+    translation: TRANSLATION_FILE.test(path),
+    changelog: CHANGELOG.test(path),
   };
 }
