@@ -152,7 +152,7 @@ describe('paths', () => {
   });
 
   test('a module root stands for its directory', () => {
-    const scorer = new PathScorer(['middleware'], new Map([['middleware', 2]]), 10, { dirWeight: 0.5, idf: false, informativeOnly: false, aboveWeight: 0.3 });
+    const scorer = new PathScorer(['middleware'], new Map([['middleware', 2]]), { dirWeight: 0.5, aboveWeight: 0.3 });
     assert.equal(scorer.score(describePath('src/middleware/mod.rs')), 1);
     assert.equal(scorer.score(describePath('src/middleware/from_fn.rs')), 0.5);
     assert.equal(scorer.score(describePath('src/routing/mod.rs')), 0);

@@ -49,8 +49,7 @@ type Flat<T> = { [K in keyof T]: T[K] };
 /**
  * The ranking stack's switches and weights: the retrieval settings above, then every signal's (`RANKING_SIGNALS`).
  * Every signal can be turned off on its own, so the benchmark can measure what each one is worth (`npm run eval --
- * --ablate`); the defaults are the measured best. Settings off by default (centrality, path-word IDF) measured no
- * gain and stay for the ablation.
+ * --ablate`); the defaults are the measured best, and a setting no set supports is removed (docs/retrieval.md).
  */
 export interface RankingConfig extends Flat<typeof RETRIEVAL & SettingsOf<typeof RANKING_SIGNALS>> {}
 

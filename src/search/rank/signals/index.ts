@@ -1,5 +1,4 @@
 import { barrels } from './barrels.js';
-import { centrality } from './centrality.js';
 import { coherence } from './coherence.js';
 import { definitions } from './definitions.js';
 import { fileEvidence } from './file-evidence.js';
@@ -26,7 +25,6 @@ export const RANKING_SIGNALS = [
   queryPaths,
   fileEvidence,
   fileTopic,
-  centrality,
   pathRoles,
   proseAndConfig,
   legacy,

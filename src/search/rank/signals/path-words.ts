@@ -14,12 +14,11 @@ const DEFAULTS = {
    * what it sits among (benchmark / dev set: 1 → 0.892 / 0.844, 0.8 → 0.893 / 0.845, 1.2 clearly worse).
    */
   pathDirWeight: 0.8,
-  /** Weight of a match one or two directories above the file's own. */
+  /**
+   * Weight of a match one or two directories above the file's own. (Weighing each query word by how few paths it
+   * matches, or leaving out words no path holds, lowered every set: docs/retrieval.md.)
+   */
   pathAboveWeight: 0.3,
-  /** Weigh each query word by how few of the view's paths it matches. */
-  pathIdf: false,
-  /** Leave out of the share the query words that match no path of the view. */
-  pathInformativeOnly: false,
 };
 
 /** Files whose path words match the query's words. */
@@ -29,7 +28,7 @@ export const pathWords: BoostSignal<typeof DEFAULTS> = {
   defaults: DEFAULTS,
   weight: (cfg) => cfg.pathBoost,
   prepare: ({ q, cfg, view }) => {
-    const paths = new PathScorer(q.keywords, view.pathWordFiles, view.files.length, { dirWeight: cfg.pathDirWeight, idf: cfg.pathIdf, informativeOnly: cfg.pathInformativeOnly, aboveWeight: cfg.pathAboveWeight });
+    const paths = new PathScorer(q.keywords, view.pathWordFiles, { dirWeight: cfg.pathDirWeight, aboveWeight: cfg.pathAboveWeight });
     return (hit) => {
       const match = paths.score(hit.file);
       return match >= cfg.pathMinMatch ? match : 0;
@@ -37,16 +36,16 @@ export const pathWords: BoostSignal<typeof DEFAULTS> = {
   },
 };
 
-const normalized = new WeakMap<Map<string, number>, { word: string; normal: string; files: number }[]>();
+const normalized = new WeakMap<Map<string, number>, { word: string; normal: string }[]>();
 
 /**
  * A view's path words with their normal forms, worked out once per view: a large tree has more distinct path
  * words than the normal-form memo holds, and would otherwise normalise them all again for every query.
  */
-function normalizedWords(pathWordFiles: Map<string, number>): { word: string; normal: string; files: number }[] {
+function normalizedWords(pathWordFiles: Map<string, number>): { word: string; normal: string }[] {
   let list = normalized.get(pathWordFiles);
   if (!list) {
-    list = [...pathWordFiles].map(([word, files]) => ({ word, normal: word.length < 2 ? word : normalWord(word), files }));
+    list = [...pathWordFiles.keys()].map((word) => ({ word, normal: word.length < 2 ? word : normalWord(word) }));
     normalized.set(pathWordFiles, list);
   }
   return list;
@@ -58,10 +57,6 @@ const MODULE_ROOTS = new Set(['mod', 'index', 'init', 'lib', 'main', 'package', 
 export interface PathScoring {
   /** Weight of a match in the directory holding the file (a match in the file name weighs 1). */
   dirWeight: number;
-  /** Weigh each query word by how few of the view's paths it matches. */
-  idf: boolean;
-  /** Leave out of the share the query words that match no path of the view: they say nothing about paths. */
-  informativeOnly: boolean;
   /** Weight of a match one or two directories above the file's own. */
   aboveWeight: number;
 }
@@ -69,29 +64,21 @@ export interface PathScoring {
 /**
  * How well paths answer one query's words, 0..1 per file: each keyword found in the file name counts 1, in the
  * directory holding it `dirWeight` (1 for module roots like `mod.rs`, which stand for their directory), two
- * levels up `aboveWeight`. With `idf`, keywords matching few of the view's paths weigh more. Memoised per query.
+ * levels up `aboveWeight`. Memoised per query.
  */
 export class PathScorer {
   private readonly byPath = new Map<string, number>();
   /** Per keyword, the view's path words it matches (each path word is compared once per query). */
   private readonly matching: Set<string>[];
-  private readonly weights: number[];
 
-  constructor(private readonly keywords: string[], pathWordFiles: Map<string, number>, fileCount: number, private readonly opts: PathScoring) {
+  constructor(private readonly keywords: string[], pathWordFiles: Map<string, number>, private readonly opts: PathScoring) {
     this.matching = keywords.map(() => new Set<string>());
-    const df = keywords.map(() => 0);
     const normalKeywords = keywords.map(normalWord);
-    for (const { word, normal: n, files } of normalizedWords(pathWordFiles)) {
+    for (const { word, normal: n } of normalizedWords(pathWordFiles)) {
       keywords.forEach((k, i) => {
-        if (k !== word && (k.length < 2 || word.length < 2 || !normalsMatch(normalKeywords[i], n))) return;
-        this.matching[i].add(word);
-        df[i] += files;
+        if (k === word || (k.length >= 2 && word.length >= 2 && normalsMatch(normalKeywords[i], n))) this.matching[i].add(word);
       });
     }
-    this.weights = keywords.map((_, i) => {
-      if (opts.informativeOnly && df[i] === 0) return 0;
-      return opts.idf ? Math.log(1 + fileCount / Math.max(1, Math.min(df[i], fileCount))) : 1;
-    });
   }
 
   score(file: ViewFile): number {
@@ -107,17 +94,13 @@ export class PathScorer {
     const dir = root ? (file.dirWords[1] ?? []) : (file.dirWords[0] ?? []);
     const above = file.dirWords.slice(root ? 2 : 1, root ? 4 : 3);
     let matched = 0;
-    let total = 0;
-    this.keywords.forEach((_, i) => {
-      const w = this.weights[i];
-      const m = this.matching[i];
-      total += w;
-      if (!m.size) return;
-      if (name.some((x) => m.has(x))) matched += w;
-      else if (dir.some((x) => m.has(x))) matched += w * this.opts.dirWeight;
-      else if (above.some((ws) => ws.some((x) => m.has(x)))) matched += w * this.opts.aboveWeight;
-    });
-    return total ? matched / total : 0;
+    for (const m of this.matching) {
+      if (!m.size) continue;
+      if (name.some((x) => m.has(x))) matched += 1;
+      else if (dir.some((x) => m.has(x))) matched += this.opts.dirWeight;
+      else if (above.some((ws) => ws.some((x) => m.has(x)))) matched += this.opts.aboveWeight;
+    }
+    return matched / this.keywords.length;
   }
 }
 
