@@ -5,6 +5,8 @@
 // (the semble benchmark's mean over repositories), each group is resampled on its own, so every draw keeps every
 // repository and its number of questions.
 
+import { rng as random } from '../fixtures/synthetic-repo.js';
+
 const DRAWS = 1000;
 const SEED = 28;
 
@@ -12,18 +14,6 @@ export interface Interval {
   value: number;
   low: number;
   high: number;
-}
-
-/** mulberry32: a small seeded generator. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Intervals of several statistics of one sample, each from the same draws. */
