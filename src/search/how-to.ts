@@ -24,7 +24,9 @@ export function asksHowTo(text: string): boolean {
 
 /** Asks in so many words: the asker, a how-to or yes/no question, Chinese that asks how. */
 function asksInWords(text: string): boolean {
-  return PERSON.test(text) || HOW_TO.test(text) || QUESTION.test(text) || CHINESE.test(text);
+  // Code quoted in the question (`I` flag, `you` variable) is not the asker.
+  const words = text.replace(/`[^`]*`/g, ' ');
+  return PERSON.test(words) || HOW_TO.test(words) || QUESTION.test(words) || CHINESE.test(words);
 }
 
 /**

@@ -41,7 +41,7 @@ describe('query analysis', () => {
   test('a question on how to use the project is told from one on how its code works', () => {
     for (const q of ['How do I install it offline?', 'enable the search plugin', 'Why does the build fail on warnings?', 'keep my virtualenv in the project', '--style option to hide the grid', '怎么把文档发布到 GitHub Pages？'])
       assert.equal(analyzeQuery(q).asksHowTo, true, q);
-    for (const q of ['how app.handle dispatches requests through the middleware stack', 'async file I/O operations', 'store creation and dispatch lifecycle', 'where is createStore defined', 'createStore 函数在哪里定义', '路由是怎么注册的', 'what happens when a handler panics'])
+    for (const q of ['how app.handle dispatches requests through the middleware stack', 'async file I/O operations', 'store creation and dispatch lifecycle', 'where is createStore defined', 'createStore 函数在哪里定义', '路由是怎么注册的', 'what happens when a handler panics', 'Handle CSS attribute selector value ending with `I` flag'])
       assert.equal(analyzeQuery(q).asksHowTo, false, q);
     assert.equal(analyzeQuery('set a base uri for all requests').asksHowToByInstruction, true);
     assert.equal(analyzeQuery('how do I set a base uri').asksHowToByInstruction, false);
