@@ -1,8 +1,8 @@
 // npm run eval:all -- --out DIR [--against DIR] [--set key=value ...] [--only a,b]: every retrieval set, one table.
 //
 // The rule for a ranking or chunking change (docs/retrieval.md): run every set before and after, keep the change
-// when the mean of the headline deltas rises and no set falls beyond its noise (the 95 % interval of its paired
-// difference lies wholly below zero). This runs each set's own eval with the same settings, keeps each one's
+// when the mean of the headline deltas rises, no set falls beyond its noise (the 95 % interval of its paired
+// difference lies wholly below zero) and at least one rises beyond it (wholly above zero). This runs each set's own eval with the same settings, keeps each one's
 // per-question rows in DIR (so a later run compares against it without running the old build again), and prints
 // each headline number with its bootstrap interval; with --against, the paired difference of each and the verdict.
 //
@@ -142,8 +142,10 @@ function main(): void {
   if (deltas.length) {
     const meanDelta = mean(deltas.map((d) => d.delta.value));
     const falls = deltas.filter((d) => d.delta.high < 0).map((d) => d.name);
-    const keep = meanDelta > 0 && falls.length === 0;
-    process.stdout.write(`\nmean of the ${deltas.length} differences ${meanDelta >= 0 ? '+' : ''}${meanDelta.toFixed(4)}; ${falls.length ? `falls beyond noise: ${falls.join('; ')}` : 'no set falls beyond its noise'} → ${keep ? 'keep' : 'do not keep'}\n`);
+    const rises = deltas.filter((d) => d.delta.low > 0).map((d) => d.name);
+    const keep = meanDelta > 0 && falls.length === 0 && rises.length > 0;
+    const said = [falls.length ? `falls beyond noise: ${falls.join('; ')}` : 'no set falls beyond its noise', rises.length ? `rises beyond noise: ${rises.join('; ')}` : 'none rises beyond its noise'];
+    process.stdout.write(`\nmean of the ${deltas.length} differences ${meanDelta >= 0 ? '+' : ''}${meanDelta.toFixed(4)}; ${said.join('; ')} → ${keep ? 'keep' : 'do not keep'}\n`);
   }
 }
 

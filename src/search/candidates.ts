@@ -51,7 +51,7 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
       if (!(await fitsInMemory(store, resident, view, view.byBlob.keys()))) return fromStoreIndexes(store, view, q, settings, vector);
       await resident.ensure(store, view.byBlob.keys());
       if (settings.lexical && settings.lexicalEngine === 'fts') {
-        const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys(), settings.memberResults));
+        const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys()));
         return { resident, visible, lexical: await storeTextScores(store, resident, visible, q, settings) };
       }
       return retrieveResident(resident, view, q, settings);
@@ -64,7 +64,7 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
  * published search-ready set, see index/remote-first.ts, has no store to ask).
  */
 export function retrieveResident(resident: ResidentChunks, view: SearchView, q: QueryInfo, settings: CandidateSettings): RetrievedChunks {
-  const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys(), settings.memberResults));
+  const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys()));
   if (!settings.lexical) return { resident, visible, lexical: new Map() };
   return { resident, visible, lexical: bm25(resident, visible, q.terms, { k1: settings.bm25K1, b: lengthNormalisation(q, settings) }, q.termWeights) };
 }
@@ -150,7 +150,7 @@ async function fromStoreIndexes(store: StoreHandle, view: SearchView, q: QueryIn
     if (limit < MAX_STORE_WINDOW && !(done(hits.nearest) && (!words || done([...hits.textScores.keys()])))) continue;
     const lexical = new Map<number, number>();
     for (const [id, score] of hits.textScores) if (visibleIds.has(id)) lexical.set(visibleIds.get(id)!, score);
-    return { resident, visible: visibleChunks(resident, resident.chunksOf(view, wanted, settings.memberResults)), lexical };
+    return { resident, visible: visibleChunks(resident, resident.chunksOf(view, wanted)), lexical };
   }
 }
 
@@ -181,8 +181,6 @@ export interface CandidateSettings {
   bm25B: number;
   bm25BLong: number;
   symbols: boolean;
-  /** Members of a definition kept whole (search/members.ts) as candidates of every retriever, not only of the symbol table. */
-  memberResults: boolean;
   spelledNames: boolean;
 }
 

@@ -33,7 +33,6 @@ export class ResidentChunks {
   private readonly byBlob = new Map<string, number[]>();
   private readonly empty = new Set<string>();
   private readonly visible = new WeakMap<object, Int32Array>();
-  private readonly visibleWithMembers = new WeakMap<object, Int32Array>();
   /** Blob → its member chunks, worked out when first asked (a blob's rows never change once loaded whole). */
   private readonly membersByBlob = new Map<string, Set<number>>();
   private ids = new Map<string, number>();
@@ -135,16 +134,16 @@ export class ResidentChunks {
 
   /**
    * Indices of the chunks of these blobs, computed once per key object (a view): without the members of a
-   * definition kept whole (search/members.ts), which the symbol table alone brings in, unless `withMembers`.
+   * definition kept whole (search/members.ts), which the symbol table alone brings in (letting every retriever see
+   * them lowered the history sets' Chinese R@5 by 0.019: docs/retrieval.md).
    */
-  chunksOf(key: object, blobs: Iterable<string>, withMembers = false): Int32Array {
-    const cache = withMembers ? this.visibleWithMembers : this.visible;
-    let idx = cache.get(key);
+  chunksOf(key: object, blobs: Iterable<string>): Int32Array {
+    let idx = this.visible.get(key);
     if (!idx) {
       const out: number[] = [];
-      for (const b of blobs) for (const i of this.byBlob.get(b) ?? []) if (withMembers || !this.isMember(i)) out.push(i);
+      for (const b of blobs) for (const i of this.byBlob.get(b) ?? []) if (!this.isMember(i)) out.push(i);
       idx = Int32Array.from(out);
-      cache.set(key, idx);
+      this.visible.set(key, idx);
     }
     return idx;
   }

@@ -33,12 +33,6 @@ const RETRIEVAL = {
   semanticShareLong: 0.3,
   /** Candidates from the symbol table: every definition of a name the query gives. */
   symbols: true,
-  /**
-   * Members of a definition kept whole (a method of a class under 80 lines) as candidates of the retrievers too, not
-   * only of the symbol table. Off: measured NDCG@10 0.883 → 0.885 on the benchmark but 0.861 → 0.854 on its Chinese
-   * queries, where a member took the place of the class it belongs to.
-   */
-  memberResults: false,
 };
 
 /** The settings of the signals of a list, one intersection. */
