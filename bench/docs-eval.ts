@@ -21,6 +21,7 @@ import { readMeta } from '../src/store/meta.js';
 import { StoreHandle } from '../src/store/store-handle.js';
 import { checkout, type DocsRepo } from './docs/checkout.js';
 import { scoreItem, summarize, type DocsItem, type ItemRun, type Summary } from './docs/score.js';
+import { indexCheckout } from './eval/index-checkout.js';
 import { parseSetting, parseSweep, readFlags, repoList } from './eval/settings.js';
 import { bootstrap, formatInterval } from './bootstrap.js';
 
@@ -60,8 +61,7 @@ interface Session {
 async function openSession(repo: DocsRepo & { items: DocsItem[] }): Promise<Session> {
   const dir = checkout(repo, process.env.OCRAG_DOCS_BENCH ?? '/tmp/docs-bench', process.env.OCRAG_DOCS_MIRRORS ?? '/work/.mirror', note);
   const index = await CodeIndex.open(dir, {}, { onNotice: (m) => note(`  ${m}`) });
-  const summary = await index.index();
-  if (!summary.upToDate) note(`  ${repo.name}: indexed ${summary.files} files, ${summary.chunksEmbedded} chunks`);
+  await indexCheckout(index, repo.name, (m) => note(`  ${m}`));
   const view = await index.currentView({ update: false, committedOnly: true });
   const meta = readMeta(index.ctx.layout.meta)!;
   const store = new StoreHandle(index.ctx.layout, meta.dim, meta.createdAt);

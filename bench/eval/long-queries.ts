@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import type { RankingConfig } from '../../src/search/rank/config.js';
 import { CodeIndex } from '../../src/service/code-index.js';
 import type { Manifest } from '../../src/store/manifest.js';
+import { indexCheckout } from './index-checkout.js';
 import { parseSetting, readFlags, repoList } from './settings.js';
 import { bootstrap, formatInterval, mean } from '../bootstrap.js';
 
@@ -83,8 +84,7 @@ export class LongQueryRunner {
     const opened = [];
     for (const set of sets) {
       const index = await CodeIndex.open(checkoutOf(set), {}, { onNotice: (m) => log(`  ${m}`) });
-      const summary = await index.index({});
-      if (!summary.upToDate) log(`  ${set.name}: indexed ${summary.files} files, ${summary.chunksEmbedded} chunks`);
+      await indexCheckout(index, set.name, (m) => log(`  ${m}`));
       opened.push({ set, index, view: await index.currentView({ update: false, committedOnly: true }) });
     }
     return new LongQueryRunner(opened);

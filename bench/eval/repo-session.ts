@@ -1,8 +1,5 @@
 // One benchmark checkout, indexed once through CodeIndex, then searched in-process as many times as needed.
 import fs from 'node:fs';
-import path from 'node:path';
-import { describeModel } from '../../src/embed/models/describe.js';
-import { readManifest as readModelManifest } from '../../src/embed/models/model-cache.js';
 import { CodeIndex } from '../../src/service/code-index.js';
 import { rankHits, searchManifest, storeRetriever, type Retriever, type SearchResult } from '../../src/search/search.js';
 import type { Hit } from '../../src/search/rank/rank.js';
@@ -12,6 +9,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { StoreHandle } from '../../src/store/store-handle.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import type { BenchRepo, Harness, Task } from './harness.js';
+import { indexCheckout } from './index-checkout.js';
 import { scorable } from './shown.js';
 
 export interface QueryRow {
@@ -54,21 +52,7 @@ export class RepoSession {
     const dir = h.checkoutDir(repo);
     if (!fs.existsSync(dir)) throw new Error(`${repo.name}: no checkout at ${dir} (run the harness's checkout.mjs)`);
     const index = await CodeIndex.open(dir, {}, { onNotice: (m) => opts.log(`  ${m}`) });
-    await index.model();
-    // The default model keeps its id while its recipe is tuned: vectors of an older build must not be mixed in.
-    const model = await modelStamp();
-    const stampFile = path.join(index.ctx.layout.dir, 'eval-model.json');
-    const stamp = readStamp(stampFile);
-    const stale = fs.existsSync(index.ctx.layout.meta) && stamp?.model !== model;
-    if (stale && !opts.rebuild) opts.log(`  ${repo.name}: the model was rebuilt since this index was made; re-indexing`);
-    const t0 = performance.now();
-    const summary = await index.index({ rebuild: opts.rebuild || stale });
-    const ms = performance.now() - t0;
-    // The last full index run's time is kept beside the index: later runs find it up to date and take no time.
-    const full = !summary.upToDate && (opts.rebuild || stale || stamp === null);
-    const indexMs = full || stamp === null ? ms : stamp.indexMs;
-    fs.writeFileSync(stampFile, JSON.stringify({ model, indexMs }));
-    if (!summary.upToDate) opts.log(`  ${repo.name}: indexed ${summary.files} files, ${summary.chunksEmbedded} chunks in ${(ms / 1000).toFixed(1)} s`);
+    const { indexMs } = await indexCheckout(index, repo.name, (m) => opts.log(`  ${m}`), opts.rebuild);
     const view = await index.currentView({ update: false, committedOnly: true });
     const root = h.rootOf(repo);
     const store = await openStore(index.ctx.layout, readMeta(index.ctx.layout.meta)!.dim);
@@ -114,20 +98,4 @@ export class RepoSession {
     this.store?.close();
     await this.index.close();
   }
-}
-
-function readStamp(file: string): { model: string; indexMs: number } | null {
-  try {
-    const stamp = JSON.parse(fs.readFileSync(file, 'utf8')) as { model?: unknown; indexMs?: unknown };
-    return typeof stamp.model === 'string' && typeof stamp.indexMs === 'number' ? { model: stamp.model, indexMs: stamp.indexMs } : null;
-  } catch {
-    return null;
-  }
-}
-
-/** What the default model is now (id, recipe, build): an index made with another must be rebuilt before it is scored. */
-export async function modelStamp(): Promise<string> {
-  const m = await describeModel();
-  const manifest = readModelManifest(m.path) as Record<string, unknown> | undefined;
-  return JSON.stringify({ id: m.id, fingerprint: manifest?.recipeFingerprint ?? null, createdAt: manifest?.createdAt ?? null });
 }

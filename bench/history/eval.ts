@@ -14,10 +14,9 @@
 //
 // Checkouts: $OCRAG_HISTORY/<owner>__<name> (default /tmp/ocrag-history); made here when missing.
 import fs from 'node:fs';
-import path from 'node:path';
 import type { RankingConfig } from '../../src/search/rank/config.js';
 import { CodeIndex } from '../../src/service/code-index.js';
-import { modelStamp } from '../eval/repo-session.js';
+import { indexCheckout } from '../eval/index-checkout.js';
 import { parseSetting, readFlags, repoList } from '../eval/settings.js';
 import { FileBm25 } from './bm25.js';
 import { ensureCheckout } from './checkout.js';
@@ -58,16 +57,7 @@ async function runSet(set: HistorySet, ranking: Partial<RankingConfig>, bm25: bo
   const dir = ensureCheckout(set, note);
   const index = await CodeIndex.open(dir, {}, { onNotice: (m) => note(`  ${m}`) });
   try {
-    await index.model();
-    // The default model keeps its id while its recipe is tuned: an index of an older build is made again.
-    const model = await modelStamp();
-    const stampFile = path.join(index.ctx.layout.dir, 'eval-model.json');
-    const stale = fs.existsSync(index.ctx.layout.meta) && (fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '') !== model;
-    if (stale) note(`${set.repo}: the model changed since this index was made; re-indexing`);
-    const t0 = performance.now();
-    const summary = await index.index({ rebuild: stale });
-    fs.writeFileSync(stampFile, model);
-    if (!summary.upToDate) note(`${set.repo}: indexed ${summary.files} files, ${summary.chunksEmbedded} chunks in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    await indexCheckout(index, set.repo, note);
     const view = await index.currentView({ update: false, committedOnly: true });
     const baseline = bm25 ? FileBm25.build(dir) : null;
     const rows: Row[] = [];

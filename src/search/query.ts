@@ -113,6 +113,7 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
   // long report mentions tests and docs on the way; its first line says what it asks for.
   const asked = parts ? text.split('\n')[0]! : text;
   const lower = `${asked} ${readEnglish.join(' ')}`.toLowerCase();
+  const byInstruction = !parts && asksByInstructionOnly(text);
   return {
     text,
     embedText,
@@ -132,8 +133,8 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
     wantsLegacy: /\b(legacy|compat\w*|deprecated|old(er)? versions?)\b/.test(lower),
     versions: [...lower.matchAll(/\bv(\d+)\b/g)].map((m) => Number(m[1])),
     asksHowTo: parts ? reportAsksHowTo(asked) : asksHowTo(text),
-    asksHowToByInstruction: !parts && asksByInstructionOnly(text),
-    asksForChange: !parts && asksByInstructionOnly(text) && asksForChange(text),
+    asksHowToByInstruction: byInstruction,
+    asksForChange: byInstruction && asksForChange(text),
     asksHowItWorks: asksHowItWorks(asked),
     wantsConfig: /\b(config(uration)? files?|yaml|toml|json files?|dockerfile|makefile|ci|workflow|package\.json|cargo\.toml|dependencies list)\b/.test(lower),
   };

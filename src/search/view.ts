@@ -24,8 +24,8 @@ export interface SearchView {
   files: ViewFile[];
   /** Blob → the view's files holding it (a blob may live at several paths). */
   byBlob: Map<string, ViewFile[]>;
-  /** How many files of the view have each path word (for weighting rare path words over common ones). */
-  pathWordFiles: Map<string, number>;
+  /** Every word of the view's paths (file names and folders), for matching a query's words against. */
+  pathWords: Set<string>;
 }
 
 const cache = new WeakMap<Manifest, Map<string, SearchView>>();
@@ -45,36 +45,33 @@ function buildView(manifest: Manifest, pathGlob?: string): SearchView {
   const files: ViewFile[] = [];
   const byBlob = new Map<string, ViewFile[]>();
   // Directories repeat across a tree's paths: their words are worked out once per directory, not per file.
-  const dirs = new Map<string, { words: string[][]; distinct: Set<string>; files: number }>();
+  const dirs = new Map<string, string[][]>();
   const segments = new Map<string, string[]>();
   const words = (segment: string) => {
     let w = segments.get(segment);
     if (!w) segments.set(segment, (w = segmentWords(segment)));
     return w;
   };
-  const pathWordFiles = new Map<string, number>();
-  const count = (word: string, n: number) => pathWordFiles.set(word, (pathWordFiles.get(word) ?? 0) + n);
+  const pathWords = new Set<string>();
   for (const [key, blob] of Object.entries(manifest.files)) {
     const path = shownPath(key);
     if (!pathOk(path)) continue;
     const slash = path.lastIndexOf('/');
     const dirPath = slash < 0 ? '' : path.slice(0, slash);
-    let dir = dirs.get(dirPath);
-    if (!dir) {
-      const dirWords = dirPath ? dirPath.split('/').reverse().map(words) : [];
-      dirs.set(dirPath, (dir = { words: dirWords, distinct: new Set(dirWords.flat()), files: 0 }));
+    let dirWords = dirs.get(dirPath);
+    if (!dirWords) {
+      dirs.set(dirPath, (dirWords = dirPath ? dirPath.split('/').reverse().map(words) : []));
+      for (const word of dirWords.flat()) pathWords.add(word);
     }
-    dir.files++;
-    const file: ViewFile = { path: key, display: path, blob, stemWords: words(fileStem(path.slice(slash + 1))), dirWords: dir.words, legacy: false };
+    const file: ViewFile = { path: key, display: path, blob, stemWords: words(fileStem(path.slice(slash + 1))), dirWords, legacy: false };
     files.push(file);
     const list = byBlob.get(blob);
     if (list) list.push(file);
     else byBlob.set(blob, [file]);
-    for (const word of new Set(file.stemWords)) if (!dir.distinct.has(word)) count(word, 1);
+    for (const word of file.stemWords) pathWords.add(word);
   }
-  for (const dir of dirs.values()) for (const word of dir.distinct) count(word, dir.files);
   markLegacyVersions(files);
-  return { files, byBlob, pathWordFiles };
+  return { files, byBlob, pathWords };
 }
 
 /** picomatch, loaded when a search has a path glob (most have none, and a one-shot search counts its loads). */

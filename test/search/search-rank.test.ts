@@ -8,7 +8,7 @@ import { DEFAULT_RANKING } from '../../src/search/rank/config.js';
 import { RANKING_SIGNALS } from '../../src/search/rank/signals/index.js';
 import { definitionStrength } from '../../src/search/rank/signals/definitions.js';
 import { legacy } from '../../src/search/rank/signals/legacy.js';
-import { pathRole } from '../../src/search/rank/signals/path-roles.js';
+import { pathRole, pathRoles } from '../../src/search/rank/signals/path-roles.js';
 import { proseAndConfig } from '../../src/search/rank/signals/prose-config.js';
 import { PathScorer } from '../../src/search/rank/signals/path-words.js';
 import { wordsMatch } from '../../src/text/path-words.js';
@@ -99,8 +99,24 @@ describe('query analysis', () => {
     assert.equal(factor('how do I configure the theme', 'src/theme.ts', 'typescript'), 1);
     // An instruction is how code questions are phrased too: prose inside a source folder is not lifted for it.
     assert.equal(factor('declare a named option with a value', 'Sources/Parser/Documentation.docc/Options.md'), DEFAULT_RANKING.sourceDocsInstructionProse);
-    assert.equal(factor('declare a named option with a value', 'docs/options.md'), DEFAULT_RANKING.howToProse);
+    assert.equal(factor('declare a named option with a value', 'docs/options.md'), DEFAULT_RANKING.instructionProse);
     assert.equal(factor('how do I declare a named option', 'src/docs/options.md'), DEFAULT_RANKING.howToProse);
+    // An instruction that asks for a change to the code lifts no document.
+    assert.equal(factor('add a timeout to every request', 'docs/options.md'), DEFAULT_RANKING.changeRequestProse);
+    assert.notEqual(DEFAULT_RANKING.changeRequestProse, DEFAULT_RANKING.instructionProse);
+  });
+
+  test('translation tables and changelogs count less unless the question asks for them', () => {
+    const factor = (query: string, path: string) => {
+      const hit = { candidate: { chunk: { language: 'typescript' } }, file: { path, display: path } } as unknown as Parameters<ReturnType<typeof pathRoles.prepare>>[0];
+      return pathRoles.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING } as Parameters<typeof pathRoles.prepare>[0])(hit);
+    };
+    assert.equal(factor('container list shown by default', 'src/lang/modules/zh.ts'), DEFAULT_RANKING.translationPenalty);
+    assert.equal(factor('container list i18n strings', 'src/lang/modules/zh.ts'), 1);
+    assert.equal(factor('container list shown by default', 'CHANGELOG.md'), DEFAULT_RANKING.changelogPenalty);
+    assert.equal(factor('changelog of the container list', 'CHANGELOG.md'), 1);
+    assert.equal(factor('container list shown by default', 'src/kg/temp/list.js'), DEFAULT_RANKING.secondaryPenalty);
+    assert.ok(DEFAULT_RANKING.translationPenalty < 1 && DEFAULT_RANKING.changelogPenalty < 1);
   });
 });
 
@@ -152,7 +168,7 @@ describe('paths', () => {
   });
 
   test('a module root stands for its directory', () => {
-    const scorer = new PathScorer(['middleware'], new Map([['middleware', 2]]), { dirWeight: 0.5, aboveWeight: 0.3 });
+    const scorer = new PathScorer(['middleware'], new Set(['middleware']), { dirWeight: 0.5, aboveWeight: 0.3 });
     assert.equal(scorer.score(describePath('src/middleware/mod.rs')), 1);
     assert.equal(scorer.score(describePath('src/middleware/from_fn.rs')), 0.5);
     assert.equal(scorer.score(describePath('src/routing/mod.rs')), 0);

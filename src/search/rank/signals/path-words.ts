@@ -28,7 +28,7 @@ export const pathWords: BoostSignal<typeof DEFAULTS> = {
   defaults: DEFAULTS,
   weight: (cfg) => cfg.pathBoost,
   prepare: ({ q, cfg, view }) => {
-    const paths = new PathScorer(q.keywords, view.pathWordFiles, { dirWeight: cfg.pathDirWeight, aboveWeight: cfg.pathAboveWeight });
+    const paths = new PathScorer(q.keywords, view.pathWords, { dirWeight: cfg.pathDirWeight, aboveWeight: cfg.pathAboveWeight });
     return (hit) => {
       const match = paths.score(hit.file);
       return match >= cfg.pathMinMatch ? match : 0;
@@ -36,17 +36,17 @@ export const pathWords: BoostSignal<typeof DEFAULTS> = {
   },
 };
 
-const normalized = new WeakMap<Map<string, number>, { word: string; normal: string }[]>();
+const normalized = new WeakMap<Set<string>, { word: string; normal: string }[]>();
 
 /**
  * A view's path words with their normal forms, worked out once per view: a large tree has more distinct path
  * words than the normal-form memo holds, and would otherwise normalise them all again for every query.
  */
-function normalizedWords(pathWordFiles: Map<string, number>): { word: string; normal: string }[] {
-  let list = normalized.get(pathWordFiles);
+function normalizedWords(pathWords: Set<string>): { word: string; normal: string }[] {
+  let list = normalized.get(pathWords);
   if (!list) {
-    list = [...pathWordFiles.keys()].map((word) => ({ word, normal: word.length < 2 ? word : normalWord(word) }));
-    normalized.set(pathWordFiles, list);
+    list = [...pathWords].map((word) => ({ word, normal: word.length < 2 ? word : normalWord(word) }));
+    normalized.set(pathWords, list);
   }
   return list;
 }
@@ -71,10 +71,10 @@ export class PathScorer {
   /** Per keyword, the view's path words it matches (each path word is compared once per query). */
   private readonly matching: Set<string>[];
 
-  constructor(private readonly keywords: string[], pathWordFiles: Map<string, number>, private readonly opts: PathScoring) {
+  constructor(private readonly keywords: string[], pathWords: Set<string>, private readonly opts: PathScoring) {
     this.matching = keywords.map(() => new Set<string>());
     const normalKeywords = keywords.map(normalWord);
-    for (const { word, normal: n } of normalizedWords(pathWordFiles)) {
+    for (const { word, normal: n } of normalizedWords(pathWords)) {
       keywords.forEach((k, i) => {
         if (k === word || (k.length >= 2 && word.length >= 2 && normalsMatch(normalKeywords[i], n))) this.matching[i].add(word);
       });
