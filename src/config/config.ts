@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { UsageError } from '../util/errors.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 
 /** Everything a user can set. Precedence: defaults < .ocrag/config.json < OCRAG_* environment < flags. */
 export interface Config {
@@ -139,4 +140,18 @@ function checkValue(key: keyof Config, value: unknown, source: string): Config[k
 
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * Adds a glob to the config file's `exclude` (the file made when missing, its other keys kept as they are); false
+ * when it was there already. A file that does not parse is refused as loading it would be, and left alone.
+ */
+export function addExcludeGlob(file: string, glob: string): boolean {
+  const current = readConfigFile(file);
+  const exclude = current.exclude ?? [];
+  if (exclude.includes(glob)) return false;
+  let raw: Record<string, unknown> = {};
+  if (fs.existsSync(file)) raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileAtomic(file, `${JSON.stringify({ ...raw, exclude: [...exclude, glob] }, null, 2)}\n`);
+  return true;
 }

@@ -1,33 +1,59 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { joinKey, keyFsPath, latin1Key, nulRecords, shownPath } from './path-key.js';
 import { gitBuffer } from './run.js';
 
 /** Folders never worth walking in a source: version control and dependency trees. */
-const NEVER = new Set(['.git', '.ocrag', 'node_modules', '.hg', '.svn']);
+const NEVER = ['.git', '.ocrag', 'node_modules', '.hg', '.svn'];
 
 /**
- * The files of a folder as keys (`path-key.ts`), `/`-separated and relative to it: inside a git work tree what git
- * would show (tracked and untracked, .gitignore honoured), elsewhere every regular file but those under NEVER.
- * Names are read as bytes, so one that is not UTF-8 is found and kept apart from its look-alikes. Symlinks are not followed.
+ * The files of a folder as keys (`path-key.ts`), `/`-separated and relative to it, as git would list them: inside a
+ * git work tree what git shows (tracked and untracked, ignore files honoured); elsewhere the files git would show
+ * were the folder a repository of its own (its `.gitignore` files and the user's global excludes honoured, through
+ * an empty git folder at `scratchGit`), each repository checked out inside it as git shows that one. Never what
+ * lies under NEVER. Names are read as bytes, so one that is not UTF-8 is found and kept apart from its look-alikes.
+ * Symlinks are listed, never followed.
  */
-export async function folderFiles(dir: string): Promise<string[]> {
+export async function folderFiles(dir: string, scratchGit: string): Promise<string[]> {
   const inside = await gitBuffer(['rev-parse', '--is-inside-work-tree'], { cwd: dir, okCodes: [128] }).catch(() => null);
   if (inside?.code === 0 && inside.stdout.toString().trim() === 'true') {
     // Without --full-name, git names the files relative to the folder it runs in.
-    const { stdout } = await gitBuffer(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '.'], { cwd: dir });
-    return nulRecords(stdout)
-      .map(latin1Key)
-      .filter((p) => !shownPath(p).split('/').some((part) => NEVER.has(part)))
-      .sort();
+    const { stdout } = await gitBuffer(['ls-files', '-z', '--cached', '--others', '--exclude-standard', ...neverWalked(), '.'], { cwd: dir });
+    return listed(nulRecords(stdout)).sort();
   }
+  await emptyGitFolder(scratchGit);
+  const { stdout } = await gitBuffer([`--git-dir=${scratchGit}`, `--work-tree=${dir}`, 'ls-files', '-z', '--others', '--exclude-standard', ...neverWalked()], { cwd: dir });
   const out: string[] = [];
-  const walk = (rel: string) => {
-    for (const entry of fs.readdirSync(rel ? keyFsPath(dir, rel) : dir, { withFileTypes: true, encoding: 'buffer' })) {
-      const child = joinKey(rel, entry.name);
-      if (entry.isDirectory() && !NEVER.has(entry.name.toString('latin1'))) walk(child);
-      else if (entry.isFile()) out.push(child);
+  for (const record of nulRecords(stdout)) {
+    if (!record.endsWith('/')) {
+      out.push(...listed([record]));
+      continue;
     }
-  };
-  walk('');
+    // A repository inside the folder is one entry, `name/`: its own files are what its git lists.
+    const repo = latin1Key(record.slice(0, -1));
+    const where = keyFsPath(dir, repo);
+    // git cannot be started in a folder whose name is not UTF-8: such a repository is left out.
+    if (listed([record.slice(0, -1)]).length === 0 || typeof where !== 'string') continue;
+    for (const inner of await folderFiles(where, scratchGit)) out.push(joinKey(repo, inner));
+  }
   return out.sort();
+}
+
+function neverWalked(): string[] {
+  return NEVER.map((name) => `--exclude=${name}`);
+}
+
+/** git's records as keys, less anything under NEVER. */
+function listed(records: string[]): string[] {
+  return records.map(latin1Key).filter((p) => !shownPath(p).split('/').some((part) => NEVER.includes(part)));
+}
+
+/**
+ * A git folder holding nothing, made once: git lists a folder's files by its ignore rules only with a repository to
+ * read them for. No template (so no sample hooks), nothing ever committed, and its path is ocrag's own.
+ */
+async function emptyGitFolder(scratchGit: string): Promise<void> {
+  if (fs.existsSync(path.join(scratchGit, 'HEAD'))) return;
+  fs.mkdirSync(path.dirname(scratchGit), { recursive: true });
+  await gitBuffer(['init', '-q', '--bare', '--template=', scratchGit], { cwd: path.dirname(scratchGit) });
 }

@@ -41,7 +41,7 @@ export interface OpenedRepo {
 /** `cwd` is in no git repository: exit 3, unless the caller takes the folder as a knowledge base of its own. */
 export class NotInRepositoryError extends UsageError {
   constructor(readonly cwd: string) {
-    super(`not inside a git repository: ${cwd} (this command needs one; in a plain folder, index, search, add, remove, list, status and gc work)`, 3);
+    super(`not inside a git repository: ${cwd} (this command needs one; in a plain folder, index, search, add, remove, list, status, gc, watch, doctor, ui, mcp and setup work)`, 3);
   }
 }
 

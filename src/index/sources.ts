@@ -41,7 +41,8 @@ export interface SourcesView {
  * stats each file and hashes only those whose size or mtime changed since the last scan; contents the store lacks
  * are embedded (by blob, as the tree's are, so a file present in two sources, or in the tree, is embedded once).
  * Deleted files simply stop being there. Sources under the index's config are selected by its rules (secrets,
- * binaries, size), not by its include/exclude globs, which speak of the tree's paths; past a source's size limit
+ * binaries, size), not by its include/exclude globs, which speak of the tree's paths (a plain folder's own files
+ * are its tree: the globs apply to them); past a source's size limit
  * (`--max-size`, else `maxSourceMB`) its further files, in path order, are skipped.
  */
 export async function withSources(ctx: IndexContext, view: Manifest, sources: SourceSpec[], store: StoreHandle, embedder: Embedder): Promise<SourcesView> {
@@ -51,8 +52,11 @@ export async function withSources(ctx: IndexContext, view: Manifest, sources: So
   const scans = new Map<SourceSpec, { files: SourceFile[]; scan: SourceScan; last: SourceScan }>();
   for (const source of sources) scans.set(source, await scanSource(ctx, source));
   const scanned = [...scans.values()].flatMap((s) => s.files);
-  const config = { ...ctx.config, include: [], exclude: [] };
-  const selection = withinSizeLimits(selectFiles(scanned.map((f) => f.entry), config), sources, scans, ctx.config.maxSourceMB);
+  // A plain folder's own files are its tree: the globs speak of their paths. Other sources' paths are not the tree's.
+  const own = new Set(sources.filter((s) => s.name === FOLDER_SOURCE).flatMap((s) => scans.get(s)!.files.map((f) => f.shown)));
+  const ownSelection = selectFiles(scanned.filter((f) => own.has(f.shown)).map((f) => f.entry), ctx.config);
+  const otherSelection = selectFiles(scanned.filter((f) => !own.has(f.shown)).map((f) => f.entry), { ...ctx.config, include: [], exclude: [] });
+  const selection = withinSizeLimits({ files: [...ownSelection.files, ...otherSelection.files], skipped: [...ownSelection.skipped, ...otherSelection.skipped] }, sources, scans, ctx.config.maxSourceMB);
   const byShown = new Map(scanned.map((f) => [f.shown, f]));
   const known = new Map<string, BlobState>();
   const wanted = [...new Set(selection.files.map((f) => f.blob))];
@@ -117,7 +121,7 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ file
   const head = !single && fs.existsSync(path.join(source.root, '.git')) ? await headBlobs(source.root) : null;
   // The repository's own listing says which files there are (HEAD's, plus what git status adds, less what it
   // deletes): asking git for the folder's files as well would spawn three more gits per search.
-  const rels = single ? [pathKey(Buffer.from(path.basename(source.root)))] : head ? head.files : stat.isDirectory() ? await folderFiles(source.root) : [];
+  const rels = single ? [pathKey(Buffer.from(path.basename(source.root)))] : head ? head.files : stat.isDirectory() ? await folderFiles(source.root, ctx.layout.walkGit) : [];
   const prefix = source.name === FOLDER_SOURCE ? '' : `${source.name}:`;
   const out: SourceFile[] = [];
   for (const rel of rels) {

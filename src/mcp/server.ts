@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Config } from '../config/config.js';
+import type { PlainFolderUse } from '../index/context.js';
 import { AGENT_GUIDANCE } from '../render/agent-guidance.js';
 import { VERSION } from '../util/version.js';
 import { RepoSessions } from '../session/repo-sessions.js';
@@ -31,6 +32,8 @@ export interface ServeOptions {
   /** The repository served is the one containing this folder. */
   cwd: string;
   flags?: Partial<Config>;
+  /** Outside git: `create` when the user named the folder (`--repo`), so index_codebase may make it a knowledge base. */
+  plain?: PlainFolderUse;
 }
 
 /** Serves MCP on stdin/stdout until the client closes the pipe or a signal arrives. */
@@ -42,7 +45,7 @@ export async function serveStdio(opts: ServeOptions): Promise<void> {
   process.on('unhandledRejection', (e) => log(`ocrag mcp: unhandled rejection: ${(e as Error)?.stack ?? String(e)}`));
   process.on('uncaughtException', (e) => log(`ocrag mcp: uncaught exception: ${e.stack ?? String(e)}`));
 
-  const sessions = new RepoSessions({ cwd: opts.cwd, flags: opts.flags, log });
+  const sessions = new RepoSessions({ cwd: opts.cwd, flags: opts.flags, log, plain: opts.plain });
   const server = createServer(sessions, log);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;

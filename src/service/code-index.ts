@@ -1,13 +1,14 @@
 import type { Config } from '../config/config.js';
 import { loadEmbedder, type Embedder } from '../embed/index.js';
 import { readHead } from '../git/repo.js';
-import { currentManifest, isUpToDate, openContext, requireHead, supersededDefaultModel, type IndexContext, type PlainFolderUse } from '../index/context.js';
+import { currentManifest, openContext, requireHead, supersededDefaultModel, type IndexContext, type PlainFolderUse } from '../index/context.js';
 import type { GcResult } from '../index/gc.js';
 import { withWorkingTree } from '../index/overlay.js';
 import { remoteFirstAnswer } from './remote-first-answer.js';
 import { withSources, type SourcesView } from '../index/sources.js';
-import { folderManifest, folderReady, readyFolderStore, viewSources } from '../index/folder.js';
+import { folderManifest, readyFolderStore, viewSources } from '../index/folder.js';
 import { AsIs } from './as-is.js';
+import { indexBehind } from './head-state.js';
 import { refreshSearchSnapshot } from './search-snapshot.js';
 import { summarize } from '../index/known-tree.js';
 import { workingChanges } from '../git/status.js';
@@ -184,13 +185,11 @@ export class CodeIndex {
   async ensureFresh(): Promise<IndexSummary | null> {
     await this.refreshHead();
     const ctx = this.ctx;
-    if (ctx.plainFolder) {
-      // No HEAD to catch up with: the store only has to exist; the view's scan embeds what is new.
-      if (!folderReady(ctx)) await this.readyFolder(performance.now());
-      return null;
-    }
-    const { commit } = requireHead(ctx.head);
-    if (isUpToDate(ctx, currentManifest(ctx))) return null;
+    if (!ctx.plainFolder) requireHead(ctx.head);
+    if (!indexBehind(ctx)) return null;
+    // No HEAD to catch up with: a folder's store only has to exist; the view's scan embeds what is new.
+    if (ctx.plainFolder) return this.readyFolder(performance.now()).then(() => null);
+    const commit = ctx.head.commit!;
     // An index of the old default model gets its own notice from the run.
     if (!supersededDefaultModel(ctx)) this.hooks.onNotice?.(`ocrag: index is behind ${ctx.head.branch ?? 'HEAD'} (${commit.slice(0, 8)}); updating it first`);
     return this.runIndex();

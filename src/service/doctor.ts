@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import { loadConfig } from '../config/config.js';
 import { describeModel } from '../embed/index.js';
 import { HOOK_NAMES, hookStatus } from '../git/hook-files.js';
-import { openRepoWithHead, type OpenedRepo } from '../git/repo.js';
+import { NotInRepositoryError, openRepoWithHead, type OpenedRepo } from '../git/repo.js';
 import { git } from '../git/run.js';
 import { currentManifest, isUpToDate, supersededDefaultModel, type IndexContext } from '../index/context.js';
 import { asStoreDamage } from '../store/damage.js';
 import { indexFolderProblem } from '../store/index-folder.js';
-import { indexLayout } from '../store/layout.js';
+import { findIndexedFolder, folderLayout, indexLayout } from '../store/layout.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import type { Config } from '../config/config.js';
@@ -33,15 +33,17 @@ export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Ch
     }
   };
   await attempt('git', async () => ({ status: 'ok', detail: await git(['--version'], { cwd }) }));
-  let opened: OpenedRepo | null = null;
+  let place: Omit<IndexContext, 'config'> | null = null;
   await attempt('repository', async () => {
-    const { repo, head } = (opened = await openRepoWithHead(cwd));
+    const found = (place = await placeOf(cwd));
+    if (!found) throw new Error(`not inside a git repository nor a folder indexed by ocrag: ${cwd}`);
+    if (found.plainFolder) return { status: 'ok', detail: `${found.repo.root}: a plain folder (no git), indexed as a knowledge base` };
+    const { repo, head } = found;
     if (!head.commit) return { status: 'fail', detail: `${repo.root}: no commits yet`, fix: 'commit something first' };
     return { status: 'ok', detail: `${repo.root} on ${head.branch ?? 'detached HEAD'} @ ${head.commit.slice(0, 8)}` };
   });
-  if (!opened) return checks;
-  const { repo, head } = opened as OpenedRepo;
-  const ctx = { repo, head, layout: indexLayout(repo), config: null as unknown as Config };
+  if (!place) return checks;
+  const ctx = { ...(place as Omit<IndexContext, 'config'>), config: null as unknown as Config };
   let foreign = false;
   await attempt('index folder', async () => {
     const problem = await indexFolderProblem(ctx.layout);
@@ -65,6 +67,8 @@ export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Ch
     return { status: 'ok', detail: `${info.id} (${info.dim}-d) in ${info.path}` };
   });
   await attempt('index', async () => indexCheck(ctx as IndexContext));
+  // A folder without git has no hooks to keep it current: every search scans it.
+  if (ctx.plainFolder) return checks;
   await attempt('hooks', async () => {
     const hooks = await hookStatus(ctx.repo);
     const risky = hooks.blocks.filter((b) => b.kind === 'runs tree code').map((b) => b.hook);
@@ -76,6 +80,19 @@ export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Ch
       : { status: 'warn', detail: 'no git hooks: the index is updated when you search', fix: 'run "ocrag hooks install" to index in the background after each commit' };
   });
   return checks;
+}
+
+/** The repository at `cwd` with HEAD, else (outside git) the nearest folder indexed by ocrag, else null. */
+async function placeOf(cwd: string): Promise<Omit<IndexContext, 'config'> | null> {
+  let opened: OpenedRepo;
+  try {
+    opened = await openRepoWithHead(cwd);
+  } catch (e) {
+    if (!(e instanceof NotInRepositoryError)) throw e;
+    const root = findIndexedFolder(cwd);
+    return root ? { repo: { root, gitDir: '', commonDir: '', mainWorkTree: null }, head: { branch: null, commit: null, tree: null }, layout: folderLayout(root), plainFolder: true } : null;
+  }
+  return { repo: opened.repo, head: opened.head, layout: indexLayout(opened.repo) };
 }
 
 async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
@@ -99,6 +116,7 @@ async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
     if (!(damage instanceof StoreDamageError)) throw e;
     return { status: 'fail', detail: `the store is damaged: ${damage.detail}`, fix: 'run "ocrag index --rebuild"' };
   }
+  if (ctx.plainFolder) return { status: 'ok', detail: `${chunks} chunks stored, model ${meta.modelId}; the folder's files are scanned by every search` };
   if (!manifest) return { status: 'warn', detail: `${chunks} chunks stored, but this branch was never indexed`, fix: 'run "ocrag index"' };
   const snapshots = damagedSnapshots(ctx.layout, meta.dim);
   if (snapshots.length) return { status: 'warn', detail: `search snapshot damaged: ${snapshots.join('; ')}`, fix: 'nothing to do: the next search rebuilds it from the store' };

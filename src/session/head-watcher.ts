@@ -38,6 +38,8 @@ export class HeadWatcher {
   /** Folder → whether any entry there counts. */
   private folders(): Map<string, boolean> {
     const { gitDir, commonDir } = this.ctx.repo;
+    // A plain folder has no HEAD to follow.
+    if (!gitDir) return new Map();
     const out = new Map([
       [gitDir, false],
       [commonDir, false],

@@ -71,13 +71,15 @@ export class RepoSessions {
 
   private async keyOf(root: string): Promise<string> {
     const resolved = await servableRoot(path.resolve(this.base, root));
-    return resolved === (await this.baseRoot) ? this.base : resolved;
+    // The starting folder again, also when it was not servable at start (a folder its first index run made one).
+    return resolved === (await this.baseRoot) || resolved === realOrSame(this.base) ? this.base : resolved;
   }
 
   private sessionAt(root: string): RepoSession {
     let session = this.sessions.get(root);
     if (!session) {
-      session = new RepoSession({ ...this.options, cwd: root });
+      // Another folder than the one the user started the server for is served only with the index it has.
+      session = new RepoSession({ ...this.options, cwd: root, plain: 'existing' });
       this.sessions.set(root, session);
     }
     return session;
@@ -103,4 +105,12 @@ export async function servableRoot(dir: string): Promise<string> {
   // A repository whose index folder is not ocrag's own is refused here, so set_root keeps serving the one before.
   await assertOwnIndexFolder(indexLayout(repo));
   return repo.root;
+}
+
+function realOrSame(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }

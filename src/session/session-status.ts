@@ -1,6 +1,5 @@
-import { readHead } from '../git/repo.js';
-import { workingChanges } from '../git/status.js';
 import type { CodeIndex } from '../service/code-index.js';
+import { headNow, uncommittedChanges as changesOf } from '../service/head-state.js';
 import { indexStatus, type IndexStatus } from '../service/status.js';
 import type { IndexTasks, IndexTaskSnapshot } from './index-tasks.js';
 import type { QueryCache } from './query-cache.js';
@@ -20,8 +19,7 @@ export interface SessionStatus {
 
 /** A read-only report; never waits for a running reindex, never moves the index's idea of HEAD under it. */
 export async function sessionStatus(index: CodeIndex, tasks: IndexTasks, reindex: ReindexSnapshot, cache: QueryCache | null): Promise<SessionStatus> {
-  const root = index.ctx.repo.root;
-  const head = await readHead(root);
+  const head = await headNow(index.ctx);
   let status: IndexStatus | null = null;
   let statusError: string | null = null;
   try {
@@ -29,10 +27,7 @@ export async function sessionStatus(index: CodeIndex, tasks: IndexTasks, reindex
   } catch (e) {
     statusError = (e as Error).message;
   }
-  const uncommittedChanges = await workingChanges(root).then(
-    (changes) => changes.length,
-    () => null,
-  );
+  const uncommittedChanges = await changesOf(index.ctx);
   return {
     status,
     statusError,

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import { readHead } from '../git/repo.js';
-import { currentManifest, isUpToDate, type IndexContext } from '../index/context.js';
+import { currentManifest, type IndexContext, type PlainFolderUse } from '../index/context.js';
 import type { IndexProgress } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import { CodeIndex } from '../service/code-index.js';
+import { indexBehind, unansweredWhileRunning } from '../service/head-state.js';
 import { addSources, checkAgentMayAdd, listSources, removeSource } from '../service/sources.js';
 import { sourceFileCount, type SourceSpec } from '../store/sources.js';
 import type { Manifest } from '../store/manifest.js';
@@ -33,6 +33,12 @@ export interface SessionOptions {
   flags?: Partial<Config>;
   /** One-line messages for the server's stderr. */
   log?: (message: string) => void;
+  /**
+   * Outside git, which folder is served (index/context.ts): `existing` only one indexed before, `create` also `cwd`
+   * itself, made a knowledge base by the first index run. Only a folder the user named (`--repo`, `ocrag ui`) is
+   * created: an agent's server started in a home folder must not index it on its first search.
+   */
+  plain?: PlainFolderUse;
 }
 
 /**
@@ -94,7 +100,7 @@ export class RepoSession {
     this.foregroundProgress = onProgress ?? null;
     const deadline = Date.now() + FOREGROUND_BUDGET_MS;
     try {
-      const unanswered = this.tasks.active ? await this.headUnansweredByJob(index) : null;
+      const unanswered = this.tasks.active ? await unansweredWhileRunning(index.ctx) : null;
       if (unanswered) {
         await this.untilSettled(deadline);
         if (this.tasks.active && unanswered === 'moved') this.followHeadAfterJob(index);
@@ -157,7 +163,7 @@ export class RepoSession {
     const state = signature && `${signature.source}\n${signature.index}`;
     if (state !== null && state === this.checkedState) return false;
     await index.refreshHead();
-    const behind = !isUpToDate(index.ctx, currentManifest(index.ctx));
+    const behind = indexBehind(index.ctx);
     this.checkedState = behind ? null : state;
     return behind;
   }
@@ -178,23 +184,6 @@ export class RepoSession {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()))));
     return Promise.race([this.tasks.settled().then((outcome) => outcome ?? null), late]).finally(() => clearTimeout(timer));
-  }
-
-  /**
-   * While our job runs, why answering "from the index as it is" would be wrong or impossible: HEAD moved off the
-   * commit the job works for and has no index of its own ('moved'; the job won't give it one), or the job will
-   * give HEAD its first manifest ('missing'). Null when HEAD can be answered now. Reads HEAD without moving the
-   * index's idea of it, which the job is using.
-   */
-  private async headUnansweredByJob(index: CodeIndex): Promise<'moved' | 'missing' | null> {
-    const head = await readHead(index.ctx.repo.root);
-    if (!head.commit) return null;
-    const now = { ...index.ctx, head };
-    const manifest = currentManifest(now);
-    if (isUpToDate(now, manifest)) return null;
-    const target = index.ctx.head;
-    if (head.commit !== target.commit || head.branch !== target.branch) return 'moved';
-    return manifest ? null : 'missing';
   }
 
   /** Queues the catch-up with HEAD for when the running job ends, so the user's new branch gets indexed unasked. */
@@ -238,7 +227,7 @@ export class RepoSession {
           if (this.tasks.active) this.jobProgress?.(p);
         },
         wrapModel: (model) => (this.queryCache = new QueryCache(model)),
-      }, { keepStoreOpen: true }).then((index) => ({ index, live: new LiveView(index) }));
+      }, { keepStoreOpen: true }, this.options.plain ?? 'existing').then((index) => ({ index, live: new LiveView(index) }));
       // Not inside a repository yet, say: the next call tries again rather than repeating a stale failure.
       opening.catch(() => {
         if (this.opening === opening) this.opening = null;

@@ -15,7 +15,16 @@ export interface StateSignature {
 }
 
 export function stateSignature(ctx: IndexContext): StateSignature | null {
-  const { gitDir, commonDir } = ctx.repo;
+  const head = headState(ctx.repo);
+  if (head === null) return null;
+  // `ocrag add` and `ocrag remove` change what a view holds; a plain folder's files are scanned by each view.
+  const source = [...head, fileStamp(ctx.layout.config), fileStamp(ctx.layout.sources)].join('|');
+  return { source, index: [ctx.layout.manifests, ctx.layout.meta].map(fileStamp).join('|') };
+}
+
+/** HEAD and the ref it points at, as files; none outside git (no git folder); null when refs are in a reftable. */
+function headState({ gitDir, commonDir }: IndexContext['repo']): string[] | null {
+  if (!gitDir) return [];
   if (fs.existsSync(path.join(commonDir, 'reftable'))) return null;
   const head = readHeadFile(gitDir);
   if (head === null) return null;
@@ -26,10 +35,7 @@ export function stateSignature(ctx: IndexContext): StateSignature | null {
     const loose = readText(path.join(commonDir, ref)) ?? readText(path.join(gitDir, ref));
     parts.push(loose !== null ? loose.trim() : `packed ${fileStamp(path.join(commonDir, 'packed-refs'))}`);
   }
-  parts.push(fileStamp(ctx.layout.config));
-  // `ocrag add` and `ocrag remove` change what a view holds.
-  parts.push(fileStamp(ctx.layout.sources));
-  return { source: parts.join('|'), index: [ctx.layout.manifests, ctx.layout.meta].map(fileStamp).join('|') };
+  return parts;
 }
 
 function readText(file: string): string | null {

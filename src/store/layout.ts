@@ -52,6 +52,8 @@ export interface IndexLayout extends StoreLocation {
    * kept with the index, never shared, so whoever makes an artifact or a remote cannot know which rows are checked.
    */
   verifyKey: string;
+  /** An empty git folder through which git lists a folder outside git by its ignore files (git/folder-files.ts). */
+  walkGit: string;
 }
 
 const STAGING_PREFIX = 'staging-';
@@ -118,6 +120,7 @@ function layoutIn(dir: string, trackedIn: IndexLayout['trackedIn'], plain: boole
     remoteRun: path.join(dir, 'remote-run.json'),
     rebuildSwap: path.join(dir, 'rebuild-swap.json'),
     verifyKey: path.join(dir, 'verify-key'),
+    walkGit: path.join(dir, 'walk.git'),
   };
 }
 

@@ -81,6 +81,8 @@ async function repositoryState(session: RepoSession) {
   const s = await session.status();
   return {
     root: s.status?.root ?? (await session.context()).repo.root,
+    /** A folder outside git: no branch or HEAD; every search scans its files as they are. */
+    plainFolder: s.status?.plainFolder ?? false,
     branch: s.head.branch,
     head: s.head.commit,
     indexedCommit: s.status?.indexed?.commit ?? null,

@@ -4,21 +4,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { before, describe, test } from 'node:test';
 import { PROJECT_ROOT, runCli, runCommand, TEST_CACHE, tempDir, twoLanguageRepo } from '../helpers.js';
+import { linkPluginPackage, offlineEnv, OPENCODE } from './opencode-env.js';
 
 interface Tool {
   description: string;
   args: Record<string, unknown>;
   execute(args: Record<string, unknown>, ctx: Record<string, unknown>): Promise<string>;
-}
-
-/**
- * OpenCode installs `@opencode-ai/plugin` into `.opencode/node_modules` itself when it starts (from the npm registry);
- * offline, the project's own copy of the same package stands in for that install.
- */
-function linkPluginPackage(repo: string): void {
-  const dir = path.join(repo, '.opencode', 'node_modules', '@opencode-ai');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules', '@opencode-ai', 'plugin'), path.join(dir, 'plugin'));
 }
 
 describe('the OpenCode plugin', () => {
@@ -110,43 +101,24 @@ describe('the OpenCode plugin', () => {
 });
 
 describe('OpenCode itself', () => {
-  const opencode = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'opencode');
-  /** A home of its own, so OpenCode never reads or writes the user's config; npm offline, so it never downloads. */
-  function offlineEnv(): NodeJS.ProcessEnv {
-    const home = tempDir('opencode-home');
-    return {
-      HOME: home,
-      XDG_CONFIG_HOME: path.join(home, '.config'),
-      XDG_DATA_HOME: path.join(home, '.local', 'share'),
-      XDG_CACHE_HOME: path.join(home, '.cache'),
-      XDG_STATE_HOME: path.join(home, '.local', 'state'),
-      npm_config_offline: 'true',
-      npm_config_registry: 'http://127.0.0.1:9/',
-      OPENCODE_DISABLE_MODELS_FETCH: '1',
-      OPENCODE_DISABLE_AUTOUPDATE: '1',
-      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-      OPENCODE_DISABLE_SHARE: '1',
-    };
-  }
-
   test('discovers the skill and the plugin\'s tools, and runs ocrag_search', async (t) => {
     const env = offlineEnv();
-    const version = await runCommand(opencode, ['--version'], PROJECT_ROOT, env).catch(() => null);
+    const version = await runCommand(OPENCODE, ['--version'], PROJECT_ROOT, env).catch(() => null);
     if (!version || version.code !== 0) return t.skip(`opencode cannot start here: ${version?.stderr.trim() ?? 'not installed'}`);
     const repo = twoLanguageRepo();
     assert.equal((await runCli(['setup', 'opencode'], repo)).code, 0);
     linkPluginPackage(repo);
-    const skills = await runCommand(opencode, ['debug', 'skill'], repo, env);
+    const skills = await runCommand(OPENCODE, ['debug', 'skill'], repo, env);
     assert.equal(skills.code, 0, skills.stderr);
     const ocrag = (JSON.parse(skills.stdout) as { name: string; location: string; content: string }[]).find((s) => s.name === 'ocrag');
     assert.ok(ocrag, skills.stdout.slice(0, 500));
     assert.equal(ocrag.location, path.join(fs.realpathSync(repo), '.opencode/skills/ocrag/SKILL.md'));
     assert.match(ocrag.content, /ocrag_search/);
-    const agent = await runCommand(opencode, ['debug', 'agent', 'build'], repo, env);
+    const agent = await runCommand(OPENCODE, ['debug', 'agent', 'build'], repo, env);
     assert.equal(agent.code, 0, agent.stderr);
     const tools = (JSON.parse(agent.stdout) as { tools: Record<string, boolean> }).tools;
     for (const name of ['ocrag_search', 'ocrag_add', 'ocrag_remove', 'ocrag_status']) assert.equal(tools[name], true, JSON.stringify(tools));
-    const run = await runCommand(opencode, ['debug', 'agent', 'build', '--tool', 'ocrag_search', '--params', JSON.stringify({ query: 'copy the database file to a dated backup', k: 1 })], repo, env);
+    const run = await runCommand(OPENCODE, ['debug', 'agent', 'build', '--tool', 'ocrag_search', '--params', JSON.stringify({ query: 'copy the database file to a dated backup', k: 1 })], repo, env);
     assert.equal(run.code, 0, run.stderr);
     const output = (JSON.parse(run.stdout) as { result: { output: string } }).result.output;
     assert.match(output, /tools\/backup\.py:1-3/);

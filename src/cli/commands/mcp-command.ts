@@ -15,17 +15,19 @@ export function registerMcp(program: Command): void {
     .action(async (opts: { repo?: string }, cmd: Command) => {
       // Loaded on demand: the SDK and zod would otherwise slow down every other command's start.
       const { serveStdio } = await import('../../mcp/server.js');
-      await serveStdio({ cwd: repoDir(opts.repo, workDir(cmd)), flags: configFlags(cmd) });
+      const { dir, named } = repoDir(opts.repo, workDir(cmd));
+      // A folder the user named may become a knowledge base; the folder an agent happened to start in may not.
+      await serveStdio({ cwd: dir, flags: configFlags(cmd), plain: named ? 'create' : 'existing' });
     });
 }
 
 /** An agent that does not expand `${workspaceFolder}` passes it literally: then the working directory is the best guess. */
-function repoDir(repo: string | undefined, cwd: string): string {
-  if (!repo) return cwd;
+function repoDir(repo: string | undefined, cwd: string): { dir: string; named: boolean } {
+  if (!repo) return { dir: cwd, named: false };
   const dir = path.resolve(cwd, repo);
   if (repo.includes('${') && !fs.existsSync(dir)) {
     process.stderr.write(`ocrag mcp: --repo ${repo} was not expanded by the client; serving ${cwd}\n`);
-    return cwd;
+    return { dir: cwd, named: false };
   }
-  return dir;
+  return { dir, named: true };
 }

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { openRepo } from '../../git/repo.js';
+import path from 'node:path';
+import { NotInRepositoryError, openRepo } from '../../git/repo.js';
+import { findIndexedFolder } from '../../store/layout.js';
 import { AGENT_IDS, AGENTS, type AgentId, type AgentTarget } from '../../setup/agents.js';
 import { applyPlan, planRemoval, planSetup, type PlannedFile } from '../../setup/apply.js';
 import { resolveLauncher, type Launcher } from '../../setup/launcher.js';
@@ -44,7 +46,7 @@ else as "<node> <this install>/dist/cli/main.js mcp" (works without PATH; specif
     .action(async (names: string[], opts: SetupFlags, cmd: Command) => {
       if (opts.remove && opts.absolute) throw new UsageError('--remove takes ocrag out; --absolute only says how to start it: use one');
       const agents = parseAgents(names).map((id) => AGENTS[id]);
-      const root = (await openRepo(workDir(cmd))).root;
+      const { root, unindexedFolder } = await setupRoot(workDir(cmd));
       const launcher = resolveLauncher({ absolute: opts.absolute });
       const plan = (opts.remove ? planRemoval : planSetup)(root, agents, launcher);
       const p = paint(process.stderr);
@@ -59,6 +61,7 @@ else as "<node> <this install>/dist/cli/main.js mcp" (works without PATH; specif
       for (const file of plan) process.stderr.write(`${changeLabel(file, p)} ${file.path}  ${p.dim(`(${file.agent})`)}\n`);
       if (!opts.remove) for (const agent of agents.filter((a) => a.userLevelOnly)) process.stderr.write(userLevelNote(agent, launcher));
       if (opts.remove) return;
+      if (unindexedFolder) process.stderr.write(`${root} is a plain folder (no git): run "ocrag index" there once to make it a knowledge base the agent can search.\n`);
       if (plan.length) process.stderr.write(`Restart the agent (or reload its MCP servers) in ${root} to use ocrag.${agents.some((a) => a.id === 'codex') ? ' Codex reads .codex/config.toml only in trusted projects.' : ''}\n`);
     });
 }
@@ -89,4 +92,18 @@ function describeLauncher(l: Launcher): string {
   return l.kind === 'path'
     ? 'ocrag: agents will start "ocrag mcp" (the ocrag on PATH is this installation)'
     : `ocrag: agents will start "${[l.command, ...l.args].join(' ')} mcp" (the ocrag on PATH, if any, is not this installation; after "npm link" run setup again for a portable config)`;
+}
+
+/**
+ * Where the agent's files go: the top of the git work tree, else (outside git) the nearest folder indexed by ocrag,
+ * else this folder, which `ocrag index` makes a knowledge base (the server an agent starts serves only one indexed).
+ */
+async function setupRoot(cwd: string): Promise<{ root: string; unindexedFolder: boolean }> {
+  try {
+    return { root: (await openRepo(cwd)).root, unindexedFolder: false };
+  } catch (e) {
+    if (!(e instanceof NotInRepositoryError)) throw e;
+    const indexed = findIndexedFolder(cwd);
+    return { root: indexed ?? path.resolve(cwd), unindexedFolder: indexed === null };
+  }
 }

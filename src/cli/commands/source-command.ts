@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Command } from 'commander';
+import { excludePath, treePathOf } from '../../service/exclude.js';
 import { addSources, listSources, removeSource } from '../../service/sources.js';
 import type { IndexContext } from '../../index/context.js';
 import { asStorageError } from '../../util/storage-problem.js';
@@ -33,11 +35,24 @@ export function registerAdd(program: Command): void {
 export function registerRemove(program: Command): void {
   program
     .command('remove')
-    .description('remove a source added with ocrag add; nothing of it is searched any more')
-    .argument('<name-or-path>', 'the source name, or the path it was added with')
-    .option('--json', 'print the removed source as JSON')
+    .description('remove a source added with ocrag add, or leave one file or folder of the tree out of the index')
+    .argument('<name-or-path>', 'a source\'s name or the path it was added with; else a file or folder of this repository or folder')
+    .option('--json', 'print the removed source as JSON (or {excluded, glob, config} for a path of the tree)')
+    .addHelpText(
+      'after',
+      '\nA path of the tree goes into the exclude globs of .ocrag/config.json: from the next search on it is neither\nindexed nor answered. Take its line out of the file to bring it back.\n\nExamples:\n  ocrag remove design-docs        the source named design-docs\n  ocrag remove notes/draft.md     this file of the tree, from now on',
+    )
     .action(async (nameOrPath: string, opts: { json?: boolean }, cmd: Command) => {
       const index = await openIndex(cmd, {}, 'existing');
+      const sources = listSources(index.ctx);
+      // A source by its name or the path it was added with first; else a path of the tree is left out of it.
+      const source = sources.some((s) => s.name === nameOrPath || s.root === path.resolve(nameOrPath));
+      if (!source && treePathOf(index.ctx, nameOrPath, process.cwd()) !== null) {
+        const excluded = excludePath(index.ctx, nameOrPath, process.cwd());
+        if (opts.json) return printJson({ excluded: excluded.path, glob: excluded.glob, config: excluded.config, added: excluded.added });
+        process.stderr.write(`${excluded.added ? 'excluded' : 'already excluded:'} ${excluded.path}: no longer indexed or searched (exclude "${excluded.glob}" in ${excluded.config}; take it out to bring it back)\n`);
+        return;
+      }
       const gone = removeSource(index.ctx, nameOrPath);
       if (opts.json) return printJson({ ...gone, remaining: listSources(index.ctx).map((s) => s.name) });
       process.stderr.write(`removed source "${gone.name}" (${gone.root}); its chunks go with the next gc\n`);

@@ -12,7 +12,8 @@ export function registerWatch(program: Command): void {
     .description('keep the index current while you edit: re-index uncommitted changes as files are saved')
     .addHelpText('after', '\nRuns until interrupted (Ctrl-C). Edits are embedded by content, so committing them later embeds nothing.')
     .action(async (_opts: unknown, cmd: Command) => {
-      const index = await openIndex(cmd);
+      // Outside git, a folder indexed before: its files are scanned as they change.
+      const index = await openIndex(cmd, {}, 'existing');
       const root = index.ctx.repo.root;
       let timer: NodeJS.Timeout | null = null;
       let running = Promise.resolve();

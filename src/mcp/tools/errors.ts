@@ -11,9 +11,10 @@ const HINTS: [RegExp, string][] = [
 /** A one-line message an agent can act on; unexpected errors are also logged with their stack. */
 export function describeError(e: unknown, log: (message: string) => void): string {
   if (e instanceof UsageError) {
+    // Outside a repository or an indexed folder (3) this server has nothing to index: only the user can name one.
+    if (e.exitCode === 3) return `${e.message} Start the MCP server inside a git work tree or a folder indexed by ocrag, or pass --repo <dir> (a plain folder named so becomes a knowledge base on index_codebase).`;
     const hint = HINTS.find(([pattern]) => pattern.test(e.message))?.[1] ?? '';
-    const where = e.exitCode === 3 ? ' Start the MCP server inside a git work tree, or pass --repo <dir>.' : '';
-    return `${e.message}${hint}${where}`;
+    return `${e.message}${hint}`;
   }
   if (e instanceof GitError) return `git: ${e.message}`;
   const err = e as Error;

@@ -19,6 +19,7 @@ export function registerIndexStatus(server: McpServer, sessions: RepoSessions, l
       outputSchema: {
         task: taskShape.nullable().describe('the asked task; without task_id the running task, else the last one (null when none ran)'),
         root: z.string().optional(),
+        plainFolder: z.boolean().optional().describe('a folder outside git indexed as a knowledge base: no branch, HEAD or uncommitted changes'),
         branch: z.string().nullable().optional(),
         head: z.string().nullable().optional(),
         indexedCommit: z.string().nullable().optional(),
@@ -55,6 +56,8 @@ function toReport(s: SessionStatus) {
   return {
     task: s.task ? reindex : null,
     root: st?.root ?? '',
+    /** A folder outside git, indexed as a knowledge base: no branch, HEAD or uncommitted changes; its files as they are. */
+    plainFolder: st?.plainFolder ?? false,
     branch: s.head.branch,
     head: s.head.commit,
     indexedCommit: st?.indexed?.commit ?? null,
@@ -78,12 +81,17 @@ function toReport(s: SessionStatus) {
 
 function describe(r: Report): string {
   const short = (sha: string | null) => (sha ? sha.slice(0, 8) : 'none');
-  const lines = [
-    `${r.branch ?? 'detached HEAD'} @ ${short(r.head)}; index ${r.upToDate ? 'up to date' : `behind (built for ${short(r.indexedCommit)}); the next search updates it`}`,
-    `${r.counts.files} files, ${r.counts.chunks} chunks (${r.counts.chunksStored} stored), ${r.counts.skippedFiles} files skipped; model ${r.model ? `${r.model.id} (${r.model.dim} dims)` : 'none yet'}`,
-    `uncommitted changes: ${r.pending.uncommittedChanges ?? 'unknown'} (searched as they are on disk)`,
+  const counts = `${r.counts.files} files, ${r.counts.chunks} chunks (${r.counts.chunksStored} stored), ${r.counts.skippedFiles} files skipped; model ${r.model ? `${r.model.id} (${r.model.dim} dims)` : 'none yet'}`;
+  const lines = r.plainFolder
+    ? [`plain folder ${r.root} (no git: searched as its files are now); index ${r.upToDate ? 'ready' : 'not made yet; index_codebase makes it'}`, counts]
+    : [
+        `${r.branch ?? 'detached HEAD'} @ ${short(r.head)}; index ${r.upToDate ? 'up to date' : `behind (built for ${short(r.indexedCommit)}); the next search updates it`}`,
+        counts,
+        `uncommitted changes: ${r.pending.uncommittedChanges ?? 'unknown'} (searched as they are on disk)`,
+      ];
+  lines.push(
     `index task: ${describeTask(r.reindex)}`,
-  ];
+  );
   if (r.error) lines.push(`error: ${r.error}`);
   return lines.join('\n');
 }

@@ -38,13 +38,15 @@ async function loadState() {
   try {
     const s = await api('/api/state');
     $('root').textContent = s.root;
-    $('branch').textContent = s.branch ?? 'detached HEAD';
-    $('head').textContent = short(s.head);
-    $('indexed').textContent = s.indexedCommit ? `${short(s.indexedCommit)} (${s.files} files, ${s.chunks} chunks)` : 'not indexed yet';
+    $('branch').textContent = s.plainFolder ? 'plain folder (no git)' : s.branch ?? 'detached HEAD';
+    $('head').textContent = s.plainFolder ? '—' : short(s.head);
+    const counts = `(${s.files} files, ${s.chunks} chunks)`;
+    $('indexed').textContent = s.plainFolder ? (s.upToDate ? `its files as they are now ${counts}` : 'not indexed yet') : s.indexedCommit ? `${short(s.indexedCommit)} ${counts}` : 'not indexed yet';
     const badges = $('badges');
     badges.replaceChildren();
     const badge = (kind, text) => badges.append(el('span', { class: `badge ${kind}`, 'data-badge': kind }, text));
     if (s.error) badge('fail', s.error);
+    else if (s.plainFolder) badge(s.upToDate ? 'ok' : 'warn', s.upToDate ? 'searched as it is now' : 'not indexed');
     else if (!s.indexedCommit) badge('warn', 'not indexed');
     else if (s.upToDate) badge('ok', 'up to date with HEAD');
     else badge('warn', `behind HEAD (indexed ${short(s.indexedCommit)})`);
