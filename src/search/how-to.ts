@@ -69,6 +69,21 @@ export function asksForChange(text: string): boolean {
   return CHANGE.test(text.trim());
 }
 
+/** A conventional-commit type that changes the code (`feat:`, `fix(derive):`, `refactor!:`); not `docs:`, `test:`, `ci:`. */
+const CODE_COMMIT_TYPE = /^(?:feat|feature|fix|bugfix|hotfix|refactor|perf|improve|improvement|enhance|enhancement|optimi[sz]e|style|chore|revert)(?:\([^)]*\))?!?:(?!:)/i;
+/** The same verbs in Chinese (修复 fix, 新增 add, 优化 improve, 支持 support, 删除 remove…), after a commit type or not. */
+const CHINESE_CHANGE = /^(?:[a-z]+(?:\([^)]*\))?!?:\s*)?(?:修复|修正|修改|新增|增加|添加|优化|支持|删除|移除|去掉|去除|解决|调整|完善|重构|替换|兼容)/i;
+
+/**
+ * Describes a change to make to the code, as a commit subject or an agent's task does, however it is phrased
+ * otherwise (`fix: wrap at the caret's width`, `feat(cli): …`, `修复 kg 歌单打开失败的问题`): its answer is the code
+ * the change will touch.
+ */
+export function describesChange(text: string): boolean {
+  const t = text.trim();
+  return CHANGE.test(t) || CODE_COMMIT_TYPE.test(t) || CHINESE_CHANGE.test(t);
+}
+
 export function asksHowItWorks(text: string): boolean {
   return HOW_IT_WORKS.test(text) && !asksHowTo(text);
 }

@@ -4,7 +4,7 @@ import type { ZhLexicon } from '../text/zh-lexicon.js';
 import { englishOfHan, englishReading, withoutChineseStopWords } from '../text/zh-query.js';
 import { otherSpellings } from '../text/abbreviations.js';
 import { codeTerms, splitIdentifier } from '../text/terms.js';
-import { asksByInstructionOnly, asksForChange, asksHowItWorks, asksHowTo, reportAsksHowTo } from './how-to.js';
+import { asksByInstructionOnly, asksForChange, asksHowItWorks, asksHowTo, describesChange, reportAsksHowTo } from './how-to.js';
 import { spelledNameKeys } from './spelled-names.js';
 import { isLongQuery, queryParts, type PathHint } from './query-parts.js';
 
@@ -45,6 +45,8 @@ export interface QueryInfo {
   asksHowToByInstruction: boolean;
   /** Of those, one that asks for a change to the code (`add …`, `remove …`, `fix: …`): the task, not how to use it. */
   asksForChange: boolean;
+  /** Describes a change to the code however it is asked (`fix: …`, `feat(x): …`, `add …`, `修复 …`): a commit subject, a task. */
+  describesChange: boolean;
   /** Asks how the code works or where something is handled (`how does X dispatch Y`): a question about files as wholes. */
   asksHowItWorks: boolean;
   /** Names an old version or compatibility layer (`legacy`, `compat`, `deprecated`, `older versions`). */
@@ -135,6 +137,7 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
     asksHowTo: parts ? reportAsksHowTo(asked) : asksHowTo(text),
     asksHowToByInstruction: byInstruction,
     asksForChange: byInstruction && asksForChange(text),
+    describesChange: describesChange(asked),
     asksHowItWorks: asksHowItWorks(asked),
     wantsConfig: /\b(config(uration)? files?|yaml|toml|json files?|dockerfile|makefile|ci|workflow|package\.json|cargo\.toml|dependencies list)\b/.test(lower),
   };

@@ -7,6 +7,7 @@ import { isBarrel } from '../../src/search/rank/signals/barrels.js';
 import { DEFAULT_RANKING } from '../../src/search/rank/config.js';
 import { RANKING_SIGNALS } from '../../src/search/rank/signals/index.js';
 import { definitionStrength } from '../../src/search/rank/signals/definitions.js';
+import { fileSize } from '../../src/search/rank/signals/file-size.js';
 import { legacy } from '../../src/search/rank/signals/legacy.js';
 import { pathRole, pathRoles } from '../../src/search/rank/signals/path-roles.js';
 import { proseAndConfig } from '../../src/search/rank/signals/prose-config.js';
@@ -104,6 +105,27 @@ describe('query analysis', () => {
     // An instruction that asks for a change to the code lifts no document.
     assert.equal(factor('add a timeout to every request', 'docs/options.md'), DEFAULT_RANKING.changeRequestProse);
     assert.notEqual(DEFAULT_RANKING.changeRequestProse, DEFAULT_RANKING.instructionProse);
+  });
+
+  test('a change to the code is told however it is phrased: a verb that changes code, a commit type, Chinese', () => {
+    for (const q of ['fix: account for caret notation width in text wrapping', 'feat(cli): list as JSON', 'refactor!: one parser for both dialects', 'Fix --color=never being ignored', 'add eqSql method', '修复 kg 歌单打开失败的问题', 'fix: 修复节点拖拽时文本跟随移动', '新增 freemarker 集成插件'])
+      assert.equal(analyzeQuery(q).describesChange, true, q);
+    for (const q of ['HTTParty::Parser', 'parse the response body as JSON', 'how does the router dispatch requests', 'docs: explain the config file', 'Note: the cache is cleared on exit', '路由是怎么注册的', 'parseArgs'])
+      assert.equal(analyzeQuery(q).describesChange, false, q);
+  });
+
+  test('for a change to the code, a larger file ranks higher; for a question on what code does, size is no evidence', () => {
+    const visible = { meanFileLength: 100, fileLength: new Map([['big', 10_000], ['mean', 100], ['small', 1]]) };
+    const factor = (query: string, blob: string) => {
+      const hit = { candidate: { chunk: {} }, file: { path: `${blob}.ts`, display: `${blob}.ts`, blob } } as unknown as Parameters<ReturnType<typeof fileSize.prepare>>[0];
+      return fileSize.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING, candidates: { visible } } as unknown as Parameters<typeof fileSize.prepare>[0])(hit);
+    };
+    const change = 'fix: wrap lines at the width of caret notation';
+    assert.ok(factor(change, 'big') > factor(change, 'mean') && factor(change, 'mean') > factor(change, 'small'));
+    assert.equal(factor(change, 'mean'), 1);
+    assert.equal(factor(change, 'big'), 100 ** DEFAULT_RANKING.fileSizeExponent);
+    assert.equal(factor(change, 'unknown'), 1, 'a file the visible set does not measure keeps its score');
+    for (const blob of ['big', 'small']) assert.equal(factor('wrap lines at the width of caret notation', blob), 1);
   });
 
   test('translation tables and changelogs count less unless the question asks for them', () => {

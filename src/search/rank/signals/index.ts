@@ -2,6 +2,7 @@ import { barrels } from './barrels.js';
 import { coherence } from './coherence.js';
 import { definitions } from './definitions.js';
 import { fileEvidence } from './file-evidence.js';
+import { fileSize } from './file-size.js';
 import { fileTopic } from './file-topic.js';
 import { imports } from './imports.js';
 import { legacy } from './legacy.js';
@@ -31,6 +32,7 @@ export const RANKING_SIGNALS = [
   barrels,
   imports,
   typeDeclarations,
+  fileSize,
   coherence,
   saturation,
 ] as const;
