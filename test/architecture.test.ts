@@ -165,7 +165,10 @@ function shortestCycle(component: string[], edges: Map<string, Set<string>>): st
   return best;
 }
 
-/** One line per breach of the layer table, per runtime cycle between files and per cycle between folders. */
+/**
+ * One line per breach of the layer table, per import cycle between files (type-only imports count: a type that two
+ * files need from each other belongs in a third) and per cycle between folders.
+ */
 export function checkImports(sources: Map<string, string>, layers: Layer[] = LAYERS): string[] {
   const problems: string[] = [];
   const rankOf = new Map<string, number>();
@@ -185,7 +188,7 @@ export function checkImports(sources: Map<string, string>, layers: Layer[] = LAY
     }
     const a = folderOf(imp.from);
     const b = folderOf(imp.to);
-    if (!imp.typeOnly) (fileEdges.get(imp.from) ?? fileEdges.set(imp.from, new Set()).get(imp.from)!).add(imp.to);
+    (fileEdges.get(imp.from) ?? fileEdges.set(imp.from, new Set()).get(imp.from)!).add(imp.to);
     if (a === b || !layerOf.has(a) || !layerOf.has(b)) continue;
     (folderEdges.get(a) ?? folderEdges.set(a, new Set()).get(a)!).add(b);
     if (!example.has(`${a}→${b}`)) example.set(`${a}→${b}`, imp);
@@ -195,7 +198,7 @@ export function checkImports(sources: Map<string, string>, layers: Layer[] = LAY
   for (const component of cyclesOf(fileEdges)) {
     const cycle = shortestCycle(component, fileEdges);
     const more = component.length > cycle.length - 1 ? ` (one of the cycles among ${component.length} files)` : '';
-    problems.push(`runtime import cycle between files: ${cycle.join(' → ')}${more}`);
+    problems.push(`import cycle between files: ${cycle.join(' → ')}${more}`);
   }
   for (const component of cyclesOf(folderEdges)) {
     const cycle = shortestCycle(component, folderEdges);
@@ -248,7 +251,8 @@ describe('architecture', () => {
       ['src/store/s.ts', "import type { T } from '../index/t.js';\nexport const x = 1;\nconst later = () => import('./u.js');\n"],
       ['src/store/u.ts', "import { x } from './s.js';\nimport { y } from '../git/g.js';\n"],
       ['src/git/g.ts', "import '../store/u.js';\nexport const y = 1;\n"],
-      ['src/index/t.ts', 'export type T = number;\n'],
+      ['src/index/t.ts', "import type { V } from './v.js';\nexport type T = number;\n"],
+      ['src/index/v.ts', "import type { T } from './t.js';\nexport type V = T;\n"],
       ['src/mcp/m.ts', "import { z } from '../setup/z.js';\n"],
       ['src/setup/z.ts', 'export const z = 1;\n'],
     ]);
@@ -256,7 +260,8 @@ describe('architecture', () => {
       'src/util/a.ts → src/cli/main.ts: util may not import cli (layer util is below cli)',
       'src/store/s.ts → src/index/t.ts: store may not import index (layer foundations is below features)',
       'src/mcp/m.ts → src/setup/z.ts: mcp may not import setup (folders of layer surfaces are independent)',
-      'runtime import cycle between files: src/git/g.ts → src/store/u.ts → src/git/g.ts (one of the cycles among 3 files)',
+      'import cycle between files: src/index/t.ts → src/index/v.ts → src/index/t.ts',
+      'import cycle between files: src/git/g.ts → src/store/u.ts → src/git/g.ts (one of the cycles among 3 files)',
       'import cycle between folders git → store → git: src/git/g.ts → src/store/u.ts; src/store/u.ts → src/git/g.ts',
     ]);
   });

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { CodeIndex } from '../../src/service/code-index.js';
 import { rankHits, searchManifest, storeRetriever, type Retriever, type SearchResult } from '../../src/search/search.js';
-import type { Hit } from '../../src/search/rank/rank.js';
+import type { Hit } from '../../src/search/rank/hit.js';
 import type { RankingConfig } from '../../src/search/rank/config.js';
 import { readMeta } from '../../src/store/meta.js';
 import { openStore } from '../../src/store/open-store.js';

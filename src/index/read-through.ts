@@ -1,4 +1,4 @@
-import { chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
+import { chunkerVersionsByLanguage } from '../chunk/version.js';
 import type { BlobState } from '../store/blob-state.js';
 import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
 import type { ChunkBatch, ChunkStore } from '../store/contract.js';
@@ -196,18 +196,4 @@ function checkRemoteRows(uri: string, batch: ChunkBatch, blobs: Set<string>, ide
     if (!vector || vector.length !== identity.dim) fail(i, `(blob ${blob}) has no ${identity.dim}-d vector`);
     for (let k = 0; k < identity.dim; k++) if (!Number.isFinite(vector![k])) fail(i, `(blob ${blob}) has a vector value that is not a finite number`);
   }
-}
-
-/**
- * The chunker version of each language, worked out once per language: asked per row, it read the environment
- * each time, 0.1 s of a fresh clone of tokio's 14,121 rows (CPU profile).
- */
-export function chunkerVersionsByLanguage(identity: IndexIdentity): (language: string) => string {
-  const versions = parseChunkerVersions(identity.chunkerVersion);
-  const known = new Map<string, string>();
-  return (language) => {
-    let v = known.get(language);
-    if (v === undefined) known.set(language, (v = chunkerVersionOf(language, versions)));
-    return v;
-  };
 }

@@ -5,7 +5,8 @@ import type { ChunkInfo } from '../store/contract.js';
 import type { IndexIdentity } from '../store/identity.js';
 import { readRemoteSearchSet } from '../store/remote.js';
 import { chunkId } from './chunk-id.js';
-import { chunkerVersionsByLanguage, type RemoteReader } from './read-through.js';
+import { chunkerVersionsByLanguage } from '../chunk/version.js';
+import type { RemoteReader } from './read-through.js';
 import { describeProblem, type RowVerifier, type VerifiableRow } from './verify/index.js';
 import { derivedProblem } from './verify/search-set.js';
 

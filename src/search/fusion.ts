@@ -1,13 +1,13 @@
 import type { Candidate } from './candidates.js';
 import type { QueryInfo } from './query.js';
-import type { RankingConfig } from './rank/config.js';
+import type { RetrievalSettings } from './rank/retrieval.js';
 
 /**
  * One relevance number per candidate from semantic and lexical evidence, in 0..1. Blend: cosine min-max
  * normalised over the candidates, BM25 divided by the best BM25, mixed by a share that depends on the query
  * (a bare name leans on exact words, a sentence on meaning). RRF: reciprocal ranks, for comparison. Pure.
  */
-export function fuse(pool: Iterable<Candidate>, q: QueryInfo, cfg: RankingConfig): Map<Candidate, number> {
+export function fuse(pool: Iterable<Candidate>, q: QueryInfo, cfg: Readonly<RetrievalSettings>): Map<Candidate, number> {
   const list = [...pool];
   const out = new Map<Candidate, number>();
   if (!list.length) return out;
@@ -31,7 +31,7 @@ export function fuse(pool: Iterable<Candidate>, q: QueryInfo, cfg: RankingConfig
   return out;
 }
 
-export function semanticShare(q: QueryInfo, cfg: RankingConfig): number {
+export function semanticShare(q: QueryInfo, cfg: Pick<RetrievalSettings, 'lexical' | 'dense' | 'semanticShareName' | 'semanticShareLong' | 'semanticShareText'>): number {
   if (!cfg.lexical) return 1;
   if (!cfg.dense) return 0;
   return q.isName ? cfg.semanticShareName : q.long ? cfg.semanticShareLong : cfg.semanticShareText;

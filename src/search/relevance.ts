@@ -1,4 +1,4 @@
-import type { Hit } from './rank/rank.js';
+import type { Hit } from './rank/hit.js';
 
 /**
  * The least similarity (cosine between query and chunk vectors) at which the best chunk counts as a match, for

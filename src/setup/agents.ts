@@ -1,5 +1,6 @@
 import { OPENCODE_PLUGIN_GUIDANCE, agentsSection, cursorRule, skillFile } from './instructions.js';
 import { isObject, mergeJsonEntry, parseJsonObject, removeJsonEntry } from './json-config.js';
+import type { FileEdit } from './file-edit.js';
 import { jsoncEntry } from './jsonc-config.js';
 import { ENTRY_SCRIPT, type Launcher } from './launcher.js';
 import { removeMarkdownBlock, upsertMarkdownBlock } from './markdown-block.js';
@@ -9,14 +10,6 @@ import { removeTomlTable, tomlArray, tomlString, upsertTomlTable } from './toml-
 export const SERVER_NAME = 'ocrag';
 export const AGENT_IDS = ['claude', 'opencode', 'cursor', 'codex', 'vscode', 'gemini', 'zed', 'roo', 'windsurf', 'cline'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
-
-/** One file `setup` writes: its path from the project root, its new content given the current one (null: absent). */
-export interface FileEdit {
-  path: string;
-  render(existing: string | null): string;
-  /** The file without ocrag's part; null: nothing of the user's is left, so the file goes. */
-  remove(existing: string): string | null;
-}
 
 export interface AgentTarget {
   id: AgentId;

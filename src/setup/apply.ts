@@ -3,7 +3,8 @@ import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { UsageError } from '../util/errors.js';
 import { resolveInside } from '../util/linked-path.js';
-import type { AgentTarget, FileEdit } from './agents.js';
+import type { AgentTarget } from './agents.js';
+import type { FileEdit } from './file-edit.js';
 import type { Launcher } from './launcher.js';
 
 export interface PlannedFile {

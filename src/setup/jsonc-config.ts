@@ -1,5 +1,5 @@
 import { UsageError } from '../util/errors.js';
-import type { FileEdit } from './agents.js';
+import type { FileEdit } from './file-edit.js';
 import { JsoncSyntaxError, jsoncValue, parseJsonc } from './jsonc.js';
 import { nest, removeJsoncEntry, setJsoncEntry } from './jsonc-edit.js';
 

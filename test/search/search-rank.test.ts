@@ -13,7 +13,7 @@ import { pathRole, pathRoles } from '../../src/search/rank/signals/path-roles.js
 import { proseAndConfig } from '../../src/search/rank/signals/prose-config.js';
 import { PathScorer } from '../../src/search/rank/signals/path-words.js';
 import { wordsMatch } from '../../src/text/path-words.js';
-import type { Hit } from '../../src/search/rank/rank.js';
+import type { Hit } from '../../src/search/rank/hit.js';
 import { selectTop } from '../../src/search/rank/select.js';
 import { relevance } from '../../src/search/search.js';
 import { describePath } from '../../src/search/view.js';
@@ -80,7 +80,7 @@ describe('query analysis', () => {
   test('an old version is asked for by its name, not by the name of the current one', () => {
     const factor = (query: string, path: string) => {
       const hit = { candidate: { chunk: {} }, file: { path, display: path, legacy: path.includes('/v3/') } } as unknown as Parameters<ReturnType<typeof legacy.prepare>>[0];
-      return legacy.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING } as Parameters<typeof legacy.prepare>[0])(hit);
+      return legacy.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING } as unknown as Parameters<typeof legacy.prepare>[0])(hit);
     };
     assert.equal(factor('v3 error types and ZodError', 'src/v3/errors.ts'), 1);
     assert.equal(factor('legacy error types', 'src/v3/errors.ts'), 1);
@@ -92,7 +92,7 @@ describe('query analysis', () => {
   test('documents answer how-to questions above code, changelogs do not', () => {
     const factor = (query: string, path: string, language = 'markdown') => {
       const hit = { candidate: { chunk: { language } }, file: { path, display: path } } as unknown as Parameters<ReturnType<typeof proseAndConfig.prepare>>[0];
-      return proseAndConfig.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING } as Parameters<typeof proseAndConfig.prepare>[0])(hit);
+      return proseAndConfig.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING } as unknown as Parameters<typeof proseAndConfig.prepare>[0])(hit);
     };
     assert.equal(factor('how do I configure the theme', 'docs/config.md'), DEFAULT_RANKING.howToProse);
     assert.equal(factor('how do I configure the theme', 'CHANGELOG.md'), DEFAULT_RANKING.prosePenalty);
@@ -131,7 +131,7 @@ describe('query analysis', () => {
   test('translation tables and changelogs count less unless the question asks for them', () => {
     const factor = (query: string, path: string) => {
       const hit = { candidate: { chunk: { language: 'typescript' } }, file: { path, display: path } } as unknown as Parameters<ReturnType<typeof pathRoles.prepare>>[0];
-      return pathRoles.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING } as Parameters<typeof pathRoles.prepare>[0])(hit);
+      return pathRoles.prepare({ q: analyzeQuery(query), cfg: DEFAULT_RANKING } as unknown as Parameters<typeof pathRoles.prepare>[0])(hit);
     };
     assert.equal(factor('container list shown by default', 'src/lang/modules/zh.ts'), DEFAULT_RANKING.translationPenalty);
     assert.equal(factor('container list i18n strings', 'src/lang/modules/zh.ts'), 1);

@@ -1,5 +1,16 @@
 import type { ChunkBatch } from '../../store/contract.js';
-import type { VerifiableRow } from './row-verifier.js';
+import type { RowClaim } from './blob-truth.js';
+
+/** A row from outside (an artifact, a remote store, a search-ready set) or from the local store, to be held to git. */
+export interface VerifiableRow extends RowClaim {
+  id: string;
+  blob: string;
+  /** Its search words as stored; absent where the rows carry none (a search-ready set). */
+  terms?: string;
+  vector: Float32Array;
+  /** The vector went through an int8 copy (a search-ready set): its length and direction are that close only. */
+  quantized?: boolean;
+}
 
 /** The rows of a batch of the store's chunk columns, their vectors viewed in place. */
 export function* rowsOfBatch(batch: ChunkBatch, dim: number): Generator<VerifiableRow> {

@@ -4,8 +4,8 @@ import type { IndexContext } from '../context.js';
 import { RowVerifier } from './row-verifier.js';
 import { EVERY_ROW, sampleBlobs, verificationKey, type SamplePlan, type VerificationKey } from './sample.js';
 
-export { describeProblem, RowVerifier, rowSays, type RowProblem, type VerifiableRow } from './row-verifier.js';
-export { rowsOfBatch } from './batch-rows.js';
+export { describeProblem, RowVerifier, rowSays, type RowProblem } from './row-verifier.js';
+export { rowsOfBatch, type VerifiableRow } from './batch-rows.js';
 export { contentSampler, EVERY_ROW, IMPORT_SAMPLE, verificationKey, type SamplePlan, type VerificationKey } from './sample.js';
 export { cosine, COSINE_MIN } from './vector-check.js';
 

@@ -6,22 +6,11 @@ import { vectorProblem } from '../../store/row-integrity.js';
 import type { IndexIdentity } from '../../store/identity.js';
 import { chunkId } from '../chunk-id.js';
 import { contentEmbeddingText, contentTerms } from '../embed-blobs.js';
-import { chunkerVersionsByLanguage } from '../read-through.js';
-import { BlobTruth, type RowClaim } from './blob-truth.js';
+import { chunkerVersionsByLanguage } from '../../chunk/version.js';
+import { BlobTruth } from './blob-truth.js';
 import type { BlobSample } from './sample.js';
-import { rowsOfBatch } from './batch-rows.js';
+import { rowsOfBatch, type VerifiableRow } from './batch-rows.js';
 import { SAMPLE_GROUP, VectorCheck, WHOLE_GROUP, type VectorClaim } from './vector-check.js';
-
-/** A row from outside (an artifact, a remote store, a search-ready set) or from the local store, to be held to git. */
-export interface VerifiableRow extends RowClaim {
-  id: string;
-  blob: string;
-  /** Its search words as stored; absent where the rows carry none (a search-ready set). */
-  terms?: string;
-  vector: Float32Array;
-  /** The vector went through an int8 copy (a search-ready set): its length and direction are that close only. */
-  quantized?: boolean;
-}
 
 /** One thing wrong, with the row or mark it is wrong with. */
 export interface RowProblem {

@@ -1,23 +1,10 @@
 import type { Candidate } from '../candidates.js';
-import type { ViewFile } from '../view.js';
 import type { RankingConfig } from './config.js';
+import type { Hit } from './hit.js';
 import { RANKING_SIGNALS } from './signals/index.js';
 import { isOn, type BoostSignal, type HitSite, type PenaltySignal, type QueryScope, type RankingSignal } from './signals/signal.js';
 
 /** A candidate chunk at one of its paths, with its ranking score. */
-export interface Hit {
-  candidate: Candidate;
-  file: ViewFile;
-  /** Fused relevance before boosts (0..1). */
-  base: number;
-  score: number;
-  /**
-   * What each signal added (by its name), the product of the penalties (`penalty`) and what whole-list stages
-   * added, for `npm run eval -- --explain`.
-   */
-  parts: Record<string, number>;
-}
-
 /**
  * Scores every (file, chunk) pair: fused relevance plus the boost signals, times the penalty signals. Boosts are
  * scaled by the best fused score so they mean the same for every query.

@@ -1,5 +1,5 @@
 import type { RankingConfig } from './config.js';
-import type { Hit } from './rank.js';
+import type { Hit } from './hit.js';
 import { RANKING_SIGNALS } from './signals/index.js';
 import { isOn, type RankingSignal, type SelectionSignal } from './signals/signal.js';
 

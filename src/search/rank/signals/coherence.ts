@@ -1,5 +1,5 @@
-import type { Hit } from '../rank.js';
-import { importsFactor } from './imports.js';
+import type { Hit } from '../hit.js';
+import { importsFactor, type ImportsSettings } from './imports.js';
 import type { HitsSignal } from './signal.js';
 
 const DEFAULTS = {
@@ -12,7 +12,7 @@ const DEFAULTS = {
  * File coherence: a file with several good chunks is more likely the answer than a file with one lucky chunk,
  * so each file's best hit gains a share of the best score in proportion to the file's summed evidence.
  */
-export const coherence: HitsSignal<typeof DEFAULTS> = {
+export const coherence: HitsSignal<typeof DEFAULTS, ImportsSettings> = {
   name: 'coherence',
   stage: 'hits',
   defaults: DEFAULTS,

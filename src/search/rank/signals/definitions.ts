@@ -2,7 +2,6 @@ import { definesName, innermost, isMemberDeclaration, parseBreadcrumb, writtenNa
 import type { Candidate } from '../../candidates.js';
 import type { QueryInfo } from '../../query.js';
 import type { ViewFile } from '../../view.js';
-import type { RankingConfig } from '../config.js';
 import { BoundedMemo } from '../../../util/bounded-memo.js';
 import { packageKey, packageNames } from './package-names.js';
 import { stemNamesSymbol } from './path-words.js';
@@ -41,7 +40,7 @@ export const definitions: BoostSignal<typeof DEFAULTS> = {
  * 1 for the definition of a queried name (more in a file named after it), less for its members; less in sentences.
  * `defined`: names with a visible definition; a name without one may be answered by the module that re-exports it.
  */
-function definitionTier(c: Candidate, file: ViewFile, q: QueryInfo, names: string[], cfg: RankingConfig, defined: Set<string>): number {
+function definitionTier(c: Candidate, file: ViewFile, q: QueryInfo, names: string[], cfg: Readonly<typeof DEFAULTS>, defined: Set<string>): number {
   let tier = 0;
   for (const name of names) {
     const strength = definitionStrength(c.chunk.symbol, c.chunk.text, name);

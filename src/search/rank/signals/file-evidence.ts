@@ -1,7 +1,7 @@
 import { lengthNormalisation, type CandidatePool } from '../../candidates.js';
 import { fileBm25 } from '../../lexical.js';
 import type { QueryInfo } from '../../query.js';
-import type { RankingConfig } from '../config.js';
+import type { RetrievalSettings } from '../retrieval.js';
 import { semanticShare } from '../../fusion.js';
 import type { BoostSignal } from './signal.js';
 
@@ -22,7 +22,7 @@ const DEFAULTS = {
 };
 
 /** Whole-file evidence (file-as-document BM25, best chunk cosine) added to each of the file's chunks. */
-export const fileEvidence: BoostSignal<typeof DEFAULTS> = {
+export const fileEvidence: BoostSignal<typeof DEFAULTS, RetrievalSettings> = {
   name: 'fileEvidence',
   stage: 'boost',
   defaults: DEFAULTS,
@@ -39,7 +39,7 @@ export const fileEvidence: BoostSignal<typeof DEFAULTS> = {
  * query word somewhere, not only in one chunk) blended with its best chunk's cosine, as chunks are blended.
  * Answers are files more often than single chunks, and a file's other chunks are evidence for its best one.
  */
-function wholeFileEvidence(p: CandidatePool, q: QueryInfo, cfg: RankingConfig): Map<string, number> {
+function wholeFileEvidence(p: CandidatePool, q: QueryInfo, cfg: Readonly<RetrievalSettings>): Map<string, number> {
   const share = semanticShare(q, cfg);
   const lexical = cfg.lexical ? fileBm25(p.resident, p.visible, q.terms, { k1: cfg.bm25K1, b: lengthNormalisation(q, cfg) }, q.termWeights) : new Map<string, number>();
   const bestCosine = new Map<string, number>();

@@ -1,6 +1,5 @@
 import { isCommentLine } from '../../../text/comments.js';
 import { isBarrel } from './barrels.js';
-import type { RankingConfig } from '../config.js';
 import type { HitSite, PenaltySignal } from './signal.js';
 
 const DEFAULTS = {
@@ -85,6 +84,9 @@ function bracketBalance(line: string): number {
 /** One `package` line, or one import, is a file's head, not a list of names. */
 const MIN_IMPORT_LINES = 2;
 
+/** What the imports penalty declares, for a signal that undoes it (coherence). */
+export type ImportsSettings = typeof DEFAULTS;
+
 export const imports: PenaltySignal<typeof DEFAULTS> = {
   name: 'imports',
   stage: 'penalty',
@@ -94,7 +96,7 @@ export const imports: PenaltySignal<typeof DEFAULTS> = {
 };
 
 /** The factor the imports penalty gave a hit (1 for none). */
-export function importsFactor(hit: Pick<HitSite, 'candidate' | 'parts'>, cfg: RankingConfig): number {
+export function importsFactor(hit: Pick<HitSite, 'candidate' | 'parts'>, cfg: Readonly<ImportsSettings>): number {
   const { text, language } = hit.candidate.chunk;
   if (REEXPORTING.has(language) || (hit.parts.definitions ?? 0) > 0) return 1;
   return isImportPreamble(text) && !isBarrel(text) ? cfg.importsPenalty : 1;

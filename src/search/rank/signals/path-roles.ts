@@ -1,5 +1,4 @@
 import type { QueryInfo } from '../../query.js';
-import type { RankingConfig } from '../config.js';
 import { BoundedMemo } from '../../../util/bounded-memo.js';
 import { CHANGELOG, PROSE } from './prose-config.js';
 import type { PenaltySignal } from './signal.js';
@@ -49,13 +48,13 @@ export const pathRoles: PenaltySignal<typeof DEFAULTS> = {
 /** Per set of penalty weights (a sweep tries several in one process), path and query flags → penalty. */
 const caches = new BoundedMemo<string, BoundedMemo<string, number>>(16);
 
-function cacheFor(cfg: RankingConfig): BoundedMemo<string, number> {
+function cacheFor(cfg: Readonly<typeof DEFAULTS>): BoundedMemo<string, number> {
   const weights = [cfg.testPenalty, cfg.examplePenalty, cfg.secondaryPenalty, cfg.declarationPenalty, cfg.packageMarkerPenalty, cfg.hiddenPenalty, cfg.translationPenalty, cfg.changelogPenalty].join();
   return caches.get(weights, () => new BoundedMemo(50_000));
 }
 
 /** `prose`: the chunk is documentation, which a docs/ folder holds as its own, not as example code. */
-function pathPenalty(path: string, q: QueryInfo, cfg: RankingConfig, cache: BoundedMemo<string, number>, prose: boolean): number {
+function pathPenalty(path: string, q: QueryInfo, cfg: Readonly<typeof DEFAULTS>, cache: BoundedMemo<string, number>, prose: boolean): number {
   const key = `${q.wantsTests ? 1 : 0}${q.wantsExamples ? 1 : 0}${q.wantsConfig ? 1 : 0}${q.wantsTranslations ? 1 : 0}${q.wantsDocs ? 1 : 0}${prose ? 1 : 0}${path}`;
   return cache.get(key, () => {
     const role = pathRole(path);

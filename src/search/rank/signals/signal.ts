@@ -1,19 +1,25 @@
 import type { Candidate, CandidatePool } from '../../candidates.js';
 import type { QueryInfo } from '../../query.js';
 import type { SearchView, ViewFile } from '../../view.js';
-import type { RankingConfig, RankingSwitch } from '../config.js';
-import type { Hit } from '../rank.js';
+import type { Hit } from '../hit.js';
 
 /** A signal's part of `RankingConfig`: its switch and the weights it reads, each with its default. */
 export type SignalSettings = Record<string, boolean | number>;
 
-/** The switches among a signal's settings (any name, for a signal whose settings are not known). */
-type SwitchOf<S extends SignalSettings> = string extends keyof S ? string : { [K in keyof S]: S[K] extends boolean ? K : never }[keyof S] & string;
+/** Any ranking config, as code that runs every signal holds it (the whole `RankingConfig`). */
+type AnySettings = Readonly<Record<string, unknown>>;
 
-/** Everything a signal may look at once per query, before any hit is scored. */
-export interface QueryScope {
+/** The switches among a signal's settings (any name, for a signal whose settings are not known). */
+type SwitchOf<S extends object> = string extends keyof S ? string : { [K in keyof S]: S[K] extends boolean ? K : never }[keyof S] & string;
+
+/**
+ * Everything a signal may look at once per query, before any hit is scored. `cfg` is the whole ranking config
+ * (`RankingConfig`, made from every signal's defaults), seen by each signal as its own settings: a signal reads
+ * only what it declares, and this file needs nothing of `../config.ts`, which is made from the signals.
+ */
+export interface QueryScope<C extends object = AnySettings> {
   q: QueryInfo;
-  cfg: RankingConfig;
+  cfg: Readonly<C>;
   view: SearchView;
   candidates: CandidatePool;
 }
@@ -25,7 +31,8 @@ export interface HitSite {
   parts: Hit['parts'];
 }
 
-interface SignalBase<S extends SignalSettings> {
+/** `S`: the settings a signal declares; `R` (in each kind): others it reads too (another signal's, retrieval's). */
+interface SignalBase<S extends object> {
   /** Its switch in `RankingConfig`, its row in `--ablate`, and (for boosts and file stages) its part in `--explain`. */
   name: SwitchOf<S>;
   /**
@@ -36,33 +43,34 @@ interface SignalBase<S extends SignalSettings> {
 }
 
 /** Adds the best fused score × `weight` × strength to each hit; boosts add up, in list order. */
-export interface BoostSignal<S extends SignalSettings = SignalSettings> extends SignalBase<S> {
+export interface BoostSignal<S extends object = AnySettings, R extends object = object> extends SignalBase<S> {
   stage: 'boost';
-  weight(cfg: RankingConfig): number;
+  weight(cfg: Readonly<S & R>): number;
   /** Called once per query; the function returned gives each hit's strength (0 for none). */
-  prepare(scope: QueryScope): (hit: HitSite) => number;
+  prepare(scope: QueryScope<S & R>): (hit: HitSite) => number;
 }
 
 /** Multiplies each hit's boosted score by a factor (1 for none); runs after every boost, so it may see them. */
-export interface PenaltySignal<S extends SignalSettings = SignalSettings> extends SignalBase<S> {
+export interface PenaltySignal<S extends object = AnySettings, R extends object = object> extends SignalBase<S> {
   stage: 'penalty';
-  prepare(scope: QueryScope): (hit: HitSite) => number;
+  prepare(scope: QueryScope<S & R>): (hit: HitSite) => number;
 }
 
 /** Rescores the scored hits together (a file's hits as evidence for its best one). */
-export interface HitsSignal<S extends SignalSettings = SignalSettings> extends SignalBase<S> {
+export interface HitsSignal<S extends object = AnySettings, R extends object = object> extends SignalBase<S> {
   stage: 'hits';
-  apply(hits: Hit[], cfg: RankingConfig): void;
+  apply(hits: Hit[], cfg: Readonly<S & R>): void;
 }
 
 /** Shapes the choice of the top k: the share of its score a hit keeps (≤ 1) when `taken` hits of its file are in. */
-export interface SelectionSignal<S extends SignalSettings = SignalSettings> extends SignalBase<S> {
+export interface SelectionSignal<S extends object = AnySettings, R extends object = object> extends SignalBase<S> {
   stage: 'selection';
-  keep(taken: number, cfg: RankingConfig): number;
+  keep(taken: number, cfg: Readonly<S & R>): number;
 }
 
 export type RankingSignal = BoostSignal | PenaltySignal | HitsSignal | SelectionSignal;
 
-export function isOn(signal: RankingSignal, cfg: RankingConfig): boolean {
-  return cfg[signal.name as RankingSwitch];
+/** Whether the signal's switch is on in a config holding every signal's settings. */
+export function isOn(signal: RankingSignal, cfg: AnySettings): boolean {
+  return cfg[signal.name] === true;
 }
