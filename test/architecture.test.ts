@@ -209,6 +209,22 @@ export function checkImports(sources: Map<string, string>, layers: Layer[] = LAY
   return problems;
 }
 
+/**
+ * A failure is told apart by its kind and remedy (`OcragError`, util/errors.ts); the exit code it becomes is the
+ * CLI's alone. The word, read outside src/cli/, is a surface deciding by the CLI's numbers (or a child process's
+ * state read where a 'close' event says it: git/blobs.ts).
+ */
+export function checkExitCodes(sources: Map<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [file, text] of sources) {
+    if (file.startsWith('src/cli/')) continue;
+    text.split('\n').forEach((line, i) => {
+      if (/\bexitCode\b/.test(line)) problems.push(`${file}:${i + 1} reads exitCode: tell failures apart by their kind and remedy (util/errors.ts); exit codes are the CLI's (src/cli/)`);
+    });
+  }
+  return problems;
+}
+
 function sourceFiles(dir: string): string[] {
   return fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -236,6 +252,14 @@ describe('architecture', () => {
         "src/share/x.ts imports @lancedb/lancedb, which only the store's own files may (see CONFINED_PACKAGES)",
       ],
     );
+  });
+
+  test('only the CLI turns a failure into an exit code: no exitCode is read anywhere else', () => {
+    const problems = checkExitCodes(sources);
+    assert.deepEqual(problems, [], `\n${problems.join('\n')}\n`);
+    assert.deepEqual(checkExitCodes(new Map([['src/mcp/e.ts', 'if (e.exitCode === 3) hint();\n'], ['src/cli/main.ts', 'return process.exitCode;\n']])), [
+      'src/mcp/e.ts:1 reads exitCode: tell failures apart by their kind and remedy (util/errors.ts); exit codes are the CLI\'s (src/cli/)',
+    ]);
   });
 
   test(`no file of src/ is over ${MAX_LINES} lines, except the data tables listed by name`, () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { GitError } from '../git/run.js';
 import { restartsWithArenas, runWithArenas } from './arenas.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError, type ErrorKind } from '../util/errors.js';
 import { asStorageError } from '../util/storage-problem.js';
 import { VERSION } from '../util/version.js';
 import { positiveInt, splitList } from './options.js';
@@ -50,6 +50,9 @@ function commandOf(args: string[]): string | null {
 
 /** Exit codes, documented in the README and in `ocrag --help`. */
 export const EXIT = { ok: 0, error: 1, usage: 2, noRepo: 3, index: 4, model: 5, remote: 6, storage: 7 } as const;
+
+/** Each kind of failure's exit code (README "Exit codes"). */
+const EXIT_OF: Record<ErrorKind, number> = { failed: EXIT.error, usage: EXIT.usage, 'no-workspace': EXIT.noRepo, index: EXIT.index, model: EXIT.model, remote: EXIT.remote, storage: EXIT.storage };
 
 export async function buildProgram(argv: string[] = process.argv): Promise<Command> {
   const program = new Command('ocrag')
@@ -104,13 +107,13 @@ function reportError(e: unknown): number {
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
     const original = (e as CommanderError & { cause?: unknown }).cause;
-    if (original instanceof UsageError) return reportError(original);
+    if (original instanceof OcragError) return reportError(original);
     process.stderr.write(`ocrag: ${e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see ocrag --help)\n`);
     return EXIT.usage;
   }
-  if (e instanceof UsageError) {
+  if (e instanceof OcragError) {
     process.stderr.write(`ocrag: ${e.message}\n`);
-    return e.exitCode;
+    return EXIT_OF[e.kind];
   }
   if (e instanceof GitError) {
     process.stderr.write(`ocrag: git: ${e.message}\n`);

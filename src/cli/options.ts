@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Config } from '../config/config.js';
 import type { PlainFolderUse } from '../index/context.js';
 import type { CodeIndex, CodeIndexHooks } from '../service/code-index.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import { notice } from './output.js';
 
 interface GlobalOptions {
@@ -29,9 +29,9 @@ export function workDir(cmd: Command): string {
   try {
     stat = fs.statSync(dir);
   } catch {
-    throw new UsageError(`-C ${dir}: no such folder`);
+    throw new OcragError(`-C ${dir}: no such folder`);
   }
-  if (!stat.isDirectory()) throw new UsageError(`-C ${dir}: not a folder`);
+  if (!stat.isDirectory()) throw new OcragError(`-C ${dir}: not a folder`);
   return path.resolve(dir);
 }
 
@@ -42,7 +42,7 @@ export function workDir(cmd: Command): string {
  */
 function currentFolder(): string {
   const cwd = process.cwd();
-  if (!fs.existsSync(cwd) && fs.existsSync('.')) throw new UsageError(`the path of the current folder is not valid UTF-8 (${cwd}), and ocrag cannot start git in it: run ocrag from a folder above it, or with -C <repository root>`);
+  if (!fs.existsSync(cwd) && fs.existsSync('.')) throw new OcragError(`the path of the current folder is not valid UTF-8 (${cwd}), and ocrag cannot start git in it: run ocrag from a folder above it, or with -C <repository root>`);
   return cwd;
 }
 
@@ -64,7 +64,7 @@ export function splitList(value: string): string[] {
 export function positiveInt(flag: string, max = Number.MAX_SAFE_INTEGER): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || n < 1 || n > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max}, got "${value}"`);
+    if (!/^\d+$/.test(value.trim()) || n < 1 || n > max) throw new OcragError(`${flag} must be a whole number from 1 to ${max}, got "${value}"`);
     return n;
   };
 }

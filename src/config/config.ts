@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 
 /** Everything a user can set. Precedence: defaults < .ocrag/config.json < OCRAG_* environment < flags. */
@@ -88,12 +88,12 @@ export function readConfigFile(file: string): Partial<Config> {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`invalid config ${file}: ${(e as Error).message} (fix or delete it)`);
+    throw new OcragError(`invalid config ${file}: ${(e as Error).message} (fix or delete it)`);
   }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new UsageError(`invalid config ${file}: expected a JSON object`);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new OcragError(`invalid config ${file}: expected a JSON object`);
   const out: Partial<Config> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (!(key in DEFAULT_CONFIG)) throw new UsageError(`invalid config ${file}: unknown key "${key}" (known: ${Object.keys(DEFAULT_CONFIG).join(', ')})`);
+    if (!(key in DEFAULT_CONFIG)) throw new OcragError(`invalid config ${file}: unknown key "${key}" (known: ${Object.keys(DEFAULT_CONFIG).join(', ')})`);
     Object.assign(out, { [key]: checkValue(key as keyof Config, value, file) });
   }
   return out;
@@ -115,7 +115,7 @@ export function parseText(key: keyof Config, value: string, source: string): Con
   if (Array.isArray(DEFAULT_CONFIG[key])) return value.split(',').map((s) => s.trim()).filter(Boolean);
   if (kind === 'number') return checkValue(key, Number(value), source);
   if (kind === 'boolean') {
-    if (!/^(1|0|true|false|yes|no)$/i.test(value)) throw new UsageError(`invalid ${source}: expected true or false, got "${value}"`);
+    if (!/^(1|0|true|false|yes|no)$/i.test(value)) throw new OcragError(`invalid ${source}: expected true or false, got "${value}"`);
     return /^(1|true|yes)$/i.test(value);
   }
   return value;
@@ -124,17 +124,17 @@ export function parseText(key: keyof Config, value: string, source: string): Con
 function checkValue(key: keyof Config, value: unknown, source: string): Config[keyof Config] {
   const expected = DEFAULT_CONFIG[key];
   if (Array.isArray(expected)) {
-    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new UsageError(`invalid ${source}: "${key}" must be a list of glob strings`);
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new OcragError(`invalid ${source}: "${key}" must be a list of glob strings`);
     return value as string[];
   }
   if (typeof expected === 'number') {
     const least = ZERO_MEANS_NONE.has(key) ? 0 : 1;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < least || !Number.isInteger(value)) {
-      throw new UsageError(`invalid ${source}: "${key}" must be a ${least ? 'positive' : 'non-negative'} whole number`);
+      throw new OcragError(`invalid ${source}: "${key}" must be a ${least ? 'positive' : 'non-negative'} whole number`);
     }
     return value;
   }
-  if (typeof value !== typeof expected) throw new UsageError(`invalid ${source}: "${key}" must be a ${typeof expected}`);
+  if (typeof value !== typeof expected) throw new OcragError(`invalid ${source}: "${key}" must be a ${typeof expected}`);
   return value as Config[keyof Config];
 }
 

@@ -21,9 +21,16 @@ export class BlobReader {
   private arrivedBytes = 0;
   private wanted = 0;
   private failed: Error | null = null;
+  /** Settles once git has exited and its pipes are closed. */
+  private readonly closed: Promise<void>;
 
   constructor(root: string) {
     this.child = spawn('git', ['cat-file', '--batch'], { cwd: root, env: gitEnv() });
+    // A git that never started ('error') has nothing to close.
+    this.closed = new Promise((resolve) => {
+      this.child.once('close', () => resolve());
+      this.child.once('error', () => resolve());
+    });
     this.child.stdout.on('data', (b: Buffer) => this.onData(b));
     const stderr: Buffer[] = [];
     this.child.stderr.on('data', (b: Buffer) => stderr.push(b));
@@ -44,7 +51,7 @@ export class BlobReader {
 
   async close(): Promise<void> {
     this.child.stdin.end();
-    if (this.child.exitCode === null) await new Promise((r) => this.child.once('close', r));
+    await this.closed;
   }
 
   private onData(chunk: Buffer): void {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import { addBlock, BEGIN, blockKind, findProgramLines, HOOK_NAMES, hookBlock, PROJECT_BIN_KEY, removeBlock, type InstalledCli } from './hook-block.js';
 import type { RepoInfo } from './repo.js';
 import { git } from './run.js';
@@ -64,11 +64,11 @@ export async function hookPlace(repo: RepoInfo): Promise<HookPlace> {
 function refuseShared(place: HookPlace): never {
   const then = 'to accept that, run "ocrag hooks install --global-hooks"; else go without hooks (every search brings the index up to date first)';
   if (place.scope === 'local' || place.scope === 'worktree') {
-    throw new UsageError(`this repository's core.hooksPath is ${place.dir}, outside the repository: other repositories may run hooks from it too; ${then}`);
+    throw new OcragError(`this repository's core.hooksPath is ${place.dir}, outside the repository: other repositories may run hooks from it too; ${then}`);
   }
   const where = place.scope === 'command' ? 'GIT_CONFIG_* in the environment' : place.scope === 'global' ? 'your global git config' : `the ${place.scope} git config`;
   const reach = place.scope === 'command' ? 'every repository that setting reaches' : 'every repository on this machine';
-  throw new UsageError(`core.hooksPath comes from ${where} (${place.dir}): a block there runs in ${reach}, fresh clones included; ${then}`);
+  throw new OcragError(`core.hooksPath comes from ${where} (${place.dir}): a block there runs in ${reach}, fresh clones included; ${then}`);
 }
 
 /**

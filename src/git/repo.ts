@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import { isObjectId } from './object-id.js';
 import { git, GitError } from './run.js';
 
@@ -39,9 +39,9 @@ export interface OpenedRepo {
 }
 
 /** `cwd` is in no git repository: exit 3, unless the caller takes the folder as a knowledge base of its own. */
-export class NotInRepositoryError extends UsageError {
+export class NotInRepositoryError extends OcragError {
   constructor(readonly cwd: string) {
-    super(`not inside a git repository: ${cwd} (this command needs one; in a plain folder, index, search, add, remove, list, status, gc, watch, doctor, ui, mcp and setup work)`, 3);
+    super(`not inside a git repository: ${cwd} (this command needs one; in a plain folder, index, search, add, remove, list, status, gc, watch, doctor, ui, mcp and setup work)`, 'no-workspace');
   }
 }
 
@@ -49,9 +49,9 @@ export class NotInRepositoryError extends UsageError {
  * A repository another user owns: git itself refuses it (its config could name programs to run), and so does
  * ocrag, with git's own way to say it is trusted.
  */
-export class ForeignRepositoryError extends UsageError {
+export class ForeignRepositoryError extends OcragError {
   constructor(readonly at: string) {
-    super(`git refuses ${at}: it belongs to another user; if you trust it, run "git config --global --add safe.directory '${at}'"`, 3);
+    super(`git refuses ${at}: it belongs to another user; if you trust it, run "git config --global --add safe.directory '${at}'"`, 'no-workspace');
   }
 }
 
@@ -99,17 +99,17 @@ async function openRepoStepwise(cwd: string): Promise<OpenedRepo> {
     const dubious = e instanceof GitError ? /detected dubious ownership in repository at '(.*)'/.exec(e.stderr) : null;
     if (dubious) throw new ForeignRepositoryError(dubious[1]);
     if (e instanceof GitError && /must be run in a work tree/i.test(e.stderr)) {
-      throw new UsageError('bare repository: ocrag indexes a work tree; run it in a clone with a checkout', 3);
+      throw new OcragError('bare repository: ocrag indexes a work tree; run it in a clone with a checkout', 'no-workspace');
     }
     throw e;
   }
-  if (lines.length < 3) throw new UsageError(`not inside a git work tree: ${cwd}`, 3);
+  if (lines.length < 3) throw new OcragError(`not inside a git work tree: ${cwd}`, 'no-workspace');
   const [root, gitDir, commonDir] = lines;
   return { repo: await repoInfo(root, gitDir, commonDir), head: await readHead(root) };
 }
 
 async function repoInfo(root: string, gitDir: string, commonDir: string): Promise<RepoInfo> {
-  if (![root, gitDir, commonDir].every((p) => path.isAbsolute(p))) throw new UsageError('git printed a relative path: ocrag needs git 2.31 or newer (see "git --version")', 1);
+  if (![root, gitDir, commonDir].every((p) => path.isAbsolute(p))) throw new OcragError('git printed a relative path: ocrag needs git 2.31 or newer (see "git --version")', 'failed');
   return Object.freeze({ root, gitDir, commonDir, mainWorkTree: await mainWorkTreeOf(root, gitDir, commonDir) });
 }
 
@@ -142,9 +142,9 @@ function headSnapshot(branch: string | null, commit: string | null, tree: string
 
 /** Resolves any revision to its commit and root tree. */
 export async function resolveRevision(root: string, rev: string): Promise<{ commit: string; tree: string }> {
-  if (rev.startsWith('-')) throw new UsageError(`invalid revision: ${rev}`);
+  if (rev.startsWith('-')) throw new OcragError(`invalid revision: ${rev}`);
   const [commit, tree] = (await commitAndTree(root, rev)).split('\n');
-  if (!commit || !tree) throw new UsageError(`unknown revision: ${rev}`);
+  if (!commit || !tree) throw new OcragError(`unknown revision: ${rev}`);
   return { commit, tree };
 }
 

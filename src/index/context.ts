@@ -9,7 +9,7 @@ import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
 import { storeExists } from '../store/open-store.js';
 import { chunkerVersion } from '../chunk/version.js';
 import { isDefaultModelSpec, SUPERSEDED_DEFAULT_MODEL_IDS } from '../embed/index.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import { readJson } from '../util/json-file.js';
 import { settingsKey } from './chunk-id.js';
 
@@ -55,7 +55,7 @@ export async function openContext(cwd: string, flags: Partial<Config> = {}, plai
 
 async function openPlainFolder(cwd: string, flags: Partial<Config>, plain: PlainFolderUse): Promise<IndexContext> {
   const root = findIndexedFolder(cwd) ?? (plain === 'create' ? path.resolve(cwd) : null);
-  if (!root) throw new UsageError(`not inside a git repository or a folder indexed by ocrag: ${cwd} (run "ocrag index" to index this folder as a knowledge base)`, 3);
+  if (!root) throw new OcragError(`not inside a git repository or a folder indexed by ocrag: ${cwd} (run "ocrag index" to index this folder as a knowledge base)`, 'no-workspace');
   const layout = folderLayout(root);
   await assertOwnIndexFolder(layout);
   await settleIndexFolder(layout);
@@ -65,7 +65,7 @@ async function openPlainFolder(cwd: string, flags: Partial<Config>, plain: Plain
 
 /** The commit HEAD points at; a repository without commits has nothing to index. */
 export function requireHead(head: HeadSnapshot): { commit: string; tree: string } {
-  if (!head.commit || !head.tree) throw new UsageError('the repository has no commits yet: commit something, then run ocrag index', 3);
+  if (!head.commit || !head.tree) throw new OcragError('the repository has no commits yet: commit something, then run ocrag index', 'no-workspace');
   return { commit: head.commit, tree: head.tree };
 }
 

@@ -5,7 +5,7 @@ import { readMeta } from '../store/meta.js';
 import { storeExists } from '../store/open-store.js';
 import { FOLDER_SOURCE, readSources, type SourceSpec } from '../store/sources.js';
 import type { ModelIdentity } from '../store/identity.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import { selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
 import { finishChunkerUpgrade, openStoreFor, rebuildReason } from './open-store.js';
 
@@ -81,5 +81,5 @@ export async function readyFolderStore<T>(
 
 /** Commands that read git (hooks, export, a dry run of a commit) refuse a plain folder with this one line. */
 export function requireRepository(ctx: IndexContext, what: string): void {
-  if (ctx.plainFolder) throw new UsageError(`${what} needs a git repository, and ${ctx.repo.root} is a plain folder`, 3);
+  if (ctx.plainFolder) throw new OcragError(`${what} needs a git repository, and ${ctx.repo.root} is a plain folder`, 'no-workspace');
 }

@@ -23,7 +23,7 @@ import { readSources } from '../store/sources.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 import { withSourceFile } from '../search/result-path.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError, INDEX_RUN, REBUILD } from '../util/errors.js';
 import { KeptStore } from './kept-store.js';
 import { withIndexLock } from '../util/file-lock.js';
 
@@ -200,7 +200,7 @@ export class CodeIndex {
    * `committedOnly`), brought up to date first unless `update` is false.
    */
   async search(query: string, opts: SearchOptions & ViewOptions): Promise<SearchResult[]> {
-    if (!query.trim()) throw new UsageError('empty query: say what code you are looking for');
+    if (!query.trim()) throw new OcragError('empty query: say what code you are looking for');
     const first = this.hooks.startBackgroundIndex && (await remoteFirstAnswer(this.ctx, opts, () => this.model(), this.hooks.startBackgroundIndex, this.hooks.onNotice));
     if (first) return searchManifest(first.manifest, first.retriever, query, opts);
     return this.withView(opts, async (view, store, embedder, { absolute: onDisk }) => {
@@ -225,7 +225,7 @@ export class CodeIndex {
 
   /** Searches a view from `currentView` as it is, without asking git. */
   async searchView(view: Manifest, query: string, opts: SearchOptions): Promise<SearchResult[]> {
-    if (!query.trim()) throw new UsageError('empty query: say what code you are looking for');
+    if (!query.trim()) throw new OcragError('empty query: say what code you are looking for');
     return this.withStore(async (store, embedder) => searchManifest(view, storeRetriever(store, embedder), query, opts));
   }
 
@@ -234,7 +234,7 @@ export class CodeIndex {
     const asIs = new AsIs(() => this.ctx, opts.writesRequired ? undefined : this.hooks.onNotice, opts.writesRequired);
     if (opts.update !== false) await asIs.catchUp(() => this.ensureFresh());
     const manifest = this.ctx.plainFolder ? folderManifest(this.ctx) : opts.update === false ? await this.manifestAtHead() : currentManifest(this.ctx);
-    if (!manifest) throw new UsageError('no index for this commit yet: run "ocrag index"', 4);
+    if (!manifest) throw new OcragError('no index for this commit yet: run "ocrag index"', 'index', INDEX_RUN);
     // git reads the work tree on the other core while the model loads.
     const changes = opts.committedOnly || this.ctx.plainFolder ? null : workingChanges(this.ctx.repo.root);
     changes?.catch(() => undefined);
@@ -260,7 +260,7 @@ export class CodeIndex {
   private async withStore<T>(use: (store: StoreHandle, embedder: Embedder) => Promise<T>): Promise<T> {
     const embedder = await this.model();
     const meta = readMeta(this.ctx.layout.meta);
-    if (!meta || !storeExists(this.ctx.layout)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
+    if (!meta || !storeExists(this.ctx.layout)) throw new OcragError('the index is missing its store: run "ocrag index --rebuild"', 'index', REBUILD);
     assertSameModel(meta, embedder);
     try {
       if (this.options.keepStoreOpen) return await this.kept.use(meta, (store) => use(store, embedder));

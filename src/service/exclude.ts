@@ -3,7 +3,7 @@ import path from 'node:path';
 import { addExcludeGlob } from '../config/config.js';
 import type { IndexContext } from '../index/context.js';
 import { makeIndexFolder } from '../store/index-folder.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 
 export interface Excluded {
   /** The file or folder, relative to the repository or folder, `/`-separated. */
@@ -26,8 +26,8 @@ const GLOB_SPECIAL = /[*?[\]{}()!+@\\]/g;
  */
 export function excludePath(ctx: IndexContext, given: string, cwd: string): Excluded {
   const key = treePathOf(ctx, given, cwd);
-  if (key === null) throw new UsageError(`"${given}" is not a file or folder of ${ctx.repo.root}: only its own files can be excluded (sources are removed by name)`);
-  if (key === '.ocrag' || key.startsWith('.ocrag/')) throw new UsageError(`"${given}" is the index folder, which is never indexed`);
+  if (key === null) throw new OcragError(`"${given}" is not a file or folder of ${ctx.repo.root}: only its own files can be excluded (sources are removed by name)`);
+  if (key === '.ocrag' || key.startsWith('.ocrag/')) throw new OcragError(`"${given}" is the index folder, which is never indexed`);
   const escaped = key.replace(GLOB_SPECIAL, '\\$&');
   const glob = fs.statSync(path.join(ctx.repo.root, key)).isDirectory() ? `${escaped}/**` : escaped;
   makeIndexFolder(ctx.layout);

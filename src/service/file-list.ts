@@ -7,7 +7,7 @@ import type { Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import { sourceAwareGlobs } from '../store/sources.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError, INDEX_RUN } from '../util/errors.js';
 import { listSources } from './sources.js';
 
 /**
@@ -30,14 +30,14 @@ export interface ListedFile {
 export function indexedManifest(ctx: IndexContext): Manifest {
   const plain = !!ctx.plainFolder;
   const manifest = plain ? folderManifest(ctx) : currentManifest(ctx);
-  if (!manifest || !readMeta(ctx.layout.meta) || !storeExists(ctx.layout)) throw new UsageError(`nothing indexed ${plain ? 'in this folder' : 'for this commit'} yet: run "ocrag index"`, 4);
+  if (!manifest || !readMeta(ctx.layout.meta) || !storeExists(ctx.layout)) throw new OcragError(`nothing indexed ${plain ? 'in this folder' : 'for this commit'} yet: run "ocrag index"`, 'index', INDEX_RUN);
   return manifest;
 }
 
 /** The files of `view` (HEAD's manifest, or it with the work tree laid over) matching `glob`, with their chunk counts and where each comes from. */
 export async function listFiles(ctx: IndexContext, manifest: Manifest, view: Manifest, glob?: string): Promise<ListedFile[]> {
   const meta = readMeta(ctx.layout.meta);
-  if (!meta) throw new UsageError('nothing indexed for this commit yet: run "ocrag index"', 4);
+  if (!meta) throw new OcragError('nothing indexed for this commit yet: run "ocrag index"', 'index', INDEX_RUN);
   const counts = await openStore(ctx.layout, meta.dim, { create: false })
     .then(async (store) => {
       try {

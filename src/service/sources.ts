@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { IndexContext } from '../index/context.js';
 import { makeIndexFolder } from '../store/index-folder.js';
 import { checkSourceName, readSources, removeSourceScan, writeSources, type SourceSpec } from '../store/sources.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import { resolveInside } from '../util/linked-path.js';
 
 /**
@@ -11,7 +11,7 @@ import { resolveInside } from '../util/linked-path.js';
  * otherwise; its files are scanned and embedded by the next search or index run (or at once by the caller).
  */
 export function addSources(ctx: IndexContext, paths: string[], name?: string, maxBytes?: number): SourceSpec[] {
-  if (name !== undefined && paths.length !== 1) throw new UsageError('--name names one source: add one path with it');
+  if (name !== undefined && paths.length !== 1) throw new OcragError('--name names one source: add one path with it');
   const sources = readSources(ctx.layout.sources);
   const added: SourceSpec[] = [];
   for (const given of paths) {
@@ -22,17 +22,17 @@ export function addSources(ctx: IndexContext, paths: string[], name?: string, ma
     } catch {
       // Node reads arguments as UTF-8: a name that is not arrives with U+FFFD, naming nothing on disk.
       const bytes = given.includes('\uFFFD') ? ' (if its name is not valid UTF-8, it cannot be given on the command line: add the folder holding it)' : '';
-      throw new UsageError(`cannot add "${given}": no such file or folder${bytes}`);
+      throw new OcragError(`cannot add "${given}": no such file or folder${bytes}`);
     }
-    if (!stat.isDirectory() && !stat.isFile()) throw new UsageError(`cannot add "${given}": not a file or folder`);
-    if (root === ctx.repo.root) throw new UsageError(`"${given}" is the ${ctx.plainFolder ? 'folder' : 'repository'} itself: it is indexed already`);
+    if (!stat.isDirectory() && !stat.isFile()) throw new OcragError(`cannot add "${given}": not a file or folder`);
+    if (root === ctx.repo.root) throw new OcragError(`"${given}" is the ${ctx.plainFolder ? 'folder' : 'repository'} itself: it is indexed already`);
     // A plain folder's own files are all indexed: a folder inside it would be indexed twice.
-    if (ctx.plainFolder && isInside(ctx.repo.root, root)) throw new UsageError(`"${given}" is inside the folder ${ctx.repo.root}, whose files are all indexed already`);
-    if (isInside(root, ctx.layout.dir)) throw new UsageError(`cannot add "${given}": it holds the index folder ${ctx.layout.dir}`);
+    if (ctx.plainFolder && isInside(ctx.repo.root, root)) throw new OcragError(`"${given}" is inside the folder ${ctx.repo.root}, whose files are all indexed already`);
+    if (isInside(root, ctx.layout.dir)) throw new OcragError(`cannot add "${given}": it holds the index folder ${ctx.layout.dir}`);
     const same = sources.find((s) => s.root === root);
-    if (same) throw new UsageError(`"${given}" is already the source "${same.name}"`);
+    if (same) throw new OcragError(`"${given}" is already the source "${same.name}"`);
     const sourceName = checkSourceName(name ?? defaultName(root));
-    if (sources.some((s) => s.name === sourceName)) throw new UsageError(`a source named "${sourceName}" exists already: choose another with --name`);
+    if (sources.some((s) => s.name === sourceName)) throw new OcragError(`a source named "${sourceName}" exists already: choose another with --name`);
     const spec: SourceSpec = { name: sourceName, root, addedAt: new Date().toISOString(), ...(maxBytes === undefined ? {} : { maxBytes }) };
     sources.push(spec);
     added.push(spec);
@@ -47,7 +47,7 @@ export function removeSource(ctx: IndexContext, nameOrPath: string): SourceSpec 
   const sources = readSources(ctx.layout.sources);
   const root = path.resolve(nameOrPath);
   const gone = sources.find((s) => s.name === nameOrPath) ?? sources.find((s) => s.root === root);
-  if (!gone) throw new UsageError(`no source "${nameOrPath}"${sources.length ? ` (sources: ${sources.map((s) => s.name).join(', ')})` : ': none was added'}`);
+  if (!gone) throw new OcragError(`no source "${nameOrPath}"${sources.length ? ` (sources: ${sources.map((s) => s.name).join(', ')})` : ': none was added'}`);
   writeSources(ctx.layout.sources, sources.filter((s) => s !== gone));
   removeSourceScan(ctx.layout.sourceScans, gone.name);
   return gone;
@@ -62,7 +62,7 @@ export function checkAgentMayAdd(ctx: IndexContext, given: string): void {
   const roots = ctx.config.sourceRoots.flatMap((r) => allowedRoot(ctx.repo.root, r));
   if (roots.some((root) => isInside(root, target))) return;
   const allow = JSON.stringify({ sourceRoots: [...ctx.config.sourceRoots, target] });
-  throw new UsageError(`agents may add sources only under the folders the user allows, and "${given}" is outside them (${roots.length ? roots.join(', ') : 'none allowed'}): the user allows it with ${allow} in ${ctx.layout.config}`);
+  throw new OcragError(`agents may add sources only under the folders the user allows, and "${given}" is outside them (${roots.length ? roots.join(', ') : 'none allowed'}): the user allows it with ${allow} in ${ctx.layout.config}`);
 }
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { openRepo } from '../git/repo.js';
 import { assertOwnIndexFolder } from '../store/index-folder.js';
 import { folderLayout, indexLayout } from '../store/layout.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import type { IndexTaskSnapshot } from './index-tasks.js';
 import { RepoSession, type SessionOptions } from './session.js';
 
@@ -91,14 +91,14 @@ export class RepoSessions {
  * ocrag index of its own (a knowledge base outside git). Anything else is refused in one line.
  */
 export async function servableRoot(dir: string): Promise<string> {
-  if (!fs.existsSync(dir)) throw new UsageError(`${dir} does not exist: give the path of a git repository or of a folder indexed by ocrag`);
-  if (!fs.statSync(dir).isDirectory()) throw new UsageError(`${dir} is a file, not a folder: give the path of a git repository or of a folder indexed by ocrag`);
+  if (!fs.existsSync(dir)) throw new OcragError(`${dir} does not exist: give the path of a git repository or of a folder indexed by ocrag`);
+  if (!fs.statSync(dir).isDirectory()) throw new OcragError(`${dir} is a file, not a folder: give the path of a git repository or of a folder indexed by ocrag`);
   let repo;
   try {
     repo = await openRepo(dir);
   } catch {
     // A folder outside git that holds an ocrag index is served as it is (its layout: .ocrag beside a would-be .git).
-    if (!fs.existsSync(folderLayout(dir).dir)) throw new UsageError(`${dir} is not a git repository nor a folder indexed by ocrag: give the path of a git work tree (or run "ocrag index" there first)`);
+    if (!fs.existsSync(folderLayout(dir).dir)) throw new OcragError(`${dir} is not a git repository nor a folder indexed by ocrag: give the path of a git work tree (or run "ocrag index" there first)`);
     await assertOwnIndexFolder(folderLayout(dir));
     return fs.realpathSync(dir);
   }

@@ -8,7 +8,7 @@ import { indexBehind, unansweredWhileRunning } from '../service/head-state.js';
 import { addSources, checkAgentMayAdd, listSources, removeSource } from '../service/sources.js';
 import { sourceFileCount, type SourceSpec } from '../store/sources.js';
 import type { Manifest } from '../store/manifest.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import { firstAnswer } from './first-answer.js';
 import { sessionStatus, type SessionStatus } from './session-status.js';
 import { LiveView } from './live-view.js';
@@ -175,7 +175,7 @@ export class RepoSession {
     // A disk that refuses the update (read-only, full) leaves the index as it is to answer from, and says so.
     const refused = asStorageError(ended.cause, index.ctx.layout.dir);
     const at = currentManifest(index.ctx);
-    if (!refused || !at) throw new UsageError(ended.error, 4);
+    if (!refused || !at) throw new OcragError(ended.error, 'index');
     this.notices.tell(asIsNotice(refused, `answering from the index as it is (${at.commit.slice(0, 8)}, behind HEAD)`));
   }
 
@@ -252,10 +252,10 @@ export class RepoSession {
     try {
       return await run();
     } catch (e) {
-      if (!this.tasks.active || !(e instanceof UsageError) || e.exitCode !== 4) throw e;
+      if (!this.tasks.active || !(e instanceof OcragError) || e.kind !== 'index') throw e;
       const job = this.reindexSnapshot();
       const what = this.following ? 'finishing a run for the commit checked out before, then catching up with HEAD' : job.kind === 'full' ? 'being rebuilt' : 'catching up with HEAD';
-      throw new UsageError(`the index is ${what} (${job.percent}%: ${job.files.done}/${job.files.total} files): search again in a moment; index_status shows progress`, 4);
+      throw new OcragError(`the index is ${what} (${job.percent}%: ${job.files.done}/${job.files.total} files): search again in a moment; index_status shows progress`, 'index');
     }
   }
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import { resolveInside } from '../util/linked-path.js';
 import type { AgentTarget } from './agents.js';
 import type { FileEdit } from './file-edit.js';
@@ -73,7 +73,7 @@ function removeFileAndEmptyFolders(root: string, file: string): void {
 function fileInside(root: string, rel: string): string {
   const resolved = resolveInside(root, rel);
   if ('file' in resolved) return resolved.file;
-  throw new UsageError(`refusing to set up ${rel}: ${resolved.link} is a symbolic link leading out of the repository (to ${resolved.target}), and ocrag writes agent files only inside it; remove the link, or add ocrag's entry by hand`);
+  throw new OcragError(`refusing to set up ${rel}: ${resolved.link} is a symbolic link leading out of the repository (to ${resolved.target}), and ocrag writes agent files only inside it; remove the link, or add ocrag's entry by hand`);
 }
 
 function readIfExists(file: string): string | null {

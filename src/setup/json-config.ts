@@ -1,4 +1,4 @@
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 
 type Json = Record<string, unknown>;
 
@@ -12,9 +12,9 @@ export function mergeJsonEntry(existing: string | null, file: string, keys: stri
     try {
       root = JSON.parse(existing) as Json;
     } catch (e) {
-      throw new UsageError(`${file} is not valid JSON (${(e as Error).message}); fix it, or add this by hand under ${keys.join(' → ')}:\n${JSON.stringify(value, null, 2)}`);
+      throw new OcragError(`${file} is not valid JSON (${(e as Error).message}); fix it, or add this by hand under ${keys.join(' → ')}:\n${JSON.stringify(value, null, 2)}`);
     }
-    if (!isObject(root)) throw new UsageError(`${file} does not hold a JSON object; add this by hand under ${keys.join(' → ')}:\n${JSON.stringify(value, null, 2)}`);
+    if (!isObject(root)) throw new OcragError(`${file} does not hold a JSON object; add this by hand under ${keys.join(' → ')}:\n${JSON.stringify(value, null, 2)}`);
   }
   let node = root;
   for (const key of keys.slice(0, -1)) {
@@ -34,9 +34,9 @@ export function removeJsonEntry(existing: string, file: string, keys: string[], 
   try {
     root = JSON.parse(existing);
   } catch (e) {
-    throw new UsageError(`${file} is not valid JSON (${(e as Error).message}); remove ${keys.join(' → ')} from it by hand`);
+    throw new OcragError(`${file} is not valid JSON (${(e as Error).message}); remove ${keys.join(' → ')} from it by hand`);
   }
-  if (!isObject(root)) throw new UsageError(`${file} does not hold a JSON object; remove ${keys.join(' → ')} from it by hand`);
+  if (!isObject(root)) throw new OcragError(`${file} does not hold a JSON object; remove ${keys.join(' → ')} from it by hand`);
   const path: Json[] = [root];
   for (const key of keys.slice(0, -1)) {
     const next = path[path.length - 1][key];

@@ -1,4 +1,4 @@
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import type { FileEdit } from './file-edit.js';
 import { JsoncSyntaxError, jsoncValue, parseJsonc } from './jsonc.js';
 import { nest, removeJsoncEntry, setJsoncEntry } from './jsonc-edit.js';
@@ -31,7 +31,7 @@ function checkObject(text: string, path: string, keys: string[], entry: unknown)
     value = jsoncValue(text, parseJsonc(text));
   } catch (e) {
     if (!(e instanceof JsoncSyntaxError) && !(e instanceof SyntaxError)) throw e;
-    throw new UsageError(`${path} is not valid JSON with comments (${e.message}); fix it, or ${byHand}`);
+    throw new OcragError(`${path} is not valid JSON with comments (${e.message}); fix it, or ${byHand}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${path} does not hold a JSON object; ${byHand}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new OcragError(`${path} does not hold a JSON object; ${byHand}`);
 }

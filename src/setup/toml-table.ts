@@ -1,4 +1,4 @@
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 
 /**
  * Sets keys of one `[a.b]` table in a TOML file by editing its text: the rest of the file (comments, other
@@ -12,7 +12,7 @@ export function upsertTomlTable(existing: string | null, file: string, table: st
   const assignments = values.map(([key, literal]) => `${key} = ${literal}`);
   if (header < 0) {
     if (definedElsewhere(text, table)) {
-      throw new UsageError(`${file} defines ${table.join('.')} in a form ocrag setup does not edit (inline or dotted keys); replace it by hand with:\n[${table.join('.')}]\n${assignments.join('\n')}`);
+      throw new OcragError(`${file} defines ${table.join('.')} in a form ocrag setup does not edit (inline or dotted keys); replace it by hand with:\n[${table.join('.')}]\n${assignments.join('\n')}`);
     }
     const gap = lines.length && lines[lines.length - 1].trim() !== '' ? [''] : [];
     return [...lines, ...gap, `[${table.join('.')}]`, ...assignments].join('\n') + '\n';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 
 /** Where an export writes: a regular file (replaced whole, atomically) or a stream (`--out -`: stdout). */
 export type ArtifactTarget = { file: string } | { stream: Writable };
@@ -25,5 +25,5 @@ export function checkArtifactFile(file: string): string {
   if (stat.isFile()) return resolved;
   const kind = stat.isSymbolicLink() ? 'a symbolic link' : stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device';
   const fix = stat.isDirectory() ? `name a file in it (--out ${path.join(file, 'index.tar')})` : `name a new or regular file, or stream it there yourself (ocrag export --out - > ${file})`;
-  throw new UsageError(`--out ${file} is ${kind}, not a file: ${fix}`);
+  throw new OcragError(`--out ${file} is ${kind}, not a file: ${fix}`);
 }

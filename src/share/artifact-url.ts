@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { S3Objects } from '../store/s3/objects.js';
 import { parseS3Uri, s3Settings } from '../store/s3/settings.js';
-import { RemoteUnavailableError, UsageError } from '../util/errors.js';
+import { RemoteUnavailableError, OcragError } from '../util/errors.js';
 import { fetchRemote, saveBody } from '../util/fetch-remote.js';
 import { tempFile } from '../util/temp-file.js';
 
@@ -51,7 +51,7 @@ export async function downloadArtifact(url: string): Promise<{ file: string; byt
 
 async function fromS3(url: string, file: string): Promise<void> {
   const { bucket, prefix: key } = parseS3Uri(url);
-  if (!key) throw new UsageError(`${url} names a bucket, not an artifact: give s3://bucket/path/to/index.tar`);
+  if (!key) throw new OcragError(`${url} names a bucket, not an artifact: give s3://bucket/path/to/index.tar`);
   if (!(await new S3Objects(s3Settings(), { bucket, prefix: '' }).download(key, file))) throw new RemoteUnavailableError(`no such artifact: ${url}`, false);
 }
 
@@ -63,11 +63,11 @@ async function overHttp(url: string, file: string): Promise<void> {
   try {
     u = new URL(url);
   } catch {
-    throw new UsageError(`invalid artifact URL ${shownUrl(url)}`);
+    throw new OcragError(`invalid artifact URL ${shownUrl(url)}`);
   }
   for (let hop = 0; ; hop++) {
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`${shownUrl(url)} leads to ${u.protocol} URL: only https (and http from this machine) is fetched`);
-    if (u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) throw new UsageError(`${shownUrl(u.href)}: plain http is accepted only from this machine (127.0.0.1, localhost); use https`);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new OcragError(`${shownUrl(url)} leads to ${u.protocol} URL: only https (and http from this machine) is fetched`);
+    if (u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) throw new OcragError(`${shownUrl(u.href)}: plain http is accepted only from this machine (127.0.0.1, localhost); use https`);
     const res = await fetchRemote(u, { redirect: 'manual', headers: { 'accept-encoding': 'identity' } }, shownUrl(url));
     const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
     if (location && hop < MAX_REDIRECTS) {

@@ -9,7 +9,7 @@ import type { BlobMark, ChunkStore } from '../store/contract.js';
 import { listManifests, readManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError, REBUILD } from '../util/errors.js';
 import { withIndexLock } from '../util/file-lock.js';
 import { VERSION } from '../util/version.js';
 import { digestOf, totalDigest } from './checksum.js';
@@ -66,10 +66,10 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
   const target = artifactTarget(opts);
   const manifest = await manifestToExport(source, opts.rev);
   const meta = readMeta(ctx.layout.meta);
-  if (!meta || !storeExists(ctx.layout)) throw new UsageError('the index is missing its store: run "ocrag index --rebuild"', 4);
+  if (!meta || !storeExists(ctx.layout)) throw new OcragError('the index is missing its store: run "ocrag index --rebuild"', 'index', REBUILD);
   const chunker = chunkerVersion();
   if (manifest.modelId !== meta.modelId || manifest.chunkerVersion !== chunker || meta.chunkerVersion !== chunker) {
-    throw new UsageError(`commit ${manifest.commit.slice(0, 8)} was indexed with another model or chunker than the store's: check it out and run "ocrag index"`, 4);
+    throw new OcragError(`commit ${manifest.commit.slice(0, 8)} was indexed with another model or chunker than the store's: check it out and run "ocrag index"`, 'index');
   }
   const to = target ?? { file: checkArtifactFile(`ocrag-index-${manifest.commit.slice(0, 12)}.tar`) };
   const file = 'file' in to ? to.file : STDOUT_NAME;
@@ -104,7 +104,7 @@ export async function exportIndex(source: ExportSource, opts: ExportOptions = {}
 function artifactTarget(opts: ExportOptions): ArtifactTarget | null {
   if (opts.out === undefined) return null;
   if (opts.out !== STDOUT_NAME) return { file: checkArtifactFile(opts.out) };
-  if (!opts.stdout) throw new UsageError('--out - streams the artifact to stdout, which only the CLI has');
+  if (!opts.stdout) throw new OcragError('--out - streams the artifact to stdout, which only the CLI has');
   return { stream: opts.stdout };
 }
 
@@ -119,7 +119,7 @@ async function manifestToExport(source: ExportSource, rev: string | undefined): 
     if (manifest) return manifest;
   }
   const manifest = newestManifestOf(ctx, target.commit);
-  if (!manifest) throw new UsageError(`${rev ?? 'HEAD'} (${target.commit.slice(0, 8)}) was never indexed: check it out and run "ocrag index", then export`, 4);
+  if (!manifest) throw new OcragError(`${rev ?? 'HEAD'} (${target.commit.slice(0, 8)}) was never indexed: check it out and run "ocrag index", then export`, 'index');
   return manifest;
 }
 
@@ -140,7 +140,7 @@ export async function partitionBlobs(store: ChunkStore, manifest: Manifest): Pro
   const marks = new Map<string, MarkReason>();
   for (const blob of fileBlobs) {
     const s = state.get(blob);
-    if (!s) throw new UsageError(`the index lacks blob ${blob} of commit ${manifest.commit.slice(0, 8)}: run "ocrag index --rebuild"`, 4);
+    if (!s) throw new OcragError(`the index lacks blob ${blob} of commit ${manifest.commit.slice(0, 8)}: run "ocrag index --rebuild"`, 'index', REBUILD);
     if (s === 'chunks') chunkBlobs.push(blob);
     else marks.set(blob, s);
   }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { parseChunkerVersions } from '../chunk/version.js';
 import { isObjectId } from '../git/object-id.js';
 import type { IndexIdentity } from '../store/identity.js';
-import { ArtifactError, UsageError } from '../util/errors.js';
+import { ArtifactError, OcragError } from '../util/errors.js';
 
 /**
  * An index artifact is a plain (uncompressed) tar of files under `ocrag-index/`, in this order:
@@ -112,8 +112,8 @@ export interface ArtifactTrailer {
 
 /** A missing artifact is a usage error (exit 2); a bad one is an ArtifactError (exit 4). */
 export function requireArtifactFile(file: string): void {
-  if (!fs.existsSync(file)) throw new UsageError(`no such artifact file: ${file}`);
-  if (!fs.statSync(file).isFile()) throw new UsageError(`not a file: ${file} (give the .tar file that ocrag export wrote)`);
+  if (!fs.existsSync(file)) throw new OcragError(`no such artifact file: ${file}`);
+  if (!fs.statSync(file).isFile()) throw new OcragError(`not a file: ${file} (give the .tar file that ocrag export wrote)`);
 }
 
 /** Parses and checks header.json; the format version is checked first, as every other field depends on it. */

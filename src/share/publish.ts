@@ -6,7 +6,7 @@ import { manifestKey, type Manifest } from '../store/manifest.js';
 import { openStore } from '../store/open-store.js';
 import { assertRemoteIdentity, openRemote, readRemoteIdentity, writeRemoteIdentity, writeRemoteManifest, type RemoteStore } from '../store/remote.js';
 import { acquireLease } from '../store/s3/lease.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import { partitionBlobs } from './export.js';
 import { localIdentity } from './local-identity.js';
 import { publishSearchSet } from './publish-search-set.js';
@@ -56,7 +56,7 @@ export async function publishHead(source: PublishSource, opts: { compact?: boole
   const { ctx } = source;
   requireRepository(ctx, 'ocrag publish');
   requireHead(ctx.head);
-  if (!ctx.config.remote) throw new UsageError('no remote store configured: set OCRAG_REMOTE or "remote" in .ocrag/config.json (e.g. s3://bucket/prefix)');
+  if (!ctx.config.remote) throw new OcragError('no remote store configured: set OCRAG_REMOTE or "remote" in .ocrag/config.json (e.g. s3://bucket/prefix)');
   const remote = openRemote(ctx.config.remote, ctx.layout);
   const repository = await remoteRepository(ctx);
   // Asked first, so a remote that can't be reached, or is foreign, fails the job before it indexes anything.
@@ -64,7 +64,7 @@ export async function publishHead(source: PublishSource, opts: { compact?: boole
   if (early) assertRemoteIdentity(remote, early, await localIdentity(ctx, () => source.model()));
   await source.indexHead();
   const manifest = currentManifest(ctx);
-  if (!manifest) throw new UsageError('HEAD could not be indexed, so there is nothing to publish');
+  if (!manifest) throw new OcragError('HEAD could not be indexed, so there is nothing to publish');
   const identity = await localIdentity(ctx, () => source.model());
   const lease = await acquireLease(remote.objects, { onWait: (holder) => opts.onNotice?.(`ocrag: waiting for ${holder}, which is publishing to ${remote.uri}`) });
   try {

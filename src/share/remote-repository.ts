@@ -1,6 +1,6 @@
 import { rootCommit } from '../git/repo.js';
 import type { IndexContext } from '../index/context.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 
 /**
  * The folder a repository's manifests take in a remote store shared by many: `name-<remoteName>` when one is
@@ -12,6 +12,6 @@ export async function remoteRepository(ctx: Pick<IndexContext, 'config' | 'repo'
   const name = ctx.config.remoteName.trim();
   if (name) return `name-${encodeURIComponent(name)}`;
   const root = await rootCommit(ctx.repo.root);
-  if (!root) throw new UsageError('a shallow clone cannot name its repository by its root commit: set OCRAG_REMOTE_NAME (e.g. owner/repo) or "remoteName" in .ocrag/config.json, or fetch the full history');
+  if (!root) throw new OcragError('a shallow clone cannot name its repository by its root commit: set OCRAG_REMOTE_NAME (e.g. owner/repo) or "remoteName" in .ocrag/config.json, or fetch the full history');
   return `root-${root}`;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { GitError } from '../git/run.js';
-import { StoreDamageError, UsageError } from '../util/errors.js';
+import { StoreDamageError, OcragError } from '../util/errors.js';
 import { asStorageError, storageProblem } from '../util/storage-problem.js';
 
 /**
@@ -16,7 +16,7 @@ const DAMAGE = /Not found|was not found|LanceError\(IO\)|failed to fill whole bu
 export function isStoreDamage(e: unknown): boolean {
   if (e instanceof StoreDamageError) return true;
   // A full or read-only disk fails a write (LanceDB says "LanceError(IO)" for it too): the store is as it was.
-  return e instanceof Error && !(e instanceof UsageError) && !(e instanceof GitError) && DAMAGE.test(e.message) && !storageProblem(e);
+  return e instanceof Error && !(e instanceof OcragError) && !(e instanceof GitError) && DAMAGE.test(e.message) && !storageProblem(e);
 }
 
 /**

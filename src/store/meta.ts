@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { UsageError } from '../util/errors.js';
+import { OcragError, REBUILD } from '../util/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { IndexIdentity, ModelIdentity } from './identity.js';
 
@@ -24,7 +24,7 @@ export function readMeta(file: string): StoreMeta | null {
     if ((meta.format !== 1 && meta.format !== STORE_FORMAT) || typeof meta.modelId !== 'string' || !(meta.dim > 0)) throw new Error('bad fields');
     return meta;
   } catch {
-    throw new UsageError(`the index is damaged (${file} is unreadable): run "ocrag index --rebuild"`, 4);
+    throw new OcragError(`the index is damaged (${file} is unreadable): run "ocrag index --rebuild"`, 'index', REBUILD);
   }
 }
 
@@ -36,9 +36,10 @@ export function writeMeta(file: string, meta: StoreMeta): void {
 export function assertSameModel(meta: StoreMeta, model: ModelIdentity): void {
   const { modelId, dim } = model;
   if (meta.modelId !== modelId || meta.dim !== dim) {
-    throw new UsageError(
+    throw new OcragError(
       `the index was built with model "${meta.modelId}" (${meta.dim}-d) but the configured model is "${modelId}" (${dim}-d): run "ocrag index --rebuild" to re-embed with the new model, or select the old one with --model`,
-      4,
+      'index',
+      REBUILD,
     );
   }
 }

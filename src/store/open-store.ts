@@ -1,4 +1,4 @@
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import type { ChunkStore, StoreBackend } from './contract.js';
 import { lanceBackend } from './lance/backend.js';
 import { s3Backend } from './s3/backend.js';
@@ -19,7 +19,7 @@ const URI = /^([a-z][a-z0-9+.-]*):\/\//i;
 function backendFor(location: StoreLocation): StoreBackend {
   const scheme = URI.exec(location.tables)?.[1].toLowerCase() ?? 'file';
   const backend = Object.hasOwn(BACKENDS, scheme) ? BACKENDS[scheme] : undefined;
-  if (!backend) throw new UsageError(`no store backend for "${scheme}://" locations (${location.tables}); known: ${Object.keys(BACKENDS).join(', ')}`);
+  if (!backend) throw new OcragError(`no store backend for "${scheme}://" locations (${location.tables}); known: ${Object.keys(BACKENDS).join(', ')}`);
   return backend;
 }
 

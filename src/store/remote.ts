@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ArtifactError, RemoteUnavailableError, UsageError } from '../util/errors.js';
+import { ArtifactError, RemoteUnavailableError, OcragError } from '../util/errors.js';
 import type { IndexIdentity } from './identity.js';
 import type { IndexLayout, StoreLocation } from './layout.js';
 import type { Manifest } from './manifest.js';
@@ -30,7 +30,7 @@ interface RemoteIdentityFile extends IndexIdentity {
 }
 
 export function openRemote(uri: string, layout: Pick<IndexLayout, 'dir'>): RemoteStore {
-  if (!uri.startsWith('s3://')) throw new UsageError(`remote "${uri}" is not supported: expected s3://bucket/prefix`);
+  if (!uri.startsWith('s3://')) throw new OcragError(`remote "${uri}" is not supported: expected s3://bucket/prefix`);
   const place = parseS3Uri(uri);
   const objects = new S3Objects(s3Settings(), place);
   const tables = `s3://${place.bucket}/${[place.prefix, 'lance'].filter(Boolean).join('/')}`;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { shownPath } from '../git/path-key.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import { readJson } from '../util/json-file.js';
 import type { SkipReason } from './manifest.js';
 
@@ -43,14 +43,14 @@ export interface SourceScan {
 const NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,63}$/u;
 
 export function checkSourceName(name: string): string {
-  if (!NAME.test(name)) throw new UsageError(`invalid source name "${name}": use letters, digits, ".", "_" or "-" (at most 64), e.g. --name design-docs`);
+  if (!NAME.test(name)) throw new OcragError(`invalid source name "${name}": use letters, digits, ".", "_" or "-" (at most 64), e.g. --name design-docs`);
   return name;
 }
 
 export function readSources(file: string): SourceSpec[] {
   const raw = readJson<{ sources?: unknown }>(file);
   if (raw === undefined) {
-    if (fs.existsSync(file)) throw new UsageError(`the source list ${file} is unreadable: fix or delete it`);
+    if (fs.existsSync(file)) throw new OcragError(`the source list ${file} is unreadable: fix or delete it`);
     return [];
   }
   const list = Array.isArray(raw.sources) ? raw.sources : [];

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UsageError } from '../util/errors.js';
+import { OcragError } from '../util/errors.js';
 import { bodyRefusal, pathOf, refusalOf, type Refusal } from './http-guard.js';
 
 /** The only interface the panel listens on: never reachable from another machine. */
@@ -53,14 +53,14 @@ export async function startHttpServer(opts: { port: number; token: string; route
     answer(req, opts.routes, { port, token: opts.token, pagePaths }).then(
       (reply) => send(res, reply),
       (e: unknown) => {
-        if (!(e instanceof UsageError)) opts.onError(e);
+        if (!(e instanceof OcragError) && !(e instanceof HttpError)) opts.onError(e);
         send(res, failure(e));
       },
     );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
-      reject(e.code === 'EADDRINUSE' ? new UsageError(`port ${opts.port} is in use: choose another with --port, or --port 0 for any free one`, 1) : e),
+      reject(e.code === 'EADDRINUSE' ? new OcragError(`port ${opts.port} is in use: choose another with --port, or --port 0 for any free one`, 'failed') : e),
     );
     server.listen(opts.port, LOOPBACK, () => resolve());
   });
@@ -117,8 +117,8 @@ async function readJson(req: http.IncomingMessage): Promise<Record<string, unkno
   return value as Record<string, unknown>;
 }
 
-/** A refusal the caller caused, with its HTTP status. */
-export class HttpError extends UsageError {
+/** A refusal the caller caused, with its HTTP status: the panel's own, not one of ocrag's failures. */
+export class HttpError extends Error {
   constructor(readonly status: number, message: string) {
     super(message);
   }
@@ -128,10 +128,10 @@ function refusal(r: Refusal): Reply {
   return { status: r.status, json: { error: r.error } };
 }
 
-/** A UsageError is the caller's or the index's state (400, 409 when the index needs attention); anything else is ours (500). */
+/** An OcragError is the caller's or the index's state (400 for a bad request, else 409); anything else is ours (500). */
 function failure(e: unknown): Reply {
   if (e instanceof HttpError) return refusal({ status: e.status, error: e.message });
-  if (e instanceof UsageError) return refusal({ status: e.exitCode === 2 ? 400 : 409, error: e.message });
+  if (e instanceof OcragError) return refusal({ status: e.kind === 'usage' ? 400 : 409, error: e.message });
   return refusal({ status: 500, error: `internal error: ${(e as Error)?.message ?? String(e)}` });
 }
 

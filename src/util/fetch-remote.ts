@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { RemoteUnavailableError, UsageError } from './errors.js';
+import { RemoteUnavailableError, OcragError } from './errors.js';
 
 /**
  * How long ocrag waits on a remote (a team store, an artifact's URL), from the environment (README "Remote stores"):
@@ -27,7 +27,7 @@ function limit(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1 || value > 86_400_000) throw new UsageError(`${name} must be a whole number of milliseconds from 1 to 86400000, not "${text.slice(0, 40)}"`);
+  if (!Number.isInteger(value) || value < 1 || value > 86_400_000) throw new OcragError(`${name} must be a whole number of milliseconds from 1 to 86400000, not "${text.slice(0, 40)}"`);
   return value;
 }
 

@@ -58,7 +58,7 @@ describe('model layout read from a folder (pure, no model loaded)', () => {
       const dir = tinyModel(options);
       assert.throws(() => readModelLayout(dir), (err: Error) => {
         assert.ok(err instanceof ModelUnavailableError);
-        assert.equal(err.exitCode, 5);
+        assert.equal(err.kind, 'model');
         assert.ok(err.message.startsWith(`model folder ${dir}: 1_Pooling/config.json `), err.message);
         assert.match(err.message, message);
         assert.ok(!err.message.includes('\n'));

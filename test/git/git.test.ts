@@ -5,7 +5,7 @@ import { before, describe, test } from 'node:test';
 import { BlobReader } from '../../src/git/blobs.js';
 import { openRepo, openRepoWithHead, readHead, resolveRevision } from '../../src/git/repo.js';
 import { listTree } from '../../src/git/tree.js';
-import { UsageError } from '../../src/util/errors.js';
+import { OcragError } from '../../src/util/errors.js';
 import { git, makeFixtureRepo, tempDir } from '../helpers.js';
 
 describe('git access on a real repository', () => {
@@ -64,7 +64,7 @@ describe('git access on a real repository', () => {
   });
 
   test('rejects unknown revisions and option-like revisions', async () => {
-    await assert.rejects(resolveRevision(repo, 'no-such-branch'), UsageError);
+    await assert.rejects(resolveRevision(repo, 'no-such-branch'), OcragError);
     await assert.rejects(resolveRevision(repo, '--output=/tmp/x'), /invalid revision/);
     assert.equal((await resolveRevision(repo, 'main')).commit, git(repo, 'rev-parse', 'main'));
   });

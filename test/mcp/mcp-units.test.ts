@@ -6,6 +6,8 @@ import type { Embedder } from '../../src/embed/runtime/types.js';
 import { QueryCache } from '../../src/session/query-cache.js';
 import { editDistance, matchSymbol } from '../../src/mcp/symbol-match.js';
 import { languagesFor } from '../../src/mcp/tools/language.js';
+import { describeError } from '../../src/mcp/tools/errors.js';
+import { INDEX_RUN, OcragError, StoreDamageError } from '../../src/util/errors.js';
 import { TreeWatcher } from '../../src/session/tree-watcher.js';
 import { git, tempDir } from '../helpers.js';
 
@@ -102,5 +104,17 @@ describe('work tree watcher', () => {
     } finally {
       watcher.close();
     }
+  });
+});
+
+describe('failures an agent is told', () => {
+  const told = (e: unknown) => describeError(e, () => undefined);
+
+  test('the fix comes from the remedy, as the call to make through this server; words alone add nothing', () => {
+    assert.match(told(new StoreDamageError('/r/.ocrag/lance', 'a data file is short')), /run "ocrag index --rebuild".*\(through this server: call index_codebase with full=true\)$/);
+    assert.match(told(new OcragError('no index for this commit yet: run "ocrag index"', 'index', INDEX_RUN)), /\(through this server: call index_codebase\)$/);
+    // A message that speaks of an index run without one fixing it (set_root to a folder never indexed) gets no call.
+    assert.doesNotMatch(told(new OcragError('/x is not a git repository nor a folder indexed by ocrag (or run "ocrag index" there first)')), /index_codebase/);
+    assert.match(told(new OcragError('not inside a git repository: /home/u', 'no-workspace')), /pass --repo <dir>/);
   });
 });

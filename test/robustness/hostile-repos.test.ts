@@ -7,7 +7,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { gitIn, marked } from '../../fixtures/hostile-repo.js';
 import { writeLongHistory } from '../../fixtures/synthetic-repo.js';
-import type { UsageError } from '../../src/util/errors.js';
+import type { OcragError } from '../../src/util/errors.js';
 import { tempDir } from '../helpers.js';
 import { cli, manifestsOf, withIndex } from './robustness-helpers.js';
 
@@ -47,7 +47,7 @@ describe('odd repositories', () => {
     const r = await cli(['index'], bare);
     assert.equal(r.code, 3);
     assert.match(r.stderr, /^ocrag: bare repository: ocrag indexes a work tree/);
-    await assert.rejects(withIndex(path.join(bare, 'refs'), async () => undefined), (e: UsageError) => e.exitCode === 3);
+    await assert.rejects(withIndex(path.join(bare, 'refs'), async () => undefined), (e: OcragError) => e.kind === 'no-workspace');
   });
 
   test('empty repository: exit 3, "no commits yet", for index and search alike', async () => {

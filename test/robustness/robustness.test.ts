@@ -7,7 +7,7 @@ import { before, describe, test } from 'node:test';
 import { installHooks } from '../../src/git/hook-files.js';
 import { runHook } from '../../src/hooks/background.js';
 import { openRepo } from '../../src/git/repo.js';
-import { UsageError } from '../../src/util/errors.js';
+import { OcragError } from '../../src/util/errors.js';
 import { git, makeFixtureRepo } from '../helpers.js';
 import { cli, copyRepo, layoutOf, manifestsOf, withIndex } from './robustness-helpers.js';
 
@@ -78,10 +78,10 @@ describe('a damaged index', () => {
     const repo = copyRepo(base, 'garbage-lance');
     const [data] = chunkDataFiles(repo);
     fs.writeFileSync(data, fs.readFileSync(data).subarray(0, 100));
-    await assert.rejects(searchTop(repo), (e: UsageError) => e.exitCode === 4 && /damaged.*--rebuild/.test(e.message));
+    await assert.rejects(searchTop(repo), (e: OcragError) => e.kind === 'index' && e.remedy?.full === true && /damaged.*--rebuild/.test(e.message));
     const versions = path.join(layoutOf(repo).tables, 'contents.lance', '_versions');
     for (const f of fs.readdirSync(versions)) if (f.endsWith('.manifest')) fs.writeFileSync(path.join(versions, f), 'garbage\n');
-    await assert.rejects(searchTop(repo), (e: UsageError) => e.exitCode === 4 && /damaged.*--rebuild/.test(e.message));
+    await assert.rejects(searchTop(repo), (e: OcragError) => e.kind === 'index' && e.remedy?.full === true && /damaged.*--rebuild/.test(e.message));
     await withIndex(repo, (index) => index.index({ rebuild: true }));
     assert.equal(await searchTop(repo), 'src/cli/args.ts');
   });
@@ -89,7 +89,7 @@ describe('a damaged index', () => {
   test('a missing chunks table is damage, never an empty result list', async () => {
     const repo = copyRepo(base, 'lost-table');
     fs.rmSync(path.join(layoutOf(repo).tables, 'chunk_refs.lance'), { recursive: true });
-    await assert.rejects(searchTop(repo), (e: UsageError) => e.exitCode === 4 && /table "chunk_refs" is missing.*--rebuild/.test(e.message));
+    await assert.rejects(searchTop(repo), (e: OcragError) => e.kind === 'index' && /table "chunk_refs" is missing.*--rebuild/.test(e.message));
   });
 
   test('a deleted store folder is rebuilt by the next search on its own (the manifests are dropped with it)', async () => {
@@ -150,7 +150,7 @@ describe('a long-lived index after a branch switch', () => {
       git(repo, 'checkout', '-q', '-b', 'unindexed', 'main');
       // A server whose own re-index is running answers without updating: main was never indexed, so there is
       // nothing true to answer from, rather than feature's files on a work tree that no longer has them.
-      await assert.rejects(index.search('featureOnlyMarker', { k: 1, update: false }), (e: UsageError) => e.exitCode === 4 && /no index for this commit yet/.test(e.message));
+      await assert.rejects(index.search('featureOnlyMarker', { k: 1, update: false }), (e: OcragError) => e.kind === 'index' && /no index for this commit yet/.test(e.message));
       git(repo, 'checkout', '-q', 'feature');
       assert.equal((await index.search('featureOnlyMarker', { k: 1, update: false }))[0]?.path, 'src/feature-only.ts');
     });

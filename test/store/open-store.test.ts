@@ -1,12 +1,12 @@
 // The store module's one way in: a location names its backend (a local folder → LanceDB); one it has no backend
-// for is refused with a UsageError before anything is created.
+// for is refused with a OcragError before anything is created.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { storeLocation } from '../../src/store/layout.js';
 import { hasTables, openStore, storeExists } from '../../src/store/open-store.js';
-import { StoreDamageError, UsageError } from '../../src/util/errors.js';
+import { StoreDamageError, OcragError } from '../../src/util/errors.js';
 import { tempDir } from '../helpers.js';
 
 test('a local folder is a LanceDB store: absent until opened, then holding its tables', async () => {
@@ -26,10 +26,10 @@ test('a local folder is a LanceDB store: absent until opened, then holding its t
   for (const table of ['chunk_refs', 'contents', 'blob_marks']) assert.ok(fs.existsSync(path.join(location.tables, `${table}.lance`)));
 });
 
-test('a location of a scheme no backend serves is refused with a UsageError naming it', async () => {
+test('a location of a scheme no backend serves is refused with a OcragError naming it', async () => {
   const dir = tempDir('open-store');
   const location = { ...storeLocation(dir), tables: 'gopher://host/index' };
-  const refused = (e: unknown) => e instanceof UsageError && /no store backend for "gopher:\/\/" locations \(gopher:\/\/host\/index\); known: file/.test(e.message);
+  const refused = (e: unknown) => e instanceof OcragError && /no store backend for "gopher:\/\/" locations \(gopher:\/\/host\/index\); known: file/.test(e.message);
   assert.throws(() => storeExists(location), refused);
   await assert.rejects(openStore(location, 4), refused);
   await assert.rejects(hasTables(location), refused);

@@ -5,7 +5,7 @@ import { exportIndex, type ExportSummary } from '../../share/export.js';
 import { STDOUT_NAME } from '../../share/artifact-target.js';
 import { requireArtifactFile } from '../../share/format.js';
 import { verifyArtifact, type VerifiedArtifact } from '../../share/verify.js';
-import { UsageError } from '../../util/errors.js';
+import { OcragError } from '../../util/errors.js';
 import { listSources } from '../../service/sources.js';
 import { openIndex } from '../options.js';
 import { formatBytes, paint, printJson } from '../output.js';
@@ -29,13 +29,13 @@ export function registerExport(program: Command): void {
     .addHelpText('after', '\nThe artifact holds chunks and vectors keyed by blob, the manifest of the commit and checksums.\nTeammates run "ocrag import <file>" and embed nothing. See docs/ci.md for a CI recipe.')
     .action(async (opts: ExportFlags, cmd: Command) => {
       if (opts.check !== undefined) {
-        if (opts.out !== undefined || opts.rev !== undefined) throw new UsageError('--check reads an artifact; it takes no --out or --rev');
+        if (opts.out !== undefined || opts.rev !== undefined) throw new OcragError('--check reads an artifact; it takes no --out or --rev');
         requireArtifactFile(opts.check);
         return printCheck(opts.check, await verifyArtifact(opts.check), opts.json);
       }
       if (opts.out === STDOUT_NAME) {
-        if (opts.json) throw new UsageError('--out - streams the artifact to stdout, so --json has nowhere to go: drop --json (the summary goes to stderr)');
-        if (process.stdout.isTTY) throw new UsageError('--out - streams the artifact to stdout, which is a terminal: redirect it (--out - > index.tar, or | ssh …)');
+        if (opts.json) throw new OcragError('--out - streams the artifact to stdout, so --json has nowhere to go: drop --json (the summary goes to stderr)');
+        if (process.stdout.isTTY) throw new OcragError('--out - streams the artifact to stdout, which is a terminal: redirect it (--out - > index.tar, or | ssh …)');
       }
       const bar = progressBar();
       const index = await openIndex(cmd, { onProgress: bar.update });

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
 import { DEFAULT_MIN_MATCH } from '../../search/relevance.js';
-import { UsageError } from '../../util/errors.js';
+import { OcragError } from '../../util/errors.js';
 import { checkSourceName } from '../../store/sources.js';
 import { languageFetchCount, languagesFor } from '../../mcp/tools/language.js';
 import { openIndex, positiveInt } from '../options.js';
@@ -49,12 +49,12 @@ export function registerSearch(program: Command): void {
     )
     .action(async (words: string[], opts: SearchFlags, cmd: Command) => {
       const query = words.join(' ').trim();
-      if (!query) throw new UsageError('empty query: say what code you are looking for');
+      if (!query) throw new OcragError('empty query: say what code you are looking for');
       const format = outputFormat(opts);
       const index = await openIndex(cmd, { startBackgroundIndex }, 'existing');
       try {
         const started = performance.now();
-        if (opts.source && opts.sources === false) throw new UsageError('--source searches a source and --no-sources leaves them out: use one');
+        if (opts.source && opts.sources === false) throw new OcragError('--source searches a source and --no-sources leaves them out: use one');
         const pathGlob = opts.source ? `${checkSourceName(opts.source)}:${opts.path ?? '**'}` : opts.path;
         const languages = opts.language === undefined ? null : languagesFor(checkLanguage(opts.language));
         const k = languages ? languageFetchCount(opts.topK) : opts.topK;
@@ -69,7 +69,7 @@ export function registerSearch(program: Command): void {
 }
 
 function outputFormat(opts: SearchFlags): OutputFormat {
-  if (opts.json && opts.format && opts.format !== 'json') throw new UsageError(`--json asks for JSON but --format says ${opts.format}: use one of them`);
+  if (opts.json && opts.format && opts.format !== 'json') throw new OcragError(`--json asks for JSON but --format says ${opts.format}: use one of them`);
   return opts.json ? 'json' : (opts.format ?? 'text');
 }
 
@@ -88,18 +88,18 @@ function printReport(report: SearchReport, format: OutputFormat, maxTokens: numb
 }
 
 function checkLanguage(name: string): string {
-  if (name.trim() === '') throw new UsageError('--language needs a language name, e.g. typescript, python, go');
+  if (name.trim() === '') throw new OcragError('--language needs a language name, e.g. typescript, python, go');
   return name;
 }
 
 function parseScore(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < -1 || n > 1) throw new UsageError(`--min-score must be a number from -1 to 1, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < -1 || n > 1) throw new OcragError(`--min-score must be a number from -1 to 1, got "${value}"`);
   return n;
 }
 
 function parseMatch(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--min-match must be a number from 0 to 1, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new OcragError(`--min-match must be a number from 0 to 1, got "${value}"`);
   return n;
 }

@@ -5,7 +5,7 @@ import { findIndexedFolder } from '../../store/layout.js';
 import { AGENT_IDS, AGENTS, type AgentId, type AgentTarget } from '../../setup/agents.js';
 import { applyPlan, planRemoval, planSetup, type PlannedFile } from '../../setup/apply.js';
 import { resolveLauncher, type Launcher } from '../../setup/launcher.js';
-import { UsageError } from '../../util/errors.js';
+import { OcragError } from '../../util/errors.js';
 import { workDir } from '../options.js';
 import { paint, printJson } from '../output.js';
 
@@ -44,7 +44,7 @@ The server is started as "ocrag mcp" when the ocrag on PATH is this installation
 else as "<node> <this install>/dist/cli/main.js mcp" (works without PATH; specific to this machine).`,
     )
     .action(async (names: string[], opts: SetupFlags, cmd: Command) => {
-      if (opts.remove && opts.absolute) throw new UsageError('--remove takes ocrag out; --absolute only says how to start it: use one');
+      if (opts.remove && opts.absolute) throw new OcragError('--remove takes ocrag out; --absolute only says how to start it: use one');
       const agents = parseAgents(names).map((id) => AGENTS[id]);
       const { root, unindexedFolder } = await setupRoot(workDir(cmd));
       const launcher = resolveLauncher({ absolute: opts.absolute });
@@ -83,7 +83,7 @@ function parseAgents(names: string[]): AgentId[] {
   for (const name of names.map((n) => n.toLowerCase())) {
     if (name === 'all') AGENT_IDS.filter((id) => !AGENTS[id].userLevelOnly).forEach((id) => ids.add(id));
     else if ((AGENT_IDS as readonly string[]).includes(name)) ids.add(name as AgentId);
-    else throw new UsageError(`unknown agent "${name}": choose from ${AGENT_IDS.join(', ')} or all`);
+    else throw new OcragError(`unknown agent "${name}": choose from ${AGENT_IDS.join(', ')} or all`);
   }
   return [...ids];
 }

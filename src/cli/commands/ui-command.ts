@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { UsageError } from '../../util/errors.js';
+import { OcragError } from '../../util/errors.js';
 import { configFlags, workDir } from '../options.js';
 
 export function registerUi(program: Command): void {
@@ -30,6 +30,6 @@ export function registerUi(program: Command): void {
 
 function portOf(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || n > 65535) throw new OcragError(`--port must be a whole number from 0 to 65535, got "${value}"`);
   return n;
 }

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { moduleConfigFiles, MODULES_FILE } from './model-layout.js';
 import { ST_CONFIG_FILE } from '../runtime/prompts.js';
-import { ModelUnavailableError, UsageError } from '../../util/errors.js';
+import { ModelUnavailableError, OcragError } from '../../util/errors.js';
 import { cachedModelDir, installModel, isCompleteModelFolder, isValidModelName, MANIFEST_FILE, type ModelManifest } from './model-cache.js';
 
 export interface PullOptions {
@@ -34,7 +34,7 @@ class HubAnswer extends Error {}
  * anything is written, and files land in a temp folder renamed into place only when complete.
  */
 export async function pullModel(hubId: string, options: PullOptions = {}): Promise<string> {
-  if (!isValidModelName(hubId) || !hubId.includes('/')) throw new UsageError(`"${hubId}" is not a hub model id (owner/name)`);
+  if (!isValidModelName(hubId) || !hubId.includes('/')) throw new OcragError(`"${hubId}" is not a hub model id (owner/name)`);
   const finalDir = cachedModelDir(hubId);
   if (!options.force && isCompleteModelFolder(finalDir)) return finalDir;
   const hub = new HubClient(hubId, options);

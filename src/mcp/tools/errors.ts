@@ -1,20 +1,18 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GitError } from '../../git/run.js';
-import { UsageError } from '../../util/errors.js';
+import { OcragError, type Remedy } from '../../util/errors.js';
 
-/** The CLI's advice, translated into what an agent can do through this server. */
-const HINTS: [RegExp, string][] = [
-  [/run "ocrag index --rebuild"/, ' (through this server: call index_codebase with full=true)'],
-  [/run "ocrag index"/, ' (through this server: call index_codebase)'],
-];
+/** The fix, as the call an agent makes through this server. */
+function callFor(remedy: Remedy): string {
+  return remedy.full ? ' (through this server: call index_codebase with full=true)' : ' (through this server: call index_codebase)';
+}
 
 /** A one-line message an agent can act on; unexpected errors are also logged with their stack. */
 export function describeError(e: unknown, log: (message: string) => void): string {
-  if (e instanceof UsageError) {
-    // Outside a repository or an indexed folder (3) this server has nothing to index: only the user can name one.
-    if (e.exitCode === 3) return `${e.message} Start the MCP server inside a git work tree or a folder indexed by ocrag, or pass --repo <dir> (a plain folder named so becomes a knowledge base on index_codebase).`;
-    const hint = HINTS.find(([pattern]) => pattern.test(e.message))?.[1] ?? '';
-    return `${e.message}${hint}`;
+  if (e instanceof OcragError) {
+    // Outside a repository or an indexed folder this server has nothing to index: only the user can name one.
+    if (e.kind === 'no-workspace') return `${e.message} Start the MCP server inside a git work tree or a folder indexed by ocrag, or pass --repo <dir> (a plain folder named so becomes a knowledge base on index_codebase).`;
+    return `${e.message}${e.remedy ? callFor(e.remedy) : ''}`;
   }
   if (e instanceof GitError) return `git: ${e.message}`;
   const err = e as Error;

@@ -5,7 +5,7 @@ import { chunkFile } from '../../chunk/index.js';
 import { embeddingText } from '../../index/embed-blobs.js';
 import { keyFsPath, pathFields, shownPath } from '../../git/path-key.js';
 import { namedFile, resultKey } from '../../search/result-path.js';
-import { UsageError } from '../../util/errors.js';
+import { OcragError } from '../../util/errors.js';
 import { formatBreadcrumb } from '../../text/breadcrumb.js';
 import type { RepoSessions } from '../../session/repo-sessions.js';
 import { guarded } from './errors.js';
@@ -40,8 +40,8 @@ export function registerRelated(server: McpServer, sessions: RepoSessions, log: 
         const view = await session.view();
         const given = args.path.startsWith('"') ? args.path : args.path.replace(/\\/g, '/').replace(/^\.\//, '');
         const named = namedFile(view.files, given);
-        if (!named) throw new UsageError(Object.hasOwn(view.skipped, given) ? `${shownPath(given)} is not indexed (skipped: ${view.skipped[given]})` : `${shownPath(given)} is not in the index: give a path from the repository root, as search_code returns it`);
-        if ('ambiguous' in named) throw new UsageError(`${given} names ${named.ambiguous.length} files (${named.ambiguous.join(', ')}): give the quotedPath search_code returns`);
+        if (!named) throw new OcragError(Object.hasOwn(view.skipped, given) ? `${shownPath(given)} is not indexed (skipped: ${view.skipped[given]})` : `${shownPath(given)} is not in the index: give a path from the repository root, as search_code returns it`);
+        if ('ambiguous' in named) throw new OcragError(`${given} names ${named.ambiguous.length} files (${named.ambiguous.join(', ')}): give the quotedPath search_code returns`);
         const rel = named.key;
         const ctx = await session.context();
         const anchor = await chunkAt(ctx.repo.root, rel, args.startLine, ctx.config.maxLineChars);
@@ -62,12 +62,12 @@ async function chunkAt(root: string, rel: string, line: number | undefined, maxL
   try {
     text = fs.readFileSync(keyFsPath(root, rel), 'utf8');
   } catch {
-    throw new UsageError(`${shown} is in the index but not on disk (deleted?)`);
+    throw new OcragError(`${shown} is in the index but not on disk (deleted?)`);
   }
   const chunks = await chunkFile(shown, text, { maxLineChars });
-  if (chunks.length === 0) throw new UsageError(`${shown} has no code to compare (empty?)`);
+  if (chunks.length === 0) throw new OcragError(`${shown} has no code to compare (empty?)`);
   if (line === undefined) return chunks[0];
   const holding = chunks.filter((c) => c.startLine <= line && line <= c.endLine).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine));
-  if (holding.length === 0) throw new UsageError(`${shown} has no chunk at line ${line} (it has ${text.split('\n').length} lines)`);
+  if (holding.length === 0) throw new OcragError(`${shown} has no chunk at line ${line} (it has ${text.split('\n').length} lines)`);
   return holding[0];
 }

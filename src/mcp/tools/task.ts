@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { IndexTaskSnapshot } from '../../session/index-tasks.js';
 import type { ReindexSnapshot } from '../../session/reindex-job.js';
 import type { RepoSessions } from '../../session/repo-sessions.js';
-import { UsageError } from '../../util/errors.js';
+import { OcragError } from '../../util/errors.js';
 
 /** An index task as the tools return it: the session's snapshot without the run's internal summary. */
 export const taskShape = z.object({
@@ -36,7 +36,7 @@ export function toTaskView(s: IndexTaskSnapshot | ReindexSnapshot): TaskView {
 /** The task with this id in any repository the server serves; unknown ids are a one-line error. */
 export function findTask(sessions: RepoSessions, id: string) {
   const found = sessions.task(id);
-  if (!found) throw new UsageError(`no index task ${id}: index_codebase returns task ids; a server keeps the last 20 tasks of each repository`);
+  if (!found) throw new OcragError(`no index task ${id}: index_codebase returns task ids; a server keeps the last 20 tasks of each repository`);
   return found;
 }
 

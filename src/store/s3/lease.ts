@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { UsageError } from '../../util/errors.js';
+import { OcragError } from '../../util/errors.js';
 import type { S3Objects } from './objects.js';
 
 /**
@@ -39,7 +39,7 @@ export async function acquireLease(objects: S3Objects, opts: { waitMs?: number; 
     if (current && Date.parse(current.expiresAt) > Date.now()) {
       if (!told) opts.onWait?.(current.holder);
       told = true;
-      if (Date.now() > deadline) throw new UsageError(`the remote store ${objects.shown()} is being published by ${current.holder}; gave up waiting`);
+      if (Date.now() > deadline) throw new OcragError(`the remote store ${objects.shown()} is being published by ${current.holder}; gave up waiting`);
       await sleep(300 + Math.random() * 700);
       continue;
     }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from '../../util/errors.js';
+import { OcragError } from '../../util/errors.js';
 import type { SigningKeys } from './sigv4.js';
 
 /** A bucket and a key prefix, from `s3://bucket/prefix`. */
@@ -21,7 +21,7 @@ export interface S3Settings extends SigningKeys {
 
 export function parseS3Uri(uri: string): S3Place {
   const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(uri);
-  if (!m) throw new UsageError(`invalid S3 location "${uri}": expected s3://bucket/prefix`);
+  if (!m) throw new OcragError(`invalid S3 location "${uri}": expected s3://bucket/prefix`);
   return { bucket: m[1], prefix: (m[2] ?? '').replace(/\/+$/, '') };
 }
 
@@ -37,11 +37,11 @@ export function s3Settings(env: NodeJS.ProcessEnv = process.env): S3Settings {
   const config = iniSection(env.AWS_CONFIG_FILE || path.join(home, '.aws', 'config'), profile === 'default' ? 'default' : `profile ${profile}`);
   const accessKeyId = env.AWS_ACCESS_KEY_ID || creds.aws_access_key_id;
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY || creds.aws_secret_access_key;
-  if (!accessKeyId || !secretAccessKey) throw new UsageError('no AWS credentials for the S3 store: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or a profile in ~/.aws/credentials)');
+  if (!accessKeyId || !secretAccessKey) throw new OcragError('no AWS credentials for the S3 store: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or a profile in ~/.aws/credentials)');
   const endpoint = (env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || config.endpoint_url || '').replace(/\/+$/, '') || null;
   const allowHttp = /^(1|true|yes)$/i.test(env.AWS_ALLOW_HTTP ?? '');
-  if (endpoint && !/^https?:\/\/[^/]+$/.test(endpoint)) throw new UsageError(`invalid AWS_ENDPOINT_URL "${endpoint}": expected http(s)://host[:port]`);
-  if (endpoint?.startsWith('http://') && !allowHttp) throw new UsageError(`AWS_ENDPOINT_URL ${endpoint} is plain HTTP: set AWS_ALLOW_HTTP=true to allow it`);
+  if (endpoint && !/^https?:\/\/[^/]+$/.test(endpoint)) throw new OcragError(`invalid AWS_ENDPOINT_URL "${endpoint}": expected http(s)://host[:port]`);
+  if (endpoint?.startsWith('http://') && !allowHttp) throw new OcragError(`AWS_ENDPOINT_URL ${endpoint} is plain HTTP: set AWS_ALLOW_HTTP=true to allow it`);
   const sessionToken = env.AWS_SESSION_TOKEN || creds.aws_session_token || undefined;
   return { accessKeyId, secretAccessKey, sessionToken, region: env.AWS_REGION || env.AWS_DEFAULT_REGION || config.region || 'us-east-1', endpoint, allowHttp };
 }
