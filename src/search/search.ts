@@ -9,6 +9,7 @@ import { analyzeQuery, type QueryInfo } from './query.js';
 import { DEFAULT_RANKING, type RankingConfig } from './rank/config.js';
 import type { Hit } from './rank/hit.js';
 import { rescoreHits, scoreHits } from './rank/rank.js';
+import { rerankHits, type Reranker } from './rank/rerank.js';
 import { hasGoodMatch } from './relevance.js';
 import { selectTop } from './rank/select.js';
 import { searchView } from './view.js';
@@ -49,6 +50,8 @@ export interface SearchOptions {
   ranking?: Partial<RankingConfig>;
   /** Each result's whole chunk, not the part of a long one that answers (see `excerpt`). */
   whole?: boolean;
+  /** A stage after the signals that reads the best hits again (rank/rerank.ts); none by default. */
+  reranker?: Reranker;
 }
 
 /**
@@ -93,7 +96,8 @@ async function rank(manifest: Manifest, retriever: Retriever, query: string, opt
   const candidates = await gatherCandidates(retriever, view, q, cfg);
   const hits = scoreHits(fuse(candidates.pool.values(), q, cfg), { q, cfg, view, candidates });
   rescoreHits(hits, cfg);
-  return { q, hits: selectTop(hits, opts.k, cfg) };
+  const reranked = opts.reranker ? await rerankHits(hits, query, opts.reranker) : hits;
+  return { q, hits: selectTop(reranked, opts.k, cfg) };
 }
 
 let lexiconFailureSaid = false;
