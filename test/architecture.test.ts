@@ -225,6 +225,21 @@ export function checkExitCodes(sources: Map<string, string>): string[] {
   return problems;
 }
 
+/** The columns whose names say nothing else (`id`, `text` are words too): spelled anywhere but chunk-columns.ts, a second definition. */
+const COLUMN_NAMES = ['start_line', 'end_line', 'content_key'];
+const COLUMNS_FILE = 'src/store/chunk-columns.ts';
+
+export function checkColumnNames(sources: Map<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [file, text] of sources) {
+    if (file === COLUMNS_FILE) continue;
+    text.split('\n').forEach((line, i) => {
+      for (const name of COLUMN_NAMES) if (line.includes(`'${name}'`) || line.includes(`"${name}"`)) problems.push(`${file}:${i + 1} spells the column '${name}': use COLUMN from ${COLUMNS_FILE}`);
+    });
+  }
+  return problems;
+}
+
 function sourceFiles(dir: string): string[] {
   return fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -260,6 +275,12 @@ describe('architecture', () => {
     assert.deepEqual(checkExitCodes(new Map([['src/mcp/e.ts', 'if (e.exitCode === 3) hint();\n'], ['src/cli/main.ts', 'return process.exitCode;\n']])), [
       'src/mcp/e.ts:1 reads exitCode: tell failures apart by their kind and remedy (util/errors.ts); exit codes are the CLI\'s (src/cli/)',
     ]);
+  });
+
+  test('the stored columns are named in one file (src/store/chunk-columns.ts)', () => {
+    const problems = checkColumnNames(sources);
+    assert.deepEqual(problems, [], `\n${problems.join('\n')}\n`);
+    assert.deepEqual(checkColumnNames(new Map([['src/search/x.ts', "batch.getChild('start_line');\n"]])), ["src/search/x.ts:1 spells the column 'start_line': use COLUMN from src/store/chunk-columns.ts"]);
   });
 
   test(`no file of src/ is over ${MAX_LINES} lines, except the data tables listed by name`, () => {

@@ -3,6 +3,7 @@ import type { MarkReason } from '../store/blob-state.js';
 import type { ChunkStore } from '../store/contract.js';
 import type { StoreMeta } from '../store/meta.js';
 import { chunkId } from './chunk-id.js';
+import { COLUMN } from '../store/chunk-columns.js';
 
 /*
  * When one language's chunking changes, only its files are chunked and embedded again. A store whose metadata
@@ -69,8 +70,8 @@ export async function outdatedChunks(store: ChunkStore, meta: StoreMeta): Promis
   if (meta.chunkerVersion === chunkerVersion()) return { ids, blobs, languages };
   const { modelId } = meta;
   const versions = new Map<string, string>();
-  for await (const batch of store.chunkColumns(null, ['id', 'blob', 'start_line', 'end_line', 'language'])) {
-    const [id, blob, start, end, language] = ['id', 'blob', 'start_line', 'end_line', 'language'].map((c) => batch.getChild(c)!);
+  for await (const batch of store.chunkColumns(null, [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language])) {
+    const [id, blob, start, end, language] = [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language].map((c) => batch.getChild(c)!);
     for (let i = 0; i < batch.numRows; i++) {
       const lang = language.get(i) as string;
       let version = versions.get(lang);

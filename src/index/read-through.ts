@@ -1,6 +1,6 @@
 import { chunkerVersionsByLanguage } from '../chunk/version.js';
 import type { BlobState } from '../store/blob-state.js';
-import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
+import { CHUNK_COLUMNS, COLUMN } from '../store/chunk-columns.js';
 import type { ChunkBatch, ChunkStore } from '../store/contract.js';
 import type { IndexIdentity } from '../store/identity.js';
 import { openStore } from '../store/open-store.js';
@@ -98,7 +98,7 @@ export async function readThrough(
       await writing;
       writing = (async () => {
         if (batches.length) await local.addChunkBatchesNotStored(batches);
-        for (const batch of batches) for (const id of batch.getChild('id')!.toArray() as string[]) copied.add(id);
+        for (const batch of batches) for (const id of batch.getChild(COLUMN.id)!.toArray() as string[]) copied.add(id);
         summary.chunks += count;
       })();
       writing.catch(() => undefined);
@@ -108,7 +108,7 @@ export async function readThrough(
     for await (const batch of reader.store.chunkColumns(blobs, CHUNK_COLUMNS)) {
       checkRemoteRows(reader.remote.uri, batch, asked, identity);
       if (!(await check.rows.checkBatch(batch))) throw check.refused();
-      const blobCol = batch.getChild('blob')!;
+      const blobCol = batch.getChild(COLUMN.blob)!;
       for (let i = 0; i < batch.numRows; i++) seen.add(blobCol.get(i) as string);
       pending.push(batch);
       rows += batch.numRows;
@@ -182,7 +182,7 @@ function whyNot(e: unknown): string {
 function checkRemoteRows(uri: string, batch: ChunkBatch, blobs: Set<string>, identity: IndexIdentity): void {
   const versionOf = chunkerVersionsByLanguage(identity);
   const col = (name: string) => batch.getChild(name);
-  const [ids, blobCol, starts, ends, languages, vectors] = ['id', 'blob', 'start_line', 'end_line', 'language', 'vector'].map(col);
+  const [ids, blobCol, starts, ends, languages, vectors] = [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language, COLUMN.vector].map(col);
   const fail = (row: number, what: string): never => {
     throw new ArtifactError(`the remote store ${uri} is not usable: row ${row + 1} of a batch ${what}: refused (nothing of it was added)`);
   };

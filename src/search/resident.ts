@@ -11,6 +11,7 @@ import { readSnapshot, writeSnapshot, type ResidentState, type RestoredState } f
 import { SectionDamageError } from './sectioned-file.js';
 import { ownDefinition } from '../text/breadcrumb.js';
 import { forEachIndexedWord } from './indexed-words.js';
+import { COLUMN } from '../store/chunk-columns.js';
 
 /**
  * The chunks of the blobs searched so far, held in memory: info, text, an int8 copy of each vector and postings
@@ -83,7 +84,7 @@ export class ResidentChunks {
     const missing = [...new Set(blobs)].filter((b) => !this.byBlob.has(b) && !this.empty.has(b));
     if (!missing.length) return;
     const wanted = new Set(missing);
-    for await (const batch of (await store.get()).chunkColumns(missing, ['id', 'blob', 'start_line', 'end_line', 'language', 'symbol', 'text', 'terms', 'vector'])) this.add(batch, wanted);
+    for await (const batch of (await store.get()).chunkColumns(missing, [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language, COLUMN.symbol, COLUMN.text, COLUMN.terms, COLUMN.vector])) this.add(batch, wanted);
     for (const b of missing) if (!this.byBlob.has(b)) this.empty.add(b);
     if (this.snapshotFile) {
       // Restored texts are still read from the file about to be replaced: take them in first.
@@ -188,7 +189,7 @@ export class ResidentChunks {
    */
   add(batch: ChunkBatch, wanted: Set<string>, seen?: Set<string>): void {
     const col = (name: string) => batch.getChild(name)!;
-    const [ids, blobs, starts, ends, languages, symbols, texts, terms, vectors] = ['id', 'blob', 'start_line', 'end_line', 'language', 'symbol', 'text', 'terms', 'vector'].map(col);
+    const [ids, blobs, starts, ends, languages, symbols, texts, terms, vectors] = [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language, COLUMN.symbol, COLUMN.text, COLUMN.terms, COLUMN.vector].map(col);
     const list = vectors.data[0];
     const flat = list.children[0].values as Float32Array;
     const offset = list.children[0].offset + list.offset * this.dim;

@@ -4,7 +4,7 @@ import { chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
 import { chunkId } from '../index/chunk-id.js';
 import type { IndexIdentity } from '../store/identity.js';
 import arrow, { type Data, type DataType, type Schema, type Utf8 } from '../store/arrow.js';
-import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
+import { CHUNK_COLUMNS, COLUMN } from '../store/chunk-columns.js';
 import type { ChunkBatch } from '../store/contract.js';
 import { ArtifactError } from '../util/errors.js';
 import { isObjectId } from '../git/object-id.js';
@@ -38,8 +38,8 @@ export interface ChunkEntryNames {
 
 const MAX_LINE = 100_000_000;
 /** Every column but the vectors, which travel apart. */
-const ROW_COLUMNS = CHUNK_COLUMNS.filter((c) => c !== 'vector');
-const STRING_COLUMNS = ['id', 'blob', 'language', 'symbol', 'text', 'terms'];
+const ROW_COLUMNS = CHUNK_COLUMNS.filter((c) => c !== COLUMN.vector);
+const STRING_COLUMNS = [COLUMN.id, COLUMN.blob, COLUMN.language, COLUMN.symbol, COLUMN.text, COLUMN.terms];
 const BIG_ENDIAN = os.endianness() === 'BE';
 
 /** Cuts a stored batch into chunk entries of at most ROWS_PER_ENTRY rows. */
@@ -48,7 +48,7 @@ export function* encodeChunkBatch(batch: ChunkBatch, dim: number): Generator<Chu
     const slice = batch.slice(start, Math.min(start + ROWS_PER_ENTRY, batch.numRows));
     const ipc = arrow.tableToIPC(new arrow.Table(slice.select(ROW_COLUMNS)), 'stream');
     // A slice's values start at its first row.
-    const floats = (slice.getChild('vector')!.data[0].children[0].values as Float32Array).subarray(0, slice.numRows * dim);
+    const floats = (slice.getChild(COLUMN.vector)!.data[0].children[0].values as Float32Array).subarray(0, slice.numRows * dim);
     const vectors = Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength);
     yield { columns: Buffer.from(ipc.buffer, ipc.byteOffset, ipc.byteLength), vectors: BIG_ENDIAN ? Buffer.from(vectors).swap32() : vectors };
   }
@@ -106,7 +106,7 @@ export function decodeCheckedEntry(entry: ChunkEntry, dim: number): ChunkBatch {
 function withVectors(columns: ChunkBatch, vectors: Float32Array, dim: number): ChunkBatch {
   const { Field, FixedSizeList, Float32, RecordBatch, Schema, Struct, makeData } = arrow;
   const type = new FixedSizeList(dim, new Field('item', new Float32(), true));
-  const fields = [...columns.schema.fields, new Field('vector', type, false)];
+  const fields = [...columns.schema.fields, new Field(COLUMN.vector, type, false)];
   const values = makeData({ type: new Float32(), length: vectors.length, nullCount: 0, data: vectors });
   const children = [...columns.data.children, makeData({ type, length: columns.numRows, nullCount: 0, child: values })];
   return new RecordBatch(new Schema(fields), makeData({ type: new Struct(fields), length: columns.numRows, nullCount: 0, children }));
@@ -122,12 +122,12 @@ function floatsOf(bytes: Buffer): Float32Array {
 /** Checks row i, adding its blob to `blobs`. */
 function rowChecker(batch: ChunkBatch, expect: RowExpectations, blobs: Set<string>): (i: number) => string | null {
   const col = (n: string) => batch.getChild(n)!.data[0];
-  const ids = asciiColumn(col('id') as Data<Utf8>);
-  const blobColumn = asciiColumn(col('blob') as Data<Utf8>);
-  const starts = col('start_line').values as Int32Array;
-  const ends = col('end_line').values as Int32Array;
+  const ids = asciiColumn(col(COLUMN.id) as Data<Utf8>);
+  const blobColumn = asciiColumn(col(COLUMN.blob) as Data<Utf8>);
+  const starts = col(COLUMN.startLine).values as Int32Array;
+  const ends = col(COLUMN.endLine).values as Int32Array;
   const bytes = (d: Data, i: number) => (d.valueOffsets as Int32Array)[i + 1] - (d.valueOffsets as Int32Array)[i];
-  const [languages, symbols] = [col('language'), col('symbol')];
+  const [languages, symbols] = [col(COLUMN.language), col(COLUMN.symbol)];
   const languageOf = asciiColumn(languages as Data<Utf8>);
   const versionOf = languageVersions(expect);
   if (starts.length < batch.numRows || ends.length < batch.numRows) return () => 'line numbers are shorter than the rows';

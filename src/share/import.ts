@@ -24,6 +24,7 @@ import { localIdentity } from './local-identity.js';
 import { checkAgainstRepository, checkSelection, commitTree, type CommitTree } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
 import { peekHeader, verifyArtifact, type VerifiedArtifact } from './verify.js';
+import { COLUMN } from '../store/chunk-columns.js';
 
 export interface ImportSummary {
   file: string;
@@ -198,8 +199,8 @@ async function storedRows(ctx: IndexContext, dim: number, manifest: Manifest): P
     try {
       const state = await store.blobState(new Set(Object.values(manifest.files)));
       const withChunks = [...state].flatMap(([blob, s]) => (s === 'chunks' ? [blob] : []));
-      for await (const batch of withChunks.length ? store.chunkColumns(withChunks, ['id', 'symbol', 'text', 'terms']) : []) {
-        const [ids, symbols, texts, terms] = ['id', 'symbol', 'text', 'terms'].map((c) => batch.getChild(c)!.toArray() as string[]);
+      for await (const batch of withChunks.length ? store.chunkColumns(withChunks, [COLUMN.id, COLUMN.symbol, COLUMN.text, COLUMN.terms]) : []) {
+        const [ids, symbols, texts, terms] = [COLUMN.id, COLUMN.symbol, COLUMN.text, COLUMN.terms].map((c) => batch.getChild(c)!.toArray() as string[]);
         ids.forEach((id, i) => rows.set(id, rowSays(symbols[i], texts[i], terms[i])));
       }
     } finally {

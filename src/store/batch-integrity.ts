@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Data, RecordBatch } from './arrow.js';
 import { ArtifactError, StoreDamageError } from '../util/errors.js';
 import { contentKeyProblem, vectorProblem } from './row-integrity.js';
+import { COLUMN } from './chunk-columns.js';
 
 /**
  * What a batch read back from a store must satisfy, column by column, before anything above the store sees it:
@@ -44,25 +45,25 @@ export function storedBatchProblem(batch: RecordBatch): string | null {
     const bad = column ? badDigest(column, lengths) : -1;
     if (bad >= 0) return `has ${name} "${printable(stringAt(column!, bad))}", not a hex digest`;
   }
-  const [starts, ends] = [data('start_line'), data('end_line')];
+  const [starts, ends] = [data(COLUMN.startLine), data(COLUMN.endLine)];
   for (let row = 0; starts && ends && row < batch.numRows; row++) {
     const [start, end] = [(starts.values as Int32Array)[starts.offset + row], (ends.values as Int32Array)[ends.offset + row]];
     if (!(start >= 1 && start <= end && end <= MAX_LINE)) return `has lines ${start}-${end}`;
   }
-  const language = data('language');
+  const language = data(COLUMN.language);
   for (let row = 0; language && row < batch.numRows; row++) {
     const name = stringAt(language, row);
     if (!LANGUAGE.test(name)) return `has language "${printable(name)}"`;
   }
-  const terms = data('terms');
+  const terms = data(COLUMN.terms);
   const badWords = terms ? badTerms(terms) : -1;
   if (badWords >= 0) return `has search words "${printable(stringAt(terms!, badWords))}"`;
-  const [key, symbol, text] = [data('content_key'), data('symbol'), data('text')];
+  const [key, symbol, text] = [data(COLUMN.contentKey), data(COLUMN.symbol), data(COLUMN.text)];
   for (let row = 0; key && symbol && text && row < batch.numRows; row++) {
     const problem = contentKeyProblem(stringAt(symbol, row), stringAt(text, row), stringAt(key, row));
     if (problem) return problem;
   }
-  const vectors = data('vector');
+  const vectors = data(COLUMN.vector);
   if (vectors) {
     const dim = (vectors.type as unknown as { listSize: number }).listSize;
     const child = vectors.children[0];

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { ChunkStore } from './contract.js';
 import type { StoreLocation } from './layout.js';
+import { COLUMN } from './chunk-columns.js';
 
 /**
  * The most chunks one view (the files one search looks at) is ranked over in memory, exactly; a view of this many
@@ -38,8 +39,8 @@ export async function countChunksOf(store: ChunkStore, blobs: ReadonlySet<string
   if (blobs.size === 0 || limit <= 0) return 0;
   let count = 0;
   // chunkColumns may answer a long list with every row: the rows of other blobs are not counted.
-  for await (const batch of store.chunkColumns([...blobs], ['blob'])) {
-    const column = batch.getChild('blob')!;
+  for await (const batch of store.chunkColumns([...blobs], [COLUMN.blob])) {
+    const column = batch.getChild(COLUMN.blob)!;
     for (let i = 0; i < batch.numRows; i++) if (blobs.has(column.get(i) as string) && ++count >= limit) return count;
   }
   return count;

@@ -1,5 +1,6 @@
 import type { ChunkBatch } from '../../store/contract.js';
 import type { RowClaim } from './blob-truth.js';
+import { COLUMN } from '../../store/chunk-columns.js';
 
 /** A row from outside (an artifact, a remote store, a search-ready set) or from the local store, to be held to git. */
 export interface VerifiableRow extends RowClaim {
@@ -14,9 +15,9 @@ export interface VerifiableRow extends RowClaim {
 
 /** The rows of a batch of the store's chunk columns, their vectors viewed in place. */
 export function* rowsOfBatch(batch: ChunkBatch, dim: number): Generator<VerifiableRow> {
-  const [ids, blobs, languages, symbols, texts, terms] = ['id', 'blob', 'language', 'symbol', 'text', 'terms'].map((name) => stringsOf(batch, name));
-  const [starts, ends] = ['start_line', 'end_line'].map((name) => batch.getChild(name)!.data[0].values as Int32Array);
-  const list = batch.getChild('vector')!.data[0];
+  const [ids, blobs, languages, symbols, texts, terms] = [COLUMN.id, COLUMN.blob, COLUMN.language, COLUMN.symbol, COLUMN.text, COLUMN.terms].map((name) => stringsOf(batch, name));
+  const [starts, ends] = [COLUMN.startLine, COLUMN.endLine].map((name) => batch.getChild(name)!.data[0].values as Int32Array);
+  const list = batch.getChild(COLUMN.vector)!.data[0];
   const flat = list.children[0].values as Float32Array;
   const offset = list.children[0].offset + list.offset * dim;
   for (let i = 0; i < batch.numRows; i++) {

@@ -1,21 +1,22 @@
 import { isObjectId } from '../../git/object-id.js';
+import { COLUMN } from '../chunk-columns.js';
 
 /**
  * LanceDB `blob IN (…)` filters for these blobs, `size` ids to a filter. Anything not an object id is dropped
  * first, so no quote or other SQL ever reaches a filter.
  */
 export function blobFilters(blobs: Iterable<string>, size: number): string[] {
-  return inFilters('blob', blobs, size);
+  return inFilters(COLUMN.blob, blobs, size);
 }
 
 /** As blobFilters, over chunk ids (hex digests, as long as a SHA-1 object id). */
 export function idFilters(ids: Iterable<string>, size: number): string[] {
-  return inFilters('id', ids, size);
+  return inFilters(COLUMN.id, ids, size);
 }
 
 /** `content_key IN (…)` filters, as blobFilters (content keys are 40 hex digits, as object ids). */
 export function keyFilters(keys: Iterable<string>, size: number): string[] {
-  return inFilters('content_key', keys, size);
+  return inFilters(COLUMN.contentKey, keys, size);
 }
 
 function inFilters(column: string, values: Iterable<string>, size: number): string[] {

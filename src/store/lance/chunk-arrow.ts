@@ -1,28 +1,29 @@
 import type { Data as DataType, Float32 as Float32Type, FixedSizeList as FixedSizeListType, RecordBatch as RecordBatchType, Schema as SchemaType, Table as TableType } from 'apache-arrow';
 import arrow from '../arrow.js';
 import type { ChunkRow } from '../contract.js';
+import { COLUMN } from '../chunk-columns.js';
 
 const { Field, FixedSizeList, Float32, Int32, Schema, Utf8, makeData, Table: ArrowTable, RecordBatch, Struct, vectorFromArray } = arrow;
 
 /** The column both tables have: a chunk reference names its content by it. */
-export const KEY = 'content_key';
+export const KEY = COLUMN.contentKey;
 /** Columns of the `chunk_refs` table besides the key: what a chunk is, apart from its content. */
-export const REF_COLUMNS = ['id', 'blob', 'start_line', 'end_line', 'language'];
+export const REF_COLUMNS: string[] = [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language];
 /** Columns of the `contents` table besides the key: what is stored once for every chunk that has it. */
-export const CONTENT_COLUMNS = ['symbol', 'text', 'terms', 'vector'];
+export const CONTENT_COLUMNS: string[] = [COLUMN.symbol, COLUMN.text, COLUMN.terms, COLUMN.vector];
 
 /** Every column of a chunk, as callers read them (and as the one table of the first layout held them). */
 export function chunkSchema(dim: number): SchemaType {
   return new Schema([
-    new Field('id', new Utf8(), false),
-    new Field('blob', new Utf8(), false),
-    new Field('start_line', new Int32(), false),
-    new Field('end_line', new Int32(), false),
-    new Field('language', new Utf8(), false),
-    new Field('symbol', new Utf8(), false),
-    new Field('text', new Utf8(), false),
-    new Field('terms', new Utf8(), false),
-    new Field('vector', vectorType(dim), false),
+    new Field(COLUMN.id, new Utf8(), false),
+    new Field(COLUMN.blob, new Utf8(), false),
+    new Field(COLUMN.startLine, new Int32(), false),
+    new Field(COLUMN.endLine, new Int32(), false),
+    new Field(COLUMN.language, new Utf8(), false),
+    new Field(COLUMN.symbol, new Utf8(), false),
+    new Field(COLUMN.text, new Utf8(), false),
+    new Field(COLUMN.terms, new Utf8(), false),
+    new Field(COLUMN.vector, vectorType(dim), false),
   ]);
 }
 
@@ -44,7 +45,7 @@ function vectorType(dim: number): FixedSizeListType<Float32Type> {
   return new FixedSizeList(dim, new Field('item', new Float32(), true));
 }
 
-export const markSchema = new Schema([new Field('blob', new Utf8(), false), new Field('reason', new Utf8(), false)]);
+export const markSchema = new Schema([new Field(COLUMN.blob, new Utf8(), false), new Field(COLUMN.reason, new Utf8(), false)]);
 
 /** A stored content: what chunks of the same breadcrumb and text share. */
 export interface ContentRow {
@@ -107,14 +108,14 @@ export function rowsToArrow(rows: ChunkRow[], dim: number): TableType {
 export function rowOf(batch: RecordBatchType, i: number): ChunkRow {
   const get = (column: string) => batch.getChild(column)!.get(i);
   return {
-    id: get('id') as string,
-    blob: get('blob') as string,
-    startLine: get('start_line') as number,
-    endLine: get('end_line') as number,
-    language: get('language') as string,
-    symbol: get('symbol') as string,
-    text: get('text') as string,
-    terms: get('terms') as string,
-    vector: Float32Array.from((get('vector') as { toArray(): Float32Array }).toArray()),
+    id: get(COLUMN.id) as string,
+    blob: get(COLUMN.blob) as string,
+    startLine: get(COLUMN.startLine) as number,
+    endLine: get(COLUMN.endLine) as number,
+    language: get(COLUMN.language) as string,
+    symbol: get(COLUMN.symbol) as string,
+    text: get(COLUMN.text) as string,
+    terms: get(COLUMN.terms) as string,
+    vector: Float32Array.from((get(COLUMN.vector) as { toArray(): Float32Array }).toArray()),
   };
 }

@@ -3,7 +3,7 @@ import type * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch as RecordBatchType, Table as TableType } from 'apache-arrow';
 import arrow from '../arrow.js';
 import { contentKey } from '../content-key.js';
-import { CHUNK_COLUMNS } from '../chunk-columns.js';
+import { CHUNK_COLUMNS, COLUMN } from '../chunk-columns.js';
 import { crashPoint } from '../../util/crash-point.js';
 import { checkStoredBatch } from '../batch-integrity.js';
 import { batchOf, takeColumn, type RowRef } from './arrow-take.js';
@@ -84,11 +84,11 @@ export interface Added {
  * many chunks were added.
  */
 export async function addBatchesNotStored(tables: ChunkTables, batches: RecordBatchType[], added?: Added): Promise<number> {
-  const ids = added?.ids ?? (await storedIds(tables.refs, batches.flatMap((b) => [...b.getChild('blob')!]) as string[]));
+  const ids = added?.ids ?? (await storedIds(tables.refs, batches.flatMap((b) => [...b.getChild(COLUMN.blob)!]) as string[]));
   const keep: RowRef[] = [];
   const keys: string[] = [];
   for (const batch of batches) {
-    const [id, symbol, text] = ['id', 'symbol', 'text'].map((c) => batch.getChild(c)!);
+    const [id, symbol, text] = [COLUMN.id, COLUMN.symbol, COLUMN.text].map((c) => batch.getChild(c)!);
     for (let row = 0; row < batch.numRows; row++) {
       if (ids.has(id.get(row) as string)) continue;
       ids.add(id.get(row) as string);
@@ -114,7 +114,7 @@ export async function addBatchesNotStored(tables: ChunkTables, batches: RecordBa
 
 /** These rows in the columns of `schema`, their content keys as its key column. */
 export function rowsIn(schema: ReturnType<typeof refSchema>, rows: RowRef[], keys: string[]): TableType {
-  const children = schema.fields.map((f) => (f.name === 'content_key' ? vectorFromArray(keys, new Utf8()).data[0] : takeColumn(f.name, f.type, rows)));
+  const children = schema.fields.map((f) => (f.name === COLUMN.contentKey ? vectorFromArray(keys, new Utf8()).data[0] : takeColumn(f.name, f.type, rows)));
   return new arrow.Table([batchOf(schema, children, rows.length)]);
 }
 
@@ -136,8 +136,8 @@ export async function append(table: lancedb.Table, rows: TableType): Promise<voi
 async function storedIds(refs: lancedb.Table, blobs: string[]): Promise<Set<string>> {
   const ids = new Set<string>();
   for (const filter of blobFilters(new Set(blobs), 500)) {
-    for await (const found of refs.query().where(filter).select(['id'])) {
-      const col = found.getChild('id')!;
+    for await (const found of refs.query().where(filter).select([COLUMN.id])) {
+      const col = found.getChild(COLUMN.id)!;
       for (let i = 0; i < found.numRows; i++) ids.add(col.get(i) as string);
     }
   }

@@ -7,6 +7,7 @@ import { blobFilters, idFilters, keyFilters } from './blob-filter.js';
 import { contentsToArrow, KEY, refsToArrow, rowsToArrow, type ContentRow } from './chunk-arrow.js';
 import type { ChunkTables } from './chunk-batches.js';
 import { storedKeys } from './content-join.js';
+import { COLUMN } from '../chunk-columns.js';
 
 /**
  * Under the write lock: the contents of these rows not stored yet (once each), then their references, merged by
@@ -37,7 +38,7 @@ export async function addToTables(tables: ChunkTables, rows: ChunkToAdd[], maybe
   if (fresh.length) await tables.contents.add(contentsToArrow(fresh, tables.dim));
   crashPoint('store.contents');
   const refs = refsToArrow(rows.map((r, i) => ({ id: r.id, blob: r.blob, startLine: r.startLine, endLine: r.endLine, language: r.language, key: keys[i] })));
-  if (mayDiffer) await tables.refs.mergeInsert('id').whenNotMatchedInsertAll().execute(refs);
+  if (mayDiffer) await tables.refs.mergeInsert(COLUMN.id).whenNotMatchedInsertAll().execute(refs);
   else await tables.refs.add(refs);
   return [];
 }
@@ -49,7 +50,7 @@ export async function addToTables(tables: ChunkTables, rows: ChunkToAdd[], maybe
 export async function addToLegacyTable(chunks: lancedb.Table, dim: number, rows: ChunkToAdd[]): Promise<string[]> {
   const lacking = rows.filter((r) => !r.vector || r.terms === undefined).map((r) => contentKey(r.symbol, r.text));
   if (lacking.length) return [...new Set(lacking)];
-  await chunks.mergeInsert('id').whenNotMatchedInsertAll().execute(rowsToArrow(rows as ChunkRow[], dim));
+  await chunks.mergeInsert(COLUMN.id).whenNotMatchedInsertAll().execute(rowsToArrow(rows as ChunkRow[], dim));
   return [];
 }
 

@@ -6,6 +6,7 @@ import { checkStoredBatch } from '../batch-integrity.js';
 import { batchOf, takeColumn, type RowRef } from './arrow-take.js';
 import { keyFilters } from './blob-filter.js';
 import { isRemoteTables } from './connect.js';
+import { COLUMN } from '../chunk-columns.js';
 import { CONTENT_COLUMNS, fieldsOf, KEY } from './chunk-arrow.js';
 
 /** Content keys to one `IN (…)` look-up: a look-up scans the key column once, so fewer and longer is cheaper. */
@@ -66,7 +67,7 @@ export async function* joinContents(refs: AsyncIterable<unknown>, contents: lanc
   const fromContent = columns.filter((c) => CONTENT_COLUMNS.includes(c));
   const lookUp = (keys: Set<string>) => contentsOf(contents, keys, fromContent, tables);
   const join = async (b: RecordBatchType, lookUpKeys = lookUp): Promise<RecordBatchType | null> => {
-    const blobs = wanted && b.getChild('blob')!;
+    const blobs = wanted && b.getChild(COLUMN.blob)!;
     const keys = b.getChild(KEY)!;
     const refRows: RowRef[] = [];
     for (let row = 0; row < b.numRows; row++) if (!blobs || wanted!.has(blobs.get(row) as string)) refRows.push({ batch: b, row });
@@ -85,7 +86,7 @@ export async function* joinContents(refs: AsyncIterable<unknown>, contents: lanc
     const keys = new Set<string>();
     for await (const batch of refs) {
       const b = batch as RecordBatchType;
-      const [blobs, keyCol] = [b.getChild('blob')!, b.getChild(KEY)!];
+      const [blobs, keyCol] = [b.getChild(COLUMN.blob)!, b.getChild(KEY)!];
       for (let row = 0; row < b.numRows; row++) if (wanted.has(blobs.get(row) as string)) keys.add(keyCol.get(row) as string);
       held.push(b);
     }
@@ -124,5 +125,5 @@ function missingContent(tables: string, key: string): never {
 
 /** The reference columns a read of `columns` needs, with the key to join by (and the blob, to keep wanted ones). */
 export function refColumnsFor(columns: string[]): string[] {
-  return [...new Set([...columns.filter((c) => !CONTENT_COLUMNS.includes(c)), 'blob', KEY])];
+  return [...new Set([...columns.filter((c) => !CONTENT_COLUMNS.includes(c)), COLUMN.blob, KEY])];
 }

@@ -4,7 +4,7 @@ import { waitLock } from '../../util/file-lock.js';
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import arrow from '../arrow.js';
-import { CHUNK_COLUMNS } from '../chunk-columns.js';
+import { CHUNK_COLUMNS, COLUMN } from '../chunk-columns.js';
 import type { BlobMark, ChunkBatch, ChunkStore, ChunkToAdd, StoreHits } from '../contract.js';
 import { checkStoredBatch } from '../batch-integrity.js';
 import { parseMarkReason, type BlobState } from '../blob-state.js';
@@ -101,16 +101,16 @@ export class LanceChunkStore implements ChunkStore {
     const state = new Map<string, BlobState>();
     const filters = only ? blobFilters(only, 500) : [null];
     for (const filter of filters) {
-      const marks = this.marks.query().select(['blob', 'reason']);
+      const marks = this.marks.query().select([COLUMN.blob, COLUMN.reason]);
       for await (const batch of filter ? marks.where(filter) : marks) {
         checkStoredBatch(batch, this.location.tables);
-        const [blob, reason] = [batch.getChild('blob')!, batch.getChild('reason')!];
+        const [blob, reason] = [batch.getChild(COLUMN.blob)!, batch.getChild(COLUMN.reason)!];
         for (let i = 0; i < batch.numRows; i++) state.set(blob.get(i) as string, parseMarkReason(reason.get(i) as string));
       }
-      const chunks = this.refs.query().select(['blob']);
+      const chunks = this.refs.query().select([COLUMN.blob]);
       for await (const batch of filter ? chunks.where(filter) : chunks) {
         checkStoredBatch(batch, this.location.tables);
-        const col = batch.getChild('blob')!;
+        const col = batch.getChild(COLUMN.blob)!;
         for (let i = 0; i < batch.numRows; i++) state.set(col.get(i) as string, 'chunks');
       }
     }
@@ -120,9 +120,9 @@ export class LanceChunkStore implements ChunkStore {
   /** Blob → number of chunks, for `list` and `status`. */
   async chunkCounts(): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
-    for await (const batch of this.refs.query().select(['blob'])) {
+    for await (const batch of this.refs.query().select([COLUMN.blob])) {
       checkStoredBatch(batch, this.location.tables);
-      const col = batch.getChild('blob')!;
+      const col = batch.getChild(COLUMN.blob)!;
       for (let i = 0; i < batch.numRows; i++) {
         const b = col.get(i) as string;
         counts.set(b, (counts.get(b) ?? 0) + 1);
@@ -147,8 +147,8 @@ export class LanceChunkStore implements ChunkStore {
   async contentVectors(keys: Iterable<string>): Promise<Map<string, { vector: Float32Array; terms: string }>> {
     const out = new Map<string, { vector: Float32Array; terms: string }>();
     if (!this.contents) return out;
-    for (const [key, { batch, row }] of await contentsOf(this.contents, keys, ['terms', 'vector'], this.location.tables)) {
-      out.set(key, { vector: Float32Array.from((batch.getChild('vector')!.get(row) as { toArray(): Float32Array }).toArray()), terms: batch.getChild('terms')!.get(row) as string });
+    for (const [key, { batch, row }] of await contentsOf(this.contents, keys, [COLUMN.terms, COLUMN.vector], this.location.tables)) {
+      out.set(key, { vector: Float32Array.from((batch.getChild(COLUMN.vector)!.get(row) as { toArray(): Float32Array }).toArray()), terms: batch.getChild(COLUMN.terms)!.get(row) as string });
     }
     return out;
   }
@@ -269,7 +269,7 @@ export class LanceChunkStore implements ChunkStore {
     // A small store's full-text index (left by an older indexer or the evaluation) is read by nobody: compaction
     // would otherwise keep it current. A large store's is how it is searched.
     const { contents } = this.indexed;
-    if (!isLargeStore(this.location)) for (const index of await contents.listIndices()) if (index.columns.includes('terms')) await contents.dropIndex(index.name);
+    if (!isLargeStore(this.location)) for (const index of await contents.listIndices()) if (index.columns.includes(COLUMN.terms)) await contents.dropIndex(index.name);
     for (const table of [this.refs, this.contents, this.marks]) await table?.optimize({ cleanupOlderThan: new Date(), deleteUnverified: false });
   }
 

@@ -6,7 +6,7 @@ import type * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch as RecordBatchType } from 'apache-arrow';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { crashPoint } from '../../util/crash-point.js';
-import { CHUNK_COLUMNS } from '../chunk-columns.js';
+import { CHUNK_COLUMNS, COLUMN } from '../chunk-columns.js';
 import { contentKey } from '../content-key.js';
 import { isLargeStore } from '../large-store.js';
 import type { StoreLocation } from '../layout.js';
@@ -58,7 +58,7 @@ export async function copyToSplitLayout(db: lancedb.Connection, legacy: lancedb.
   };
   for await (const raw of legacy.query().select(CHUNK_COLUMNS)) {
     const batch = raw as unknown as RecordBatchType;
-    const [symbol, text] = ['symbol', 'text'].map((c) => batch.getChild(c)!);
+    const [symbol, text] = [COLUMN.symbol, COLUMN.text].map((c) => batch.getChild(c)!);
     for (let row = 0; row < batch.numRows; row++) {
       const key = contentKey(symbol.get(row) as string, text.get(row) as string);
       pending.refs.push({ batch, row });

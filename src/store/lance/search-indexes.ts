@@ -8,13 +8,14 @@ import { isLargeStore, LARGE_VIEW_CHUNKS, markLargeStore } from '../large-store.
 import type { StoreLocation } from '../layout.js';
 import { batchOf, takeColumn, type RowRef } from './arrow-take.js';
 import { keyFilters } from './blob-filter.js';
+import { COLUMN } from '../chunk-columns.js';
 import { CONTENT_COLUMNS, fieldsOf, KEY, REF_COLUMNS } from './chunk-arrow.js';
 
 /** Below this many rows a vector index is not worth building: exact search over them takes milliseconds. */
 const MIN_VECTOR_INDEX_ROWS = 10_000;
 
 /** Columns a candidate row carries: enough to rank it and show it. */
-export const CANDIDATE_COLUMNS = ['id', 'blob', 'start_line', 'end_line', 'language', 'symbol', 'text', 'terms', 'vector'];
+export const CANDIDATE_COLUMNS = [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language, COLUMN.symbol, COLUMN.text, COLUMN.terms, COLUMN.vector];
 
 /**
  * The vector index is IVF_RQ (partitions, then RaBitQ: one bit per dimension, re-ranked by exact distance).
@@ -56,13 +57,13 @@ export async function ensureSearchIndexes(tables: IndexedTables, chunks: number,
   const indexed = new Set((await contents.listIndices()).flatMap((i) => i.columns));
   // The vector index first: its build ends in the run's sharpest native peak (~150 MB for half a second on the
   // 50,000-file store), which stacked on what the full-text build had left allocated when it came second.
-  if (!indexed.has('vector') && rows >= MIN_VECTOR_INDEX_ROWS) {
+  if (!indexed.has(COLUMN.vector) && rows >= MIN_VECTOR_INDEX_ROWS) {
     onNotice?.(`ocrag: ${chunks} chunks: building the vector index (once)`);
     // LanceDB's rule of thumb, ~4k rows per partition.
     const numPartitions = Math.max(1, Math.round(rows / 4096));
-    await contents.createIndex('vector', { config: lancedb.Index.ivfRq({ numPartitions, distanceType: 'cosine', maxIterations: KMEANS_ITERATIONS }) });
+    await contents.createIndex(COLUMN.vector, { config: lancedb.Index.ivfRq({ numPartitions, distanceType: 'cosine', maxIterations: KMEANS_ITERATIONS }) });
   }
-  if (!indexed.has('terms')) {
+  if (!indexed.has(COLUMN.terms)) {
     onNotice?.(`ocrag: ${chunks} chunks: building the full-text index`);
     await ensureTextIndex(contents);
   }
@@ -72,9 +73,9 @@ export async function ensureSearchIndexes(tables: IndexedTables, chunks: number,
 /** The full-text index over `terms`; created once, then kept current by compaction (LanceDB's optimize). */
 export async function ensureTextIndex(contents: lancedb.Table): Promise<void> {
   const indices = await contents.listIndices();
-  if (indices.some((i) => i.columns.includes('terms'))) return;
+  if (indices.some((i) => i.columns.includes(COLUMN.terms))) return;
   if ((await contents.countRows()) === 0) return;
-  await contents.createIndex('terms', {
+  await contents.createIndex(COLUMN.terms, {
     config: lancedb.Index.fts({ baseTokenizer: 'whitespace', lowercase: false, stem: true, language: 'English', removeStopWords: false, withPosition: false, asciiFolding: true }),
   });
 }
@@ -87,17 +88,17 @@ export async function queryStore(tables: IndexedTables, dim: number, vector: Flo
   const { contents } = tables;
   const columns = tables.refs ? [KEY, ...CONTENT_COLUMNS] : CANDIDATE_COLUMNS;
   const near = contents.vectorSearch(vector).distanceType('cosine').nprobes(NPROBES).refineFactor(REFINE_FACTOR).limit(limit).select([...columns, '_distance']);
-  const text = words.trim() ? contents.search(words, 'fts', 'terms').limit(limit).select([...columns, '_score']) : null;
+  const text = words.trim() ? contents.search(words, 'fts', COLUMN.terms).limit(limit).select([...columns, '_score']) : null;
   let [nearBatches, textBatches] = await Promise.all([collect(near, tables.dir), text ? collect(text, tables.dir) : Promise.resolve([])]);
   if (tables.refs) {
     const refs = await refsOfKeys(tables.refs, tables.dir, [...nearBatches, ...textBatches].flatMap((b) => [...b.getChild(KEY)!] as string[]));
     [nearBatches, textBatches] = [nearBatches, textBatches].map((batches) => batches.map((b) => chunksOfContents(b, refs, dim)));
   }
   const nearest: string[] = [];
-  for (const b of nearBatches) for (const id of b.getChild('id')!) nearest.push(id as string);
+  for (const b of nearBatches) for (const id of b.getChild(COLUMN.id)!) nearest.push(id as string);
   const textScores = new Map<string, number>();
   for (const b of textBatches) {
-    const ids = b.getChild('id')!;
+    const ids = b.getChild(COLUMN.id)!;
     const scores = b.getChild('_score')!;
     for (let i = 0; i < b.numRows; i++) textScores.set(ids.get(i) as string, scores.get(i) as number);
   }
@@ -107,10 +108,10 @@ export async function queryStore(tables: IndexedTables, dim: number, vector: Flo
 /** Best BM25 matches over `terms`: the chunks of the `limit` best contents, best first. */
 export async function textMatches(tables: IndexedTables, words: string, limit: number): Promise<{ id: string; score: number }[]> {
   await ensureTextIndex(tables.contents);
-  const rows = await tables.contents.search(words, 'fts', 'terms').limit(limit).select([tables.refs ? KEY : 'id', '_score']).toArray();
+  const rows = await tables.contents.search(words, 'fts', COLUMN.terms).limit(limit).select([tables.refs ? KEY : COLUMN.id, '_score']).toArray();
   if (!tables.refs) return rows.map((r) => ({ id: r.id as string, score: r._score as number }));
   const refs = await refsOfKeys(tables.refs, tables.dir, rows.map((r) => r[KEY] as string));
-  return rows.flatMap((r) => (refs.get(r[KEY] as string) ?? []).map((ref) => ({ id: ref.batch.getChild('id')!.get(ref.row) as string, score: r._score as number })));
+  return rows.flatMap((r) => (refs.get(r[KEY] as string) ?? []).map((ref) => ({ id: ref.batch.getChild(COLUMN.id)!.get(ref.row) as string, score: r._score as number })));
 }
 
 /** The references of these contents, each content's in the order they were added. */
