@@ -1,7 +1,7 @@
 import { cjkRuns, cjkTerms, hanRuns, hasCjk } from '../text/scripts.js';
 import { CHINESE_NAME_FRAME_WORDS, CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS as STOP_WORDS } from '../text/stop-words.js';
 import type { ZhLexicon } from '../text/zh-lexicon.js';
-import { englishOfHan, englishReading, withoutChineseStopWords } from '../text/zh-query.js';
+import { englishOfHan, englishReading, hanConcepts, withoutChineseStopWords } from '../text/zh-query.js';
 import { otherSpellings } from '../text/abbreviations.js';
 import { codeTerms, splitIdentifier } from '../text/terms.js';
 import { asksByInstructionOnly, asksForChange, asksHowItWorks, asksHowTo, describesChange, reportAsksHowTo } from './how-to.js';
@@ -29,6 +29,11 @@ export interface QueryInfo {
   keywords: string[];
   /** Identifier-aware words for the lexical index (CJK text as its character bigrams, Chinese also in English). */
   terms: string[];
+  /**
+   * What a short query is about, word by word: each entry the terms any of which stands for one word (an English
+   * word and its other spellings; a Chinese word's bigrams and its English senses). Empty for a name or a long query.
+   */
+  concepts: string[][];
   /** Terms that count less than 1 in lexical scoring: English words read from Chinese, by how likely the sense. */
   termWeights: ReadonlyMap<string, number>;
   /** The query is about tests, examples or benchmarks: don't push those down. */
@@ -89,12 +94,14 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
   }
   const terms = parts ? parts.terms.map(([t]) => t) : codeTerms(latin).filter((t) => !STOP_WORDS.has(t));
   const termWeights = new Map<string, number>(parts?.terms);
+  const concepts = parts || isName ? [] : latinConcepts(terms);
   if (!parts) addSpellings(terms, termWeights);
   let embedText = parts ? parts.embedText : framedName ? latin : text;
   let readEnglish: string[] = [];
   if (cjk && !framedName) {
     // A long query's parts hold its CJK bigrams already, at the weight of its prose.
     if (!parts) terms.push(...cjkTerms(text));
+    if (!parts) concepts.push(...(lexicon ? hanConcepts(text, lexicon) : cjkTerms(text).map((t) => [t])));
     if (lexicon) {
       const english = englishOfHan(text, lexicon);
       // The vector reads the Chinese and the English of its first senses: on the Chinese benchmark queries this
@@ -127,6 +134,7 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
     pathHints: parts?.paths ?? [],
     keywords: parts ? parts.keywords : [...keywords],
     terms,
+    concepts,
     termWeights,
     wantsTests: /\b(tests?|testing|spec|specs|fixtures?|mocks?|assert\w*)\b/.test(lower),
     wantsExamples: /\b(examples?|samples?|demos?|tutorials?|benchmarks?)\b/.test(lower),
@@ -148,6 +156,19 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
  * 0.8863 at 0.6, 0.8854 at 0.8; its queries write `authentication`, `initialization`, code `auth`, `init`).
  */
 const SPELLING_WEIGHT = 0.6;
+
+/** Each distinct word once, with its other spellings (`authentication`, `auth`) as one concept. */
+function latinConcepts(terms: string[]): string[][] {
+  const seen = new Set<string>();
+  const out: string[][] = [];
+  for (const term of terms) {
+    if (seen.has(term)) continue;
+    const concept = [term, ...otherSpellings(term)];
+    concept.forEach((t) => seen.add(t));
+    out.push(concept);
+  }
+  return out;
+}
 
 /** Code's short forms of the query's words (`authentication` → auth) and the words its short forms stand for, at a lesser weight. */
 function addSpellings(terms: string[], weights: Map<string, number>): void {

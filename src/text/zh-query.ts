@@ -1,4 +1,4 @@
-import { hanRuns } from './scripts.js';
+import { cjkTerms, hanRuns } from './scripts.js';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stop-words.js';
 import { ZH_GLOSSARY } from './zh-glossary.js';
 import type { ZhLexicon } from './zh-lexicon.js';
@@ -48,6 +48,22 @@ export function englishOfHan(text: string, lexicon: ZhLexicon): Map<string, numb
     }
   }
   return english;
+}
+
+/**
+ * The Han runs of `text` as the words they are made of, each with every term that stands for it: its character
+ * bigrams (as the index holds Chinese) and the English words of its senses (as code names things), so a file
+ * that says the word either way holds it. Function words are left out. Pure given the lexicon.
+ */
+export function hanConcepts(text: string, lexicon: ZhLexicon): string[][] {
+  const concepts: string[][] = [];
+  for (const run of hanRuns(text)) {
+    for (const word of lexicon.segment(run)) {
+      if (CHINESE_STOP_WORDS.has(word)) continue;
+      concepts.push([...new Set([...cjkTerms(word), ...englishOfHan(word, lexicon).keys()])]);
+    }
+  }
+  return concepts;
 }
 
 /** A one-word sense that can take -er / -or: not a noun of action or state (validation, management, handling). */

@@ -7,6 +7,7 @@ import { isBarrel } from '../../src/search/rank/signals/barrels.js';
 import { DEFAULT_RANKING } from '../../src/search/rank/config.js';
 import { RANKING_SIGNALS } from '../../src/search/rank/signals/index.js';
 import { definitionStrength } from '../../src/search/rank/signals/definitions.js';
+import { conceptCoverage, fileCoverage } from '../../src/search/rank/signals/file-coverage.js';
 import { fileSize } from '../../src/search/rank/signals/file-size.js';
 import { legacy } from '../../src/search/rank/signals/legacy.js';
 import { pathRole, pathRoles } from '../../src/search/rank/signals/path-roles.js';
@@ -126,6 +127,25 @@ describe('query analysis', () => {
     assert.equal(factor(change, 'big'), 100 ** DEFAULT_RANKING.fileSizeExponent);
     assert.equal(factor(change, 'unknown'), 1, 'a file the visible set does not measure keeps its score');
     for (const blob of ['big', 'small']) assert.equal(factor('wrap lines at the width of caret notation', blob), 1);
+  });
+
+  test('a file holding more of the query\'s concepts, in either spelling, ranks higher; rarer concepts count more', () => {
+    // Chunks 0-1 in blob a, 2 in b, 3 in c, 4 in d; the word 'list' is in every file, so it counts least.
+    const blobs = ['a', 'a', 'b', 'c', 'd'];
+    const words: Record<string, number[]> = { 批注: [0], comment: [2], read: [1, 3], list: [0, 2, 3, 4] };
+    const resident = { info: blobs.map((blob) => ({ blob })), postings: { get: (w: string) => (words[w] ? { docs: words[w], tfs: words[w].map(() => 1) } : undefined) } };
+    const visible = { mask: Uint8Array.from([1, 1, 1, 1, 1]), fileLength: new Map(['a', 'b', 'c', 'd'].map((b) => [b, 10])) };
+    const concepts = [['批注', 'comment', 'annotation'], ['读取', 'read'], ['列表', 'list']];
+    const coverage = conceptCoverage(resident as never, visible as never, concepts);
+    assert.equal(coverage.get('a'), 1, 'every concept, 批注 in Chinese');
+    assert.ok(coverage.get('b')! > coverage.get('c')! - 1e-9 && coverage.get('b') === coverage.get('c'), 'comment in English counts as 批注 does, as read does');
+    assert.ok(coverage.get('c')! > coverage.get('d')!, 'the common word is worth least');
+    const factor = (query: string) => {
+      const hit = { candidate: { chunk: {} }, file: { path: 'a.ts', display: 'a.ts', blob: 'd' } } as unknown as Parameters<ReturnType<typeof fileCoverage.prepare>>[0];
+      return fileCoverage.prepare({ q: { ...analyzeQuery(query), concepts }, cfg: DEFAULT_RANKING, candidates: { resident, visible } } as unknown as Parameters<typeof fileCoverage.prepare>[0])(hit);
+    };
+    assert.ok(factor('读取列表批注') < 1 && factor('读取列表批注') > 1 / (1 + DEFAULT_RANKING.fileCoverageWeight));
+    assert.equal(factor('read the comments of a list'), 1, 'an English question is not measured so (public benchmark −0.011)');
   });
 
   test('translation tables and changelogs count less unless the question asks for them', () => {

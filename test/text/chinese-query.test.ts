@@ -83,6 +83,18 @@ describe('Chinese query analysis (the real lexicon, built from the npm-shipped d
     assert.ok(!/\b(?:succeed|finish)\b/.test(q.embedText), q.embedText);
   });
 
+  test('each Chinese word is one concept, found by its characters or by its English; a name or a long query has none', () => {
+    const q = analyzeQuery('修复合并单元格的样式 bug', lexicon);
+    const of = (term: string) => q.concepts.find((c) => c.includes(term));
+    assert.ok(of('合并')?.includes('merge'), JSON.stringify(q.concepts));
+    assert.ok(of('单元')?.includes('元格') && of('单元')?.includes('cell'), JSON.stringify(q.concepts));
+    assert.ok(of('样式')?.includes('style'), JSON.stringify(q.concepts));
+    assert.ok(!q.concepts.some((c) => c.includes('的') || c.includes('并单')), 'no function word, no bigram across two words');
+    assert.deepEqual(of('bug'), ['bug']);
+    assert.deepEqual(analyzeQuery('parseArgs 在哪里定义', lexicon).concepts, []);
+    assert.deepEqual(analyzeQuery(`修复 ${'很长的问题描述 '.repeat(40)}`, lexicon).concepts, []);
+  });
+
   test('CJK bigrams: Chinese, Japanese and Korean alike, lone characters stand for themselves', () => {
     assert.deepEqual(cjkTerms('解析参数'), ['解析', '析参', '参数']);
     assert.deepEqual(cjkTerms('設定ファイル'), ['設定', '定フ', 'ファ', 'ァイ', 'イル']);

@@ -1,6 +1,7 @@
 import { barrels } from './barrels.js';
 import { coherence } from './coherence.js';
 import { definitions } from './definitions.js';
+import { fileCoverage } from './file-coverage.js';
 import { fileEvidence } from './file-evidence.js';
 import { fileSize } from './file-size.js';
 import { fileTopic } from './file-topic.js';
@@ -33,6 +34,7 @@ export const RANKING_SIGNALS = [
   imports,
   typeDeclarations,
   fileSize,
+  fileCoverage,
   coherence,
   saturation,
 ] as const;
