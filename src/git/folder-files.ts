@@ -3,6 +3,13 @@ import path from 'node:path';
 import { joinKey, keyFsPath, latin1Key, nulRecords, shownPath } from './path-key.js';
 import { gitBuffer } from './run.js';
 
+/**
+ * A repository inside a plain folder or a source is what they hold, hostile like the rest: its own config must not
+ * run anything. Listing reads its index, which runs the program `core.fsmonitor` names (a config a tarball can
+ * carry): switched off for every git this module starts. It runs no filter, hook or textconv driver.
+ */
+const NO_PROGRAMS = ['-c', 'core.fsmonitor=false'];
+
 /** Folders never worth walking in a source: version control and dependency trees. */
 const NEVER = ['.git', '.ocrag', 'node_modules', '.hg', '.svn'];
 
@@ -15,14 +22,14 @@ const NEVER = ['.git', '.ocrag', 'node_modules', '.hg', '.svn'];
  * Symlinks are listed, never followed.
  */
 export async function folderFiles(dir: string, scratchGit: string): Promise<string[]> {
-  const inside = await gitBuffer(['rev-parse', '--is-inside-work-tree'], { cwd: dir, okCodes: [128] }).catch(() => null);
+  const inside = await gitBuffer([...NO_PROGRAMS, 'rev-parse', '--is-inside-work-tree'], { cwd: dir, okCodes: [128] }).catch(() => null);
   if (inside?.code === 0 && inside.stdout.toString().trim() === 'true') {
     // Without --full-name, git names the files relative to the folder it runs in.
-    const { stdout } = await gitBuffer(['ls-files', '-z', '--cached', '--others', '--exclude-standard', ...neverWalked(), '.'], { cwd: dir });
+    const { stdout } = await gitBuffer([...NO_PROGRAMS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...neverWalked(), '.'], { cwd: dir });
     return listed(nulRecords(stdout)).sort();
   }
   await emptyGitFolder(scratchGit);
-  const { stdout } = await gitBuffer([`--git-dir=${scratchGit}`, `--work-tree=${dir}`, 'ls-files', '-z', '--others', '--exclude-standard', ...neverWalked()], { cwd: dir });
+  const { stdout } = await gitBuffer([...NO_PROGRAMS, `--git-dir=${scratchGit}`, `--work-tree=${dir}`, 'ls-files', '-z', '--others', '--exclude-standard', ...neverWalked()], { cwd: dir });
   const out: string[] = [];
   for (const record of nulRecords(stdout)) {
     if (!record.endsWith('/')) {

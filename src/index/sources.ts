@@ -3,8 +3,7 @@ import path from 'node:path';
 import type { Embedder } from '../embed/index.js';
 import { folderFiles } from '../git/folder-files.js';
 import { keyFsPath, pathKey, prefixedKey } from '../git/path-key.js';
-import { workingChanges } from '../git/status.js';
-import { listTree, type TreeEntry } from '../git/tree.js';
+import type { TreeEntry } from '../git/tree.js';
 import { placeFiles, type Manifest } from '../store/manifest.js';
 import { FOLDER_SOURCE, readSourceScan, writeSourceScan, type ScannedFile, type SourceScan, type SourceSpec } from '../store/sources.js';
 import type { StoreHandle } from '../store/store-handle.js';
@@ -117,11 +116,9 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ file
     return { files: [], scan: next, last };
   }
   const single = stat.isFile();
-  // Another repository's checkout: its HEAD tree names each clean file's blob, so only its edits are read.
-  const head = !single && fs.existsSync(path.join(source.root, '.git')) ? await headBlobs(source.root) : null;
-  // The repository's own listing says which files there are (HEAD's, plus what git status adds, less what it
-  // deletes): asking git for the folder's files as well would spawn three more gits per search.
-  const rels = single ? [pathKey(Buffer.from(path.basename(source.root)))] : head ? head.files : stat.isDirectory() ? await folderFiles(source.root, ctx.layout.walkGit) : [];
+  // Another repository's checkout is listed by its own git (git/folder-files.ts), never asked for its status: status
+  // runs the filters and the fsmonitor program its config names, and a source is what it holds, hostile.
+  const rels = single ? [pathKey(Buffer.from(path.basename(source.root)))] : stat.isDirectory() ? await folderFiles(source.root, ctx.layout.walkGit) : [];
   const prefix = source.name === FOLDER_SOURCE ? '' : `${source.name}:`;
   const out: SourceFile[] = [];
   for (const rel of rels) {
@@ -135,9 +132,7 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ file
     if (!st.isFile()) continue;
     const before = last.files[rel];
     const same = before && before.size === st.size && before.mtimeMs === st.mtimeMs;
-    const committed = head?.blobs.get(rel);
-    const clean = committed !== undefined && !head!.changed.has(rel);
-    const blob = clean ? committed : same ? before.blob : st.size > READ_LIMIT ? '' : gitBlobId(readFile(absolute) ?? Buffer.alloc(0));
+    const blob = same ? before.blob : st.size > READ_LIMIT ? '' : gitBlobId(readFile(absolute) ?? Buffer.alloc(0));
     const scannedFile: ScannedFile = { size: st.size, mtimeMs: st.mtimeMs, blob };
     next.files[rel] = scannedFile;
     const shown = prefixedKey(prefix, rel);
@@ -150,26 +145,6 @@ function readFile(file: string | Buffer): Buffer | null {
   try {
     return fs.readFileSync(file);
   } catch {
-    return null;
-  }
-}
-
-/**
- * A repository's HEAD: path → blob of every committed file, the paths its work tree changes (hashed from disk), and
- * the files there are now: HEAD's and the untracked ones git status reports, less the deleted ones.
- */
-async function headBlobs(root: string): Promise<{ blobs: Map<string, string>; changed: Set<string>; files: string[] } | null> {
-  try {
-    const [entries, changes] = await Promise.all([listTree(root, 'HEAD'), workingChanges(root)]);
-    const blobs = new Map(entries.filter((e) => e.kind === 'file' || e.kind === 'executable').map((e) => [e.path, e.blob]));
-    const files = new Set(blobs.keys());
-    for (const c of changes) {
-      if (c.deleted) files.delete(c.path);
-      else files.add(c.path);
-    }
-    return { blobs, changed: new Set(changes.map((c) => c.path)), files: [...files].sort() };
-  } catch {
-    // No commit yet, or not a repository after all: the files are listed and hashed as they are.
     return null;
   }
 }
