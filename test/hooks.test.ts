@@ -274,7 +274,9 @@ describe('hook installation respects what is there', () => {
     assert.ok(!fs.existsSync(ran), 'the work tree\'s ocrag did not run without the clone\'s say');
     git(elsewhere, 'config', 'ocrag.projectBin', 'true');
     commit('on the teammate machine');
-    for (const deadline = Date.now() + 10_000; !fs.existsSync(ran) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    // The shim's `>>` makes the file before echo fills it: wait for its whole line, not for the file.
+    const line = () => (fs.existsSync(ran) ? fs.readFileSync(ran, 'utf8') : '');
+    for (const deadline = Date.now() + 10_000; !line().endsWith('\n') && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
     assert.equal(fs.readFileSync(ran, 'utf8'), 'hook post-commit\n');
     fs.rmSync(path.join(elsewhere, 'node_modules'), { recursive: true });
     const quiet = execFileSync('sh', ['-c', 'git commit -q --allow-empty -m "no ocrag at all" 2>&1; echo "exit $?"'], { cwd: elsewhere, env, encoding: 'utf8' });

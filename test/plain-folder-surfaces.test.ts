@@ -162,9 +162,12 @@ describe('a plain folder on every surface', () => {
     child.stderr.on('data', (b) => (log += b));
     after(() => void child.kill());
     await until('watch to start', async () => (/index current/.test(log) ? true : null));
+    const before = (await runJson<{ files: number }>(['status', '--json'], folder)).files;
     write(folder, { 'notes/zookeeper.md': '# ZooKeeper quorum\n\nA write commits once a majority of the ensemble acknowledged it.\n' });
     await until('the note to be indexed', async () => ((log.match(/index current/g) ?? []).length >= 2 ? true : null));
     child.kill();
+    // status reads the folder's last scan, which only watch has made since the note was saved (a search scans again).
+    assert.equal((await runJson<{ files: number }>(['status', '--json'], folder)).files, before + 1);
     const hits = await runJson<{ path: string }[]>(['search', 'when does a write commit in the ensemble', '-k', '1', '--no-update'], folder);
     assert.equal(hits[0].path, 'notes/zookeeper.md');
   });

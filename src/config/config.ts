@@ -78,6 +78,11 @@ export function loadConfig(file: string, flags: Partial<Config> = {}, env: NodeJ
 }
 
 export function readConfigFile(file: string): Partial<Config> {
+  return checkedConfig(rawConfig(file), file);
+}
+
+/** The file's JSON object as written (unknown keys and bad values still in it); {} when there is no file. */
+function rawConfig(file: string): Record<string, unknown> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -91,6 +96,10 @@ export function readConfigFile(file: string): Partial<Config> {
     throw new OcragError(`invalid config ${file}: ${(e as Error).message} (fix or delete it)`);
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new OcragError(`invalid config ${file}: expected a JSON object`);
+  return raw as Record<string, unknown>;
+}
+
+function checkedConfig(raw: Record<string, unknown>, file: string): Partial<Config> {
   const out: Partial<Config> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (!(key in DEFAULT_CONFIG)) throw new OcragError(`invalid config ${file}: unknown key "${key}" (known: ${Object.keys(DEFAULT_CONFIG).join(', ')})`);
@@ -147,11 +156,9 @@ function definedOnly<T extends object>(o: T): Partial<T> {
  * when it was there already. A file that does not parse is refused as loading it would be, and left alone.
  */
 export function addExcludeGlob(file: string, glob: string): boolean {
-  const current = readConfigFile(file);
-  const exclude = current.exclude ?? [];
+  const raw = rawConfig(file);
+  const exclude = checkedConfig(raw, file).exclude ?? [];
   if (exclude.includes(glob)) return false;
-  let raw: Record<string, unknown> = {};
-  if (fs.existsSync(file)) raw = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
   writeFileAtomic(file, `${JSON.stringify({ ...raw, exclude: [...exclude, glob] }, null, 2)}\n`);
   return true;
 }

@@ -26,22 +26,24 @@ export async function folderFiles(dir: string, scratchGit: string): Promise<stri
   if (inside?.code === 0 && inside.stdout.toString().trim() === 'true') {
     // Without --full-name, git names the files relative to the folder it runs in.
     const { stdout } = await gitBuffer([...NO_PROGRAMS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...neverWalked(), '.'], { cwd: dir });
-    return listed(nulRecords(stdout)).sort();
+    return nulRecords(stdout).map(latin1Key).filter((key) => !underNever(key)).sort();
   }
   await emptyGitFolder(scratchGit);
   const { stdout } = await gitBuffer([...NO_PROGRAMS, `--git-dir=${scratchGit}`, `--work-tree=${dir}`, 'ls-files', '-z', '--others', '--exclude-standard', ...neverWalked()], { cwd: dir });
   const out: string[] = [];
   for (const record of nulRecords(stdout)) {
-    if (!record.endsWith('/')) {
-      out.push(...listed([record]));
+    // A repository inside the folder is one entry, `name/`: its own files are what its git lists.
+    const repository = record.endsWith('/');
+    const key = latin1Key(repository ? record.slice(0, -1) : record);
+    if (underNever(key)) continue;
+    if (!repository) {
+      out.push(key);
       continue;
     }
-    // A repository inside the folder is one entry, `name/`: its own files are what its git lists.
-    const repo = latin1Key(record.slice(0, -1));
-    const where = keyFsPath(dir, repo);
+    const where = keyFsPath(dir, key);
     // git cannot be started in a folder whose name is not UTF-8: such a repository is left out.
-    if (listed([record.slice(0, -1)]).length === 0 || typeof where !== 'string') continue;
-    for (const inner of await folderFiles(where, scratchGit)) out.push(joinKey(repo, inner));
+    if (typeof where !== 'string') continue;
+    for (const inner of await folderFiles(where, scratchGit)) out.push(joinKey(key, inner));
   }
   return out.sort();
 }
@@ -50,9 +52,8 @@ function neverWalked(): string[] {
   return NEVER.map((name) => `--exclude=${name}`);
 }
 
-/** git's records as keys, less anything under NEVER. */
-function listed(records: string[]): string[] {
-  return records.map(latin1Key).filter((p) => !shownPath(p).split('/').some((part) => NEVER.includes(part)));
+function underNever(key: string): boolean {
+  return shownPath(key).split('/').some((part) => NEVER.includes(part));
 }
 
 /**

@@ -56,11 +56,16 @@ export async function openContext(cwd: string, flags: Partial<Config> = {}, plai
 async function openPlainFolder(cwd: string, flags: Partial<Config>, plain: PlainFolderUse): Promise<IndexContext> {
   const root = findIndexedFolder(cwd) ?? (plain === 'create' ? path.resolve(cwd) : null);
   if (!root) throw new OcragError(`not inside a git repository or a folder indexed by ocrag: ${cwd} (run "ocrag index" to index this folder as a knowledge base)`, 'no-workspace');
-  const layout = folderLayout(root);
-  await assertOwnIndexFolder(layout);
-  await settleIndexFolder(layout);
+  const place = plainFolderPlace(root);
+  await assertOwnIndexFolder(place.layout);
+  await settleIndexFolder(place.layout);
+  return { ...place, config: loadConfig(place.layout.config, flags) };
+}
+
+/** A folder outside git as a context holds it, its settings aside: no git folders, a HEAD of nulls, `.ocrag/` in it. */
+export function plainFolderPlace(root: string): Omit<IndexContext, 'config'> {
   const repo = Object.freeze({ root, gitDir: '', commonDir: '', mainWorkTree: null });
-  return { repo, head: Object.freeze({ branch: null, commit: null, tree: null }), layout, config: loadConfig(layout.config, flags), plainFolder: true };
+  return { repo, head: Object.freeze({ branch: null, commit: null, tree: null }), layout: folderLayout(root), plainFolder: true };
 }
 
 /** The commit HEAD points at; a repository without commits has nothing to index. */

@@ -52,9 +52,9 @@ export async function withSources(ctx: IndexContext, view: Manifest, sources: So
   for (const source of sources) scans.set(source, await scanSource(ctx, source));
   const scanned = [...scans.values()].flatMap((s) => s.files);
   // A plain folder's own files are its tree: the globs speak of their paths. Other sources' paths are not the tree's.
-  const own = new Set(sources.filter((s) => s.name === FOLDER_SOURCE).flatMap((s) => scans.get(s)!.files.map((f) => f.shown)));
-  const ownSelection = selectFiles(scanned.filter((f) => own.has(f.shown)).map((f) => f.entry), ctx.config);
-  const otherSelection = selectFiles(scanned.filter((f) => !own.has(f.shown)).map((f) => f.entry), { ...ctx.config, include: [], exclude: [] });
+  const entriesOf = (own: boolean) => [...scans].flatMap(([source, s]) => ((source.name === FOLDER_SOURCE) === own ? s.files.map((f) => f.entry) : []));
+  const ownSelection = selectFiles(entriesOf(true), ctx.config);
+  const otherSelection = selectFiles(entriesOf(false), { ...ctx.config, include: [], exclude: [] });
   const selection = withinSizeLimits({ files: [...ownSelection.files, ...otherSelection.files], skipped: [...ownSelection.skipped, ...otherSelection.skipped] }, sources, scans, ctx.config.maxSourceMB);
   const byShown = new Map(scanned.map((f) => [f.shown, f]));
   const known = new Map<string, BlobState>();

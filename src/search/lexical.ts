@@ -80,15 +80,7 @@ export function fileBm25(resident: ResidentChunks, visible: VisibleChunks, words
   const scores = new Map<string, number>();
   const n = visible.fileLength.size;
   for (const [word, weight] of stemmedWeights(words, weights)) {
-    const posting = resident.postings.get(word);
-    if (!posting) continue;
-    const tfs = new Map<string, number>();
-    for (let j = 0; j < posting.docs.length; j++) {
-      const d = posting.docs[j];
-      if (!visible.mask[d]) continue;
-      const blob = resident.info[d].blob;
-      tfs.set(blob, (tfs.get(blob) ?? 0) + posting.tfs[j]);
-    }
+    const tfs = fileTermCounts(resident, visible, word);
     if (!tfs.size) continue;
     const idf = Math.log(1 + (n - tfs.size + 0.5) / (tfs.size + 0.5));
     for (const [blob, tf] of tfs) {
@@ -97,6 +89,20 @@ export function fileBm25(resident: ResidentChunks, visible: VisibleChunks, words
     }
   }
   return scores;
+}
+
+/** How often a stemmed word occurs in each file's visible chunks: blob → count (files without it absent). */
+export function fileTermCounts(resident: ResidentChunks, visible: VisibleChunks, stemmed: string): Map<string, number> {
+  const tfs = new Map<string, number>();
+  const posting = resident.postings.get(stemmed);
+  if (!posting) return tfs;
+  for (let j = 0; j < posting.docs.length; j++) {
+    const d = posting.docs[j];
+    if (!visible.mask[d]) continue;
+    const blob = resident.info[d].blob;
+    tfs.set(blob, (tfs.get(blob) ?? 0) + posting.tfs[j]);
+  }
+  return tfs;
 }
 
 /** The `n` best entries of a score list, best first (a bounded selection: lists can be a whole branch long). */

@@ -185,11 +185,13 @@ export class CodeIndex {
   async ensureFresh(): Promise<IndexSummary | null> {
     await this.refreshHead();
     const ctx = this.ctx;
-    if (!ctx.plainFolder) requireHead(ctx.head);
+    if (ctx.plainFolder) {
+      // No HEAD to catch up with: a folder's store only has to exist; the view's scan embeds what is new.
+      if (indexBehind(ctx)) await this.readyFolder(performance.now());
+      return null;
+    }
+    const { commit } = requireHead(ctx.head);
     if (!indexBehind(ctx)) return null;
-    // No HEAD to catch up with: a folder's store only has to exist; the view's scan embeds what is new.
-    if (ctx.plainFolder) return this.readyFolder(performance.now()).then(() => null);
-    const commit = ctx.head.commit!;
     // An index of the old default model gets its own notice from the run.
     if (!supersededDefaultModel(ctx)) this.hooks.onNotice?.(`ocrag: index is behind ${ctx.head.branch ?? 'HEAD'} (${commit.slice(0, 8)}); updating it first`);
     return this.runIndex();

@@ -4,10 +4,10 @@ import { describeModel } from '../embed/index.js';
 import { HOOK_NAMES, hookStatus } from '../git/hook-files.js';
 import { NotInRepositoryError, openRepoWithHead, type OpenedRepo } from '../git/repo.js';
 import { git } from '../git/run.js';
-import { currentManifest, isUpToDate, supersededDefaultModel, type IndexContext } from '../index/context.js';
+import { currentManifest, isUpToDate, plainFolderPlace, supersededDefaultModel, type IndexContext } from '../index/context.js';
 import { asStoreDamage } from '../store/damage.js';
 import { indexFolderProblem } from '../store/index-folder.js';
-import { findIndexedFolder, folderLayout, indexLayout } from '../store/layout.js';
+import { findIndexedFolder, indexLayout } from '../store/layout.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import type { Config } from '../config/config.js';
@@ -90,7 +90,7 @@ async function placeOf(cwd: string): Promise<Omit<IndexContext, 'config'> | null
   } catch (e) {
     if (!(e instanceof NotInRepositoryError)) throw e;
     const root = findIndexedFolder(cwd);
-    return root ? { repo: { root, gitDir: '', commonDir: '', mainWorkTree: null }, head: { branch: null, commit: null, tree: null }, layout: folderLayout(root), plainFolder: true } : null;
+    return root ? plainFolderPlace(root) : null;
   }
   return { repo: opened.repo, head: opened.head, layout: indexLayout(opened.repo) };
 }

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { addExcludeGlob } from '../config/config.js';
 import type { IndexContext } from '../index/context.js';
 import { makeIndexFolder } from '../store/index-folder.js';
+import type { SourceSpec } from '../store/sources.js';
 import { OcragError } from '../util/errors.js';
+import { listSources, removeSource, sourceNamed } from './sources.js';
 
 export interface Excluded {
   /** The file or folder, relative to the repository or folder, `/`-separated. */
@@ -27,6 +29,19 @@ const GLOB_SPECIAL = /[*?[\]{}()!+@\\]/g;
 export function excludePath(ctx: IndexContext, given: string, cwd: string): Excluded {
   const key = treePathOf(ctx, given, cwd);
   if (key === null) throw new OcragError(`"${given}" is not a file or folder of ${ctx.repo.root}: only its own files can be excluded (sources are removed by name)`);
+  return excludeKey(ctx, given, key);
+}
+
+/**
+ * `ocrag remove`: the source with this name or path (its chunks go with the next gc), else the file or folder of the
+ * tree it names, left out from now on (`excludePath`).
+ */
+export function removeFromIndex(ctx: IndexContext, given: string, cwd: string): { source: SourceSpec } | { excluded: Excluded } {
+  const key = sourceNamed(listSources(ctx), given) ? null : treePathOf(ctx, given, cwd);
+  return key === null ? { source: removeSource(ctx, given) } : { excluded: excludeKey(ctx, given, key) };
+}
+
+function excludeKey(ctx: IndexContext, given: string, key: string): Excluded {
   if (key === '.ocrag' || key.startsWith('.ocrag/')) throw new OcragError(`"${given}" is the index folder, which is never indexed`);
   const escaped = key.replace(GLOB_SPECIAL, '\\$&');
   const glob = fs.statSync(path.join(ctx.repo.root, key)).isDirectory() ? `${escaped}/**` : escaped;

@@ -4,7 +4,7 @@ import type { IndexContext } from '../index/context.js';
 import { makeIndexFolder } from '../store/index-folder.js';
 import { checkSourceName, readSources, removeSourceScan, writeSources, type SourceSpec } from '../store/sources.js';
 import { OcragError } from '../util/errors.js';
-import { resolveInside } from '../util/linked-path.js';
+import { realPathOr, resolveInside } from '../util/linked-path.js';
 
 /**
  * Registers folders or files as sources (`ocrag add`). A source is named after its folder unless `--name` says
@@ -45,12 +45,17 @@ export function addSources(ctx: IndexContext, paths: string[], name?: string, ma
 /** Removes a source by name or path; its chunks go with the next gc (another source may hold the same files). */
 export function removeSource(ctx: IndexContext, nameOrPath: string): SourceSpec {
   const sources = readSources(ctx.layout.sources);
-  const root = path.resolve(nameOrPath);
-  const gone = sources.find((s) => s.name === nameOrPath) ?? sources.find((s) => s.root === root);
+  const gone = sourceNamed(sources, nameOrPath);
   if (!gone) throw new OcragError(`no source "${nameOrPath}"${sources.length ? ` (sources: ${sources.map((s) => s.name).join(', ')})` : ': none was added'}`);
   writeSources(ctx.layout.sources, sources.filter((s) => s !== gone));
   removeSourceScan(ctx.layout.sourceScans, gone.name);
   return gone;
+}
+
+/** The source with this name, else the one added from this path. */
+export function sourceNamed(sources: SourceSpec[], nameOrPath: string): SourceSpec | undefined {
+  const root = path.resolve(nameOrPath);
+  return sources.find((s) => s.name === nameOrPath) ?? sources.find((s) => s.root === root);
 }
 
 /**
@@ -58,7 +63,7 @@ export function removeSource(ctx: IndexContext, nameOrPath: string): SourceSpec 
  * index read the user's home or keys. Anything else is refused with the line that would allow it.
  */
 export function checkAgentMayAdd(ctx: IndexContext, given: string): void {
-  const target = realOrResolved(path.resolve(ctx.repo.root, given));
+  const target = realPathOr(path.resolve(ctx.repo.root, given));
   const roots = ctx.config.sourceRoots.flatMap((r) => allowedRoot(ctx.repo.root, r));
   if (roots.some((root) => isInside(root, target))) return;
   const allow = JSON.stringify({ sourceRoots: [...ctx.config.sourceRoots, target] });
@@ -70,18 +75,11 @@ export function checkAgentMayAdd(ctx: IndexContext, given: string): void {
  * repository: through a link the repository commits (`docs -> /`) it allows nothing.
  */
 function allowedRoot(repoRoot: string, root: string): string[] {
-  if (path.isAbsolute(root)) return [realOrResolved(root)];
+  if (path.isAbsolute(root)) return [realPathOr(root)];
   const inside = resolveInside(repoRoot, root);
   return 'file' in inside ? [inside.file] : [];
 }
 
-function realOrResolved(p: string): string {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return p;
-  }
-}
 
 export function listSources(ctx: IndexContext): SourceSpec[] {
   return readSources(ctx.layout.sources);

@@ -37,9 +37,9 @@ export class HeadWatcher {
 
   /** Folder → whether any entry there counts. */
   private folders(): Map<string, boolean> {
-    const { gitDir, commonDir } = this.ctx.repo;
     // A plain folder has no HEAD to follow.
-    if (!gitDir) return new Map();
+    if (this.ctx.plainFolder) return new Map();
+    const { gitDir, commonDir } = this.ctx.repo;
     const out = new Map([
       [gitDir, false],
       [commonDir, false],

@@ -4,6 +4,7 @@ import { openRepo } from '../git/repo.js';
 import { assertOwnIndexFolder } from '../store/index-folder.js';
 import { folderLayout, indexLayout } from '../store/layout.js';
 import { OcragError } from '../util/errors.js';
+import { realPathOr } from '../util/linked-path.js';
 import type { IndexTaskSnapshot } from './index-tasks.js';
 import { RepoSession, type SessionOptions } from './session.js';
 
@@ -72,7 +73,7 @@ export class RepoSessions {
   private async keyOf(root: string): Promise<string> {
     const resolved = await servableRoot(path.resolve(this.base, root));
     // The starting folder again, also when it was not servable at start (a folder its first index run made one).
-    return resolved === (await this.baseRoot) || resolved === realOrSame(this.base) ? this.base : resolved;
+    return resolved === (await this.baseRoot) || resolved === realPathOr(this.base) ? this.base : resolved;
   }
 
   private sessionAt(root: string): RepoSession {
@@ -105,12 +106,4 @@ export async function servableRoot(dir: string): Promise<string> {
   // A repository whose index folder is not ocrag's own is refused here, so set_root keeps serving the one before.
   await assertOwnIndexFolder(indexLayout(repo));
   return repo.root;
-}
-
-function realOrSame(dir: string): string {
-  try {
-    return fs.realpathSync(dir);
-  } catch {
-    return dir;
-  }
 }

@@ -1,5 +1,5 @@
 import type { CodeIndex } from '../service/code-index.js';
-import { headNow, uncommittedChanges as changesOf } from '../service/head-state.js';
+import { headNow, uncommittedChanges } from '../service/head-state.js';
 import { indexStatus, type IndexStatus } from '../service/status.js';
 import type { IndexTasks, IndexTaskSnapshot } from './index-tasks.js';
 import type { QueryCache } from './query-cache.js';
@@ -27,12 +27,12 @@ export async function sessionStatus(index: CodeIndex, tasks: IndexTasks, reindex
   } catch (e) {
     statusError = (e as Error).message;
   }
-  const uncommittedChanges = await changesOf(index.ctx);
+  const changes = await uncommittedChanges(index.ctx);
   return {
     status,
     statusError,
     head: { branch: head.branch, commit: head.commit },
-    uncommittedChanges,
+    uncommittedChanges: changes,
     reindex,
     task: tasks.status(),
     queryCache: { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 },

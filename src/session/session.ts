@@ -35,7 +35,7 @@ export interface SessionOptions {
   log?: (message: string) => void;
   /**
    * Outside git, which folder is served (index/context.ts): `existing` only one indexed before, `create` also `cwd`
-   * itself, made a knowledge base by the first index run. Only a folder the user named (`--repo`, `ocrag ui`) is
+   * itself, made a knowledge base by the first index run. Only a folder the user named (`ocrag mcp --repo`) is
    * created: an agent's server started in a home folder must not index it on its first search.
    */
   plain?: PlainFolderUse;

@@ -15,16 +15,15 @@ export interface StateSignature {
 }
 
 export function stateSignature(ctx: IndexContext): StateSignature | null {
-  const head = headState(ctx.repo);
+  const head = ctx.plainFolder ? [] : headState(ctx.repo);
   if (head === null) return null;
   // `ocrag add` and `ocrag remove` change what a view holds; a plain folder's files are scanned by each view.
   const source = [...head, fileStamp(ctx.layout.config), fileStamp(ctx.layout.sources)].join('|');
   return { source, index: [ctx.layout.manifests, ctx.layout.meta].map(fileStamp).join('|') };
 }
 
-/** HEAD and the ref it points at, as files; none outside git (no git folder); null when refs are in a reftable. */
+/** HEAD and the ref it points at, as files; null when refs are in a reftable. */
 function headState({ gitDir, commonDir }: IndexContext['repo']): string[] | null {
-  if (!gitDir) return [];
   if (fs.existsSync(path.join(commonDir, 'reftable'))) return null;
   const head = readHeadFile(gitDir);
   if (head === null) return null;

@@ -1,6 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** The path with every link resolved, or as it is when it does not exist. */
+export function realPathOr(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 /** Where a path inside a tree really leads: the file to use, or the link that leads out of the tree. */
 export type Resolved = { file: string } | { link: string; target: string };
 

@@ -1,6 +1,5 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import { excludePath, treePathOf } from '../../service/exclude.js';
+import { removeFromIndex } from '../../service/exclude.js';
 import { addSources, listSources, removeSource } from '../../service/sources.js';
 import type { IndexContext } from '../../index/context.js';
 import { asStorageError } from '../../util/storage-problem.js';
@@ -44,16 +43,14 @@ export function registerRemove(program: Command): void {
     )
     .action(async (nameOrPath: string, opts: { json?: boolean }, cmd: Command) => {
       const index = await openIndex(cmd, {}, 'existing');
-      const sources = listSources(index.ctx);
-      // A source by its name or the path it was added with first; else a path of the tree is left out of it.
-      const source = sources.some((s) => s.name === nameOrPath || s.root === path.resolve(nameOrPath));
-      if (!source && treePathOf(index.ctx, nameOrPath, process.cwd()) !== null) {
-        const excluded = excludePath(index.ctx, nameOrPath, process.cwd());
+      const removed = removeFromIndex(index.ctx, nameOrPath, process.cwd());
+      if ('excluded' in removed) {
+        const { excluded } = removed;
         if (opts.json) return printJson({ excluded: excluded.path, glob: excluded.glob, config: excluded.config, added: excluded.added });
         process.stderr.write(`${excluded.added ? 'excluded' : 'already excluded:'} ${excluded.path}: no longer indexed or searched (exclude "${excluded.glob}" in ${excluded.config}; take it out to bring it back)\n`);
         return;
       }
-      const gone = removeSource(index.ctx, nameOrPath);
+      const gone = removed.source;
       if (opts.json) return printJson({ ...gone, remaining: listSources(index.ctx).map((s) => s.name) });
       process.stderr.write(`removed source "${gone.name}" (${gone.root}); its chunks go with the next gc\n`);
     });

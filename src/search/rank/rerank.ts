@@ -12,7 +12,7 @@ export interface Reranker {
   /** How many of the best-scored hits it reads. */
   readonly depth: number;
   /** A score per passage, in their order, higher is better (any scale: only the order is used). */
-  score(query: string, passages: readonly RerankPassage[], signal?: AbortSignal): Promise<number[]>;
+  score(query: string, passages: readonly RerankPassage[]): Promise<number[]>;
 }
 
 /** What a reranker reads of one hit: where it is and its text. */
@@ -28,12 +28,12 @@ export interface RerankPassage {
  * the scale that `relevance` and `--min-score` read stays the signals' own. A reranker that answers with the
  * wrong number of scores, or not a finite one, fails the search: a reordering it never said is never shown.
  */
-export async function rerankHits(hits: Hit[], query: string, reranker: Reranker, signal?: AbortSignal): Promise<Hit[]> {
+export async function rerankHits(hits: Hit[], query: string, reranker: Reranker): Promise<Hit[]> {
   const ranked = [...hits].sort((a, b) => b.score - a.score);
   const top = ranked.slice(0, Math.max(0, reranker.depth));
   if (top.length < 2) return ranked;
   const passages = top.map((h) => ({ path: h.file.path, symbol: h.candidate.chunk.symbol, text: h.candidate.chunk.text }));
-  const scores = await reranker.score(query, passages, signal);
+  const scores = await reranker.score(query, passages);
   if (scores.length !== top.length || !scores.every(Number.isFinite)) throw new Error(`reranker ${reranker.name} gave ${scores.length} scores for ${top.length} passages, or one that is not a number`);
   const order = top.map((hit, i) => ({ hit, by: scores[i] })).sort((a, b) => b.by - a.by);
   const olds = top.map((h) => h.score).sort((a, b) => b - a);

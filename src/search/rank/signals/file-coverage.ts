@@ -1,6 +1,6 @@
 import { hasCjk } from '../../../text/scripts.js';
 import { stem } from '../../../text/stem.js';
-import type { VisibleChunks } from '../../lexical.js';
+import { fileTermCounts, type VisibleChunks } from '../../lexical.js';
 import type { ResidentChunks } from '../../resident.js';
 import type { PenaltySignal } from './signal.js';
 
@@ -51,11 +51,7 @@ export function conceptCoverage(resident: ResidentChunks, visible: VisibleChunks
   let total = 0;
   for (const concept of concepts) {
     const blobs = new Set<string>();
-    for (const stemmed of new Set(concept.map(stem))) {
-      const posting = resident.postings.get(stemmed);
-      if (!posting) continue;
-      for (const d of posting.docs) if (visible.mask[d]) blobs.add(resident.info[d].blob);
-    }
+    for (const stemmed of new Set(concept.map(stem))) for (const blob of fileTermCounts(resident, visible, stemmed).keys()) blobs.add(blob);
     if (!blobs.size) continue;
     const idf = Math.log(1 + (files - blobs.size + 0.5) / (blobs.size + 0.5));
     total += idf;
