@@ -23,6 +23,8 @@ export const LAYERS: Layer[] = [
   { name: 'cli', folders: ['cli'], peers: false },
   // Entry points of their own: the MCP server, agent setup, what a fired git hook runs, the index panel. They share code only below.
   { name: 'surfaces', folders: ['mcp', 'setup', 'hooks', 'ui'], peers: false },
+  // The front door: a workspace opened from a path (one-shot or long-lived), and what lies beyond one index (model, hooks, doctor).
+  { name: 'front door', folders: ['workspace'], peers: false },
   // What surfaces show a person or an agent: search result renderers, token budget, agent guidance text.
   { name: 'render', folders: ['render'], peers: false },
   // The long-lived engine a surface keeps open: one index per repository, its live view, tree watcher and reindex job.
@@ -209,6 +211,29 @@ export function checkImports(sources: Map<string, string>, layers: Layer[] = LAY
   return problems;
 }
 
+/** The surfaces, and what each may import besides its own folder: the front door, rendering and util (the CLI starts the other surfaces). */
+export const SURFACES: Record<string, string[]> = {
+  cli: ['workspace', 'render', 'util', 'mcp', 'setup', 'hooks', 'ui'],
+  mcp: ['workspace', 'render', 'util'],
+  setup: ['workspace', 'render', 'util'],
+  hooks: ['workspace', 'render', 'util'],
+  ui: ['workspace', 'render', 'util'],
+};
+
+/** One line per import (types too) by a surface of anything behind the front door. */
+export function checkSurfaces(sources: Map<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [file, source] of sources) {
+    const allowed = SURFACES[folderOf(file)];
+    if (!allowed) continue;
+    for (const imp of importsOf(file, source)) {
+      const to = folderOf(imp.to);
+      if (to !== folderOf(file) && !allowed.includes(to)) problems.push(`${imp.from} → ${imp.to}: a surface goes through the front door (src/workspace/), not to ${to}/`);
+    }
+  }
+  return problems;
+}
+
 /**
  * A failure is told apart by its kind and remedy (`OcragError`, util/errors.ts); the exit code it becomes is the
  * CLI's alone. The word, read outside src/cli/, is a surface deciding by the CLI's numbers (or a child process's
@@ -265,6 +290,18 @@ describe('architecture', () => {
       [
         "src/share/x.ts imports apache-arrow, which only the store's own files may (see CONFINED_PACKAGES)",
         "src/share/x.ts imports @lancedb/lancedb, which only the store's own files may (see CONFINED_PACKAGES)",
+      ],
+    );
+  });
+
+  test('surfaces import only the front door (src/workspace/), src/render/ and src/util/', () => {
+    const problems = checkSurfaces(sources);
+    assert.deepEqual(problems, [], `\n${problems.join('\n')}\n`);
+    assert.deepEqual(
+      checkSurfaces(new Map([['src/mcp/tools/x.ts', "import type { IndexContext } from '../../index/context.js';\nimport { a } from '../../workspace/live.js';\nimport { b } from './y.js';\n"], ['src/cli/c.ts', "import { serve } from '../ui/serve.js';\nimport { GitError } from '../git/run.js';\n"]])),
+      [
+        'src/mcp/tools/x.ts → src/index/context.ts: a surface goes through the front door (src/workspace/), not to index/',
+        'src/cli/c.ts → src/git/run.ts: a surface goes through the front door (src/workspace/), not to git/',
       ],
     );
   });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 const ENTRY = fileURLToPath(new URL('./main.js', import.meta.url));
 
 /**
- * Starts `ocrag hook remote-first` detached in the repository, as a git hook does (hooks/background.ts): it
+ * Starts `ocrag hook remote-first` detached in the repository, as a git hook does (service/hook-run.ts): it
  * takes the index lock or leaves a mark for the run holding it, logs to .ocrag/log and never fails the caller.
  * Its output goes nowhere: the search that started it has printed its answer by the time it ends.
  */

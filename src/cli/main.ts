@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import { GitError } from '../git/run.js';
+import { GitError } from '../workspace/types.js';
 import { restartsWithArenas, runWithArenas } from './arenas.js';
 import { OcragError, type ErrorKind } from '../util/errors.js';
 import { asStorageError } from '../util/storage-problem.js';

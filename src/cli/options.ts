@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Config } from '../config/config.js';
-import type { PlainFolderUse } from '../index/context.js';
-import type { CodeIndex, CodeIndexHooks } from '../service/code-index.js';
+import type { Config, PlainFolderUse } from '../workspace/types.js';
+import type { OpenOptions, Workspace } from '../workspace/workspace.js';
 import { OcragError } from '../util/errors.js';
 import { notice } from './output.js';
 
@@ -47,13 +46,12 @@ function currentFolder(): string {
 }
 
 /**
- * Loaded on use: every command parses its flags here, and the hook's fast path never needs the index. `plain`: the
- * command also works in a plain folder outside any git repository (see PlainFolderUse); without it, such a folder
- * is exit 3.
+ * The workspace a command works on, reporting to stderr. `folder`: the command also works in a plain folder outside
+ * any git repository (see PlainFolderUse); without it, such a folder is exit 3.
  */
-export async function openIndex(cmd: Command, hooks: CodeIndexHooks = {}, plain?: PlainFolderUse): Promise<CodeIndex> {
-  const { CodeIndex } = await import('../service/code-index.js');
-  return CodeIndex.open(workDir(cmd), configFlags(cmd), { onNotice: notice, ...hooks }, {}, plain);
+export async function openIndex(cmd: Command, opts: Omit<OpenOptions, 'config' | 'folder'> = {}, folder?: PlainFolderUse): Promise<Workspace> {
+  const { Workspace } = await import('../workspace/workspace.js');
+  return Workspace.open(workDir(cmd), { ...opts, config: configFlags(cmd), reporter: { notice, ...opts.reporter }, folder: folder ?? false });
 }
 
 export function splitList(value: string): string[] {

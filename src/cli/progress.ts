@@ -1,5 +1,4 @@
-import type { IndexProgress } from '../index/indexer.js';
-import { progressPercent } from '../index/progress.js';
+import { progressPercent, type IndexProgress } from '../workspace/types.js';
 
 /** A one-line progress bar on stderr for a person at a terminal; silent when stderr is piped or a file. */
 export function progressBar(stream: NodeJS.WriteStream = process.stderr): { update: (p: IndexProgress) => void; done: () => void } {

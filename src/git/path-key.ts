@@ -54,8 +54,14 @@ export function shownPath(key: string): string {
   return bytes ? bytes.toString('utf8').replace(UNSAFE_GLOBAL, '\uFFFD') : key.replace(UNSAFE_GLOBAL, '\uFFFD');
 }
 
+/** A path as answers give it: as people read it, and git's exact quoted form when the name is not plain UTF-8. */
+export interface PathFields {
+  path: string;
+  quotedPath?: string;
+}
+
 /** `{ path }` as people read it, with `quotedPath`, the exact name in git's quoted form, when `path` alone is not it. */
-export function pathFields(key: string): { path: string; quotedPath?: string } {
+export function pathFields(key: string): PathFields {
   return isQuotedKey(key) ? { path: shownPath(key), quotedPath: key } : { path: key };
 }
 

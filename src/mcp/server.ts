@@ -1,10 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Config } from '../config/config.js';
-import type { PlainFolderUse } from '../index/context.js';
 import { AGENT_GUIDANCE } from '../render/agent-guidance.js';
 import { VERSION } from '../util/version.js';
-import { RepoSessions } from '../session/repo-sessions.js';
 import { registerFindSymbol } from './tools/find-symbol.js';
 import { registerIndexStatus } from './tools/index-status.js';
 import { registerReindex } from './tools/reindex.js';
@@ -12,6 +9,8 @@ import { registerRelated } from './tools/related.js';
 import { registerSearchCode } from './tools/search-code.js';
 import { registerSetRoot } from './tools/set-root.js';
 import { registerSources } from './tools/sources.js';
+import type { Config, PlainFolderUse } from '../workspace/types.js';
+import { RepoSessions } from '../workspace/live.js';
 
 /** How long shutdown waits for a background reindex to stop at its next batch; killing it mid-way is safe too. */
 const SHUTDOWN_GRACE_MS = 5000;

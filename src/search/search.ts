@@ -12,6 +12,7 @@ import { rescoreHits, scoreHits } from './rank/rank.js';
 import { rerankHits, type Reranker } from './rank/rerank.js';
 import { hasGoodMatch } from './relevance.js';
 import { selectTop } from './rank/select.js';
+import { inLanguage, languageFetchCount } from './language.js';
 import { searchView } from './view.js';
 
 export { keepSnapshotCurrent, storeRetriever, type Retriever } from './candidates.js';
@@ -52,6 +53,8 @@ export interface SearchOptions {
   whole?: boolean;
   /** A stage after the signals that reads the best hits again (rank/rerank.ts); none by default. */
   reranker?: Reranker;
+  /** Only chunks in this language, as agents name it ("ts", "golang"; see language.ts). */
+  language?: string;
 }
 
 /**
@@ -60,16 +63,18 @@ export interface SearchOptions {
  */
 export async function searchManifest(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<SearchResult[]> {
   const minScore = opts.minScore ?? -Infinity;
+  const k = opts.language === undefined ? opts.k : languageFetchCount(opts.k);
   return recovering(retriever, async () => {
-    const { q, hits } = await rank(manifest, retriever, query, opts);
+    const { q, hits } = await rank(manifest, retriever, query, { ...opts, k });
     if (!hasGoodMatch(hits, opts.minMatch ?? 0)) return [];
-    return hits
+    const results = hits
       .map((h) => {
         const { chunk } = h.candidate;
         const shown = opts.whole ? { text: chunk.text } : excerpt(chunk.text, chunk.startLine, chunk.symbol, q);
         return { ...pathFields(h.file.path), startLine: chunk.startLine, endLine: chunk.endLine, language: chunk.language, symbol: chunk.symbol, score: relevance(h.score), ...shown };
       })
       .filter((r) => r.score >= minScore);
+    return inLanguage(results, opts.language, opts.k);
   });
 }
 

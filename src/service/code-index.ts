@@ -80,6 +80,11 @@ export class CodeIndex {
     return this.context;
   }
 
+  /** Where notices go (nowhere when the opener gave no reporter). */
+  get notice(): (message: string) => void {
+    return this.hooks.onNotice ?? (() => undefined);
+  }
+
   /** `plain`: outside any git repository, whether the folder is taken as a knowledge base of its own (index/context.ts). */
   static async open(cwd: string, flags: Partial<Config> = {}, hooks: CodeIndexHooks = {}, options: CodeIndexOptions = {}, plain?: PlainFolderUse): Promise<CodeIndex> {
     return new CodeIndex(await openContext(cwd, flags, plain), hooks, options);
@@ -210,11 +215,6 @@ export class CodeIndex {
       // A source's file says which source it is of and where it is: the scan that laid it over the view knows.
       return onDisk.size ? results.map((r) => withSourceFile(r, onDisk)) : results;
     });
-  }
-
-  /** Embeds uncommitted edits now (for `watch`), so the next search has nothing to do; returns the view's file count. */
-  async refreshWorkingTree(): Promise<number> {
-    return this.withView({}, async (view) => Object.keys(view.files).length);
   }
 
   /**

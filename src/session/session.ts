@@ -19,6 +19,9 @@ import { idle, type ReindexKind, type ReindexOutcome, type ReindexRun, type Rein
 import { asStorageError } from '../util/storage-problem.js';
 import { asIsNotice } from '../service/as-is.js';
 import { SearchNotices } from './search-notices.js';
+import { relatedCode, type RelatedAnswer, type RelatedQuery } from '../service/related.js';
+import { definitions, type SymbolDefinition } from '../search/symbol-match.js';
+import { indexedManifest, listFiles, type ListedFile } from '../service/file-list.js';
 
 /**
  * How long a search waits for the index to catch up with HEAD before answering "ask again in a moment": well
@@ -138,8 +141,35 @@ export class RepoSession {
   }
 
   /** Where the session answers: the repository and its settings. */
-  async context(): Promise<IndexContext> {
+  private async context(): Promise<IndexContext> {
     return (await this.open()).index.ctx;
+  }
+
+  /** The folder answered for: the repository's work tree, or the plain folder. */
+  async root(): Promise<string> {
+    return (await this.context()).repo.root;
+  }
+
+  /** Code like the chunk at a location of what the user sees (that chunk left out). */
+  async related(query: RelatedQuery): Promise<RelatedAnswer> {
+    const view = await this.view();
+    const ctx = await this.context();
+    return relatedCode({ root: ctx.repo.root, maxLineChars: ctx.config.maxLineChars, view }, query, (text, opts) => this.searchView(view, text, opts));
+  }
+
+  /** Definitions named like `name`, found among the best `candidates` matches of a search for it. */
+  async findSymbol(name: string, k: number, candidates: number): Promise<{ definitions: SymbolDefinition[]; searched: number }> {
+    const found = await this.searchView(await this.view(), name, { k: candidates });
+    return { definitions: definitions(found, name).slice(0, k), searched: found.length };
+  }
+
+  /** The files a search sees now, with their chunk counts; an index never built is an error, not a first run. */
+  async files(): Promise<ListedFile[]> {
+    indexedManifest(await this.context());
+    // Like a search, the view first brings the index up to HEAD; HEAD's manifest is read after it.
+    const view = await this.view();
+    const ctx = await this.context();
+    return listFiles(ctx, indexedManifest(ctx), view);
   }
 
   /** Starts a background run as a task (or finds the one running); fails when the repository cannot be opened. */

@@ -1,10 +1,7 @@
-import type { Config } from '../config/config.js';
-import { runDoctor } from '../service/doctor.js';
-import { indexedManifest, listFiles } from '../service/file-list.js';
-import type { IndexTaskKind } from '../session/index-tasks.js';
-import { idle } from '../session/reindex-job.js';
-import type { RepoSession } from '../session/session.js';
 import { HttpError, type Route } from './http-server.js';
+import type { Config } from '../workspace/types.js';
+import { doctor } from '../workspace/machine.js';
+import { type IndexTaskKind, idle, type RepoSession } from '../workspace/live.js';
 
 /** Results a panel search shows by default, and at most: a page of code, not a dump of the index. */
 const DEFAULT_K = 10;
@@ -63,16 +60,12 @@ export function apiRoutes({ session, cwd, flags }: ApiOptions): Route[] {
       method: 'GET',
       path: '/api/sources',
       handle: async () => {
-        // Never indexed: say so, rather than start a first index run because the page was opened.
-        indexedManifest(await session.context());
-        // Like a search, the view first brings the index up to HEAD; HEAD's manifest is read after it.
-        const view = await session.view();
-        const ctx = await session.context();
-        const files = await listFiles(ctx, indexedManifest(ctx), view);
+        // Never indexed: an error that says so, rather than a first index run because the page was opened.
+        const files = await session.files();
         return { json: { sources: await session.listSources(), totalFiles: files.length, files: files.slice(0, MAX_LISTED_FILES) } };
       },
     },
-    { method: 'GET', path: '/api/doctor', handle: async () => ({ json: await runDoctor(cwd, flags) }) },
+    { method: 'GET', path: '/api/doctor', handle: async () => ({ json: await doctor(cwd, flags) }) },
   ];
 }
 
@@ -80,7 +73,7 @@ export function apiRoutes({ session, cwd, flags }: ApiOptions): Route[] {
 async function repositoryState(session: RepoSession) {
   const s = await session.status();
   return {
-    root: s.status?.root ?? (await session.context()).repo.root,
+    root: s.status?.root ?? (await session.root()),
     /** A folder outside git: no branch or HEAD; every search scans its files as they are. */
     plainFolder: s.status?.plainFolder ?? false,
     branch: s.head.branch,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config/config.js';
-import type { RepoSession } from '../session/session.js';
 import { apiRoutes } from './api.js';
 import { startHttpServer } from './http-server.js';
 import { pageRoute } from './page.js';
+import type { Config } from '../workspace/types.js';
+import type { RepoSession } from '../workspace/live.js';
 
 export interface PanelOptions {
   /** The session the panel shows and drives: a surface that has one (a server) shares its index tasks this way. */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import type { Config } from '../config/config.js';
-import { RepoSession } from '../session/session.js';
 import { startPanel } from './panel.js';
+import type { Config } from '../workspace/types.js';
+import { RepoSession } from '../workspace/live.js';
 
 /** How long shutdown waits for a running index run to stop at its next batch; killing it mid-way is safe too. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -23,7 +23,7 @@ export async function serveUi(opts: UiOptions): Promise<void> {
   // Outside git, a folder indexed before (`ocrag index` makes one): a panel started in any folder indexes nothing.
   const session = new RepoSession({ cwd: opts.cwd, flags: opts.flags, log: opts.log, plain: 'existing' });
   // Outside a repository, say so now rather than serve a page of errors.
-  await session.context();
+  await session.root();
   const panel = await startPanel({ session, cwd: opts.cwd, flags: opts.flags, port: opts.port, log: opts.log });
   opts.onListening({ url: panel.url, port: panel.port, token: panel.token });
   if (opts.open) openBrowser(panel.url, opts.log);

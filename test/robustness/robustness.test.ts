@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { installHooks } from '../../src/git/hook-files.js';
-import { runHook } from '../../src/hooks/background.js';
+import { runHook } from '../../src/service/hook-run.js';
 import { openRepo } from '../../src/git/repo.js';
 import { OcragError } from '../../src/util/errors.js';
 import { git, makeFixtureRepo } from '../helpers.js';

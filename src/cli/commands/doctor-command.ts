@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { runDoctor, type Check } from '../../service/doctor.js';
-import type { IndexVerification } from '../../service/verify-index.js';
+import { doctor, verifyIndex, type Check, type IndexVerification } from '../../workspace/machine.js';
 import { configFlags, workDir } from '../options.js';
 import { paint, printJson } from '../output.js';
 
@@ -11,8 +10,8 @@ export function registerDoctor(program: Command): void {
     .option('--json', 'print the checks as JSON')
     .option('--verify', "also hold every chunk of HEAD's index to git: texts, breadcrumbs, words and vectors, each embedded again (as long as indexing); exit 4 on a problem")
     .action(async (opts: { json?: boolean; verify?: boolean }, cmd: Command) => {
-      const checks: (Check | IndexVerification)[] = await runDoctor(workDir(cmd), configFlags(cmd));
-      if (opts.verify) checks.push(await (await import('../../service/verify-index.js')).verifyIndex(workDir(cmd), configFlags(cmd)));
+      const checks: (Check | IndexVerification)[] = await doctor(workDir(cmd), configFlags(cmd));
+      if (opts.verify) checks.push(await verifyIndex(workDir(cmd), configFlags(cmd)));
       if (checks.some((c) => c.status === 'fail')) process.exitCode = checks.some((c) => c.name === 'verify' && c.status === 'fail') ? 4 : 1;
       if (opts.json) return printJson(checks);
       const p = paint(process.stdout);

@@ -1,12 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { exportIndex, type ExportSummary } from '../../share/export.js';
-import { STDOUT_NAME } from '../../share/artifact-target.js';
-import { requireArtifactFile } from '../../share/format.js';
-import { verifyArtifact, type VerifiedArtifact } from '../../share/verify.js';
+import { checkArtifact, type VerifiedArtifact } from '../../workspace/machine.js';
+import { STDOUT_NAME, type ExportSummary } from '../../workspace/types.js';
 import { OcragError } from '../../util/errors.js';
-import { listSources } from '../../service/sources.js';
 import { openIndex } from '../options.js';
 import { formatBytes, paint, printJson } from '../output.js';
 import { progressBar } from '../progress.js';
@@ -30,26 +27,25 @@ export function registerExport(program: Command): void {
     .action(async (opts: ExportFlags, cmd: Command) => {
       if (opts.check !== undefined) {
         if (opts.out !== undefined || opts.rev !== undefined) throw new OcragError('--check reads an artifact; it takes no --out or --rev');
-        requireArtifactFile(opts.check);
-        return printCheck(opts.check, await verifyArtifact(opts.check), opts.json);
+        return printCheck(opts.check, await checkArtifact(opts.check), opts.json);
       }
       if (opts.out === STDOUT_NAME) {
         if (opts.json) throw new OcragError('--out - streams the artifact to stdout, so --json has nowhere to go: drop --json (the summary goes to stderr)');
         if (process.stdout.isTTY) throw new OcragError('--out - streams the artifact to stdout, which is a terminal: redirect it (--out - > index.tar, or | ssh …)');
       }
       const bar = progressBar();
-      const index = await openIndex(cmd, { onProgress: bar.update });
+      const workspace = await openIndex(cmd, { reporter: { progress: bar.update } });
       try {
-        const summary = await exportIndex({ ctx: index.ctx, indexHead: () => index.index() }, { rev: opts.rev, out: opts.out, stdout: process.stdout, onNotice: (m) => process.stderr.write(m + '\n') });
+        const summary = await workspace.export({ rev: opts.rev, out: opts.out, stdout: process.stdout });
         bar.done();
-        const sources = listSources(index.ctx);
+        const sources = workspace.sources();
         // An artifact is one commit of the tree; sources are files on this machine, which a teammate may not have.
         if (sources.length) process.stderr.write(`ocrag: the artifact holds the tree only, not the ${sources.length} added source(s) (${sources.map((s) => s.name).join(', ')}); a teammate adds them with ocrag add\n`);
         if (opts.json) printJson(summary);
         else printExport(summary);
       } finally {
         bar.done();
-        await index.close();
+        await workspace.close();
       }
     });
 }

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { hookStatus, installHooks, uninstallHooks, type HookStatus } from '../../git/hook-files.js';
-import { runHook } from '../../hooks/background.js';
-import { openRepo } from '../../git/repo.js';
+import { gitHooks, installGitHooks, uninstallGitHooks, type HookStatus } from '../../workspace/machine.js';
+import { runHook } from '../../workspace/hook.js';
 import { workDir } from '../options.js';
 import { printJson } from '../output.js';
 
@@ -21,7 +20,7 @@ export function registerHooks(program: Command): void {
     .option('--global-hooks', 'write into core.hooksPath even when it is set by your global or system git config (every repository runs it)')
     .option('--json', 'print what changed as JSON')
     .action(async (opts: { json?: boolean; projectBin?: boolean; globalHooks?: boolean }, cmd: Command) => {
-      const result = await installHooks(await openRepo(workDir(cmd)), { projectBin: opts.projectBin, globalHooks: opts.globalHooks });
+      const result = await installGitHooks(workDir(cmd), { projectBin: opts.projectBin, globalHooks: opts.globalHooks });
       if (opts.json) return printJson(result);
       for (const c of result.changes) process.stderr.write(`${c.action.padEnd(9)} ${c.file}\n`);
       if (!result.program) process.stderr.write(`${NO_PROGRAM}\n`);
@@ -31,7 +30,7 @@ export function registerHooks(program: Command): void {
     .description('remove exactly what install added; other hook lines stay')
     .option('--json', 'print what changed as JSON')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
-      const result = await uninstallHooks(await openRepo(workDir(cmd)));
+      const result = await uninstallGitHooks(workDir(cmd));
       if (opts.json) return printJson(result);
       for (const c of result.changes) process.stderr.write(`${c.action.padEnd(13)} ${c.file}\n`);
     });
@@ -40,7 +39,7 @@ export function registerHooks(program: Command): void {
     .description('which ocrag hooks are installed, whether they are current, and which ocrag they start')
     .option('--json', 'print as JSON')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
-      const status = await hookStatus(await openRepo(workDir(cmd)));
+      const status = await gitHooks(workDir(cmd));
       if (opts.json) return printJson(status);
       console.log(describeStatus(status).join('\n'));
     });

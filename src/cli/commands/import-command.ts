@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
-import type { Embedder } from '../../embed/index.js';
-import { openContext, type IndexContext } from '../../index/context.js';
-import { downloadArtifact, isArtifactUrl, shownUrl } from '../../share/artifact-url.js';
-import { importArtifact, type ImportSummary } from '../../share/import.js';
-import { configFlags, workDir } from '../options.js';
-import { notice, paint, printJson } from '../output.js';
+import type { ImportSummary } from '../../workspace/types.js';
+import { openIndex } from '../options.js';
+import { paint, printJson } from '../output.js';
 
 export function registerImport(program: Command): void {
   program
@@ -14,25 +11,15 @@ export function registerImport(program: Command): void {
     .option('--json', 'print a JSON summary on stdout')
     .addHelpText('after', '\nThe artifact is verified completely (model, chunker, checksums, paths) before anything is written, wherever it\ncame from (an s3:// object is read with the AWS settings of the environment; plain http only from 127.0.0.1);\nchunks already stored are left as they are, so importing twice changes nothing.')
     .action(async (file: string, opts: { json?: boolean }, cmd: Command) => {
-      const ctx = await openContext(workDir(cmd), configFlags(cmd));
-      const loaded: { model?: Promise<Embedder> } = {};
-      const download = isArtifactUrl(file) ? await downloadArtifact(file) : null;
+      const workspace = await openIndex(cmd);
       try {
-        const imported = await importArtifact({ ctx, model: () => (loaded.model ??= loadModel(ctx)) }, download?.file ?? file, { onNotice: notice });
-        const summary = download ? { ...imported, file: shownUrl(file), bytesDownloaded: download.bytes } : imported;
+        const summary = await workspace.import(file);
         if (opts.json) printJson(summary);
         else printImport(summary);
       } finally {
-        download?.remove();
-        await (await loaded.model?.catch(() => null))?.close();
+        await workspace.close();
       }
     });
-}
-
-/** Only when the model's description can't tell its vector size; otherwise an import never loads it. */
-async function loadModel(ctx: IndexContext): Promise<Embedder> {
-  const { loadEmbedder } = await import('../../embed/index.js');
-  return loadEmbedder(ctx.config.model, { onNotice: notice });
 }
 
 function printImport(s: ImportSummary): void {

@@ -2,9 +2,7 @@ import type { Command } from 'commander';
 import { openIndex } from '../options.js';
 import { paint, printJson } from '../output.js';
 import { progressBar } from '../progress.js';
-import { dryRun } from '../../index/dry-run.js';
-import { requireRepository } from '../../index/folder.js';
-import type { IndexSummary } from '../../index/indexer.js';
+import type { IndexSummary } from '../../workspace/types.js';
 
 export function registerIndex(program: Command): void {
   program
@@ -16,9 +14,7 @@ export function registerIndex(program: Command): void {
     .addHelpText('after', '\nRe-running on an unchanged commit does nothing. Vectors are keyed by blob, so renames and branch switches re-embed nothing.')
     .action(async (opts: { rebuild?: boolean; dryRun?: boolean; json?: boolean }, cmd: Command) => {
       if (opts.dryRun) {
-        const index = await openIndex(cmd, {}, 'create');
-        requireRepository(index.ctx, 'index --dry-run');
-        const plan = await dryRun(index.ctx);
+        const plan = await (await openIndex(cmd, {}, 'create')).plan();
         if (opts.json) printJson(plan);
         else {
           const p = paint(process.stdout);
@@ -28,7 +24,7 @@ export function registerIndex(program: Command): void {
         return;
       }
       const bar = progressBar();
-      const index = await openIndex(cmd, { onProgress: bar.update }, 'create');
+      const index = await openIndex(cmd, { reporter: { progress: bar.update } }, 'create');
       try {
         const summary = await index.index({ rebuild: opts.rebuild });
         bar.done();

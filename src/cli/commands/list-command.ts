@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { indexedManifest, listFiles, type ListedFile } from '../../service/file-list.js';
+import type { ListedFile } from '../../workspace/types.js';
 import { openIndex } from '../options.js';
 import { paint, printJson } from '../output.js';
 
@@ -12,10 +12,7 @@ export function registerList(program: Command): void {
     .option('--json', 'print [{path, quotedPath?, blob, chunks, state}] as JSON (state: committed, modified, untracked or source; quotedPath: the exact name in git\'s quoted form, when path is not it)')
     .addHelpText('after', '\nEdited and untracked files are listed as search sees them: their new content is embedded first, as a search would.')
     .action(async (glob: string | undefined, opts: { json?: boolean; committedOnly?: boolean }, cmd: Command) => {
-      const index = await openIndex(cmd, {}, 'existing');
-      const manifest = indexedManifest(index.ctx);
-      const view = opts.committedOnly && !index.ctx.plainFolder ? manifest : await index.currentView({ update: false });
-      const rows = await listFiles(index.ctx, manifest, view, glob);
+      const rows = await (await openIndex(cmd, {}, 'existing')).files({ glob, committedOnly: opts.committedOnly });
       if (opts.json) return printJson(rows);
       const p = paint(process.stdout);
       const width = Math.max(1, ...rows.map((r) => String(r.chunks).length));

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { buildDefaultModel, describeModel, pullModel } from '../../embed/index.js';
+import { buildDefaultModel, configuredModel, describeModel, pullModel } from '../../workspace/machine.js';
 import { configFlags, workDir } from '../options.js';
 import { formatBytes, printJson } from '../output.js';
-import { openContext } from '../../index/context.js';
-import { ForeignIndexError } from '../../util/errors.js';
 
 export function registerModel(program: Command): void {
   const model = program.command('model').description('build, inspect or download embedding models (kept in the per-user cache)');
@@ -22,7 +20,7 @@ export function registerModel(program: Command): void {
     .description('show the configured model: id, dimension, folder, size, whether it is built, its pooling, prompts and length limit')
     .option('--json', 'print as JSON')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
-      const info = await describeModel(await configuredModel(cmd));
+      const info = await describeModel(await configuredModel(workDir(cmd), configFlags(cmd)));
       if (opts.json) return printJson(info);
       const { layout, ...rest } = info;
       const fields: Array<[string, unknown]> = [...Object.entries(rest), ...Object.entries(layout ?? {})];
@@ -50,14 +48,3 @@ function showField(key: string, value: unknown): string {
   return String(value);
 }
 
-/** The model the user configured for this repository, or the default outside one. */
-async function configuredModel(cmd: Command): Promise<string> {
-  const flags = configFlags(cmd);
-  try {
-    return (await openContext(workDir(cmd), flags)).config.model;
-  } catch (e) {
-    // A folder that is not ocrag's own names no model of the user's: said, never read.
-    if (e instanceof ForeignIndexError) throw e;
-    return flags.model ?? 'default';
-  }
-}

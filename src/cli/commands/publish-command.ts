@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { publishHead, type PublishSummary } from '../../share/publish.js';
+import type { PublishSummary } from '../../workspace/types.js';
 import { openIndex } from '../options.js';
 import { paint, printJson } from '../output.js';
 import { progressBar } from '../progress.js';
@@ -13,9 +13,9 @@ export function registerPublish(program: Command): void {
     .addHelpText('after', '\nOnly content the remote lacks is written, then the ref\'s manifest. Publishers take turns by a lease object,\nso two CI jobs may publish at once. AWS settings come from the standard environment (AWS_ENDPOINT_URL,\nAWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ALLOW_HTTP) or ~/.aws; they are never written anywhere.')
     .action(async (opts: { compact?: boolean; json?: boolean }, cmd: Command) => {
       const bar = progressBar();
-      const index = await openIndex(cmd, { onProgress: bar.update });
+      const index = await openIndex(cmd, { reporter: { progress: bar.update } });
       try {
-        const summary = await publishHead({ ctx: index.ctx, indexHead: () => index.index(), model: () => index.model() }, { compact: opts.compact, onNotice: (m) => process.stderr.write(m + '\n') });
+        const summary = await index.publish({ compact: opts.compact });
         bar.done();
         if (opts.json) printJson(summary);
         else printPublish(summary);

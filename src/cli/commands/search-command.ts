@@ -1,9 +1,7 @@
 import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
-import { DEFAULT_MIN_MATCH } from '../../search/relevance.js';
+import { DEFAULT_MIN_MATCH } from '../../workspace/types.js';
 import { OcragError } from '../../util/errors.js';
-import { checkSourceName } from '../../store/sources.js';
-import { languageFetchCount, languagesFor } from '../../mcp/tools/language.js';
 import { openIndex, positiveInt } from '../options.js';
 import { paint } from '../output.js';
 import { startBackgroundIndex } from '../background-index.js';
@@ -51,19 +49,15 @@ export function registerSearch(program: Command): void {
       const query = words.join(' ').trim();
       if (!query) throw new OcragError('empty query: say what code you are looking for');
       const format = outputFormat(opts);
-      const index = await openIndex(cmd, { startBackgroundIndex }, 'existing');
+      const workspace = await openIndex(cmd, { startBackgroundIndex }, 'existing');
       try {
         const started = performance.now();
-        if (opts.source && opts.sources === false) throw new OcragError('--source searches a source and --no-sources leaves them out: use one');
-        const pathGlob = opts.source ? `${checkSourceName(opts.source)}:${opts.path ?? '**'}` : opts.path;
-        const languages = opts.language === undefined ? null : languagesFor(checkLanguage(opts.language));
-        const k = languages ? languageFetchCount(opts.topK) : opts.topK;
-        const found = await index.search(query, { k, pathGlob, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources, whole: opts.whole });
-        const results = (languages ? found.filter((r) => languages.has(r.language)) : found).slice(0, opts.topK);
+        const language = opts.language === undefined ? undefined : checkLanguage(opts.language);
+        const results = await workspace.search(query, { k: opts.topK, pathGlob: opts.path, source: opts.source, language, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources, whole: opts.whole });
         if (results.length === 0 && opts.minMatch) process.stderr.write(`ocrag: no good match for "${query}" (--min-match ${opts.minMatch}): try other words or an identifier\n`);
         printReport({ query, latencyMs: performance.now() - started, results }, format, opts.maxTokens);
       } finally {
-        await index.close();
+        await workspace.close();
       }
     });
 }

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import path from 'node:path';
-import { NotInRepositoryError, openRepo } from '../../git/repo.js';
-import { findIndexedFolder } from '../../store/layout.js';
+import { agentRoot } from '../../workspace/machine.js';
 import { AGENT_IDS, AGENTS, type AgentId, type AgentTarget } from '../../setup/agents.js';
 import { applyPlan, planRemoval, planSetup, type PlannedFile } from '../../setup/apply.js';
 import { resolveLauncher, type Launcher } from '../../setup/launcher.js';
@@ -46,7 +44,7 @@ else as "<node> <this install>/dist/cli/main.js mcp" (works without PATH; specif
     .action(async (names: string[], opts: SetupFlags, cmd: Command) => {
       if (opts.remove && opts.absolute) throw new OcragError('--remove takes ocrag out; --absolute only says how to start it: use one');
       const agents = parseAgents(names).map((id) => AGENTS[id]);
-      const { root, unindexedFolder } = await setupRoot(workDir(cmd));
+      const { root, unindexedFolder } = await agentRoot(workDir(cmd));
       const launcher = resolveLauncher({ absolute: opts.absolute });
       const plan = (opts.remove ? planRemoval : planSetup)(root, agents, launcher);
       const p = paint(process.stderr);
@@ -94,16 +92,3 @@ function describeLauncher(l: Launcher): string {
     : `ocrag: agents will start "${[l.command, ...l.args].join(' ')} mcp" (the ocrag on PATH, if any, is not this installation; after "npm link" run setup again for a portable config)`;
 }
 
-/**
- * Where the agent's files go: the top of the git work tree, else (outside git) the nearest folder indexed by ocrag,
- * else this folder, which `ocrag index` makes a knowledge base (the server an agent starts serves only one indexed).
- */
-async function setupRoot(cwd: string): Promise<{ root: string; unindexedFolder: boolean }> {
-  try {
-    return { root: (await openRepo(cwd)).root, unindexedFolder: false };
-  } catch (e) {
-    if (!(e instanceof NotInRepositoryError)) throw e;
-    const indexed = findIndexedFolder(cwd);
-    return { root: indexed ?? path.resolve(cwd), unindexedFolder: indexed === null };
-  }
-}

@@ -1,11 +1,6 @@
 import type { Command } from 'commander';
-import { removeFromIndex } from '../../service/exclude.js';
-import { addSources, listSources, removeSource } from '../../service/sources.js';
-import type { IndexContext } from '../../index/context.js';
-import { asStorageError } from '../../util/storage-problem.js';
 import { openIndex, positiveInt } from '../options.js';
 import { printJson } from '../output.js';
-import { sourceFileCount } from '../../store/sources.js';
 
 export function registerAdd(program: Command): void {
   program
@@ -17,15 +12,9 @@ export function registerAdd(program: Command): void {
     .addHelpText('after', '\nSources are content-addressed like the tree: a file in two sources, or in the tree, is embedded once. Every search\nsees them as they are now (a re-scan stats files and reads only changed ones). `ocrag list` shows their files,\n`ocrag remove <name>` takes one out, `ocrag search --no-sources` leaves them out.')
     .option('--max-size <MB>', 'index at most this many MB of its files (default: config maxSourceMB, 512); files past it are skipped, and listed so', positiveInt('--max-size', 1024 * 1024))
     .action(async (paths: string[], opts: { name?: string; json?: boolean; maxSize?: number }, cmd: Command) => {
-      const index = await openIndex(cmd, {}, 'create');
-      const added = addSources(index.ctx, paths, opts.name, opts.maxSize === undefined ? undefined : opts.maxSize * 1024 * 1024);
+      const workspace = await openIndex(cmd, {}, 'create');
       // Scanned and embedded now, so the first search after has nothing to do and the user sees what came in.
-      const view = await index.currentView({ writesRequired: true }).catch((e: unknown) => {
-        // A disk that refuses the chunks: the sources are taken back, so "run again" adds them whole.
-        if (asStorageError(e, index.ctx.layout.dir)) for (const s of added) forgetSource(index.ctx, s.name);
-        throw e;
-      });
-      const rows = added.map((s) => ({ name: s.name, root: s.root, files: sourceFileCount(Object.keys(view.files), s.name) }));
+      const rows = await workspace.addSources(paths, { name: opts.name, maxBytes: opts.maxSize === undefined ? undefined : opts.maxSize * 1024 * 1024 });
       if (opts.json) return printJson(rows);
       for (const r of rows) process.stderr.write(`added source "${r.name}" (${r.root}): ${r.files} files indexed\n`);
     });
@@ -42,8 +31,8 @@ export function registerRemove(program: Command): void {
       '\nA path of the tree goes into the exclude globs of .ocrag/config.json: from the next search on it is neither\nindexed nor answered. Take its line out of the file to bring it back.\n\nExamples:\n  ocrag remove design-docs        the source named design-docs\n  ocrag remove notes/draft.md     this file of the tree, from now on',
     )
     .action(async (nameOrPath: string, opts: { json?: boolean }, cmd: Command) => {
-      const index = await openIndex(cmd, {}, 'existing');
-      const removed = removeFromIndex(index.ctx, nameOrPath, process.cwd());
+      const workspace = await openIndex(cmd, {}, 'existing');
+      const removed = workspace.remove(nameOrPath, process.cwd());
       if ('excluded' in removed) {
         const { excluded } = removed;
         if (opts.json) return printJson({ excluded: excluded.path, glob: excluded.glob, config: excluded.config, added: excluded.added });
@@ -51,16 +40,7 @@ export function registerRemove(program: Command): void {
         return;
       }
       const gone = removed.source;
-      if (opts.json) return printJson({ ...gone, remaining: listSources(index.ctx).map((s) => s.name) });
+      if (opts.json) return printJson({ ...gone, remaining: workspace.sources().map((s) => s.name) });
       process.stderr.write(`removed source "${gone.name}" (${gone.root}); its chunks go with the next gc\n`);
     });
-}
-
-/** Takes a source back; on a disk that refuses this small write too, it stays, and its files are indexed by the next search. */
-function forgetSource(ctx: IndexContext, name: string): void {
-  try {
-    removeSource(ctx, name);
-  } catch {
-    // The refusal being reported already says what to do.
-  }
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { indexStatus, type RemoteStatus } from '../../service/status.js';
+import type { RemoteStatus } from '../../workspace/types.js';
 import { openIndex } from '../options.js';
 import { formatBytes, paint, printJson } from '../output.js';
 
@@ -10,7 +10,7 @@ export function registerStatus(program: Command): void {
     .option('--json', 'print the status as JSON')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const index = await openIndex(cmd, {}, 'existing');
-      const s = await indexStatus(index.ctx);
+      const s = await index.status();
       if (opts.json) return printJson(s);
       const p = paint(process.stdout);
       const lines = s.plainFolder

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { HeadWatcher } from '../../session/head-watcher.js';
-import { TreeWatcher } from '../../session/tree-watcher.js';
 import { openIndex } from '../options.js';
 
 /** An editor's save is several writes (temp file, rename, attributes): one re-index after they settle. */
@@ -13,26 +11,22 @@ export function registerWatch(program: Command): void {
     .addHelpText('after', '\nRuns until interrupted (Ctrl-C). Edits are embedded by content, so committing them later embeds nothing.')
     .action(async (_opts: unknown, cmd: Command) => {
       // Outside git, a folder indexed before: its files are scanned as they change.
-      const index = await openIndex(cmd, {}, 'existing');
-      const root = index.ctx.repo.root;
+      const workspace = await openIndex(cmd, {}, 'existing');
+      const root = workspace.root;
       let timer: NodeJS.Timeout | null = null;
       let running = Promise.resolve();
       const changed = () => {
         if (timer) clearTimeout(timer);
         timer = setTimeout(update, DEBOUNCE_MS);
       };
-      // The MCP server's watchers: the folders of the files in the index (and new ones git does not ignore), and HEAD.
-      const tree = new TreeWatcher(root, changed);
-      const head = new HeadWatcher(index.ctx, changed);
+      const watch = workspace.watch(changed);
       const update = () => {
         running = running.then(async () => {
           try {
             const started = performance.now();
-            const view = await index.currentView();
+            const files = await watch.refresh();
             const ms = Math.round(performance.now() - started);
-            // Before reporting, so an edit made once the index is reported current is seen.
-            await tree.watchFoldersOf([...Object.keys(view.files), ...Object.keys(view.skipped)]);
-            process.stderr.write(`ocrag: index current (${Object.keys(view.files).length} files, ${ms} ms)\n`);
+            process.stderr.write(`ocrag: index current (${files} files, ${ms} ms)\n`);
           } catch (e) {
             process.stderr.write(`ocrag: ${(e as Error).message}\n`);
           }
@@ -46,14 +40,13 @@ export function registerWatch(program: Command): void {
         const stop = () => {
           clearInterval(keepAlive);
           if (timer) clearTimeout(timer);
-          tree.close();
-          head.close();
+          watch.close();
           resolve();
         };
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });
       await running;
-      await index.close();
+      await workspace.close();
     });
 }

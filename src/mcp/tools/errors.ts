@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { GitError } from '../../git/run.js';
 import { OcragError, type Remedy } from '../../util/errors.js';
+import { GitError } from '../../workspace/types.js';
 
 /** The fix, as the call an agent makes through this server. */
 function callFor(remedy: Remedy): string {

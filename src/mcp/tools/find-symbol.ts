@@ -1,11 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { SearchResult } from '../../search/search.js';
-import type { RepoSessions } from '../../session/repo-sessions.js';
-import { MATCH_RANK, matchSymbol, type SymbolMatch } from '../symbol-match.js';
-import { resultKey } from '../../search/result-path.js';
 import { guarded } from './errors.js';
 import { answer, codeResultShape, resultsAsText, rootArg, toCodeResult } from './shared.js';
+import type { RepoSessions } from '../../workspace/live.js';
 
 /** Candidates ranked by the hybrid search before names are matched; names weigh heavily in its lexical half. */
 const CANDIDATES = 50;
@@ -36,26 +33,11 @@ export function registerFindSymbol(server: McpServer, sessions: RepoSessions, lo
       guarded(log, async () => {
         const session = await sessions.get(args.root);
         const started = performance.now();
-        const view = await session.view();
-        const candidates = await session.searchView(view, args.name, { k: CANDIDATES });
-        const results = definitions(candidates, args.name).slice(0, args.k);
+        const { definitions: results, searched } = await session.findSymbol(args.name, args.k, CANDIDATES);
         const latencyMs = Math.round(performance.now() - started);
         const structured = { name: args.name, latencyMs, results: results.map(({ result, match }) => ({ ...toCodeResult(result), match })) };
-        const note = results.length === 0 ? `no definition named like "${args.name}" among the ${candidates.length} best matches; try search_code` : null;
+        const note = results.length === 0 ? `no definition named like "${args.name}" among the ${searched} best matches; try search_code` : null;
         return answer(structured, resultsAsText(args.name, latencyMs, structured.results, [note]));
       }),
   );
-}
-
-/** Chunks whose innermost definition matches, best match first, one per definition (its first chunk). */
-export function definitions(candidates: SearchResult[], name: string): { result: SearchResult; match: Exclude<SymbolMatch, 'none'> }[] {
-  const first = new Map<string, { result: SearchResult; match: Exclude<SymbolMatch, 'none'> }>();
-  for (const result of candidates) {
-    const match = matchSymbol(result.symbol, name);
-    if (match === 'none') continue;
-    const key = `${resultKey(result)}\n${result.symbol}`;
-    const seen = first.get(key);
-    if (!seen || result.startLine < seen.result.startLine) first.set(key, { result, match });
-  }
-  return [...first.values()].sort((a, b) => MATCH_RANK[b.match] - MATCH_RANK[a.match] || b.result.score - a.result.score);
 }

@@ -1,10 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { RepoSessions } from '../../session/repo-sessions.js';
-import type { SessionStatus } from '../../session/session-status.js';
 import { guarded } from './errors.js';
 import { answer, rootArg } from './shared.js';
 import { describeTask, findTask, taskIdArg, taskShape, toTaskView } from './task.js';
+import type { RepoSessions, SessionStatus } from '../../workspace/live.js';
 
 const DESCRIPTION = `Report the state of the code index of this repository: branch and HEAD, the commit the index was built for and whether it is up to date, pending work (index behind HEAD, uncommitted changes), the current or last index task (state, phase, percent, files, chunks, chunks/s, errors, warnings), file and chunk counts, and the embedding model.
 With task_id (from index_codebase) it reports only that task, cheaply: poll it to follow a run. Call it without one when search_code results look stale, empty or wrong.`;

@@ -1,10 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { IndexTasks, IndexTaskSnapshot, TaskStart } from '../../session/index-tasks.js';
-import type { RepoSessions } from '../../session/repo-sessions.js';
 import { guarded } from './errors.js';
 import { answer, rootArg } from './shared.js';
 import { describeTask, findTask, taskIdArg, taskShape, toTaskView } from './task.js';
+import type { IndexTasks, IndexTaskSnapshot, TaskStart, RepoSessions } from '../../workspace/live.js';
 
 const INDEX = `Start indexing the repository in the background and return at once with a task id; follow it with index_status {task_id}, stop it with index_cancel {task_id}. One run at a time per repository: while one runs, you get its id back.
 Rarely needed: search_code updates the index itself when HEAD moved. Use it after a large change you want indexed ahead of time, or with full=true to rebuild from scratch when index_status or an error says the index is damaged or was built with another model (a full rebuild makes search unavailable until it finishes).`;

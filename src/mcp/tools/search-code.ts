@@ -2,12 +2,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { trimToTokenBudget } from '../../render/budget.js';
 import { formatMarkdown } from '../../render/markdown.js';
-import type { SearchResult } from '../../search/search.js';
-import type { RepoSessions } from '../../session/repo-sessions.js';
 import { guarded } from './errors.js';
-import { DEFAULT_MIN_MATCH } from '../../search/relevance.js';
-import { languageFetchCount, languagesFor } from './language.js';
 import { answer, codeResultSchema, progressNotifier, resultsAsText, rootArg, toCodeResult } from './shared.js';
+import type { RepoSessions } from '../../workspace/live.js';
+import { DEFAULT_MIN_MATCH } from '../../workspace/types.js';
 
 const DESCRIPTION = `Search the code of this git repository (the checked-out branch, including uncommitted edits) by meaning and by name.
 Use it before opening files you don't know yet: to find where something is implemented, configured, tested or used.
@@ -49,18 +47,16 @@ export function registerSearchCode(server: McpServer, sessions: RepoSessions, lo
       guarded(log, async () => {
         const session = await sessions.get(args.root);
         const started = performance.now();
-        const languages = args.language ? languagesFor(args.language) : null;
-        const fetch = languages ? languageFetchCount(args.k) : args.k;
-        const { results: found, notice } = await session.search(args.query, { k: fetch, pathGlob: args.path_glob, minMatch: args.min_score, whole: args.whole }, progressNotifier(extra));
-        let results: SearchResult[] = (languages ? found.filter((r) => languages.has(r.language)) : found).slice(0, args.k);
+        const { results: found, notice } = await session.search(args.query, { k: args.k, pathGlob: args.path_glob, minMatch: args.min_score, whole: args.whole, language: args.language }, progressNotifier(extra));
+        let results = found;
         const notes: string[] = notice ? [notice] : [];
         if (args.max_tokens !== undefined) {
           const trimmed = trimToTokenBudget({ query: args.query, latencyMs: 0, results }, args.max_tokens, formatMarkdown);
           if (trimmed.dropped > 0) notes.push(`${trimmed.dropped} lower-ranked result(s) left out to fit max_tokens=${args.max_tokens}`);
           results = trimmed.report.results;
         }
-        if (found.length === 0 && args.min_score > 0) notes.push(noGoodMatch(args.query, args.min_score));
-        else if (results.length === 0 && languages) notes.push(`no ${args.language} results among the ${found.length} best matches; try without language or with path_glob`);
+        if (found.length === 0 && args.language) notes.push(`no ${args.language} results among the best matches${args.min_score > 0 ? ` close enough in meaning (min_score ${args.min_score})` : ''}; try without language or with path_glob`);
+        else if (found.length === 0 && args.min_score > 0) notes.push(noGoodMatch(args.query, args.min_score));
         const latencyMs = Math.round(performance.now() - started);
         const codeResults = results.map(toCodeResult);
         const structured = { query: args.query, latencyMs, results: codeResults, ...(notes.length ? { notice: notes.join('; ') } : {}) };

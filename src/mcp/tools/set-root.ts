@@ -1,8 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { RepoSessions } from '../../session/repo-sessions.js';
 import { guarded } from './errors.js';
 import { answer } from './shared.js';
+import type { RepoSessions } from '../../workspace/live.js';
 
 const DESCRIPTION = `Switch the repository this server answers for: every later call without a root argument (search_code, find_symbol, index_codebase, index_status, …) is answered from that repository's own index, never mixed with another's. The path is a git work tree (any folder inside one) or a folder indexed by ocrag; relative paths start where the server started.
 Each repository keeps its own index and tasks: a task id of the one before still answers index_status, naming its root. Any tool also takes root to ask another repository once without switching.`;

@@ -1,9 +1,8 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { IndexProgress } from '../../index/indexer.js';
 import { formatMarkdown } from '../../render/markdown.js';
-import type { SearchResult } from '../../search/search.js';
+import type { IndexProgress, SearchResult } from '../../workspace/types.js';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -1,8 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { RepoSessions } from '../../session/repo-sessions.js';
 import { guarded } from './errors.js';
 import { answer, rootArg } from './shared.js';
+import type { RepoSessions } from '../../workspace/live.js';
 
 const ADD = `Add a folder or file outside the repository's tree (design docs, a spec PDF, CSV exports, a sibling checkout) as a source: search_code then searches it beside the code, naming its results <source>:<path>. Only folders the user allowed (sourceRoots in .ocrag/config.json) may be added; anything else is refused with the setting that would allow it.`;
 const REMOVE = `Remove a source added with add_source (by name or path): search_code stops returning it.`;

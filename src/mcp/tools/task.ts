@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import type { IndexTaskSnapshot } from '../../session/index-tasks.js';
-import type { ReindexSnapshot } from '../../session/reindex-job.js';
-import type { RepoSessions } from '../../session/repo-sessions.js';
 import { OcragError } from '../../util/errors.js';
+import type { IndexTaskSnapshot, ReindexSnapshot, RepoSessions } from '../../workspace/live.js';
 
 /** An index task as the tools return it: the session's snapshot without the run's internal summary. */
 export const taskShape = z.object({

@@ -33,11 +33,21 @@ export function languagesFor(filter: string): Set<string> {
   return new Set(ALIASES[key] ?? [key.replace(/[\s-]+/g, '_')]);
 }
 
-/** With a language filter, this many times k candidates are ranked before filtering (the index has no language column). */
+/**
+ * With a language filter, this many times k candidates are ranked before filtering: a chunk's language is known
+ * once its row is read, and a view's files are not labelled by language before that.
+ */
 const LANGUAGE_OVERFETCH = 5;
 const LANGUAGE_FETCH_CAP = 250;
 
 /** How many results a search filtered to a language asks for, to keep k of them: 5 × k, at most 250 (or k itself, if more). */
 export function languageFetchCount(k: number): number {
   return Math.min(k * LANGUAGE_OVERFETCH, Math.max(LANGUAGE_FETCH_CAP, k));
+}
+
+/** The results of one language among results ranked for `languageFetchCount(k)`, the best k of them. */
+export function inLanguage<T extends { language: string }>(results: T[], filter: string | undefined, k: number): T[] {
+  if (filter === undefined) return results.slice(0, k);
+  const languages = languagesFor(filter);
+  return results.filter((r) => languages.has(r.language)).slice(0, k);
 }

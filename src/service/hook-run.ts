@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import { openRepo, readHead } from '../git/repo.js';
 import { openContext, type IndexContext } from '../index/context.js';
 import { indexKnownTree, type IndexSummary } from '../index/known-tree.js';
-import type { CodeIndex } from '../service/code-index.js';
+import type { CodeIndex } from './code-index.js';
 import { makeIndexFolder } from '../store/index-folder.js';
 import { indexLayout } from '../store/layout.js';
 import { ForeignIndexError } from '../util/errors.js';
 import { tryLock } from '../util/file-lock.js';
-import { appendLog } from './log.js';
+import { appendLog } from '../util/append-log.js';
 
 /**
  * The detached work behind a git hook: index HEAD incrementally. Runs that fire while one is busy leave a
@@ -69,7 +69,7 @@ async function indexOnce(ctx: IndexContext, cwd: string, full: { index: CodeInde
   if (known) return known;
   let index = full.index;
   if (!index) {
-    const { CodeIndex } = await import('../service/code-index.js');
+    const { CodeIndex } = await import('./code-index.js');
     index = full.index = await CodeIndex.open(cwd);
   }
   return index.index({ holdingLock: true });

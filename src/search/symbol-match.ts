@@ -1,4 +1,6 @@
 import { breadcrumbIdentifiers, innermost } from '../text/breadcrumb.js';
+import { resultKey } from './result-path.js';
+import type { SearchResult } from './search.js';
 
 /** How well a chunk's breadcrumb matches a wanted name, best first; `none` excludes it. */
 export type SymbolMatch = 'exact' | 'case-insensitive' | 'partial' | 'fuzzy' | 'none';
@@ -47,4 +49,23 @@ export function editDistance(a: string, b: string, limit: number): number {
     previous = current;
   }
   return previous[b.length];
+}
+
+/** A definition found by name: the chunk where it starts, and how well its name matched. */
+export interface SymbolDefinition {
+  result: SearchResult;
+  match: Exclude<SymbolMatch, 'none'>;
+}
+
+/** Chunks whose innermost definition matches, best match first, one per definition (its first chunk). */
+export function definitions(candidates: SearchResult[], name: string): SymbolDefinition[] {
+  const first = new Map<string, SymbolDefinition>();
+  for (const result of candidates) {
+    const match = matchSymbol(result.symbol, name);
+    if (match === 'none') continue;
+    const key = `${resultKey(result)}\n${result.symbol}`;
+    const seen = first.get(key);
+    if (!seen || result.startLine < seen.result.startLine) first.set(key, { result, match });
+  }
+  return [...first.values()].sort((a, b) => MATCH_RANK[b.match] - MATCH_RANK[a.match] || b.result.score - a.result.score);
 }
