@@ -21,8 +21,8 @@ interface Layer {
 export const LAYERS: Layer[] = [
   // The `ocrag` program: parses arguments and runs a command, which may start any other surface (mcp, setup, hooks).
   { name: 'cli', folders: ['cli'], peers: false },
-  // Entry points of their own: the MCP server, agent setup, what a fired git hook runs, the index panel. They share code only below.
-  { name: 'surfaces', folders: ['mcp', 'setup', 'hooks', 'ui'], peers: false },
+  // Entry points of their own: the MCP server, agent setup, what a fired git hook runs, the index panel, the editor plugins' host. They share code only below.
+  { name: 'surfaces', folders: ['mcp', 'setup', 'hooks', 'ui', 'plugin'], peers: false },
   // The front door: a workspace opened from a path (one-shot or long-lived), and what lies beyond one index (model, hooks, doctor).
   { name: 'front door', folders: ['workspace'], peers: false },
   // What surfaces show a person or an agent: search result renderers, token budget, agent guidance text.
@@ -213,11 +213,12 @@ export function checkImports(sources: Map<string, string>, layers: Layer[] = LAY
 
 /** The surfaces, and what each may import besides its own folder: the front door, rendering and util (the CLI starts the other surfaces). */
 export const SURFACES: Record<string, string[]> = {
-  cli: ['workspace', 'render', 'util', 'mcp', 'setup', 'hooks', 'ui'],
+  cli: ['workspace', 'render', 'util', 'mcp', 'setup', 'hooks', 'ui', 'plugin'],
   mcp: ['workspace', 'render', 'util'],
   setup: ['workspace', 'render', 'util'],
   hooks: ['workspace', 'render', 'util'],
   ui: ['workspace', 'render', 'util'],
+  plugin: ['workspace', 'render', 'util'],
 };
 
 /** One line per import (types too) by a surface of anything behind the front door. */

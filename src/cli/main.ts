@@ -34,6 +34,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   mcp: async () => (await import('./commands/mcp-command.js')).registerMcp,
   setup: async () => (await import('./commands/setup-command.js')).registerSetup,
   ui: async () => (await import('./commands/ui-command.js')).registerUi,
+  'plugin-host': async () => (await import('./commands/plugin-host-command.js')).registerPluginHost,
 };
 /** Internal commands registered by another command's module. */
 const ALIASES: Record<string, string> = { hook: 'hooks' };

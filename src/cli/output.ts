@@ -1,6 +1,8 @@
 import type { Paint } from '../render/text.js';
 import { visibleControls } from '../render/terminal-text.js';
 
+export { formatBytes } from '../render/bytes.js';
+
 /** Colours only for a person at a terminal, and never when NO_COLOR is set (https://no-color.org). */
 export function useColor(stream: NodeJS.WriteStream): boolean {
   return !!stream.isTTY && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '') && process.env.TERM !== 'dumb';
@@ -16,18 +18,6 @@ export function paint(stream: NodeJS.WriteStream): Paint {
 
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
 
 /** Writes a notice line to stderr (never stdout, which belongs to the command's data). */

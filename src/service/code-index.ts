@@ -42,6 +42,8 @@ export interface CodeIndexHooks {
   onProgress?: IndexOptions['onProgress'];
   /** Wraps the model once loaded; a long-lived server uses it to cache query vectors. */
   wrapModel?: (model: Embedder) => Embedder;
+  /** Loads the model from the caller's pool, which keeps it loaded across indexes and closes it (a long-lived host). */
+  sharedModel?: (spec: string) => Promise<Embedder>;
   /**
    * Starts an index run of this repository that outlives the call (the CLI: a detached process). Given, a fresh
    * clone's search answers from the team's published set at once and leaves the copy to that run
@@ -59,16 +61,12 @@ export interface CodeIndexOptions {
   keepStoreOpen?: boolean;
 }
 
-/**
- * The index of one repository as every surface (CLI, MCP server) uses it: keeps the model and the store open
- * across calls, and brings the index up to date for the checked-out commit before answering.
- */
+/** One repository's index behind the front door: model and store kept open across calls, the index brought up to date with the checked-out commit before each answer. */
 export class CodeIndex {
   private embedder: Promise<Embedder> | null = null;
   /** HEAD was read by open(); the first refresh can skip git. Later calls (a long-lived server) re-read it. */
   private headJustRead = true;
 
-  /** The store kept open between calls when `keepStoreOpen`. */
   private readonly kept: KeptStore;
 
   private constructor(private context: IndexContext, private readonly hooks: CodeIndexHooks, private readonly options: CodeIndexOptions = {}) {
@@ -93,7 +91,8 @@ export class CodeIndex {
   /** The model, loaded (and on first use built) once per CodeIndex. */
   model(): Promise<Embedder> {
     if (!this.embedder) {
-      const loading = loadEmbedder(this.ctx.config.model, { onNotice: this.hooks.onNotice }).then((m) => this.hooks.wrapModel?.(m) ?? m);
+      const { model: spec } = this.ctx.config;
+      const loading = (this.hooks.sharedModel?.(spec) ?? loadEmbedder(spec, { onNotice: this.hooks.onNotice })).then((m) => this.hooks.wrapModel?.(m) ?? m);
       // A failed load (say, a missing model folder) is not cached: the next call tries again.
       loading.catch(() => {
         if (this.embedder === loading) this.embedder = null;
@@ -294,6 +293,6 @@ export class CodeIndex {
 
   async close(): Promise<void> {
     this.releaseStore();
-    if (this.embedder) await (await this.embedder.catch(() => null))?.close();
+    if (this.embedder && !this.hooks.sharedModel) await (await this.embedder.catch(() => null))?.close();
   }
 }

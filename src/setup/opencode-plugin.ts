@@ -9,22 +9,24 @@ export interface Installation {
 
 /**
  * The OpenCode plugin `ocrag setup opencode` writes: four tools written with `tool()` of `@opencode-ai/plugin`
- * (which OpenCode installs into `.opencode/node_modules` itself), each running the ocrag CLI without a shell
- * and returning its text. A template rather than a shipped file, so the installation's path can be recorded in it.
+ * (which OpenCode installs into `.opencode/node_modules` itself). Their calls go to one `ocrag plugin-host` the
+ * plugin starts on first use and keeps (src/plugin/host.ts): the model stays loaded and no node starts per call.
+ * A template rather than a shipped file, so the installation's path can be recorded in it.
  */
 export function opencodePlugin(installation: Installation): string {
   return `// Written by \`ocrag setup opencode\` (\`ocrag setup opencode --remove\` deletes it); edits are replaced on the next setup.
-// Tools that run the ocrag CLI of this project: search its code, add and remove sources, show the index's status.
-import { execFile } from "node:child_process";
+// Tools that ask this project's ocrag: search its code, add and remove sources, show the index's status. Calls go to
+// one long-lived \`ocrag plugin-host\` process, started on the first call, that keeps the model loaded.
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import readline from "node:readline";
 import { tool, type Plugin } from "@opencode-ai/plugin";
 
 /** The installation \`ocrag setup\` ran from: used when the project has no ocrag in node_modules. */
 const INSTALLED = { node: ${JSON.stringify(installation.node)}, entry: ${JSON.stringify(installation.entry)} };
 /** A first search indexes the whole repository: minutes on a large one, so the budget is generous. */
 const TIMEOUT_MS = 10 * 60_000;
-const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
 /** The project's own ocrag, else this machine's installation, else the ocrag on PATH. */
 function ocrag(root: string): { file: string; args: string[] } {
@@ -34,22 +36,90 @@ function ocrag(root: string): { file: string; args: string[] } {
   return { file: "ocrag", args: [] };
 }
 
-/** Runs ocrag with an argument array (no shell: queries and paths are passed as they are); stdout, else stderr. */
-function run(root: string, cwd: string, args: string[], signal?: AbortSignal): Promise<string> {
-  const { file, args: head } = ocrag(root);
-  return new Promise((resolve, reject) => {
-    execFile(file, [...head, ...args], { cwd, signal, timeout: TIMEOUT_MS, maxBuffer: MAX_OUTPUT_BYTES, env: { ...process.env, NO_COLOR: "1" } }, (error, stdout, stderr) => {
-      if (!error) return resolve(String(stdout).trim() || String(stderr).trim() || "done");
-      reject(new Error(oneLine(error as NodeJS.ErrnoException, String(stderr))));
+type Reply = { id: number; text?: string; error?: string };
+
+/** One \`ocrag plugin-host\`: calls are answered in order; it is started again if it dies. */
+class Host {
+  private child: ChildProcess | null = null;
+  private next = 1;
+  private readonly waiting = new Map<number, (reply: Reply) => void>();
+
+  constructor(private readonly program: { file: string; args: string[] }) {}
+
+  call(tool: string, root: string, cwd: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
+    const child = this.started();
+    const id = this.next++;
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => settle({ id, error: "ocrag did not answer within 10 minutes" }), TIMEOUT_MS);
+      const aborted = () => settle({ id, error: "cancelled" });
+      const settle = (reply: Reply) => {
+        if (!this.waiting.delete(id)) return;
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", aborted);
+        if (this.waiting.size === 0) this.idle(true);
+        if (reply.error !== undefined) reject(new Error(reply.error));
+        else resolve(reply.text || "done");
+      };
+      if (signal?.aborted) return reject(new Error("cancelled"));
+      this.waiting.set(id, settle);
+      this.idle(false);
+      signal?.addEventListener("abort", aborted, { once: true });
+      child.stdin!.write(JSON.stringify({ id, tool, root, cwd, args }) + "\\n");
     });
-  });
+  }
+
+  private started(): ChildProcess {
+    if (this.child) return this.child;
+    const child = spawn(this.program.file, [...this.program.args, "plugin-host"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    let stderr = "";
+    child.stderr!.on("data", (b) => (stderr = (stderr + b).slice(-4000)));
+    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+      let reply: Reply;
+      try {
+        reply = JSON.parse(line) as Reply;
+      } catch {
+        return;
+      }
+      this.waiting.get(reply.id)?.(reply);
+    });
+    const gone = (why: string) => {
+      if (this.child !== child) return;
+      this.child = null;
+      for (const [id, settle] of [...this.waiting]) settle({ id, error: why });
+    };
+    child.on("error", (e: NodeJS.ErrnoException) => gone(e.code === "ENOENT" ? "ocrag is not installed: run npm i -D ocrag in the project (or put ocrag on PATH)" : \`ocrag failed to start: \${e.message}\`));
+    child.on("exit", () => gone(lastLine(stderr) ?? "ocrag stopped"));
+    this.child = child;
+    this.idle(true);
+    return child;
+  }
+
+  /** While no call waits, the host must not keep OpenCode (or anything that loaded the plugin) from exiting. */
+  private idle(idle: boolean): void {
+    const child = this.child;
+    if (!child) return;
+    for (const handle of [child, child.stdin, child.stdout, child.stderr] as unknown as { ref(): void; unref(): void }[]) {
+      if (idle) handle?.unref?.();
+      else handle?.ref?.();
+    }
+  }
 }
 
-/** ocrag says what went wrong in one "ocrag: …" line on stderr; that line is the tool's error. */
-function oneLine(error: NodeJS.ErrnoException, stderr: string): string {
-  if (error.code === "ENOENT") return "ocrag is not installed: run npm i -D ocrag in the project (or put ocrag on PATH)";
+/** ocrag says what went wrong in one "ocrag: …" line on stderr. */
+function lastLine(stderr: string): string | null {
   const lines = stderr.split("\\n").map((l) => l.trim()).filter(Boolean);
-  return lines.reverse().find((l) => l.startsWith("ocrag:")) ?? lines[0] ?? \`ocrag failed: \${error.message.split("\\n")[0]}\`;
+  return lines.reverse().find((l) => l.startsWith("ocrag:")) ?? lines[0] ?? null;
+}
+
+const hosts = new Map<string, Host>();
+
+/** Asks the host of the ocrag that serves this project (started on first use). */
+function ask(tool: string, root: string, cwd: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
+  const program = ocrag(root);
+  const key = JSON.stringify(program);
+  let host = hosts.get(key);
+  if (!host) hosts.set(key, (host = new Host(program)));
+  return host.call(tool, root, cwd, args, signal);
 }
 
 export const OcragPlugin: Plugin = async (input) => {
@@ -67,10 +137,7 @@ export const OcragPlugin: Plugin = async (input) => {
           format: tool.schema.enum(["text", "markdown", "json"]).optional().describe("markdown (default), text or json"),
         },
         async execute(args, ctx) {
-          const flags = ["-k", String(args.k ?? 10), "--format", args.format ?? "markdown"];
-          if (args.path) flags.push("--path", args.path);
-          if (args.language) flags.push("--language", args.language);
-          return run(rootOf(ctx), cwdOf(ctx), ["search", ...flags, "--", args.query], ctx.abort);
+          return ask("search", rootOf(ctx), cwdOf(ctx), args, ctx.abort);
         },
       }),
       ocrag_add: tool({
@@ -80,22 +147,21 @@ export const OcragPlugin: Plugin = async (input) => {
           name: tool.schema.string().optional().describe("what results call the source (default: the folder name)"),
         },
         async execute(args, ctx) {
-          const flags = args.name ? ["--name", args.name] : [];
-          return run(rootOf(ctx), cwdOf(ctx), ["add", ...flags, "--", ...args.paths], ctx.abort);
+          return ask("add", rootOf(ctx), cwdOf(ctx), args, ctx.abort);
         },
       }),
       ocrag_remove: tool({
         description: "Remove a source added with ocrag_add; nothing of it is searched any more.",
         args: { source: tool.schema.string().min(1).describe("the source's name, or the path it was added with") },
         async execute(args, ctx) {
-          return run(rootOf(ctx), cwdOf(ctx), ["remove", "--", args.source], ctx.abort);
+          return ask("remove", rootOf(ctx), cwdOf(ctx), args, ctx.abort);
         },
       }),
       ocrag_status: tool({
         description: "Show what ocrag has indexed: branch, indexed commit vs HEAD, files and chunks, skipped files. Use it when results look stale or empty.",
         args: {},
         async execute(_args, ctx) {
-          return run(rootOf(ctx), cwdOf(ctx), ["status"], ctx.abort);
+          return ask("status", rootOf(ctx), cwdOf(ctx), {}, ctx.abort);
         },
       }),
     },

@@ -4,6 +4,7 @@ import { Workspace, type OpenOptions } from './workspace.js';
 
 export { Workspace, DEFAULT_K, type OpenOptions, type Reporter, type SearchQuery } from './workspace.js';
 export type { WorkspaceWatch } from './watch.js';
+export { ModelPool } from './models.js';
 export * from './types.js';
 export { OcragError, type ErrorKind, type Remedy } from '../util/errors.js';
 

@@ -19,6 +19,7 @@ import { asStoreDamage } from '../store/damage.js';
 import { OcragError } from '../util/errors.js';
 import { withIndexLock } from '../util/file-lock.js';
 import { asStorageError } from '../util/storage-problem.js';
+import type { ModelPool } from './models.js';
 import { WorkspaceWatch } from './watch.js';
 
 /** Where a workspace tells what it does on the user's behalf; every member is optional (a library caller may want silence). */
@@ -44,6 +45,8 @@ export interface OpenOptions {
    * answers from the team's published set at once and leaves the copy to that run.
    */
   startBackgroundIndex?: (root: string) => void;
+  /** Models kept loaded across workspaces (see ModelPool); the pool, not the workspace, closes them. */
+  models?: ModelPool;
 }
 
 /** A query: what search_code and `ocrag search` take. */
@@ -67,7 +70,8 @@ export class Workspace {
   static async open(at: string, opts: OpenOptions = {}): Promise<Workspace> {
     // The engine loads on first use: a hook's fast path and `--help` never need it.
     const { CodeIndex } = await import('../service/code-index.js');
-    const hooks = { onNotice: opts.reporter?.notice, onProgress: opts.reporter?.progress, startBackgroundIndex: opts.startBackgroundIndex };
+    const { reporter, models } = opts;
+    const hooks = { onNotice: reporter?.notice, onProgress: reporter?.progress, startBackgroundIndex: opts.startBackgroundIndex, sharedModel: models && ((spec: string) => models.get(spec)) };
     const folder = opts.folder === false ? undefined : (opts.folder ?? 'existing');
     return new Workspace(await CodeIndex.open(at, opts.config ?? {}, hooks, {}, folder));
   }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -88,6 +89,21 @@ describe('the OpenCode plugin', () => {
   test('errors come back as one line', async () => {
     await assert.rejects(tools.ocrag_remove.execute({ source: 'nothing-like-it' }, ctx()), (e: Error) => /^ocrag: /.test(e.message) && !e.message.includes('\n'));
     await assert.rejects(tools.ocrag_search.execute({ query: 'x', k: 3 }, { ...ctx(), directory: tempDir('not-a-repo'), worktree: tempDir('not-a-repo') }), (e: Error) => /^ocrag: .*git/i.test(e.message) && !e.message.includes('\n'));
+  });
+
+  test('one long-lived ocrag answers every call, sees settings changed between calls, and is started again when it dies', async () => {
+    const hosts = () => execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('plugin-host'));
+    for (let i = 0; i < 3; i++) await tools.ocrag_search.execute({ query: 'lookup by key', k: 1 }, ctx());
+    assert.equal(hosts().length, 1, hosts().join('\n'));
+    // A file excluded between two calls is gone from the next answer: each call sees the settings of its moment.
+    assert.match(await tools.ocrag_search.execute({ query: 'render report rows', k: 4 }, ctx()), /tools\/report\.py/);
+    assert.match(await tools.ocrag_remove.execute({ source: 'tools/report.py' }, ctx()), /^excluded tools\/report\.py/);
+    assert.doesNotMatch(await tools.ocrag_search.execute({ query: 'render report rows', k: 4 }, ctx()), /tools\/report\.py/);
+    const [pid] = hosts()[0].trim().split(/\s+/);
+    process.kill(Number(pid), 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.match(await tools.ocrag_search.execute({ query: 'copy the database file to a dated backup', k: 1 }, ctx()), /tools\/backup\.py/);
+    assert.equal(hosts().length, 1, hosts().join('\n'));
   });
 
   test('setup --remove deletes the plugin and the skill, and takes the MCP entry out', async () => {
