@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CodeIndex } from '../src/service/code-index.js';
 import { publishHead } from '../src/share/publish.js';
+import { setSeams } from '../test/support/seams.js';
 import { folderBytes, startBenchS3 } from './team-server.js';
 
 const REPOS = Number(process.env.TEAM_SCALE_REPOS) || 20;
@@ -62,7 +63,8 @@ async function publishBranch(dir: string, branch: string): Promise<{ seconds: nu
 }
 
 export async function scaleBench(): Promise<void> {
-  process.env.OCRAG_LEASE_SETTLE_MS ??= '50';
+  const leaseSettleMs = 50;
+  setSeams({ leaseSettleMs });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-team-scale-'));
   const s3 = await startBenchS3();
   Object.assign(process.env, s3.env, { OCRAG_REMOTE: 's3://team/org-all' });
@@ -103,7 +105,7 @@ export async function scaleBench(): Promise<void> {
           storeMiBBeforeCompaction: mib(storeBefore),
           compaction: { seconds: +compactSeconds.toFixed(1), ...afterCompaction },
           freshCloneOfOneRepository: clones,
-          leaseSettleMs: Number(process.env.OCRAG_LEASE_SETTLE_MS),
+          leaseSettleMs,
         },
         null,
         2,

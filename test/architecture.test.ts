@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import ts from 'typescript';
+import { cyclesOf, shortestCycle } from './support/graph-cycles.js';
 
 interface Layer {
   name: string;
@@ -35,7 +36,7 @@ export const LAYERS: Layer[] = [
   { name: 'features', folders: ['index', 'search', 'share'], peers: true },
   // The store contract and its LanceDB adapter, manifests and layout, models, the chunker, git access, text analysis, settings.
   { name: 'foundations', folders: ['store', 'embed', 'chunk', 'git', 'text', 'config'], peers: true },
-  // Needs nothing of ocrag: errors, version, lock files, cache and package folders.
+  // Needs nothing of ocrag: errors, version, lock files, the package folder, the switches tests set (test-seams.ts).
   { name: 'util', folders: ['util'], peers: false },
 ];
 
@@ -108,63 +109,6 @@ function specifiersOf(file: string, source: string): { specifier: string; typeOn
 /** The top-level folder under src/ that a file belongs to. */
 function folderOf(file: string): string {
   return file.split('/')[1];
-}
-
-/** Strongly connected components of more than one node (or a node importing itself): the cycles of a graph. */
-function cyclesOf(edges: Map<string, Set<string>>): string[][] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const connect = (v: string): void => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of edges.get(v) ?? []) {
-      if (!index.has(w)) {
-        connect(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) !== index.get(v)) return;
-    const component: string[] = [];
-    let w: string;
-    do {
-      w = stack.pop()!;
-      onStack.delete(w);
-      component.push(w);
-    } while (w !== v);
-    if (component.length > 1 || edges.get(v)?.has(v)) found.push(component.sort());
-  };
-  for (const v of [...edges.keys()].sort()) if (!index.has(v)) connect(v);
-  return found;
-}
-
-/** The shortest cycle through the nodes of one strongly connected component, as a path that ends where it starts. */
-function shortestCycle(component: string[], edges: Map<string, Set<string>>): string[] {
-  const inside = new Set(component);
-  let best: string[] = [];
-  for (const start of component) {
-    const parent = new Map<string, string>();
-    const queue = [start];
-    search: while (queue.length > 0) {
-      const v = queue.shift()!;
-      for (const w of [...(edges.get(v) ?? [])].sort()) {
-        if (!inside.has(w) || parent.has(w)) continue;
-        parent.set(w, v);
-        if (w === start) break search;
-        queue.push(w);
-      }
-    }
-    const path = [start];
-    for (let v = parent.get(start)!; v !== start; v = parent.get(v)!) path.unshift(v);
-    path.unshift(start);
-    if (best.length === 0 || path.length < best.length) best = path;
-  }
-  return best;
 }
 
 /**
@@ -251,6 +195,39 @@ export function checkExitCodes(sources: Map<string, string>): string[] {
   return problems;
 }
 
+/**
+ * What a user can set in the environment is read in src/config/ (environment.ts), one reader per setting, so
+ * every setting is found there; a switch only tests set is a seam (util/test-seams.ts), never a variable. Read
+ * from the syntax tree: `process.env` inside a string (the OpenCode plugin's template) is text, not a read.
+ */
+export function checkEnvReads(sources: Map<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [file, source] of sources) {
+    if (file.startsWith('src/config/')) continue;
+    const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    const visit = (node: ts.Node): void => {
+      if (readsEnv(node)) {
+        const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+        problems.push(`${file}:${line} reads process.env: read a setting in src/config/environment.ts, a test's switch with testSeams() (util/test-seams.ts)`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return problems;
+}
+
+/** `process.env`, `process['env']`, or `env` imported from node:process. */
+function readsEnv(node: ts.Node): boolean {
+  if (ts.isImportSpecifier(node)) {
+    const from = node.parent.parent.parent.moduleSpecifier;
+    return (node.propertyName ?? node.name).text === 'env' && ts.isStringLiteral(from) && /^(node:)?process$/.test(from.text);
+  }
+  if (!ts.isPropertyAccessExpression(node) && !ts.isElementAccessExpression(node)) return false;
+  const key = ts.isPropertyAccessExpression(node) ? node.name.text : ts.isStringLiteralLike(node.argumentExpression) ? node.argumentExpression.text : null;
+  return key === 'env' && ts.isIdentifier(node.expression) && node.expression.text === 'process';
+}
+
 /** The columns whose names say nothing else (`id`, `text` are words too): spelled anywhere but chunk-columns.ts, a second definition. */
 const COLUMN_NAMES = ['start_line', 'end_line', 'content_key'];
 const COLUMNS_FILE = 'src/store/chunk-columns.ts';
@@ -312,6 +289,20 @@ describe('architecture', () => {
     assert.deepEqual(problems, [], `\n${problems.join('\n')}\n`);
     assert.deepEqual(checkExitCodes(new Map([['src/mcp/e.ts', 'if (e.exitCode === 3) hint();\n'], ['src/cli/main.ts', 'return process.exitCode;\n']])), [
       'src/mcp/e.ts:1 reads exitCode: tell failures apart by their kind and remedy (util/errors.ts); exit codes are the CLI\'s (src/cli/)',
+    ]);
+  });
+
+  test('the environment is read only in src/config/: settings there, test switches as seams', () => {
+    const problems = checkEnvReads(sources);
+    assert.deepEqual(problems, [], `\n${problems.join('\n')}\n`);
+    const planted = new Map([
+      ['src/chunk/x.ts', "const seam = process.env.OCRAG_TEST_RULELESS;\nconst env = { ...process['env'] };\nconst text = `env: { ...process.env }`;\nimport { env as e } from 'node:process';\n"],
+      ['src/config/environment.ts', 'export const debug = () => !!process.env.OCRAG_DEBUG;\n'],
+    ]);
+    assert.deepEqual(checkEnvReads(planted), [
+      'src/chunk/x.ts:1 reads process.env: read a setting in src/config/environment.ts, a test\'s switch with testSeams() (util/test-seams.ts)',
+      'src/chunk/x.ts:2 reads process.env: read a setting in src/config/environment.ts, a test\'s switch with testSeams() (util/test-seams.ts)',
+      'src/chunk/x.ts:4 reads process.env: read a setting in src/config/environment.ts, a test\'s switch with testSeams() (util/test-seams.ts)',
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { testSeams } from '../util/test-seams.js';
 
 /**
  * Where a language's tree-sitter grammar lives: an installed package and the .wasm file inside it. Every grammar
@@ -28,20 +29,12 @@ export function grammarKey(grammar: GrammarFile): string {
   return `${grammar.package}/${grammar.file}`;
 }
 
-/**
- * Tests point a grammar at another file (missing, corrupt) to see a language degrade:
- * `OCRAG_TEST_GRAMMAR_FILES=<grammar key>=<path>[,…]`.
- */
-const TEST_GRAMMAR_FILES = 'OCRAG_TEST_GRAMMAR_FILES';
-
 const require = createRequire(import.meta.url);
 
 /** The absolute path of the grammar's .wasm; throws when its package or file is not installed. */
 export function resolveGrammarFile(grammar: GrammarFile): string {
   const key = grammarKey(grammar);
-  for (const entry of (process.env[TEST_GRAMMAR_FILES] ?? '').split(',')) {
-    const at = entry.indexOf('=');
-    if (at > 0 && entry.slice(0, at).trim() === key) return entry.slice(at + 1).trim();
-  }
-  return require.resolve(key);
+  // Tests point a grammar at another file (missing, corrupt) to see a language degrade.
+  const instead = testSeams().grammarFiles?.[key];
+  return instead ?? require.resolve(key);
 }

@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import { formatImplTarget } from '../text/breadcrumb.js';
+import { testSeams } from '../util/test-seams.js';
 import { clean, defineRules, member, nameOf, withBody, type Namer, type SyntaxRules } from './define-rules.js';
 import { vscodeGrammar } from './grammar-files.js';
 import { dart, kotlin, swift } from './rules-apps.js';
@@ -214,14 +215,12 @@ const RULES_BY_LANGUAGE: Record<string, SyntaxRules> = {
   kotlin, swift, dart, scala, elixir, haskell, lua, zig, objective_c: objc,
 };
 
-/** Tests chunk as an ocrag from before these languages had rules did: `OCRAG_TEST_RULELESS=kotlin,swift`. */
-export const TEST_RULELESS = 'OCRAG_TEST_RULELESS';
+let ruleless: { seam: readonly string[] | undefined; languages: ReadonlySet<string> } = { seam: undefined, languages: new Set() };
 
-let ruleless: { seam: string; languages: ReadonlySet<string> } = { seam: '', languages: new Set() };
-
+/** Tests chunk as an ocrag from before these languages had rules did (the seam `ruleless`). */
 function withoutRules(): ReadonlySet<string> {
-  const seam = process.env[TEST_RULELESS] ?? '';
-  if (seam !== ruleless.seam) ruleless = { seam, languages: new Set(seam.split(',').map((l) => l.trim())) };
+  const seam = testSeams().ruleless;
+  if (seam !== ruleless.seam) ruleless = { seam, languages: new Set(seam) };
   return ruleless.languages;
 }
 

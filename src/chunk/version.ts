@@ -1,5 +1,6 @@
+import { testSeams, type TestSeams } from '../util/test-seams.js';
 import { DOCUMENT_REVISIONS } from './documents.js';
-import { ruleRevisions, TEST_RULELESS } from './rules.js';
+import { ruleRevisions } from './rules.js';
 
 /**
  * The chunker's versions. Each language's chunking has a revision of its own: its `SyntaxRules.version`, or, for
@@ -23,9 +24,6 @@ export const BASE_CHUNKER_VERSION = '1';
 const LINE_WINDOWS_REVISION = 2;
 const LINE_WINDOWS = 'lines';
 
-/** Tests raise revisions without editing rules: `OCRAG_TEST_CHUNKER_REVISIONS=rust=2,lines=3`. */
-const TEST_REVISIONS = 'OCRAG_TEST_CHUNKER_REVISIONS';
-
 export interface ChunkerVersions {
   readonly base: string;
   /** A language with rules, or "lines", → its revision; revisions of 1 are left out. */
@@ -39,7 +37,7 @@ interface Entry {
   readonly ruled: ReadonlySet<string>;
 }
 
-let current: (Entry & { seam: string }) | null = null;
+let current: (Entry & { seams: Pick<TestSeams, 'chunkerRevisions' | 'ruleless'> }) | null = null;
 
 /** The versions this ocrag chunks with, as an index records them. */
 export function chunkerVersion(): string {
@@ -72,17 +70,15 @@ export function parseChunkerVersions(text: string): ChunkerVersions {
 }
 
 function currentEntry(): Entry {
-  const seam = `${process.env[TEST_REVISIONS] ?? ''}|${process.env[TEST_RULELESS] ?? ''}`;
-  if (!current || current.seam !== seam) {
+  const { chunkerRevisions, ruleless } = testSeams();
+  if (!current || current.seams.chunkerRevisions !== chunkerRevisions || current.seams.ruleless !== ruleless) {
     const own = { ...ruleRevisions(), ...DOCUMENT_REVISIONS };
     const revisions: Record<string, number> = { ...own, [LINE_WINDOWS]: LINE_WINDOWS_REVISION };
-    for (const entry of (process.env[TEST_REVISIONS] ?? '').split(',')) {
-      const [key, value] = entry.split('=');
-      if (key && Number(value) >= 1) revisions[key.trim()] = Math.floor(Number(value));
-    }
+    // Tests raise revisions without editing rules (the seam `chunkerRevisions`).
+    for (const [key, value] of Object.entries(chunkerRevisions ?? {})) if (value >= 1) revisions[key] = Math.floor(value);
     for (const key of Object.keys(revisions)) if (revisions[key] === 1) delete revisions[key];
     const versions = { base: BASE_CHUNKER_VERSION, revisions };
-    current = { seam, versions, text: formatChunkerVersions(versions), ruled: new Set(Object.keys(own)) };
+    current = { seams: { chunkerRevisions, ruleless }, versions, text: formatChunkerVersions(versions), ruled: new Set(Object.keys(own)) };
   }
   return current;
 }

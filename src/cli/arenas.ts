@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childEnv, environment } from '../workspace/environment.js';
 
 /**
  * glibc gives each thread that frees memory a pool (arena) of its own and keeps what was freed in it. LanceDB's
@@ -9,7 +10,7 @@ import { spawn } from 'node:child_process';
 const ARENAS = '2';
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-export function restartsWithArenas(command: string | null, env: NodeJS.ProcessEnv = process.env, platform: string = process.platform): boolean {
+export function restartsWithArenas(command: string | null, env: NodeJS.ProcessEnv = environment(), platform: string = process.platform): boolean {
   return platform === 'linux' && command === 'index' && env.MALLOC_ARENA_MAX === undefined;
 }
 
@@ -22,7 +23,7 @@ export function runWithArenas(): Promise<number | null> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
       stdio: 'inherit',
-      env: { ...process.env, MALLOC_ARENA_MAX: ARENAS },
+      env: childEnv({ MALLOC_ARENA_MAX: ARENAS }),
     });
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     for (const signal of FORWARDED) process.on(signal, forward);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
+import { debugStacks } from '../workspace/environment.js';
 import { GitError } from '../workspace/types.js';
 import { restartsWithArenas, runWithArenas } from './arenas.js';
 import { OcragError, type ErrorKind } from '../util/errors.js';
@@ -126,7 +127,7 @@ function reportError(e: unknown): number {
   if (refused) return reportError(refused);
   const err = e as Error;
   process.stderr.write(`ocrag: ${err?.message ?? String(e)}\n`);
-  if (process.env.OCRAG_DEBUG) process.stderr.write(`${err?.stack}\n`);
+  if (debugStacks()) process.stderr.write(`${err?.stack}\n`);
   return EXIT.error;
 }
 

@@ -1,3 +1,4 @@
+import { colorRefused } from '../workspace/environment.js';
 import type { Paint } from '../render/text.js';
 import { visibleControls } from '../render/terminal-text.js';
 
@@ -5,7 +6,7 @@ export { formatBytes } from '../render/bytes.js';
 
 /** Colours only for a person at a terminal, and never when NO_COLOR is set (https://no-color.org). */
 export function useColor(stream: NodeJS.WriteStream): boolean {
-  return !!stream.isTTY && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '') && process.env.TERM !== 'dumb';
+  return !!stream.isTTY && !colorRefused();
 }
 
 export function paint(stream: NodeJS.WriteStream): Paint {

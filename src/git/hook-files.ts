@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { homeVariable } from '../config/environment.js';
 import { OcragError } from '../util/errors.js';
 import { addBlock, BEGIN, blockKind, findProgramLines, HOOK_NAMES, hookBlock, PROJECT_BIN_KEY, removeBlock, type InstalledCli } from './hook-block.js';
 import type { RepoInfo } from './repo.js';
@@ -50,7 +51,7 @@ export async function hookPlace(repo: RepoInfo): Promise<HookPlace> {
   if (!configured) return { dir: path.join(repo.commonDir, 'hooks'), kind: 'git', scope: null, committable: false, shared: false };
   const tab = configured.indexOf('\t');
   const [scope, value] = [configured.slice(0, tab), configured.slice(tab + 1)];
-  const dir = physical(path.resolve(repo.root, value.replace(/^~(?=\/)/, process.env.HOME ?? '~')));
+  const dir = physical(path.resolve(repo.root, value.replace(/^~(?=\/)/, homeVariable() ?? '~')));
   const ofRepository = scope === 'local' || scope === 'worktree';
   const inGitDir = isInside(dir, physical(repo.commonDir)) || isInside(dir, physical(repo.gitDir));
   const inTree = !inGitDir && isInside(dir, physical(repo.root));

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childEnv } from '../config/environment.js';
 
 /** A git command that failed; `stderr` keeps git's own words for the one-line error. */
 export class GitError extends Error {
@@ -42,5 +43,5 @@ export async function git(args: string[], opts: GitRunOptions): Promise<string> 
 
 /** Environment for child gits: never page, never prompt, stable output. */
 export function gitEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' };
+  return childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' });
 }

@@ -4,6 +4,7 @@ import type { Embedder } from '../embed/index.js';
 import { formatBreadcrumb } from '../text/breadcrumb.js';
 import { codeTerms } from '../text/terms.js';
 import { readEach } from '../util/read-ahead.js';
+import { testSeams } from '../util/test-seams.js';
 import { contentKey } from '../store/content-key.js';
 import type { BlobMark, ChunkStore, ChunkToAdd } from '../store/contract.js';
 import { chunkId } from './chunk-id.js';
@@ -98,7 +99,7 @@ export async function embedBlobs(
   // A store that already has rows may hold part of this work (a crashed run): merge by id, never append twice.
   const maybeStored = (await store.countChunks()) > 0;
   // Crash tests make groups tiny, to have many commits to kill a run between.
-  const chunksPerWrite = Number(process.env.OCRAG_TEST_CHUNKS_PER_WRITE) || CHUNKS_PER_WRITE;
+  const chunksPerWrite = testSeams().chunksPerWrite || CHUNKS_PER_WRITE;
   let group: Group = [];
   let groupChunks = 0;
   // Contents this run embeds: chunks of later groups with the same content need no embedding, nor asking. A content

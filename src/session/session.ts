@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../config/config.js';
+import { mcpWaitMs } from '../config/environment.js';
 import { currentManifest, type IndexContext, type PlainFolderUse } from '../index/context.js';
 import type { IndexProgress } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
@@ -27,8 +28,7 @@ import { indexedManifest, listFiles, type ListedFile } from '../service/file-lis
  * How long a search waits for the index to catch up with HEAD before answering "ask again in a moment": well
  * within the tool-call timeouts of common clients (Codex: 60 s). OCRAG_MCP_WAIT_MS overrides it.
  */
-const waitBudget = (value?: string) => (value?.trim() && Number.isFinite(Number(value)) && Number(value) >= 0 ? Number(value) : 20_000);
-const FOREGROUND_BUDGET_MS = waitBudget(process.env.OCRAG_MCP_WAIT_MS);
+const FOREGROUND_BUDGET_MS = mcpWaitMs() ?? 20_000;
 
 export interface SessionOptions {
   /** The repository is the one containing this folder. */

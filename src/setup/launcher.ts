@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pathVariable } from '../workspace/environment.js';
 
 /** How an agent starts this installation's MCP server: `command` with `args`, then `mcp` and its flags. */
 export interface Launcher {
@@ -21,7 +22,7 @@ export const ENTRY_SCRIPT = fileURLToPath(new URL('../cli/main.js', import.meta.
  */
 export function resolveLauncher(opts: { absolute?: boolean; pathEnv?: string } = {}): Launcher {
   if (!opts.absolute) {
-    const found = findOnPath('ocrag', opts.pathEnv ?? process.env.PATH ?? '');
+    const found = findOnPath('ocrag', opts.pathEnv ?? pathVariable() ?? '');
     if (found && sameFile(found, ENTRY_SCRIPT)) return { command: 'ocrag', args: [], kind: 'path' };
   }
   return { command: process.execPath, args: [ENTRY_SCRIPT], kind: 'absolute' };

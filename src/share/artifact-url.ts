@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { environment } from '../config/environment.js';
 import { S3Objects } from '../store/s3/objects.js';
 import { parseS3Uri, s3Settings } from '../store/s3/settings.js';
 import { RemoteUnavailableError, OcragError } from '../util/errors.js';
-import { fetchRemote, saveBody } from '../util/fetch-remote.js';
+import { fetchRemote, remoteLimits, saveBody } from '../util/fetch-remote.js';
 import { tempFile } from '../util/temp-file.js';
 
 /** `https://…`, `s3://…` (and plain `http://` to this machine): an artifact to download before importing. */
@@ -52,7 +53,7 @@ export async function downloadArtifact(url: string): Promise<{ file: string; byt
 async function fromS3(url: string, file: string): Promise<void> {
   const { bucket, prefix: key } = parseS3Uri(url);
   if (!key) throw new OcragError(`${url} names a bucket, not an artifact: give s3://bucket/path/to/index.tar`);
-  if (!(await new S3Objects(s3Settings(), { bucket, prefix: '' }).download(key, file))) throw new RemoteUnavailableError(`no such artifact: ${url}`, false);
+  if (!(await new S3Objects(s3Settings(environment()), { bucket, prefix: '' }).download(key, file))) throw new RemoteUnavailableError(`no such artifact: ${url}`, false);
 }
 
 /** Redirects followed, each checked as the URL given was: an https artifact is never fetched over plain http. */
@@ -68,7 +69,8 @@ async function overHttp(url: string, file: string): Promise<void> {
   for (let hop = 0; ; hop++) {
     if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new OcragError(`${shownUrl(url)} leads to ${u.protocol} URL: only https (and http from this machine) is fetched`);
     if (u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) throw new OcragError(`${shownUrl(u.href)}: plain http is accepted only from this machine (127.0.0.1, localhost); use https`);
-    const res = await fetchRemote(u, { redirect: 'manual', headers: { 'accept-encoding': 'identity' } }, shownUrl(url));
+    const limits = remoteLimits(environment());
+    const res = await fetchRemote(u, { redirect: 'manual', headers: { 'accept-encoding': 'identity' } }, shownUrl(url), limits);
     const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
     if (location && hop < MAX_REDIRECTS) {
       await res.body?.cancel().catch(() => undefined);
@@ -79,7 +81,7 @@ async function overHttp(url: string, file: string): Promise<void> {
       await res.body?.cancel().catch(() => undefined);
       throw new RemoteUnavailableError(`${shownUrl(url)}: answered HTTP ${res.status}${location ? ` after ${MAX_REDIRECTS} redirects` : ''}`, false);
     }
-    await saveBody(res, file, shownUrl(url));
+    await saveBody(res, file, shownUrl(url), limits);
     return;
   }
 }

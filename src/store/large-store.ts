@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { largeStoreChunks } from '../config/environment.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { ChunkStore } from './contract.js';
 import type { StoreLocation } from './layout.js';
@@ -14,7 +15,7 @@ import { COLUMN } from './chunk-columns.js';
  * exact answers are worth the time up to there; beyond, restore time and memory grow with the view while the
  * indexed search's barely do.
  */
-export const LARGE_VIEW_CHUNKS = Number(process.env.OCRAG_LARGE_STORE_CHUNKS) || 50_000;
+export const LARGE_VIEW_CHUNKS = largeStoreChunks() ?? 50_000;
 
 /*
  * A store is large once a view of LARGE_VIEW_CHUNKS was indexed in it: it then has search indexes (vector and full

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { environment } from '../config/environment.js';
 import { ArtifactError, RemoteUnavailableError, OcragError } from '../util/errors.js';
 import type { IndexIdentity } from './identity.js';
 import type { IndexLayout, StoreLocation } from './layout.js';
@@ -32,7 +33,7 @@ interface RemoteIdentityFile extends IndexIdentity {
 export function openRemote(uri: string, layout: Pick<IndexLayout, 'dir'>): RemoteStore {
   if (!uri.startsWith('s3://')) throw new OcragError(`remote "${uri}" is not supported: expected s3://bucket/prefix`);
   const place = parseS3Uri(uri);
-  const objects = new S3Objects(s3Settings(), place);
+  const objects = new S3Objects(s3Settings(environment()), place);
   const tables = `s3://${place.bucket}/${[place.prefix, 'lance'].filter(Boolean).join('/')}`;
   // Never created: nothing builds a large view's indexes on the remote (clones search their own copy).
   const location = { tables, writeLock: path.join(layout.dir, 'remote-write.lock'), searchIndexes: path.join(layout.dir, 'remote-search-indexes.json') };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { cacheRoot } from '../util/cache-dir.js';
+import { cacheRoot } from '../config/environment.js';
 import type { ZhEntry } from './zh-lexicon-build.js';
 import { ZH_GLOSSARY } from './zh-glossary.js';
 

@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { testSeams } from './test-seams.js';
 
 /**
- * Test-only: with OCRAG_TEST_CRASH_AT=<point>:<n>[+<ms>][@<SIGNAL>|@THROW] the n-th arrival at <point> kills this
- * process with SIGKILL, or the signal named (SIGINT: a Ctrl-C at exactly that moment), after <ms> milliseconds if
- * given, so the kill can land inside the write that follows; @THROW fails the run there instead (an error thrown).
- * That lets the crash tests stop an index run at exact moments. Without the variable it costs one environment lookup.
+ * Test-only: with the seam `crashAt` = <point>:<n>[+<ms>][@<SIGNAL>|@THROW] (test-seams.ts) the n-th arrival at
+ * <point> kills this process with SIGKILL, or the signal named (SIGINT: a Ctrl-C at exactly that moment), after <ms>
+ * milliseconds if given, so the kill can land inside the write that follows; @THROW fails the run there instead.
+ * That lets the crash tests stop an index run at exact moments. Without the seam it costs one property lookup.
  */
 export function crashPoint(point: string): void {
-  const spec = process.env.OCRAG_TEST_CRASH_AT;
+  const spec = testSeams().crashAt;
   if (!spec) return;
   const match = /^([\w.-]+)(?::(\d+))?(?:\+(\d+))?(?:@(SIG[A-Z]+|THROW))?$/.exec(spec);
   if (!match || match[1] !== point) return;
@@ -25,12 +26,13 @@ const reached = new Map<string, number>();
 
 /**
  * A phase boundary of an index run: a crash point, then (test-only) a gate, then the run's cancellation. A test
- * holds runs at <point> by creating the file OCRAG_TEST_PAUSE_DIR/<point>: the run writes `<point>.reached` and
- * waits until the file is gone, so a cancel (MCP's index_cancel, a signal) lands at exactly that phase.
+ * holds runs at <point> by creating the file <point> in the folder of the seam `pauseDir`: the run writes
+ * `<point>.reached` and waits until the file is gone, so a cancel (MCP's index_cancel, a signal) lands at exactly
+ * that phase.
  */
 export async function checkpoint(point: string, signal?: AbortSignal): Promise<void> {
   crashPoint(point);
-  const gates = process.env.OCRAG_TEST_PAUSE_DIR;
+  const gates = testSeams().pauseDir;
   if (gates) await heldAt(path.join(gates, point));
   signal?.throwIfAborted();
 }

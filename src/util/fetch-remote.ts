@@ -19,7 +19,7 @@ const STALL_BYTES = 16 * 1024;
 /** A remote that did not answer is not asked again in this process for this long (a long-lived server retries after). */
 const DOWN_FOR_MS = 60_000;
 
-export function remoteLimits(env: NodeJS.ProcessEnv = process.env): RemoteLimits {
+export function remoteLimits(env: NodeJS.ProcessEnv): RemoteLimits {
   return { answerMs: limit(env, 'OCRAG_REMOTE_TIMEOUT_MS', 5_000), deadlineMs: limit(env, 'OCRAG_REMOTE_DEADLINE_MS', 1_800_000) };
 }
 
@@ -41,7 +41,7 @@ const seconds = (ms: number) => `${+(ms / 1000).toFixed(1)} s`;
  * (exit 6) that names `shown`, the place as messages may show it (never the URL itself, which may carry a
  * signature), and the cause. The body is then read with readBody or saveBody, which bound it too.
  */
-export async function fetchRemote(url: URL, init: RequestInit, shown: string, limits: RemoteLimits = remoteLimits()): Promise<Response> {
+export async function fetchRemote(url: URL, init: RequestInit, shown: string, limits: RemoteLimits): Promise<Response> {
   const known = down.get(url.origin);
   if (known && Date.now() - known.at < DOWN_FOR_MS) throw new RemoteUnavailableError(`${shown}: unreachable (${known.why}, ${seconds(Date.now() - known.at)} ago)`, true);
   // An upload is answered once it is sent: its wait grows by a window per 16 KiB, the pace a download must keep.
@@ -66,7 +66,7 @@ export async function fetchRemote(url: URL, init: RequestInit, shown: string, li
  * until it ends, and all of it within the deadline. A trickle, a stall or a body that never ends is cut and
  * becomes a RemoteUnavailableError; returns the bytes read.
  */
-export async function streamBody(res: Response, shown: string, sink: (chunk: Uint8Array) => Promise<void>, limits: RemoteLimits = remoteLimits()): Promise<number> {
+export async function streamBody(res: Response, shown: string, sink: (chunk: Uint8Array) => Promise<void>, limits: RemoteLimits): Promise<number> {
   if (!res.body) return 0;
   const reader = res.body.getReader();
   let failure: string | null = null;
@@ -108,7 +108,7 @@ export async function streamBody(res: Response, shown: string, sink: (chunk: Uin
 }
 
 /** A response's whole body, within the limits (identities, manifests, a search set); `maxBytes` cuts it there. */
-export async function readBody(res: Response, shown: string, opts: { maxBytes?: number; limits?: RemoteLimits } = {}): Promise<Buffer> {
+export async function readBody(res: Response, shown: string, opts: { maxBytes?: number; limits: RemoteLimits }): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   let size = 0;
   await streamBody(
@@ -129,7 +129,7 @@ export async function readBody(res: Response, shown: string, opts: { maxBytes?: 
  * a body the server compressed in transit (`Content-Encoding: gzip`, which fetch unpacks unasked) is refused before
  * a byte is read, since 1 MB of gzip can unpack to 1 GB on the disk.
  */
-export async function saveBody(res: Response, file: string, shown: string, limits?: RemoteLimits): Promise<number> {
+export async function saveBody(res: Response, file: string, shown: string, limits: RemoteLimits): Promise<number> {
   const encoding = res.headers.get('content-encoding');
   if (encoding && encoding.trim().toLowerCase() !== 'identity') {
     await res.body?.cancel().catch(() => undefined);

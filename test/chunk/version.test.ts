@@ -4,19 +4,7 @@ import { test } from 'node:test';
 import { ruleRevisions } from '../../src/chunk/rules.js';
 import { chunkerVersion, chunkerVersionOf, formatChunkerVersions, parseChunkerVersions } from '../../src/chunk/version.js';
 import { chunkId } from '../../src/index/chunk-id.js';
-
-const SEAM = 'OCRAG_TEST_CHUNKER_REVISIONS';
-
-function withRevisions<T>(value: string, body: () => T): T {
-  const before = process.env[SEAM];
-  process.env[SEAM] = value;
-  try {
-    return body();
-  } finally {
-    if (before === undefined) delete process.env[SEAM];
-    else process.env[SEAM] = before;
-  }
-}
+import { withSeams } from '../support/seams.js';
 
 const TODAY = '1+asciidoc.2+bash.2+c.4+c_sharp.3+cpp.4+csv.2+dart.2+elixir.3+go.2+haskell.2+html.3+java.2+javascript.2+kotlin.2+lines.2+lua.2+markdown.2+objective_c.2+pdf.3+php.3+python.2+rst.2+ruby.3+rust.2+scala.2+swift.2+text.2+tsv.2+tsx.2+typescript.2+zig.2';
 
@@ -58,20 +46,20 @@ test('only the languages that had rules when versions became per language may ha
 });
 
 test('raising one language changes its version alone; the line windows stand for every language without rules', () => {
-  withRevisions('rust=3', () => {
+  withSeams({ chunkerRevisions: { rust: 3 } }, () => {
     assert.equal(chunkerVersion(), TODAY.replace('rust.2', 'rust.3'));
     assert.equal(chunkerVersionOf('rust'), '1+rust.3');
     assert.equal(chunkerVersionOf('go'), '1+go.2');
     assert.equal(chunkerVersionOf('markdown'), '1+markdown.2');
   });
-  withRevisions('lines=3,python=3', () => {
+  withSeams({ chunkerRevisions: { lines: 3, python: 3 } }, () => {
     assert.equal(chunkerVersion(), TODAY.replace('lines.2', 'lines.3').replace('python.2', 'python.3'));
     assert.equal(chunkerVersionOf('markdown'), '1+markdown.2', 'documents have revisions of their own');
     assert.equal(chunkerVersionOf('json'), '1+lines.3');
     assert.equal(chunkerVersionOf('python'), '1+python.3');
     assert.equal(chunkerVersionOf('typescript'), '1+typescript.2');
   });
-  withRevisions('rust=1', () => assert.equal(chunkerVersionOf('rust'), '1', 'a revision of 1 is the base alone'));
+  withSeams({ chunkerRevisions: { rust: 1 } }, () => assert.equal(chunkerVersionOf('rust'), '1', 'a revision of 1 is the base alone'));
   assert.equal(chunkerVersion(), TODAY);
 });
 

@@ -9,9 +9,9 @@ import { storeLocation } from '../../src/store/layout.js';
 import { readMeta } from '../../src/store/meta.js';
 import { CodeIndex } from '../../src/service/code-index.js';
 import { TEST_CACHE, twoLanguageRepo } from '../helpers.js';
+import { setSeams } from '../support/seams.js';
 
 process.env.OCRAG_CACHE ??= TEST_CACHE;
-const SEAM = 'OCRAG_TEST_CHUNKER_REVISIONS';
 
 /** Chunk id → language, as stored. */
 async function storedChunks(repo: string): Promise<Map<string, string>> {
@@ -43,24 +43,21 @@ async function withIndex<T>(repo: string, use: (index: CodeIndex, notices: strin
 }
 
 describe('per-language chunker versions', () => {
-  const seam = process.env[SEAM];
+  let seams: ReturnType<typeof setSeams>;
   let repo: string;
   let first: Map<string, string>;
   before(async () => {
-    delete process.env[SEAM];
+    seams = setSeams({});
     repo = twoLanguageRepo();
     const summary = await withIndex(repo, (index) => index.index());
     assert.equal(summary.newBlobs, 4);
     first = await storedChunks(repo);
     assert.ok(ofLanguage(first, 'python').length >= 2 && ofLanguage(first, 'typescript').length >= 2);
   });
-  after(() => {
-    if (seam === undefined) delete process.env[SEAM];
-    else process.env[SEAM] = seam;
-  });
+  after(() => setSeams(seams ?? {}));
 
   test('raising one language re-embeds its files only; the other language keeps its chunks', async () => {
-    process.env[SEAM] = 'python=3';
+    setSeams({ chunkerRevisions: { python: 3 } });
     const { plan, summary, notices, found } = await withIndex(repo, async (index, notices) => ({
       plan: await dryRun(index.ctx),
       summary: await index.index(),
@@ -84,11 +81,11 @@ describe('per-language chunker versions', () => {
   });
 
   test('gc drops the chunks of an older chunker; going back gives the chunks their first ids again', async () => {
-    process.env[SEAM] = 'python=4';
+    setSeams({ chunkerRevisions: { python: 4 } });
     const gc = await withIndex(repo, (index) => index.gc());
     assert.equal(gc.chunksRemoved, ofLanguage(first, 'python').length);
     assert.deepEqual(ofLanguage(await storedChunks(repo), 'typescript'), ofLanguage(first, 'typescript'));
-    delete process.env[SEAM];
+    setSeams({});
     const summary = await withIndex(repo, (index) => index.index());
     assert.equal(summary.newBlobs, 2);
     assert.deepEqual([...(await storedChunks(repo)).keys()].sort(), [...first.keys()].sort());

@@ -10,9 +10,9 @@ import { storeLocation } from '../../src/store/layout.js';
 import { readMeta } from '../../src/store/meta.js';
 import { CodeIndex } from '../../src/service/code-index.js';
 import { git, PROJECT_ROOT, runCli, tempDir, TEST_CACHE } from '../helpers.js';
+import { seamEnv, setSeams } from '../support/seams.js';
 
 process.env.OCRAG_CACHE ??= TEST_CACHE;
-const RULELESS = 'OCRAG_TEST_RULELESS';
 const FIXTURES = path.join(PROJECT_ROOT, 'fixtures', 'languages');
 
 /** A repository of the Kotlin, Swift and Elixir fixtures beside a Python and a TypeScript file. */
@@ -46,15 +46,12 @@ async function storedChunks(repo: string): Promise<Map<string, [string, string]>
 const idsOf = (chunks: Map<string, [string, string]>, languages: string[]) => [...chunks].filter(([, [l]]) => languages.includes(l)).map(([id]) => id).sort();
 
 describe('languages given rules later', () => {
-  const seam = process.env[RULELESS];
-  after(() => {
-    if (seam === undefined) delete process.env[RULELESS];
-    else process.env[RULELESS] = seam;
-  });
+  const seams = setSeams({});
+  after(() => setSeams(seams ?? {}));
 
   test('a store made before their rules re-chunks their files on the next run, and only theirs', async () => {
     const repo = mixedRepo();
-    process.env[RULELESS] = 'kotlin,swift,elixir';
+    setSeams({ ruleless: ['kotlin', 'swift', 'elixir'] });
     const notices: string[] = [];
     const open = () => CodeIndex.open(repo, {}, { onNotice: (m) => notices.push(m) });
     let index = await open();
@@ -63,7 +60,7 @@ describe('languages given rules later', () => {
     const before = await storedChunks(repo);
     assert.ok([...before.values()].filter(([l]) => l === 'kotlin').every(([, symbol]) => symbol === ''), 'Kotlin was line windows');
 
-    delete process.env[RULELESS];
+    setSeams({});
     index = await open();
     const summary = await index.index();
     await index.close();
@@ -89,7 +86,7 @@ describe('languages given rules later', () => {
       { file: corrupt, language: 'kotlin', grammar: cursorlessGrammar('kotlin') },
       { file: path.join(tempDir('missing'), 'tree-sitter-swift.wasm'), language: 'swift', grammar: cursorlessGrammar('swift') },
     ];
-    const env = { OCRAG_TEST_GRAMMAR_FILES: cases.map((c) => `${grammarKey(c.grammar)}=${c.file}`).join(',') };
+    const env = seamEnv({ grammarFiles: Object.fromEntries(cases.map((c) => [grammarKey(c.grammar), c.file])) });
     const run = await runCli(['index', '--json'], repo, env);
     assert.equal(run.code, 0, run.stderr);
     const summary = JSON.parse(run.stdout) as { files: number; warnings: string[] };

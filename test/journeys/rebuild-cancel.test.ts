@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { git } from '../helpers.js';
+import { seamEnv } from '../support/seams.js';
 import { answers, assertTidy, copyOf, gate, ocrag, outside, startOcrag, indexedFixture, type Ended } from './rebuild-helpers.js';
 
 describe('a full rebuild stopped at any phase leaves the previous index answering', () => {
@@ -45,7 +46,7 @@ describe('a full rebuild stopped at any phase leaves the previous index answerin
     ['the swap done, its journal not yet removed', 'rebuild.swapped'],
   ]) {
     test(`SIGKILL at ${phase} (${point})`, async () => {
-      await stoppedRebuild('kill', (repo) => ocrag(['index', '--rebuild'], repo, { OCRAG_TEST_CRASH_AT: point }), killedBy('SIGKILL'));
+      await stoppedRebuild('kill', (repo) => ocrag(['index', '--rebuild'], repo, seamEnv({ crashAt: point })), killedBy('SIGKILL'));
     });
   }
 
@@ -55,7 +56,7 @@ describe('a full rebuild stopped at any phase leaves the previous index answerin
     ['during the swap', 'rebuild.swap:3'],
   ]) {
     test(`a failure ${phase} (${point}): exit 1 with its message`, async () => {
-      await stoppedRebuild('fail', (repo) => ocrag(['index', '--rebuild'], repo, { OCRAG_TEST_CRASH_AT: `${point}@THROW` }), (e) => {
+      await stoppedRebuild('fail', (repo) => ocrag(['index', '--rebuild'], repo, seamEnv({ crashAt: `${point}@THROW` })), (e) => {
         assert.equal(e.code, 1, e.stderr);
         assert.match(e.stderr, /injected failure at rebuild\./);
       });
@@ -66,7 +67,7 @@ describe('a full rebuild stopped at any phase leaves the previous index answerin
     await stoppedRebuild('sigint', async (repo) => {
       const gates = path.join(path.dirname(repo), 'gates');
       const held = gate(gates, 'embed.written');
-      const run = startOcrag(['index', '--rebuild'], repo, { OCRAG_TEST_PAUSE_DIR: gates });
+      const run = startOcrag(['index', '--rebuild'], repo, seamEnv({ pauseDir: gates }));
       await held.reached();
       run.child.kill('SIGINT');
       const ended = await run.ended;
@@ -80,7 +81,7 @@ describe('a full rebuild stopped at any phase leaves the previous index answerin
     await stoppedRebuild('sigterm', async (repo) => {
       const gates = path.join(path.dirname(repo), 'gates');
       const held = gate(gates, 'rebuild.built');
-      const run = startOcrag(['index', '--rebuild'], repo, { OCRAG_TEST_PAUSE_DIR: gates });
+      const run = startOcrag(['index', '--rebuild'], repo, seamEnv({ pauseDir: gates }));
       await held.reached();
       run.child.kill('SIGTERM');
       const ended = await run.ended;
@@ -110,7 +111,7 @@ describe('a full rebuild stopped at any phase leaves the previous index answerin
       const meta = path.join(repo, '.ocrag', 'store.json');
       const record = JSON.parse(fs.readFileSync(meta, 'utf8')) as { chunkerVersion: string };
       fs.writeFileSync(meta, JSON.stringify({ ...record, chunkerVersion: record.chunkerVersion.replace(/^\d+/, '0') }));
-      const killed = await ocrag(['index'], repo, { OCRAG_TEST_CRASH_AT: 'embed.written:1' });
+      const killed = await ocrag(['index'], repo, seamEnv({ crashAt: 'embed.written:1' }));
       assert.match(killed.stderr, /the chunker changed \(0\+/);
       return killed;
     }, killedBy('SIGKILL'));
@@ -128,7 +129,7 @@ describe('a full rebuild stopped at any phase leaves the previous index answerin
     const stale = storeListing(repo);
     // Killed once the new store is built, and once it is in place in the build folder: the stale store still answers.
     for (const point of ['import.staged', 'import.placed']) {
-      const killed = await ocrag(['import', artifact], repo, { OCRAG_TEST_CRASH_AT: point });
+      const killed = await ocrag(['import', artifact], repo, seamEnv({ crashAt: point }));
       assert.equal(killed.signal, 'SIGKILL', `killed at ${point} (exit ${killed.code}: ${killed.stderr})`);
       assert.deepEqual(storeListing(repo), stale, `the stale store, its record and manifests are as they were (${point})`);
     }

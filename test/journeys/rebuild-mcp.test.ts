@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { git, makeFixtureRepo } from '../helpers.js';
 import { call, startServer, text, until } from '../mcp/mcp-helpers.js';
+import { seamEnv } from '../support/seams.js';
 import { answers, assertTidy, gate, ocrag, outside, QUERY, sandboxEnv, startOcrag } from './rebuild-helpers.js';
 
 interface Task {
@@ -39,7 +40,7 @@ describe('index_codebase {full: true} cancelled over MCP at every phase', () => 
     const indexed = await ocrag(['index'], repo);
     assert.equal(indexed.code, 0, indexed.stderr);
     previousCli = await answers(repo);
-    client = await startServer(repo, [], { ...(sandboxEnv(repo) as Record<string, string>), OCRAG_TEST_PAUSE_DIR: gates });
+    client = await startServer(repo, [], { ...sandboxEnv(repo), ...seamEnv({ pauseDir: gates }) } as Record<string, string>);
     previous = await searchCode();
     untouched = outside(repo).filter((e) => !e.startsWith('gates'));
   });
@@ -82,7 +83,7 @@ describe('index_codebase {full: true} cancelled over MCP at every phase', () => 
   }
 
   test("the panel's Rebuild, then Cancel during the search-index build: the panel's search answers as before", async () => {
-    const ui = startOcrag(['ui', '--no-open', '--json', '--port', '0'], repo, { OCRAG_TEST_PAUSE_DIR: gates });
+    const ui = startOcrag(['ui', '--no-open', '--json', '--port', '0'], repo, seamEnv({ pauseDir: gates }));
     let printed = '';
     ui.child.stdout!.on('data', (b) => (printed += b));
     try {

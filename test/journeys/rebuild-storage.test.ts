@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { git, PROJECT_ROOT, tempDir } from '../helpers.js';
 import { call, startServer, text } from '../mcp/mcp-helpers.js';
+import { seamEnv } from '../support/seams.js';
 import { answers, assertTidy, copyOf, ocrag, outside, QUERY, sandboxEnv, indexedFixture } from './rebuild-helpers.js';
 
 const mounted: string[] = [];
@@ -151,7 +152,7 @@ describe('a disk that refuses to be written', () => {
     assert.equal(indexed.code, 0, indexed.stderr);
     const before = await answers(folder);
     assert.match(before, /args\.ts/);
-    const killed = await ocrag(['index', '--rebuild'], folder, { OCRAG_TEST_CRASH_AT: 'embed.written:1' });
+    const killed = await ocrag(['index', '--rebuild'], folder, seamEnv({ crashAt: 'embed.written:1' }));
     assert.equal(killed.signal, 'SIGKILL', killed.stderr);
     assert.equal(await answers(folder), before);
     const rebuilt = await ocrag(['index', '--rebuild'], folder);

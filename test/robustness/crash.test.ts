@@ -7,12 +7,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { before, describe, test } from 'node:test';
 import { syntheticFiles } from '../../fixtures/synthetic-repo.js';
 import { git, makeFixtureRepo } from '../helpers.js';
+import { seamEnv, withSeams } from '../support/seams.js';
 import { cli, copyRepo, isAlive, layoutOf, manifestsOf, storedContentCount, storedIds, withIndex, writeFiles } from './robustness-helpers.js';
 
 // One LanceDB commit per blob for the first index and the killed runs: together they make ~30, past the
 // compaction threshold (24 fragments), so the moments below include "between two writes" and "inside
 // compaction". Re-runs write as usual (the chunk ids do not depend on how writes are grouped).
-const GROUP = { OCRAG_TEST_CHUNKS_PER_WRITE: '1' };
+const GROUP = { chunksPerWrite: 1 };
 
 /** Where a run is killed: a point of src/index/crash-point.ts, its n-th arrival, and an optional delay into the work after it. */
 const MOMENTS = [
@@ -40,9 +41,7 @@ describe('an index run killed at any moment', () => {
 
   before(async () => {
     base = makeFixtureRepo();
-    process.env.OCRAG_TEST_CHUNKS_PER_WRITE = GROUP.OCRAG_TEST_CHUNKS_PER_WRITE;
-    await withIndex(base, (index) => index.index());
-    delete process.env.OCRAG_TEST_CHUNKS_PER_WRITE;
+    await withSeams(GROUP, () => withIndex(base, (index) => index.index()));
     previous = manifestsOf(base);
     // The second commit adds, changes, renames and deletes files.
     const added = Object.fromEntries([...syntheticFiles(10, 7, 'gen')].map((f) => [f.path, f.content]));
@@ -72,7 +71,7 @@ describe('an index run killed at any moment', () => {
     test(`killed at ${moment}: previous state searchable, the next run completes it without duplicates`, async () => {
       const repo = copyRepo(base, 'crash');
       const layout = layoutOf(repo);
-      const killed = await cli(['index'], repo, { ...GROUP, OCRAG_TEST_CRASH_AT: moment });
+      const killed = await cli(['index'], repo, seamEnv({ ...GROUP, crashAt: moment }));
       assert.equal(killed.signal, 'SIGKILL', `the run reached ${moment} (exit ${killed.code}: ${killed.stderr})`);
 
       // The lock of the dead run is still there, naming a process that is gone (a delayed kill may come after the release).

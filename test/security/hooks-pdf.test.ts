@@ -8,6 +8,7 @@ import { readMeta } from '../../src/store/meta.js';
 import { openStore } from '../../src/store/open-store.js';
 import { committedRepo, git, PROJECT_ROOT, runCli, runJson, tempDir } from '../helpers.js';
 import { layoutOf } from '../robustness/robustness-helpers.js';
+import { seamEnv } from '../support/seams.js';
 
 /*
  * `%PDF-` is a PDF only where a real PDF has it. Code that detects PDFs (this project's own src/chunk/pdf.ts, a
@@ -22,7 +23,7 @@ interface Hit {
   text: string;
 }
 
-const OLD_PDF = 'pdf=2';
+const OLD_PDF = seamEnv({ chunkerRevisions: { pdf: 2 } });
 
 describe('%PDF- is a PDF only where a real PDF has it', () => {
   let repo: string;
@@ -42,7 +43,7 @@ describe('%PDF- is a PDF only where a real PDF has it', () => {
     git(repo, 'commit', '-q', '-m', 'a real PDF');
     sniffer = git(repo, 'rev-parse', 'HEAD:tools/sniff.py');
     // The store an older ocrag left: made by the PDF reader's revision 2, the sniffer marked an unreadable PDF.
-    const old = await runCli(['index'], repo, { OCRAG_TEST_CHUNKER_REVISIONS: OLD_PDF });
+    const old = await runCli(['index'], repo, OLD_PDF);
     assert.equal(old.code, 0, old.stderr);
     const meta = readMeta(layoutOf(repo).meta)!;
     assert.match(meta.chunkerVersion, /\+pdf\.2\+/);
@@ -54,7 +55,7 @@ describe('%PDF- is a PDF only where a real PDF has it', () => {
       store.close();
     }
     fs.rmSync(layoutOf(repo).resident, { recursive: true, force: true });
-    const before = await runJson<Hit[]>(['search', 'tell an uploaded invoice pdf from a scanned image', '-k', '3', '--no-update'], repo, { OCRAG_TEST_CHUNKER_REVISIONS: OLD_PDF });
+    const before = await runJson<Hit[]>(['search', 'tell an uploaded invoice pdf from a scanned image', '-k', '3', '--no-update'], repo, OLD_PDF);
     assert.ok(!before.some((h) => h.path === 'tools/sniff.py'), 'the older store does not have it');
   });
 

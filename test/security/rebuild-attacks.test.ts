@@ -8,6 +8,7 @@ import { before, describe, test } from 'node:test';
 import { git, makeFixtureRepo } from '../helpers.js';
 import { storageProblem } from '../../src/util/storage-problem.js';
 import { answers, assertTidy, copyOf, gate, ocrag, outside, startOcrag } from '../journeys/rebuild-helpers.js';
+import { seamEnv } from '../support/seams.js';
 
 /** Every entry of the index folder with its size and, for files, its bytes' length and head: what "intact" means. */
 function indexState(repo: string): string[] {
@@ -111,7 +112,7 @@ describe('attacks on the rebuild swap', () => {
     const repo = copyOf(base, 'clear');
     const gates = path.join(path.dirname(repo), 'gates');
     const held = gate(gates, 'rebuild.built');
-    const rebuild = startOcrag(['index', '--rebuild'], repo, { OCRAG_TEST_PAUSE_DIR: gates });
+    const rebuild = startOcrag(['index', '--rebuild'], repo, seamEnv({ pauseDir: gates }));
     await held.reached();
     const clear = startOcrag(['clear'], repo);
     await new Promise((r) => setTimeout(r, 1500));

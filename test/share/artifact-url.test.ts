@@ -44,7 +44,7 @@ describe('ocrag import of an artifact by URL', () => {
     base = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
     s3 = await startS3();
     Object.assign(process.env, s3.env);
-    await new S3Objects(s3Settings(), { bucket: 'team', prefix: '' }).put('artifacts/index.tar', artifact);
+    await new S3Objects(s3Settings(process.env), { bucket: 'team', prefix: '' }).put('artifacts/index.tar', artifact);
   });
   after(async () => {
     web.close();

@@ -5,8 +5,7 @@ import { chunkerVersion } from '../../src/chunk/version.js';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { cloneRepo, runCli, runJson, tempDir, twoLanguageRepo } from '../helpers.js';
-
-const SEAM = 'OCRAG_TEST_CHUNKER_REVISIONS';
+import { seamEnv } from '../support/seams.js';
 
 interface Header {
   header: { chunkerVersion: string };
@@ -26,7 +25,7 @@ describe('artifacts and per-language chunker versions', () => {
 
   test('imports where only a language it holds no chunks of is chunked otherwise', async () => {
     const b = cloneRepo(origin, 'b');
-    const env = { [SEAM]: 'rust=3' };
+    const env = seamEnv({ chunkerRevisions: { rust: 3 } });
     const imported = await runJson<{ chunksAdded: number }>(['import', artifact], b, env);
     assert.ok(imported.chunksAdded > 0);
     const run = await runJson<{ newBlobs: number }>(['index'], b, env);
@@ -35,11 +34,12 @@ describe('artifacts and per-language chunker versions', () => {
 
   test('is refused where a language it holds chunks of is chunked otherwise', async () => {
     const c = cloneRepo(origin, 'c');
-    const r = await runCli(['import', artifact], c, { [SEAM]: 'python=3' });
+    const python3 = seamEnv({ chunkerRevisions: { python: 3 } });
+    const r = await runCli(['import', artifact], c, python3);
     assert.equal(r.code, 4);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /artifact holds "python" chunks of chunker version "1\+python\.2" but this ocrag chunks them with version 1\+python\.3: export it again with this ocrag version/);
-    const status = await runJson<{ indexed: unknown; chunksStored: number }>(['status'], c, { [SEAM]: 'python=3' });
+    const status = await runJson<{ indexed: unknown; chunksStored: number }>(['status'], c, python3);
     assert.deepEqual([status.indexed, status.chunksStored], [null, 0], 'nothing was imported');
   });
 });

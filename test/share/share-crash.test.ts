@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { answersOf, cloneRepo, git, makeFixtureRepo, runCli, runJson, tempDir } from '../helpers.js';
+import { seamEnv } from '../support/seams.js';
 
 interface ImportSummary {
   manifestWritten: boolean;
@@ -22,7 +23,7 @@ function staging(repo: string): string[] {
 
 /** Runs an import that is killed at `moment` (a crash point of src/share/import.ts, see src/index/crash-point.ts). */
 async function killedImport(artifact: string, repo: string, moment: string): Promise<void> {
-  const r = await runCli(['import', artifact], repo, { OCRAG_TEST_CRASH_AT: moment });
+  const r = await runCli(['import', artifact], repo, seamEnv({ crashAt: moment }));
   assert.notEqual(r.code, 0, `the import killed at ${moment} did not stop: ${r.stderr}`);
 }
 

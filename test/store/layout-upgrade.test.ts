@@ -8,6 +8,7 @@ import { before, describe, test } from 'node:test';
 import { readMeta } from '../../src/store/meta.js';
 import { answersOf, git, makeFixtureRepo, runCli, runJson } from '../helpers.js';
 import { cli, copyRepo, layoutOf, storedIds } from '../robustness/robustness-helpers.js';
+import { seamEnv } from '../support/seams.js';
 import { tablesOf, toLegacyLayout } from './legacy-layout.js';
 
 const QUERIES = ['parse command line arguments', 'LRUCache evict', 'connect to the database'];
@@ -37,7 +38,7 @@ describe('a store of the one-table layout', () => {
     const rollback = 'export function rollbackLedgerTransaction(id: string): void {\n  console.log("rollback", id);\n}\n';
     fs.writeFileSync(path.join(repo, 'src', 'rollback.ts'), rollback);
     fs.writeFileSync(path.join(repo, 'src', 'rollback-copy.ts'), rollback);
-    const hits = await runJson<{ path: string }[]>(['search', 'rollback ledger transaction', '-k', '2'], repo, { OCRAG_TEST_CHUNKS_PER_WRITE: '1' });
+    const hits = await runJson<{ path: string }[]>(['search', 'rollback ledger transaction', '-k', '2'], repo, seamEnv({ chunksPerWrite: 1 }));
     assert.deepEqual(hits.map((h) => h.path).sort(), ['src/rollback-copy.ts', 'src/rollback.ts']);
     assert.deepEqual(tablesOf(repo), ['blob_marks', 'chunks'], 'a search never upgrades');
   });
@@ -66,7 +67,7 @@ describe('a store of the one-table layout', () => {
       fs.appendFileSync(path.join(repo, 'src', 'util', 'color.ts'), '\nexport function mixColors(a: string, b: string): string {\n  return a < b ? a : b;\n}\n');
       git(repo, 'checkout', '-q', '-b', 'change');
       git(repo, 'commit', '-q', '-am', 'a change');
-      const killed = await cli(['index'], repo, { OCRAG_TEST_CRASH_AT: moment });
+      const killed = await cli(['index'], repo, seamEnv({ crashAt: moment }));
       assert.equal(killed.signal, 'SIGKILL', `the run reached ${moment} (exit ${killed.code}: ${killed.stderr})`);
       git(repo, 'checkout', '-q', 'main');
       assert.deepEqual(await answersOf(repo, QUERIES), answers);

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { cacheRoot } from '../../util/cache-dir.js';
+import { cacheRoot } from '../../config/environment.js';
 import { acquireLock, type FileLock } from '../../util/file-lock.js';
 import { readJson } from '../../util/json-file.js';
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { huggingFaceEndpoint, huggingFaceToken } from '../../config/environment.js';
 import { moduleConfigFiles, MODULES_FILE } from './model-layout.js';
 import { ST_CONFIG_FILE } from '../runtime/prompts.js';
 import { ModelUnavailableError, OcragError } from '../../util/errors.js';
@@ -72,7 +73,7 @@ async function downloadInto(hub: HubClient, dir: string, onProgress?: (message: 
 }
 
 class HubClient {
-  readonly endpoint = (process.env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, '');
+  readonly endpoint = (huggingFaceEndpoint() ?? 'https://huggingface.co').replace(/\/+$/, '');
   readonly baseUrl: string;
   private readonly timeoutMs: number;
 
@@ -126,7 +127,7 @@ class HubClient {
 
   private async request(rel: string, method: 'GET' | 'HEAD'): Promise<Response> {
     const headers: Record<string, string> = {};
-    const token = process.env.HF_TOKEN;
+    const token = huggingFaceToken();
     if (token) headers.authorization = `Bearer ${token}`;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { embedThreads } from '../../config/environment.js';
 import { readTable, TableFileRows } from '../models/onnx-sidecar.js';
 import { withPrefix, type Prompts } from './prompts.js';
 import { StaticEncoder, type StaticEncoderSource } from './static-encoder.js';
@@ -16,9 +17,7 @@ export interface StaticEmbedderOptions {
 }
 
 export function defaultThreadCount(): number {
-  const fromEnv = Number(process.env.OCRAG_EMBED_THREADS);
-  if (Number.isInteger(fromEnv) && fromEnv >= 0) return fromEnv;
-  return Math.min(availableParallelism(), 4);
+  return embedThreads() ?? Math.min(availableParallelism(), 4);
 }
 
 /** Fast path for pure token-lookup models: tokenizer + table, no onnxruntime, no Transformers.js. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
-import { cacheRoot } from '../../util/cache-dir.js';
+import { cacheRoot } from '../../config/environment.js';
 
 /**
  * A Unigram tokenizer.json is mostly its vocabulary: with the Chinese words the default model's is 1.2 MB, and

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
+import { environment } from '../../config/environment.js';
 import { lanceStorageOptions, s3Settings } from '../s3/settings.js';
 
 /** Tables named by a URI (`s3://…`) are on object storage; anything else is a local folder. */
@@ -14,7 +15,7 @@ export async function connectTables(dir: string): Promise<lancedb.Connection> {
     fs.mkdirSync(dir, { recursive: true });
     return lancedb.connect(dir);
   }
-  return lancedb.connect(dir, { storageOptions: lanceStorageOptions(s3Settings()) });
+  return lancedb.connect(dir, { storageOptions: lanceStorageOptions(s3Settings(environment())) });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { OcragError } from '../../util/errors.js';
+import { testSeams } from '../../util/test-seams.js';
 import type { S3Objects } from './objects.js';
 
 /**
@@ -13,8 +14,8 @@ import type { S3Objects } from './objects.js';
  * break this, where the two follow each other within milliseconds. A lease whose holder died expires after TTL_MS;
  * the holder renews it every RENEW_MS.
  */
-// OCRAG_LEASE_SETTLE_MS shortens it where every publisher runs on one machine, one after another (the scale bench).
-const SETTLE_MS = Number(process.env.OCRAG_LEASE_SETTLE_MS) || 1500;
+// The test seam `leaseSettleMs` shortens it where every publisher runs on one machine, one after another (the scale bench).
+const SETTLE_MS = 1500;
 const TTL_MS = 10 * 60_000;
 const RENEW_MS = 60_000;
 const LEASE_KEY = 'publish.lease';
@@ -32,7 +33,7 @@ export interface Lease {
 export async function acquireLease(objects: S3Objects, opts: { waitMs?: number; settleMs?: number; onWait?: (holder: string) => void } = {}): Promise<Lease> {
   const token = randomBytes(16).toString('hex');
   const deadline = Date.now() + (opts.waitMs ?? 15 * 60_000);
-  const settle = opts.settleMs ?? SETTLE_MS;
+  const settle = opts.settleMs ?? (testSeams().leaseSettleMs || SETTLE_MS);
   let told = false;
   for (;;) {
     const current = await readLease(objects);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { environment } from '../../config/environment.js';
 import { RemoteUnavailableError } from '../../util/errors.js';
-import { fetchRemote, readBody, saveBody } from '../../util/fetch-remote.js';
+import { fetchRemote, readBody, remoteLimits, saveBody } from '../../util/fetch-remote.js';
 import type { S3Place, S3Settings } from './settings.js';
 import { awsEncode, EMPTY_SHA256, signS3Request } from './sigv4.js';
 
@@ -34,7 +35,7 @@ export class S3Objects {
     const res = await this.request('GET', key, {});
     if (res.status === 404) return null;
     await this.check(res, 'GET', key);
-    const body = await readBody(res, this.shown(key), { maxBytes });
+    const body = await readBody(res, this.shown(key), { maxBytes, limits: remoteLimits(environment()) });
     this.bytesRead += body.length;
     return body;
   }
@@ -44,7 +45,7 @@ export class S3Objects {
     const res = await this.request('GET', key, {});
     if (res.status === 404) return false;
     await this.check(res, 'GET', key);
-    this.bytesRead += await saveBody(res, file, this.shown(key));
+    this.bytesRead += await saveBody(res, file, this.shown(key), remoteLimits(environment()));
     return true;
   }
 
@@ -79,13 +80,13 @@ export class S3Objects {
     const payloadSha256 = opts.body ? createHash('sha256').update(opts.body).digest('hex') : EMPTY_SHA256;
     const headers = signS3Request({ method, url, headers: opts.headers ?? {}, payloadSha256 }, this.settings, new Date());
     delete headers.host;
-    return fetchRemote(url, { method, headers, body: opts.body ? new Uint8Array(opts.body) : undefined }, this.shown(key));
+    return fetchRemote(url, { method, headers, body: opts.body ? new Uint8Array(opts.body) : undefined }, this.shown(key), remoteLimits(environment()));
   }
 
   /** A failed answer as one line: the status and S3's error code, nothing of the request. */
   private async check(res: Response, method: string, key: string): Promise<void> {
     if (res.ok) return;
-    const text = (await readBody(res, this.shown(key), { maxBytes: 64 * 1024 }).catch(() => Buffer.alloc(0))).toString('utf8');
+    const text = (await readBody(res, this.shown(key), { maxBytes: 64 * 1024, limits: remoteLimits(environment()) }).catch(() => Buffer.alloc(0))).toString('utf8');
     const code = /<Code>([^<]{1,64})<\/Code>/.exec(text)?.[1];
     throw new RemoteUnavailableError(`${this.shown(key)}: ${method} answered HTTP ${res.status}${code ? ` ${code}` : ''}`, false);
   }

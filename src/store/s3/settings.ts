@@ -30,7 +30,7 @@ export function parseS3Uri(uri: string): S3Place {
  * AWS_SESSION_TOKEN, AWS_REGION or AWS_DEFAULT_REGION, AWS_ENDPOINT_URL, AWS_ALLOW_HTTP), then the profile
  * (AWS_PROFILE, else "default") of ~/.aws/credentials and ~/.aws/config. Keys stay in memory: nothing writes them.
  */
-export function s3Settings(env: NodeJS.ProcessEnv = process.env): S3Settings {
+export function s3Settings(env: NodeJS.ProcessEnv): S3Settings {
   const profile = env.AWS_PROFILE || 'default';
   const home = os.homedir();
   const creds = iniSection(env.AWS_SHARED_CREDENTIALS_FILE || path.join(home, '.aws', 'credentials'), profile);
