@@ -1,7 +1,8 @@
 import { chunkerVersion } from '../chunk/version.js';
 import type { BlobState } from '../store/blob-state.js';
 import { placeFiles, type Manifest, type SkipReason } from '../store/manifest.js';
-import { selectionKey, type IndexContext } from './context.js';
+import { selectionKey } from './manifest-state.js';
+import type { IndexContext } from './index-context.js';
 import type { Selection } from './select.js';
 
 /** The manifest of a commit's selected files, each placed by what is known of its blob (chunks, or why it is skipped). */

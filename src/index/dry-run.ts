@@ -5,7 +5,8 @@ import { asStoreDamage } from '../store/damage.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import { outdatedChunks } from './chunker-upgrade.js';
-import { requireHead, type IndexContext } from './context.js';
+import { requireHead } from './manifest-state.js';
+import type { IndexContext } from './index-context.js';
 import { classifyContent, selectFiles } from './select.js';
 
 export interface IndexPlan {

@@ -3,10 +3,10 @@ import { chunkerVersion } from '../chunk/version.js';
 import type { Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { storeExists } from '../store/open-store.js';
-import { FOLDER_SOURCE, readSources, type SourceSpec } from '../store/sources.js';
+import { readSources, type SourceSpec } from '../store/sources.js';
 import type { ModelIdentity } from '../store/identity.js';
-import { OcragError } from '../util/errors.js';
-import { selectionKey, supersededDefaultModel, type IndexContext } from './context.js';
+import type { IndexContext } from './index-context.js';
+import { selectionKey, supersededDefaultModel } from './manifest-state.js';
 import { finishChunkerUpgrade, openStoreFor, rebuildReason } from './open-store.js';
 
 /**
@@ -16,7 +16,7 @@ import { finishChunkerUpgrade, openStoreFor, rebuildReason } from './open-store.
  */
 export function viewSources(ctx: IndexContext, withAdded = true): SourceSpec[] {
   const added = withAdded ? readSources(ctx.layout.sources) : [];
-  return ctx.plainFolder ? [{ name: FOLDER_SOURCE, root: ctx.repo.root, addedAt: '' }, ...added] : added;
+  return [...ctx.kind.ownSources(ctx), ...added];
 }
 
 /** What a plain folder's view starts from: nothing, before its files are laid over it. */
@@ -77,9 +77,4 @@ export async function readyFolderStore<T>(
     await prepareFolderStore(staged, await model(), opts);
     return scan(staged);
   }, opts.signal);
-}
-
-/** Commands that read git (hooks, export, a dry run of a commit) refuse a plain folder with this one line. */
-export function requireRepository(ctx: IndexContext, what: string): void {
-  if (ctx.plainFolder) throw new OcragError(`${what} needs a git repository, and ${ctx.repo.root} is a plain folder`, 'no-workspace');
 }

@@ -3,7 +3,7 @@ import { openStore, storeExists } from '../store/open-store.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { dirSize } from '../util/dir-size.js';
 import { readJson } from '../util/json-file.js';
-import type { IndexContext } from './context.js';
+import type { IndexContext } from './index-context.js';
 import type { IndexSummary } from './known-tree.js';
 import { chooseManifests, collectGarbage, referencedBlobs, type GcResult } from './gc.js';
 

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { checkedOut } from '../git/worktrees.js';
 import type { BlobState } from '../store/blob-state.js';
 import { knownBlobs, listManifests, manifestKey, readManifest, removeManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
@@ -9,7 +8,7 @@ import { openStore, storeExists } from '../store/open-store.js';
 import { removeStagingLeftovers } from '../store/staging.js';
 import { dirSize } from '../util/dir-size.js';
 import { dropOutdatedChunks } from './chunker-upgrade.js';
-import type { IndexContext } from './context.js';
+import type { IndexContext } from './index-context.js';
 
 export interface GcResult {
   manifestsKept: string[];
@@ -57,7 +56,7 @@ export async function collectGarbage(ctx: IndexContext, keep: number): Promise<G
 /** The manifests gc keeps (checked-out ones and the `keep` most recently indexed others) and those it drops. */
 export async function chooseManifests(ctx: IndexContext, keep: number): Promise<{ kept: Map<string, Manifest>; removed: string[] }> {
   // A plain folder has no branches, nor manifests: nothing is pinned.
-  const { branches, detached } = ctx.plainFolder ? { branches: new Set<string>(), detached: new Set<string>() } : await checkedOut(ctx.repo.root);
+  const { branches, detached } = await ctx.kind.checkedOut(ctx);
   const pinned = new Set([...[...branches].map((b) => manifestKey(b, '')), ...[...detached].map((c) => manifestKey(null, c))]);
   const all = listManifests(ctx.layout.manifests)
     .map((key) => ({ key, manifest: readManifest(ctx.layout.manifests, key) }))

@@ -3,7 +3,8 @@ import { chunkerVersion } from '../chunk/version.js';
 import { listManifests, manifestKey, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { storeExists } from '../store/open-store.js';
-import { currentManifest, isUpToDate, requireHead, selectionKey, type IndexContext } from './context.js';
+import { currentManifest, isUpToDate, requireHead, selectionKey } from './manifest-state.js';
+import type { IndexContext } from './index-context.js';
 import { emptySelectionWarning } from './warnings.js';
 
 /** What an index run did (or found already done) for the checked-out commit. */

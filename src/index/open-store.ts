@@ -7,7 +7,8 @@ import { assertSameModel, readMeta, STORE_FORMAT, writeMeta } from '../store/met
 import { hasTables, openStore, storeExists } from '../store/open-store.js';
 import { dropOutdatedChunks } from './chunker-upgrade.js';
 import { DEFAULT_MODEL_ID } from '../embed/index.js';
-import { supersededDefaultModel, type IndexContext } from './context.js';
+import { supersededDefaultModel } from './manifest-state.js';
+import type { IndexContext } from './index-context.js';
 
 /**
  * Opens the store, creating it for this model, refusing another model's store, upgrading an old layout's in place,

@@ -6,7 +6,7 @@ import { workingChanges } from '../git/status.js';
 import type { TreeEntry } from '../git/tree.js';
 import { knownBlobs, placeFiles, type Manifest } from '../store/manifest.js';
 import type { StoreHandle } from '../store/store-handle.js';
-import type { IndexContext } from './context.js';
+import type { IndexContext } from './index-context.js';
 
 /** A working-tree file read once: its content is hashed as git would hash it, and embedded from these bytes. */
 interface WorkingFile {

@@ -7,7 +7,7 @@ import { openStore } from '../store/open-store.js';
 import { assertRemoteIdentity, openRemote, readRemoteIdentity, type RemoteStore } from '../store/remote.js';
 import { ArtifactError, RemoteUnavailableError, StoreDamageError } from '../util/errors.js';
 import { chunkId } from './chunk-id.js';
-import type { IndexContext } from './context.js';
+import type { IndexContext } from './index-context.js';
 import type { CopyContents } from './embed-blobs.js';
 import type { RemoteCheck } from './remote-check.js';
 

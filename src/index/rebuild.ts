@@ -6,7 +6,8 @@ import { readMeta } from '../store/meta.js';
 import { StoreHandle } from '../store/store-handle.js';
 import { dirSize } from '../util/dir-size.js';
 import { asStorageError, storageProblem } from '../util/storage-problem.js';
-import { currentManifest, type IndexContext } from './context.js';
+import { currentManifest } from './manifest-state.js';
+import type { IndexContext } from './index-context.js';
 import { checkpoint } from './crash-point.js';
 import { dropRemoteFirst } from './remote-first.js';
 

@@ -1,7 +1,7 @@
 import type { Embedder } from '../embed/index.js';
 import type { ChunkStore } from '../store/contract.js';
 import { ArtifactError } from '../util/errors.js';
-import type { IndexContext } from './context.js';
+import type { IndexContext } from './index-context.js';
 import { contentSampler, describeProblem, IMPORT_SAMPLE, pathsByBlob, verificationKey, verifierFor, type RowVerifier } from './verify/index.js';
 
 /**

@@ -8,7 +8,7 @@ import { placeFiles, type Manifest } from '../store/manifest.js';
 import { FOLDER_SOURCE, readSourceScan, writeSourceScan, type ScannedFile, type SourceScan, type SourceSpec } from '../store/sources.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import type { BlobState } from '../store/blob-state.js';
-import type { IndexContext } from './context.js';
+import type { IndexContext } from './index-context.js';
 import { gitBlobId } from './overlay.js';
 import type { Selection } from './select.js';
 

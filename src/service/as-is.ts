@@ -1,4 +1,5 @@
-import { currentManifest, type IndexContext } from '../index/context.js';
+import { currentManifest } from '../index/manifest-state.js';
+import type { IndexContext } from '../index/index-context.js';
 import type { SourcesView } from '../index/sources.js';
 import type { Manifest } from '../store/manifest.js';
 import type { StorageError } from '../util/errors.js';
@@ -23,7 +24,7 @@ export class AsIs {
     await this.orAsIs(write, (refused) => {
       const ctx = this.ctx();
       const at = currentManifest(ctx);
-      if (!at || ctx.plainFolder) throw refused;
+      if (!at) throw refused;
       this.tell(refused, `answering from the index as it is (${at.commit.slice(0, 8)}${at.tree === ctx.head.tree ? '' : ', behind HEAD'})`);
     });
   }
@@ -39,7 +40,7 @@ export class AsIs {
   /** The added sources laid over the view: refused, the view alone (a plain folder's files are a source: no answer). */
   sources(write: () => Promise<SourcesView>, view: Manifest): Promise<SourcesView> {
     return this.orAsIs(write, (refused) => {
-      if (this.ctx().plainFolder) throw refused;
+      if (this.ctx().kind.ownSources(this.ctx()).length) throw refused;
       this.tell(refused, 'answering without the added sources');
       return { view, absolute: new Map(), newBlobs: 0, chunksEmbedded: 0 };
     });

@@ -1,24 +1,24 @@
 import type { Config } from '../config/config.js';
 import { loadEmbedder, type Embedder } from '../embed/index.js';
-import { readHead } from '../git/repo.js';
-import { currentManifest, openContext, requireHead, supersededDefaultModel, type IndexContext, type PlainFolderUse } from '../index/context.js';
+import { openContext } from '../index/context.js';
+import { requireHead, supersededDefaultModel } from '../index/manifest-state.js';
+import type { IndexContext, PlainFolderUse } from '../index/index-context.js';
 import type { GcResult } from '../index/gc.js';
 import { withWorkingTree } from '../index/overlay.js';
 import { remoteFirstAnswer } from './remote-first-answer.js';
 import { withSources, type SourcesView } from '../index/sources.js';
-import { folderManifest, readyFolderStore, viewSources } from '../index/folder.js';
+import { readyFolderStore, viewSources } from '../index/folder.js';
 import { AsIs } from './as-is.js';
 import { indexBehind } from './head-state.js';
 import { refreshSearchSnapshot } from './search-snapshot.js';
 import { summarize } from '../index/known-tree.js';
-import { workingChanges } from '../git/status.js';
-import type { IndexOptions, IndexSummary } from '../index/indexer.js';
+import type { IndexSummary } from '../index/indexer.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
 import { checkSearchSet } from './stored-rows.js';
 import { storeExists } from '../store/open-store.js';
 import { writingInto } from '../store/index-folder.js';
 import { StoreHandle } from '../store/store-handle.js';
-import { manifestKey, readManifest, type Manifest } from '../store/manifest.js';
+import type { Manifest } from '../store/manifest.js';
 import { readSources } from '../store/sources.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
@@ -26,40 +26,9 @@ import { withSourceFile } from '../search/result-path.js';
 import { OcragError, INDEX_RUN, REBUILD } from '../util/errors.js';
 import { KeptStore } from './kept-store.js';
 import { withIndexLock } from '../util/file-lock.js';
+import type { CodeIndexHooks, CodeIndexOptions, ViewOptions } from './code-index-options.js';
 
-/** What a view holds: HEAD as indexed, uncommitted edits (unless committedOnly), the added sources (unless sources is false). */
-export interface ViewOptions {
-  update?: boolean;
-  committedOnly?: boolean;
-  sources?: boolean;
-  /** A write the disk refuses fails the call (exit 7) instead of answering without what it would add: `ocrag add`. */
-  writesRequired?: boolean;
-}
-
-export interface CodeIndexHooks {
-  /** One-line messages about work done on the user's behalf (auto-index, model build), for stderr. */
-  onNotice?: (message: string) => void;
-  onProgress?: IndexOptions['onProgress'];
-  /** Wraps the model once loaded; a long-lived server uses it to cache query vectors. */
-  wrapModel?: (model: Embedder) => Embedder;
-  /** Loads the model from the caller's pool, which keeps it loaded across indexes and closes it (a long-lived host). */
-  sharedModel?: (spec: string) => Promise<Embedder>;
-  /**
-   * Starts an index run of this repository that outlives the call (the CLI: a detached process). Given, a fresh
-   * clone's search answers from the team's published set at once and leaves the copy to that run
-   * (index/remote-first.ts); absent, the search indexes first.
-   */
-  startBackgroundIndex?: (root: string) => void;
-}
-
-export interface CodeIndexOptions {
-  /**
-   * Keep the LanceDB store open between calls (warm caches: a long-lived server's searches run ~20% faster).
-   * The holder must call `releaseStore` when another process may have written the index; runs of this
-   * CodeIndex release it themselves.
-   */
-  keepStoreOpen?: boolean;
-}
+export type { CodeIndexHooks, CodeIndexOptions, ViewOptions } from './code-index-options.js';
 
 /** One repository's index behind the front door: model and store kept open across calls, the index brought up to date with the checked-out commit before each answer. */
 export class CodeIndex {
@@ -102,9 +71,12 @@ export class CodeIndex {
     return this.embedder;
   }
 
-  /** Indexes HEAD. Waits for a run in another process (a hook's) unless the caller holds the lock already. */
-  async index(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal } = {}): Promise<IndexSummary> {
-    if (this.ctx.plainFolder) return this.indexFolder(opts.rebuild, opts.signal);
+  /** Indexes HEAD (a folder: its files). Waits for a run in another process (a hook's) unless the caller holds the lock already. */
+  index(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal } = {}): Promise<IndexSummary> {
+    return this.ctx.kind.match({ git: () => this.indexHead(opts), folder: () => this.indexFolder(opts.rebuild, opts.signal) });
+  }
+
+  private async indexHead(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal }): Promise<IndexSummary> {
     await this.refreshHead();
     const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal);
     if (!summary.upToDate) await refreshSearchSnapshot(this.ctx);
@@ -178,22 +150,26 @@ export class CodeIndex {
 
   /** Re-reads HEAD (cheap) so a long-lived server follows checkouts and commits. */
   async refreshHead(): Promise<void> {
-    if (this.headJustRead || this.ctx.plainFolder) {
+    if (this.headJustRead) {
       this.headJustRead = false;
       return;
     }
-    this.context = { ...this.context, head: await readHead(this.context.repo.root) };
+    this.context = { ...this.context, head: await this.context.kind.headNow(this.context) };
   }
 
   /** Indexes first when the checked-out commit was never indexed with these settings, and says so. */
   async ensureFresh(): Promise<IndexSummary | null> {
     await this.refreshHead();
     const ctx = this.ctx;
-    if (ctx.plainFolder) {
-      // No HEAD to catch up with: a folder's store only has to exist; the view's scan embeds what is new.
+    // A folder's store only has to exist: the view's scan embeds what is new.
+    const folder = async () => {
       if (indexBehind(ctx)) await this.readyFolder(performance.now());
       return null;
-    }
+    };
+    return ctx.kind.match({ folder, git: () => this.catchUpHead(ctx) });
+  }
+
+  private async catchUpHead(ctx: IndexContext): Promise<IndexSummary | null> {
     const { commit } = requireHead(ctx.head);
     if (!indexBehind(ctx)) return null;
     // An index of the old default model gets its own notice from the run.
@@ -234,10 +210,10 @@ export class CodeIndex {
   private async withView<T>(opts: ViewOptions, use: (view: Manifest, store: StoreHandle, embedder: Embedder, laid: SourcesView) => Promise<T>): Promise<T> {
     const asIs = new AsIs(() => this.ctx, opts.writesRequired ? undefined : this.hooks.onNotice, opts.writesRequired);
     if (opts.update !== false) await asIs.catchUp(() => this.ensureFresh());
-    const manifest = this.ctx.plainFolder ? folderManifest(this.ctx) : opts.update === false ? await this.manifestAtHead() : currentManifest(this.ctx);
+    const manifest = opts.update === false ? await this.manifestAtHead() : this.ctx.kind.baseManifest(this.ctx);
     if (!manifest) throw new OcragError('no index for this commit yet: run "ocrag index"', 'index', INDEX_RUN);
     // git reads the work tree on the other core while the model loads.
-    const changes = opts.committedOnly || this.ctx.plainFolder ? null : workingChanges(this.ctx.repo.root);
+    const changes = opts.committedOnly ? null : this.ctx.kind.workingChanges(this.ctx);
     changes?.catch(() => undefined);
     return this.withStore(async (store, embedder) => {
       const view = changes ? await asIs.edits(() => withWorkingTree(this.ctx, manifest, store, embedder, changes), manifest) : manifest;
@@ -252,9 +228,8 @@ export class CodeIndex {
    * the old branch's manifest.
    */
   private async manifestAtHead(): Promise<Manifest | null> {
-    if (this.headJustRead) return currentManifest(this.ctx);
-    const head = await readHead(this.ctx.repo.root);
-    return head.commit ? readManifest(this.ctx.layout.manifests, manifestKey(head.branch, head.commit)) : null;
+    const { ctx } = this;
+    return ctx.kind.baseManifest(this.headJustRead ? ctx : { ...ctx, head: await ctx.kind.headNow(ctx) });
   }
 
   /** The store and the model, checked to belong together, open for the duration of `use`. */

@@ -4,11 +4,15 @@ import { describeModel } from '../embed/index.js';
 import { HOOK_NAMES, hookStatus } from '../git/hook-files.js';
 import { NotInRepositoryError, openRepoWithHead, type OpenedRepo } from '../git/repo.js';
 import { git } from '../git/run.js';
-import { currentManifest, isUpToDate, plainFolderPlace, supersededDefaultModel, type IndexContext } from '../index/context.js';
+import { currentManifest, isUpToDate, supersededDefaultModel } from '../index/manifest-state.js';
+import { folderPlace } from '../index/kinds/folder.js';
+import type { IndexContext } from '../index/index-context.js';
+import { GIT } from '../index/kinds/git.js';
 import { asStoreDamage } from '../store/damage.js';
 import { indexFolderProblem } from '../store/index-folder.js';
 import { findIndexedFolder, indexLayout } from '../store/layout.js';
-import { readMeta } from '../store/meta.js';
+import type { Manifest } from '../store/manifest.js';
+import { readMeta, type StoreMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import type { Config } from '../config/config.js';
 import { StoreDamageError } from '../util/errors.js';
@@ -37,10 +41,11 @@ export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Ch
   await attempt('repository', async () => {
     const found = (place = await placeOf(cwd));
     if (!found) throw new Error(`not inside a git repository nor a folder indexed by ocrag: ${cwd}`);
-    if (found.plainFolder) return { status: 'ok', detail: `${found.repo.root}: a plain folder (no git), indexed as a knowledge base` };
     const { repo, head } = found;
-    if (!head.commit) return { status: 'fail', detail: `${repo.root}: no commits yet`, fix: 'commit something first' };
-    return { status: 'ok', detail: `${repo.root} on ${head.branch ?? 'detached HEAD'} @ ${head.commit.slice(0, 8)}` };
+    return found.kind.match<Omit<Check, 'name'>>({
+      folder: () => ({ status: 'ok', detail: `${repo.root}: a plain folder (no git), indexed as a knowledge base` }),
+      git: () => (head.commit ? { status: 'ok', detail: `${repo.root} on ${head.branch ?? 'detached HEAD'} @ ${head.commit.slice(0, 8)}` } : { status: 'fail', detail: `${repo.root}: no commits yet`, fix: 'commit something first' }),
+    });
   });
   if (!place) return checks;
   const ctx = { ...(place as Omit<IndexContext, 'config'>), config: null as unknown as Config };
@@ -68,17 +73,7 @@ export async function runDoctor(cwd: string, flags: Partial<Config>): Promise<Ch
   });
   await attempt('index', async () => indexCheck(ctx as IndexContext));
   // A folder without git has no hooks to keep it current: every search scans it.
-  if (ctx.plainFolder) return checks;
-  await attempt('hooks', async () => {
-    const hooks = await hookStatus(ctx.repo);
-    const risky = hooks.blocks.filter((b) => b.kind === 'runs tree code').map((b) => b.hook);
-    if (risky.length) return { status: 'fail', detail: `${risky.join(', ')} hold an older ocrag block that runs ./node_modules/.bin/ocrag from the work tree, which a branch can replace`, fix: 'run "ocrag hooks install" to replace it' };
-    if (hooks.blocks.some((b) => b.kind === 'outdated')) return { status: 'warn', detail: 'the ocrag hook blocks are of an older version', fix: 'run "ocrag hooks install" to replace them' };
-    if (hooks.installed.length === HOOK_NAMES.length && !hooks.program) return { status: 'warn', detail: 'hooks installed, but no ocrag outside the work tree to start: they do nothing', fix: 'put ocrag on PATH, or run "ocrag hooks install --project-bin" to let them run ./node_modules/.bin/ocrag' };
-    return hooks.installed.length === HOOK_NAMES.length
-      ? { status: 'ok', detail: `${hooks.installed.join(', ')} keep the index current (${hooks.program})` }
-      : { status: 'warn', detail: 'no git hooks: the index is updated when you search', fix: 'run "ocrag hooks install" to index in the background after each commit' };
-  });
+  await ctx.kind.match({ git: () => attempt('hooks', () => hooksCheck(ctx)), folder: async () => undefined });
   return checks;
 }
 
@@ -90,9 +85,9 @@ async function placeOf(cwd: string): Promise<Omit<IndexContext, 'config'> | null
   } catch (e) {
     if (!(e instanceof NotInRepositoryError)) throw e;
     const root = findIndexedFolder(cwd);
-    return root ? plainFolderPlace(root) : null;
+    return root ? folderPlace(root) : null;
   }
-  return { repo: opened.repo, head: opened.head, layout: indexLayout(opened.repo) };
+  return { repo: opened.repo, head: opened.head, layout: indexLayout(opened.repo), kind: GIT };
 }
 
 async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
@@ -116,7 +111,14 @@ async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
     if (!(damage instanceof StoreDamageError)) throw e;
     return { status: 'fail', detail: `the store is damaged: ${damage.detail}`, fix: 'run "ocrag index --rebuild"' };
   }
-  if (ctx.plainFolder) return { status: 'ok', detail: `${chunks} chunks stored, model ${meta.modelId}; the folder's files are scanned by every search` };
+  return ctx.kind.match<Omit<Check, 'name'>>({
+    folder: () => ({ status: 'ok', detail: `${chunks} chunks stored, model ${meta.modelId}; the folder's files are scanned by every search` }),
+    git: () => commitCheck(ctx, manifest, chunks, meta),
+  });
+}
+
+/** Whether HEAD's commit has a current index, and what to do when not. */
+function commitCheck(ctx: IndexContext, manifest: Manifest | null, chunks: number, meta: StoreMeta): Omit<Check, 'name'> {
   if (!manifest) return { status: 'warn', detail: `${chunks} chunks stored, but this branch was never indexed`, fix: 'run "ocrag index"' };
   const snapshots = damagedSnapshots(ctx.layout, meta.dim);
   if (snapshots.length) return { status: 'warn', detail: `search snapshot damaged: ${snapshots.join('; ')}`, fix: 'nothing to do: the next search rebuilds it from the store' };
@@ -124,4 +126,15 @@ async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
   if (superseded) return { status: 'warn', detail: `built with the previous default model ${superseded}, which reads no Chinese`, fix: 'run "ocrag index" (search and hooks also do it): it re-embeds everything once' };
   if (!isUpToDate(ctx, manifest)) return { status: 'warn', detail: `indexed at ${manifest.commit.slice(0, 8)}, HEAD is ${ctx.head.commit?.slice(0, 8)}`, fix: 'run "ocrag index" (search also does it)' };
   return { status: 'ok', detail: `${Object.keys(manifest.files).length} files, ${chunks} chunks, model ${meta.modelId}` };
+}
+
+async function hooksCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
+  const hooks = await hookStatus(ctx.repo);
+  const risky = hooks.blocks.filter((b) => b.kind === 'runs tree code').map((b) => b.hook);
+  if (risky.length) return { status: 'fail', detail: `${risky.join(', ')} hold an older ocrag block that runs ./node_modules/.bin/ocrag from the work tree, which a branch can replace`, fix: 'run "ocrag hooks install" to replace it' };
+  if (hooks.blocks.some((b) => b.kind === 'outdated')) return { status: 'warn', detail: 'the ocrag hook blocks are of an older version', fix: 'run "ocrag hooks install" to replace them' };
+  if (hooks.installed.length === HOOK_NAMES.length && !hooks.program) return { status: 'warn', detail: 'hooks installed, but no ocrag outside the work tree to start: they do nothing', fix: 'put ocrag on PATH, or run "ocrag hooks install --project-bin" to let them run ./node_modules/.bin/ocrag' };
+  return hooks.installed.length === HOOK_NAMES.length
+    ? { status: 'ok', detail: `${hooks.installed.join(', ')} keep the index current (${hooks.program})` }
+    : { status: 'warn', detail: 'no git hooks: the index is updated when you search', fix: 'run "ocrag hooks install" to index in the background after each commit' };
 }

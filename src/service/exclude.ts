@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { addExcludeGlob } from '../config/config.js';
-import type { IndexContext } from '../index/context.js';
+import type { IndexContext } from '../index/index-context.js';
 import { makeIndexFolder } from '../store/index-folder.js';
 import type { SourceSpec } from '../store/sources.js';
 import { OcragError } from '../util/errors.js';

@@ -1,7 +1,6 @@
 import picomatch from 'picomatch';
 import { pathFields, shownPath } from '../git/path-key.js';
-import { currentManifest, type IndexContext } from '../index/context.js';
-import { folderManifest } from '../index/folder.js';
+import type { IndexContext } from '../index/index-context.js';
 import { asStoreDamage } from '../store/damage.js';
 import type { Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
@@ -28,9 +27,9 @@ export interface ListedFile {
 
 /** HEAD's manifest (a plain folder's own), or the one-line error every lister gives when nothing was indexed. */
 export function indexedManifest(ctx: IndexContext): Manifest {
-  const plain = !!ctx.plainFolder;
-  const manifest = plain ? folderManifest(ctx) : currentManifest(ctx);
-  if (!manifest || !readMeta(ctx.layout.meta) || !storeExists(ctx.layout)) throw new OcragError(`nothing indexed ${plain ? 'in this folder' : 'for this commit'} yet: run "ocrag index"`, 'index', INDEX_RUN);
+  const manifest = ctx.kind.baseManifest(ctx);
+  const where = ctx.kind.match({ git: () => 'for this commit', folder: () => 'in this folder' });
+  if (!manifest || !readMeta(ctx.layout.meta) || !storeExists(ctx.layout)) throw new OcragError(`nothing indexed ${where} yet: run "ocrag index"`, 'index', INDEX_RUN);
   return manifest;
 }
 
@@ -49,7 +48,8 @@ export async function listFiles(ctx: IndexContext, manifest: Manifest, view: Man
     .catch((e) => Promise.reject(asStoreDamage(e, ctx.layout.tables)));
   const match = glob ? picomatch(sourceAwareGlobs(glob), { dot: true }) : () => true;
   const sources = new Set(listSources(ctx).map((s) => `${s.name}:`));
-  const plain = !!ctx.plainFolder;
+  // A folder's own files are a source without a name: listed as the folder's, each skipped one with its reason.
+  const own = ctx.kind.ownSources(ctx).length > 0;
   const isSource = (key: string) => {
     const path = shownPath(key);
     return sources.has(path.slice(0, path.indexOf(':') + 1));
@@ -57,13 +57,13 @@ export async function listFiles(ctx: IndexContext, manifest: Manifest, view: Man
   // Globs match the path as people read it, as `search --path` does.
   const matches = (key: string) => match(shownPath(key));
   const stateOf = (path: string, blob: string): FileState =>
-    manifest.files[path] === blob ? 'committed' : path in manifest.files ? 'modified' : isSource(path) ? 'source' : plain ? 'folder' : 'untracked';
+    manifest.files[path] === blob ? 'committed' : path in manifest.files ? 'modified' : isSource(path) ? 'source' : own ? 'folder' : 'untracked';
   const rows: ListedFile[] = Object.entries(view.files)
     .filter(([path]) => matches(path))
     .map(([path, blob]) => ({ ...pathFields(path), blob, chunks: counts.get(blob) ?? 0, state: stateOf(path, blob) }));
   // A source's skipped files follow, each with its reason (past its size limit, too large, binary…): they were asked for.
   for (const [path, reason] of Object.entries(view.skipped)) {
-    if (!(path in manifest.skipped) && (plain || isSource(path)) && matches(path)) rows.push({ ...pathFields(path), blob: view.skippedBlobs[path] ?? '', chunks: 0, state: 'skipped', reason });
+    if (!(path in manifest.skipped) && (own || isSource(path)) && matches(path)) rows.push({ ...pathFields(path), blob: view.skippedBlobs[path] ?? '', chunks: 0, state: 'skipped', reason });
   }
   return rows;
 }

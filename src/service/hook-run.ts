@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { openRepo, readHead } from '../git/repo.js';
-import { openContext, type IndexContext } from '../index/context.js';
+import { openContext } from '../index/context.js';
+import type { IndexContext } from '../index/index-context.js';
 import { indexKnownTree, type IndexSummary } from '../index/known-tree.js';
 import type { CodeIndex } from './code-index.js';
 import { makeIndexFolder } from '../store/index-folder.js';

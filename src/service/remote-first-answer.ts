@@ -1,6 +1,6 @@
 import type { Embedder } from '../embed/index.js';
 import { workingChanges } from '../git/status.js';
-import type { IndexContext } from '../index/context.js';
+import type { IndexContext } from '../index/index-context.js';
 import type { RemoteFirstView } from '../index/remote-first.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { listManifests } from '../store/manifest.js';
@@ -19,7 +19,7 @@ export async function remoteFirstAnswer(
   startIndex: (root: string) => void,
   onNotice?: (message: string) => void,
 ): Promise<RemoteFirstView | null> {
-  if (opts.update === false || !ctx.config.remote || ctx.plainFolder || !ctx.head.commit) return null;
+  if (opts.update === false || !ctx.config.remote || !ctx.head.commit) return null;
   if (listManifests(ctx.layout.manifests).length) return null;
   if (opts.sources !== false && readSources(ctx.layout.sources).length) return null;
   // .ocrag/ must not show as an untracked file of the clone.

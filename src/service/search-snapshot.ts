@@ -1,4 +1,5 @@
-import { currentManifest, type IndexContext } from '../index/context.js';
+import { currentManifest } from '../index/manifest-state.js';
+import type { IndexContext } from '../index/index-context.js';
 import { keepSnapshotCurrent } from '../search/search.js';
 import { readMeta } from '../store/meta.js';
 import { StoreHandle } from '../store/store-handle.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IndexContext } from '../index/context.js';
+import type { IndexContext } from '../index/index-context.js';
 import { makeIndexFolder } from '../store/index-folder.js';
 import { checkSourceName, readSources, removeSourceScan, writeSources, type SourceSpec } from '../store/sources.js';
 import { OcragError } from '../util/errors.js';
@@ -25,9 +25,9 @@ export function addSources(ctx: IndexContext, paths: string[], name?: string, ma
       throw new OcragError(`cannot add "${given}": no such file or folder${bytes}`);
     }
     if (!stat.isDirectory() && !stat.isFile()) throw new OcragError(`cannot add "${given}": not a file or folder`);
-    if (root === ctx.repo.root) throw new OcragError(`"${given}" is the ${ctx.plainFolder ? 'folder' : 'repository'} itself: it is indexed already`);
+    if (root === ctx.repo.root) throw new OcragError(`"${given}" is the ${ctx.kind.noun} itself: it is indexed already`);
     // A plain folder's own files are all indexed: a folder inside it would be indexed twice.
-    if (ctx.plainFolder && isInside(ctx.repo.root, root)) throw new OcragError(`"${given}" is inside the folder ${ctx.repo.root}, whose files are all indexed already`);
+    if (ctx.kind.ownSources(ctx).some((own) => isInside(own.root, root))) throw new OcragError(`"${given}" is inside the folder ${ctx.repo.root}, whose files are all indexed already`);
     if (isInside(root, ctx.layout.dir)) throw new OcragError(`cannot add "${given}": it holds the index folder ${ctx.layout.dir}`);
     const same = sources.find((s) => s.root === root);
     if (same) throw new OcragError(`"${given}" is already the source "${same.name}"`);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { prefixedKey } from '../git/path-key.js';
-import { currentManifest, isUpToDate, type IndexContext } from '../index/context.js';
+import { currentManifest } from '../index/manifest-state.js';
+import type { IndexContext } from '../index/index-context.js';
 import { chooseManifests, reclaimableChunks } from '../index/gc.js';
 import { asStoreDamage } from '../store/damage.js';
 import { listManifests, readManifest } from '../store/manifest.js';
@@ -11,7 +12,7 @@ import { dirSize } from '../util/dir-size.js';
 import { ArtifactError } from '../util/errors.js';
 import { openRemote, readRemoteIdentity } from '../store/remote.js';
 import { readRemoteRun, type RemoteRun } from '../store/remote-run.js';
-import { folderReady, viewSources } from '../index/folder.js';
+import { viewSources } from '../index/folder.js';
 
 export interface IndexStatus {
   root: string;
@@ -58,7 +59,9 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
   let chunksReclaimable = 0;
   let counts = new Map<string, number>();
   const scans = viewSources(ctx).map((spec) => ({ spec, scan: readSourceScan(ctx.layout.sourceScans, spec.name) }));
-  const folderFiles = ctx.plainFolder ? searchedFiles(scans[0]!.scan) : [];
+  // A folder's own files are its first source (a source without a name): what its last scan searched.
+  const own = ctx.kind.ownSources(ctx).length;
+  const folderFiles = scans.slice(0, own).flatMap(({ scan }) => searchedFiles(scan));
   const blobs = new Set([...Object.values(manifest?.files ?? {}), ...folderFiles.map((f) => f.blob)]);
   if (meta && storeExists(ctx.layout)) {
     try {
@@ -89,14 +92,14 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
   }
   return {
     root: ctx.repo.root,
-    plainFolder: !!ctx.plainFolder,
+    plainFolder: ctx.kind.match({ git: () => false, folder: () => true }),
     branch: ctx.head.branch,
     head: ctx.head.commit,
     indexed: manifest ? { commit: manifest.commit, tree: manifest.tree, indexedAt: manifest.indexedAt } : null,
-    upToDate: ctx.plainFolder ? folderReady(ctx) : isUpToDate(ctx, manifest),
+    upToDate: ctx.kind.upToDate(ctx),
     model: meta ? { id: meta.modelId, dim: meta.dim } : null,
     configuredModel: ctx.config.model,
-    files: ctx.plainFolder ? folderFiles.length : Object.keys(manifest?.files ?? {}).length,
+    files: Object.keys(manifest?.files ?? {}).length + folderFiles.length,
     blobs: blobs.size,
     chunks,
     chunksStored,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { currentManifest, type IndexContext } from '../index/context.js';
+import { currentManifest } from '../index/manifest-state.js';
+import type { IndexContext } from '../index/index-context.js';
 import { snapshotDamage } from '../search/resident-snapshot.js';
 import { keepSnapshotCurrent } from '../search/search.js';
 import { CHUNK_COLUMNS } from '../store/chunk-columns.js';

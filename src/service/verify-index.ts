@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.js';
 import { describeModel, loadEmbedder, type Embedder } from '../embed/index.js';
-import { currentManifest, openContext } from '../index/context.js';
+import { currentManifest } from '../index/manifest-state.js';
+import { openContext } from '../index/context.js';
 import { describeProblem, EVERY_ROW, pathsByBlob, verifierFor } from '../index/verify/index.js';
 import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
 import { asStoreDamage } from '../store/damage.js';

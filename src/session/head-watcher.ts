@@ -1,7 +1,5 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { headRef, readHeadFile } from '../git/head-file.js';
-import type { IndexContext } from '../index/context.js';
+import type { IndexContext } from '../index/index-context.js';
 import { stateSignature } from './state-signature.js';
 
 /** What git rewrites in the git dirs when HEAD moves; the rest (the index file, which `git status` refreshes, logs, locks) is noise. */
@@ -37,17 +35,7 @@ export class HeadWatcher {
 
   /** Folder → whether any entry there counts. */
   private folders(): Map<string, boolean> {
-    // A plain folder has no HEAD to follow.
-    if (this.ctx.plainFolder) return new Map();
-    const { gitDir, commonDir } = this.ctx.repo;
-    const out = new Map([
-      [gitDir, false],
-      [commonDir, false],
-      [path.join(commonDir, 'reftable'), true],
-    ]);
-    const ref = headRef(readHeadFile(gitDir));
-    if (ref) out.set(path.dirname(path.join(commonDir, ref)), true);
-    return out;
+    return this.ctx.kind.headFolders(this.ctx);
   }
 
   private rewatch(): void {

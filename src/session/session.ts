@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { mcpWaitMs } from '../config/environment.js';
-import { currentManifest, type IndexContext, type PlainFolderUse } from '../index/context.js';
+import { currentManifest } from '../index/manifest-state.js';
+import type { IndexContext, PlainFolderUse } from '../index/index-context.js';
 import type { IndexProgress } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import { CodeIndex } from '../service/code-index.js';

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { headRef, readHeadFile } from '../git/head-file.js';
-import type { IndexContext } from '../index/context.js';
+import { fileStamp } from '../util/file-stamp.js';
+import type { IndexContext } from '../index/index-context.js';
 
 /**
  * A fingerprint of everything besides the work tree that decides what a search answers for, read from a few
@@ -15,38 +13,9 @@ export interface StateSignature {
 }
 
 export function stateSignature(ctx: IndexContext): StateSignature | null {
-  const head = ctx.plainFolder ? [] : headState(ctx.repo);
+  const head = ctx.kind.headFiles(ctx);
   if (head === null) return null;
   // `ocrag add` and `ocrag remove` change what a view holds; a plain folder's files are scanned by each view.
   const source = [...head, fileStamp(ctx.layout.config), fileStamp(ctx.layout.sources)].join('|');
   return { source, index: [ctx.layout.manifests, ctx.layout.meta].map(fileStamp).join('|') };
-}
-
-/** HEAD and the ref it points at, as files; null when refs are in a reftable. */
-function headState({ gitDir, commonDir }: IndexContext['repo']): string[] | null {
-  if (fs.existsSync(path.join(commonDir, 'reftable'))) return null;
-  const head = readHeadFile(gitDir);
-  if (head === null) return null;
-  const parts = [head.trim()];
-  const ref = headRef(head);
-  if (ref) {
-    // Loose refs win over packed ones; per-worktree refs live in the worktree's git dir.
-    const loose = readText(path.join(commonDir, ref)) ?? readText(path.join(gitDir, ref));
-    parts.push(loose !== null ? loose.trim() : `packed ${fileStamp(path.join(commonDir, 'packed-refs'))}`);
-  }
-  return parts;
-}
-
-function readText(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
-/** Changes whenever the file (or a folder's list of entries) is written, replaced or removed. */
-function fileStamp(file: string): string {
-  const stat = fs.statSync(file, { throwIfNoEntry: false, bigint: true });
-  return stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}` : '-';
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { selectionKey, type IndexContext } from '../index/context.js';
+import { selectionKey } from '../index/manifest-state.js';
+import type { IndexContext } from '../index/index-context.js';
 import { staleMarkReasons } from '../index/chunker-upgrade.js';
 import { crashPoint } from '../index/crash-point.js';
 import { dropStaleStore, openStoreFor, rebuildReason, writeStoreMeta } from '../index/open-store.js';

@@ -1,5 +1,5 @@
 import { chunkerVersion } from '../chunk/version.js';
-import type { IndexContext } from '../index/context.js';
+import type { IndexContext } from '../index/index-context.js';
 import type { IndexIdentity, ModelIdentity } from '../store/identity.js';
 import { readMeta } from '../store/meta.js';
 

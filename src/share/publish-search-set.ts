@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { IndexContext } from '../index/context.js';
+import type { IndexContext } from '../index/index-context.js';
 import { writeTreeSnapshot } from '../search/candidates.js';
 import type { IndexIdentity } from '../store/identity.js';
 import type { Manifest } from '../store/manifest.js';

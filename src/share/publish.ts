@@ -1,5 +1,5 @@
-import { currentManifest, requireHead, type IndexContext } from '../index/context.js';
-import { requireRepository } from '../index/folder.js';
+import { currentManifest, requireHead } from '../index/manifest-state.js';
+import type { IndexContext } from '../index/index-context.js';
 import type { ChunkBatch } from '../store/contract.js';
 import type { ModelIdentity } from '../store/identity.js';
 import { manifestKey, type Manifest } from '../store/manifest.js';
@@ -54,7 +54,7 @@ const BLOBS_PER_COPY = 2000;
 export async function publishHead(source: PublishSource, opts: { compact?: boolean; onNotice?: (message: string) => void } = {}): Promise<PublishSummary> {
   const started = performance.now();
   const { ctx } = source;
-  requireRepository(ctx, 'ocrag publish');
+  ctx.kind.requireRepository(ctx, 'ocrag publish');
   requireHead(ctx.head);
   if (!ctx.config.remote) throw new OcragError('no remote store configured: set OCRAG_REMOTE or "remote" in .ocrag/config.json (e.g. s3://bucket/prefix)');
   const remote = openRemote(ctx.config.remote, ctx.layout);

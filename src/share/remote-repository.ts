@@ -1,5 +1,5 @@
 import { rootCommit } from '../git/repo.js';
-import type { IndexContext } from '../index/context.js';
+import type { IndexContext } from '../index/index-context.js';
 import { OcragError } from '../util/errors.js';
 
 /**

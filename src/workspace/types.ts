@@ -1,6 +1,6 @@
 // The shapes and constants that cross the front door: what a workspace answers, and what surfaces render of it.
 export type { Config } from '../config/config.js';
-export type { PlainFolderUse } from '../index/context.js';
+export type { PlainFolderUse } from '../index/index-context.js';
 export type { IndexPlan } from '../index/dry-run.js';
 export type { GcResult } from '../index/gc.js';
 export type { IndexProgress, IndexSummary } from '../index/indexer.js';

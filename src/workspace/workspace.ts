@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import type { Config } from '../config/config.js';
-import type { PlainFolderUse } from '../index/context.js';
+import type { PlainFolderUse } from '../index/index-context.js';
 import type { IndexPlan } from '../index/dry-run.js';
 import type { GcResult } from '../index/gc.js';
 import type { IndexProgress, IndexSummary } from '../index/indexer.js';
-import { requireRepository } from '../index/folder.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import type { CodeIndex, ViewOptions } from '../service/code-index.js';
 import { removeFromIndex, type Excluded } from '../service/exclude.js';
@@ -104,7 +103,7 @@ export class Workspace {
 
   /** What an index run would do, writing nothing. */
   async plan(): Promise<IndexPlan> {
-    requireRepository(this.engine.ctx, 'index --dry-run');
+    this.engine.ctx.kind.requireRepository(this.engine.ctx, 'index --dry-run');
     return (await import('../index/dry-run.js')).dryRun(this.engine.ctx);
   }
 
@@ -128,7 +127,9 @@ export class Workspace {
   /** The files search sees (with `committedOnly`, HEAD's as committed), with their chunk counts and where each comes from. */
   async files(opts: { glob?: string; committedOnly?: boolean } = {}): Promise<ListedFile[]> {
     const manifest = indexedManifest(this.engine.ctx);
-    const view = opts.committedOnly && !this.engine.ctx.plainFolder ? manifest : await this.engine.currentView({ update: false });
+    // A folder has no commits: its files as they are are all there is.
+    const committed = opts.committedOnly && !this.engine.ctx.kind.ownSources(this.engine.ctx).length;
+    const view = committed ? manifest : await this.engine.currentView({ update: false });
     return listFiles(this.engine.ctx, manifest, view, opts.glob);
   }
 

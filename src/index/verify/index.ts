@@ -1,6 +1,6 @@
 import type { Embedder } from '../../embed/index.js';
 import type { IndexIdentity } from '../../store/identity.js';
-import type { IndexContext } from '../context.js';
+import type { IndexContext } from '../index-context.js';
 import { RowVerifier } from './row-verifier.js';
 import { EVERY_ROW, sampleBlobs, verificationKey, type SamplePlan, type VerificationKey } from './sample.js';
 
