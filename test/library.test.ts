@@ -7,6 +7,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import ts from 'typescript';
 import { committedRepo, PROJECT_ROOT, runCommand, tempDir } from './helpers.js';
+import { OcragError, openWorkspace } from '../src/workspace/index.js';
 
 const MARKER = '<!-- library-example: test/library.test.ts type-checks and runs this block -->';
 
@@ -52,6 +53,41 @@ describe('the library (import { openWorkspace } from "ocrag")', () => {
     assert.match(lines[0], /^upload\/retry\.py:1-7 .*upload_with_retry \(0\.\d\d\)$/, r.stdout);
     assert.match(lines.at(-1)!, /^2 files, \d+ chunks indexed$/, r.stdout);
     assert.match(r.stderr, /index/, 'the first search says it indexes first');
+  });
+
+  test('one query union: code by meaning, a symbol by name, code like a location', async () => {
+    const workspace = await openWorkspace(repo);
+    try {
+      const code = await workspace.find({ kind: 'code', text: 'open a TLS connection to a host', k: 1 });
+      assert.deepEqual(code.map((r) => r.path), ['upload/client.py']);
+      const symbols = await workspace.find({ kind: 'symbol', name: 'Client.connect' });
+      assert.deepEqual(symbols.map((d) => [d.result.path, d.match]), [['upload/client.py', 'exact']]);
+      const like = await workspace.find({ kind: 'related', path: 'upload/retry.py', startLine: 3, k: 5 });
+      assert.equal(like.anchor.symbol, 'function upload_with_retry');
+      assert.ok(like.results.every((r) => r.path !== 'upload/retry.py'), 'the anchor is left out');
+      await assert.rejects(workspace.related({ path: 'nowhere.py' }), (e: unknown) => e instanceof OcragError && /not in the index/.test(e.message));
+    } finally {
+      await workspace.close();
+    }
+  });
+
+  test('a plain folder opened with folder: create is indexed and searched, its .gitignore honoured', async () => {
+    const folder = path.join(tempDir('lib-folder'), 'notes');
+    fs.mkdirSync(path.join(folder, 'build'), { recursive: true });
+    fs.writeFileSync(path.join(folder, '.gitignore'), 'build/\n');
+    fs.writeFileSync(path.join(folder, '部署.md'), '# 部署说明\n\n生产环境部署前先备份数据库，然后滚动重启服务。\n');
+    fs.writeFileSync(path.join(folder, 'build', 'out.md'), '# 部署说明 (generated)\n\n生产环境部署前先备份数据库。\n');
+    const workspace = await openWorkspace(folder, { folder: 'create' });
+    try {
+      const summary = await workspace.index();
+      assert.equal(summary.folder, fs.realpathSync(folder));
+      const found = await workspace.search('部署前要做什么', { k: 5 });
+      assert.equal(found[0].path, '部署.md');
+      assert.match(found[0].text, /备份数据库/);
+      assert.ok(!found.some((r) => r.path.startsWith('build/')), found.map((r) => r.path).join(', '));
+    } finally {
+      await workspace.close();
+    }
   });
 
   test('a failure is an OcragError with its kind and remedy, not an exit code', async () => {

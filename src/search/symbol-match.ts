@@ -51,6 +51,9 @@ export function editDistance(a: string, b: string, limit: number): number {
   return previous[b.length];
 }
 
+/** Candidates a hybrid search ranks before names are matched; names weigh heavily in its lexical half. */
+export const SYMBOL_CANDIDATES = 50;
+
 /** A definition found by name: the chunk where it starts, and how well its name matched. */
 export interface SymbolDefinition {
   result: SearchResult;

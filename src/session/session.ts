@@ -22,7 +22,7 @@ import { asStorageError } from '../util/storage-problem.js';
 import { asIsNotice } from '../service/as-is.js';
 import { SearchNotices } from './search-notices.js';
 import { relatedCode, type RelatedAnswer, type RelatedQuery } from '../service/related.js';
-import { definitions, type SymbolDefinition } from '../search/symbol-match.js';
+import { definitions, SYMBOL_CANDIDATES, type SymbolDefinition } from '../search/symbol-match.js';
 import { indexedManifest, listFiles, type ListedFile } from '../service/file-list.js';
 
 /**
@@ -158,9 +158,9 @@ export class RepoSession {
     return relatedCode({ root: ctx.repo.root, maxLineChars: ctx.config.maxLineChars, view }, query, (text, opts) => this.searchView(view, text, opts));
   }
 
-  /** Definitions named like `name`, found among the best `candidates` matches of a search for it. */
-  async findSymbol(name: string, k: number, candidates: number): Promise<{ definitions: SymbolDefinition[]; searched: number }> {
-    const found = await this.searchView(await this.view(), name, { k: candidates });
+  /** Definitions named like `name`, found among the best SYMBOL_CANDIDATES matches of a search for it. */
+  async findSymbol(name: string, k: number): Promise<{ definitions: SymbolDefinition[]; searched: number }> {
+    const found = await this.searchView(await this.view(), name, { k: SYMBOL_CANDIDATES });
     return { definitions: definitions(found, name).slice(0, k), searched: found.length };
   }
 

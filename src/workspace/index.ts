@@ -2,7 +2,7 @@
 // panel go through; README "Use it from code" shows it, and test/library.test.ts runs that example.
 import { Workspace, type OpenOptions } from './workspace.js';
 
-export { Workspace, DEFAULT_K, type OpenOptions, type Reporter, type SearchQuery } from './workspace.js';
+export { Workspace, DEFAULT_K, type AnswerTo, type OpenOptions, type Query, type Reporter, type SearchQuery } from './workspace.js';
 export type { WorkspaceWatch } from './watch.js';
 export { ModelPool } from './models.js';
 export * from './types.js';

@@ -7,6 +7,7 @@ export type { IndexProgress, IndexSummary } from '../index/indexer.js';
 export { progressPercent } from '../index/progress.js';
 export { DEFAULT_MIN_MATCH } from '../search/relevance.js';
 export type { SearchResult } from '../search/search.js';
+export type { SymbolDefinition, SymbolMatch } from '../search/symbol-match.js';
 export type { Excluded } from '../service/exclude.js';
 export type { FileState, ListedFile } from '../service/file-list.js';
 export type { RelatedAnswer, RelatedQuery } from '../service/related.js';

@@ -6,6 +6,8 @@ import type { GcResult } from '../index/gc.js';
 import type { IndexProgress, IndexSummary } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import type { CodeIndex, ViewOptions } from '../service/code-index.js';
+import { relatedCode, type RelatedAnswer, type RelatedQuery } from '../service/related.js';
+import { definitions, SYMBOL_CANDIDATES, type SymbolDefinition } from '../search/symbol-match.js';
 import { removeFromIndex, type Excluded } from '../service/exclude.js';
 import { indexedManifest, listFiles, type ListedFile } from '../service/file-list.js';
 import { addSources, listSources, removeSource } from '../service/sources.js';
@@ -55,6 +57,12 @@ export interface SearchQuery extends Omit<SearchOptions, 'k'>, ViewOptions {
   source?: string;
 }
 
+/** A question of any of the three kinds a workspace answers (see `find`). */
+export type Query = ({ kind: 'code'; text: string } & SearchQuery) | { kind: 'symbol'; name: string; k?: number } | ({ kind: 'related'; k?: number } & Omit<RelatedQuery, 'k'>);
+
+/** What `find` answers for each kind of query. */
+export type AnswerTo<Q extends Query> = Q extends { kind: 'symbol' } ? SymbolDefinition[] : Q extends { kind: 'related' } ? RelatedAnswer : SearchResult[];
+
 /** Results a search gives when the caller names no k. */
 export const DEFAULT_K = 10;
 
@@ -94,6 +102,28 @@ export class Workspace {
     if (opts.source && opts.sources === false) throw new OcragError('--source searches a source and --no-sources leaves them out: use one');
     const pathGlob = opts.source ? `${checkSourceName(opts.source)}:${opts.pathGlob ?? '**'}` : opts.pathGlob;
     return this.engine.search(query, { ...opts, k: opts.k ?? DEFAULT_K, pathGlob });
+  }
+
+  /** Definitions named like `name` ("parseArgs", "Router.handle", "tokio::spawn"), best match first. */
+  async findSymbol(name: string, opts: { k?: number } = {}): Promise<SymbolDefinition[]> {
+    if (!name.trim()) throw new OcragError('empty name: say which symbol to find');
+    const view = await this.engine.currentView();
+    return definitions(await this.engine.searchView(view, name, { k: SYMBOL_CANDIDATES }), name).slice(0, opts.k ?? DEFAULT_K);
+  }
+
+  /** Code like the chunk at a location (a file as search names it, and a line in it); that chunk is left out. */
+  async related(query: Omit<RelatedQuery, 'k'> & { k?: number }): Promise<RelatedAnswer> {
+    const view = await this.engine.currentView();
+    const { ctx } = this.engine;
+    const where = { root: ctx.repo.root, maxLineChars: ctx.config.maxLineChars, view };
+    return relatedCode(where, { ...query, k: query.k ?? DEFAULT_K }, (text, opts) => this.engine.searchView(view, text, opts));
+  }
+
+  /** Any of the three questions as one value: code by meaning or words, a symbol by name, code like a location. */
+  find<Q extends Query>(query: Q): Promise<AnswerTo<Q>> {
+    const asked: Query = query;
+    const answer = asked.kind === 'symbol' ? this.findSymbol(asked.name, asked) : asked.kind === 'related' ? this.related(asked) : this.search(asked.text, asked);
+    return answer as Promise<AnswerTo<Q>>;
   }
 
   /** Indexes what is checked out (a folder: its files and sources), embedding only content never seen before. */

@@ -4,9 +4,6 @@ import { guarded } from './errors.js';
 import { answer, codeResultShape, resultsAsText, rootArg, toCodeResult } from './shared.js';
 import type { RepoSessions } from '../../workspace/live.js';
 
-/** Candidates ranked by the hybrid search before names are matched; names weigh heavily in its lexical half. */
-const CANDIDATES = 50;
-
 const DESCRIPTION = `Find where a symbol is defined, by name: functions, methods, classes, structs, interfaces, traits, types.
 Exact name matches come first (case-sensitive, then case-insensitive), then names containing it, then close spellings. Qualified names work: "Router.handle", "Router::handle", "Cache.Get".
 Use it when you know or half-remember an identifier and want its definition; use search_code to find code by what it does.`;
@@ -33,7 +30,7 @@ export function registerFindSymbol(server: McpServer, sessions: RepoSessions, lo
       guarded(log, async () => {
         const session = await sessions.get(args.root);
         const started = performance.now();
-        const { definitions: results, searched } = await session.findSymbol(args.name, args.k, CANDIDATES);
+        const { definitions: results, searched } = await session.findSymbol(args.name, args.k);
         const latencyMs = Math.round(performance.now() - started);
         const structured = { name: args.name, latencyMs, results: results.map(({ result, match }) => ({ ...toCodeResult(result), match })) };
         const note = results.length === 0 ? `no definition named like "${args.name}" among the ${searched} best matches; try search_code` : null;
