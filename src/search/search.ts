@@ -55,6 +55,8 @@ export interface SearchOptions {
   reranker?: Reranker;
   /** Only chunks in this language, as agents name it ("ts", "golang"; see language.ts). */
   language?: string;
+  /** Where a one-line notice goes (the Chinese lexicon missing); none: nothing is said. */
+  onNotice?: (message: string) => void;
 }
 
 /**
@@ -97,7 +99,7 @@ async function rank(manifest: Manifest, retriever: Retriever, query: string, opt
   const cfg: RankingConfig = { ...DEFAULT_RANKING, ...opts.ranking };
   const view = searchView(manifest, opts.pathGlob);
   if (!view.files.length) return { q: analyzeQuery(query), hits: [] };
-  const q = analyzeQuery(query, hasCjk(query) ? await chineseLexicon() : undefined, { longQueries: cfg.longQueries });
+  const q = analyzeQuery(query, hasCjk(query) ? await chineseLexicon(opts.onNotice) : undefined, { longQueries: cfg.longQueries });
   const candidates = await gatherCandidates(retriever, view, q, cfg);
   const hits = scoreHits(fuse(candidates.pool.values(), q, cfg), { q, cfg, view, candidates });
   rescoreHits(hits, cfg);
@@ -108,13 +110,13 @@ async function rank(manifest: Manifest, retriever: Retriever, query: string, opt
 let lexiconFailureSaid = false;
 
 /** Without its lexicon (its data packages missing), Chinese still matches by its bigrams: said once, no failure. */
-async function chineseLexicon(): Promise<ZhLexicon | undefined> {
+async function chineseLexicon(onNotice?: (message: string) => void): Promise<ZhLexicon | undefined> {
   try {
     return await loadZhLexicon();
   } catch (e) {
-    if (!lexiconFailureSaid) {
+    if (!lexiconFailureSaid && onNotice) {
       lexiconFailureSaid = true;
-      process.stderr.write(`ocrag: Chinese is matched by characters only: the Chinese lexicon could not be built (${e instanceof Error ? e.message : String(e)})\n`);
+      onNotice(`ocrag: Chinese is matched by characters only: the Chinese lexicon could not be built (${e instanceof Error ? e.message : String(e)})`);
     }
     return undefined;
   }

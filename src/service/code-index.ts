@@ -183,6 +183,7 @@ export class CodeIndex {
    */
   async search(query: string, opts: SearchOptions & ViewOptions): Promise<SearchResult[]> {
     if (!query.trim()) throw new OcragError('empty query: say what code you are looking for');
+    opts = { onNotice: this.hooks.onNotice, ...opts };
     const first = this.hooks.startBackgroundIndex && (await remoteFirstAnswer(this.ctx, opts, () => this.model(), this.hooks.startBackgroundIndex, this.hooks.onNotice));
     if (first) return searchManifest(first.manifest, first.retriever, query, opts);
     return this.withView(opts, async (view, store, embedder, { absolute: onDisk }) => {
@@ -203,7 +204,7 @@ export class CodeIndex {
   /** Searches a view from `currentView` as it is, without asking git. */
   async searchView(view: Manifest, query: string, opts: SearchOptions): Promise<SearchResult[]> {
     if (!query.trim()) throw new OcragError('empty query: say what code you are looking for');
-    return this.withStore(async (store, embedder) => searchManifest(view, storeRetriever(store, embedder), query, opts));
+    return this.withStore(async (store, embedder) => searchManifest(view, storeRetriever(store, embedder), query, { onNotice: this.hooks.onNotice, ...opts }));
   }
 
   /** The manifest of what the user sees, with the store and model open for the duration of `use`. */
