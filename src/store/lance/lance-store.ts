@@ -44,7 +44,7 @@ export class LanceChunkStore implements ChunkStore {
   /** Opens the tables, creating missing ones; with `create: false` (readers) a missing table is damage, not an empty index. */
   static async open(location: StoreLocation, dim: number, opts: { create?: boolean } = {}): Promise<LanceChunkStore> {
     const dir = location.tables;
-    const db = await connectTables(dir);
+    const db = await connectTables(location);
     const names = await existingTables(db, dir, [REFS, CONTENTS, MARKS, LEGACY_CHUNKS]);
     const legacy = names.has(LEGACY_CHUNKS) && !hasSplitLayout(dir);
     const missing = (legacy ? [MARKS] : [REFS, CONTENTS, MARKS]).find((t) => !names.has(t));
@@ -279,10 +279,11 @@ export class LanceChunkStore implements ChunkStore {
   }
 }
 
-/** Whether every table of a layout exists in this folder. */
-export async function hasTables(dir: string): Promise<boolean> {
+/** Whether every table of a layout exists at this location. */
+export async function hasTables(location: StoreLocation): Promise<boolean> {
+  const dir = location.tables;
   if (!isRemoteTables(dir) && !fs.existsSync(dir)) return false;
-  const db = await connectTables(dir);
+  const db = await connectTables(location);
   try {
     const names = await existingTables(db, dir, [REFS, CONTENTS, MARKS, LEGACY_CHUNKS]);
     const legacy = names.has(LEGACY_CHUNKS) && !hasSplitLayout(dir);
