@@ -243,6 +243,22 @@ export function checkColumnNames(sources: Map<string, string>): string[] {
   return problems;
 }
 
+/**
+ * Chunk batches cross the store contract as Arrow, but above the store they are read through the typed accessors
+ * of src/store/chunk-batch.ts: outside src/store/, no column is taken from a batch by name, and Arrow itself (store/arrow.ts) is not imported.
+ */
+export function checkBatchReads(sources: Map<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [file, text] of sources) {
+    if (file.startsWith('src/store/')) continue;
+    text.split('\n').forEach((line, i) => {
+      if (/\.getChild\(/.test(line)) problems.push(`${file}:${i + 1} reads a batch's column by name: use readFields (src/store/chunk-batch.ts)`);
+    });
+    for (const imp of importsOf(file, text)) if (imp.to === 'src/store/arrow.ts') problems.push(`${file} imports src/store/arrow.ts: batches are read and written in src/store/ (chunk-batch.ts, chunk-bytes.ts)`);
+  }
+  return problems;
+}
+
 function sourceFiles(dir: string): string[] {
   return fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -310,6 +326,15 @@ describe('architecture', () => {
     const problems = checkColumnNames(sources);
     assert.deepEqual(problems, [], `\n${problems.join('\n')}\n`);
     assert.deepEqual(checkColumnNames(new Map([['src/search/x.ts', "batch.getChild('start_line');\n"]])), ["src/search/x.ts:1 spells the column 'start_line': use COLUMN from src/store/chunk-columns.ts"]);
+  });
+
+  test('above the store, chunk batches are read through typed accessors, never by column name or with Arrow', () => {
+    const problems = checkBatchReads(sources);
+    assert.deepEqual(problems, [], `\n${problems.join('\n')}\n`);
+    assert.deepEqual(checkBatchReads(new Map([['src/search/x.ts', "import arrow from '../store/arrow.js';\nconst ids = batch.getChild('id');\n"], ['src/store/y.ts', "batch.getChild('id');\n"]])), [
+      "src/search/x.ts:2 reads a batch's column by name: use readFields (src/store/chunk-batch.ts)",
+      'src/search/x.ts imports src/store/arrow.ts: batches are read and written in src/store/ (chunk-batch.ts, chunk-bytes.ts)',
+    ]);
   });
 
   test(`no file of src/ is over ${MAX_LINES} lines, except the data tables listed by name`, () => {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFields } from '../src/store/chunk-batch.js';
 import type { ChunkStore } from '../src/store/contract.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -118,9 +119,8 @@ export async function answersOf(repo: string, queries: string[]): Promise<unknow
 export async function storedChunks(store: ChunkStore): Promise<{ id: string; blob: string }[]> {
   const out: { id: string; blob: string }[] = [];
   for await (const batch of store.chunkColumns(null, ['id', 'blob'])) {
-    const ids = batch.getChild('id')!;
-    const blobs = batch.getChild('blob')!;
-    for (let i = 0; i < batch.numRows; i++) out.push({ id: ids.get(i) as string, blob: blobs.get(i) as string });
+    const { id, blob } = readFields(batch, ['id', 'blob']);
+    for (let i = 0; i < batch.numRows; i++) out.push({ id: id(i), blob: blob(i) });
   }
   return out;
 }

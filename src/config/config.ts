@@ -28,7 +28,7 @@ export interface Config {
   sourceRoots: string[];
   /** The most MB of files indexed from one source (or a plain folder); files past it are skipped with a reason. */
   maxSourceMB: number;
-  /** The team's remote store (`s3://bucket/prefix`): `ocrag publish` appends to it, index runs copy from it what they lack; '' for none. */
+  /** The team's remote store (`s3://bucket/prefix`, or a shared folder: `file:///path`): `ocrag publish` appends to it, index runs copy from it what they lack; '' for none. */
   remote: string;
   /** The repository's name in the remote store (its manifests' folder); '' names it by its root commit. */
   remoteName: string;

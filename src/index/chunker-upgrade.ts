@@ -1,9 +1,9 @@
 import { chunkerVersion, chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
 import type { MarkReason } from '../store/blob-state.js';
-import type { ChunkStore } from '../store/contract.js';
+import { readFields } from '../store/chunk-batch.js';
+import type { ChunkReader, ContentStore } from '../store/contract.js';
 import type { StoreMeta } from '../store/meta.js';
 import { chunkId } from './chunk-id.js';
-import { COLUMN } from '../store/chunk-columns.js';
 
 /*
  * When one language's chunking changes, only its files are chunked and embedded again. A store whose metadata
@@ -24,7 +24,7 @@ export interface UpgradeOptions {
  * Drops the stored chunks of other chunker versions while the store's metadata is behind, and the marks a format's
  * reader gave under another revision; returns how many chunks went.
  */
-export async function dropOutdatedChunks(store: ChunkStore, meta: StoreMeta | null, opts: UpgradeOptions = {}): Promise<number> {
+export async function dropOutdatedChunks(store: ChunkReader & ContentStore, meta: StoreMeta | null, opts: UpgradeOptions = {}): Promise<number> {
   if (!meta || meta.chunkerVersion === chunkerVersion()) return 0;
   await dropStaleMarks(store, meta, opts);
   const outdated = await outdatedChunks(store, meta);
@@ -50,7 +50,7 @@ export function staleMarkReasons(recorded: string): ReadonlySet<MarkReason> {
   return stale;
 }
 
-async function dropStaleMarks(store: ChunkStore, meta: StoreMeta, opts: UpgradeOptions): Promise<void> {
+async function dropStaleMarks(store: ChunkReader & ContentStore, meta: StoreMeta, opts: UpgradeOptions): Promise<void> {
   const stale = staleMarkReasons(meta.chunkerVersion);
   if (stale.size === 0) return;
   const marked = [...(await store.blobState())].filter(([, state]) => stale.has(state as MarkReason)).map(([blob]) => blob);
@@ -63,22 +63,24 @@ async function dropStaleMarks(store: ChunkStore, meta: StoreMeta, opts: UpgradeO
  * Chunks whose id is not the one this ocrag gives their blob, span and language's chunker version, with their
  * blobs and languages; none while the store's metadata records this ocrag's versions.
  */
-export async function outdatedChunks(store: ChunkStore, meta: StoreMeta): Promise<{ ids: string[]; blobs: Set<string>; languages: Set<string> }> {
+export async function outdatedChunks(store: ChunkReader, meta: StoreMeta): Promise<{ ids: string[]; blobs: Set<string>; languages: Set<string> }> {
   const ids: string[] = [];
   const blobs = new Set<string>();
   const languages = new Set<string>();
   if (meta.chunkerVersion === chunkerVersion()) return { ids, blobs, languages };
   const { modelId } = meta;
   const versions = new Map<string, string>();
-  for await (const batch of store.chunkColumns(null, [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language])) {
-    const [id, blob, start, end, language] = [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language].map((c) => batch.getChild(c)!);
+  const fields = ['id', 'blob', 'startLine', 'endLine', 'language'] as const;
+  for await (const batch of store.chunkColumns(null, fields)) {
+    const { id, blob, startLine, endLine, language } = readFields(batch, fields);
     for (let i = 0; i < batch.numRows; i++) {
-      const lang = language.get(i) as string;
+      const lang = language(i);
       let version = versions.get(lang);
       if (version === undefined) versions.set(lang, (version = chunkerVersionOf(lang)));
-      if (id.get(i) === chunkId(blob.get(i) as string, version, modelId, start.get(i) as number, end.get(i) as number)) continue;
-      ids.push(id.get(i) as string);
-      blobs.add(blob.get(i) as string);
+      const chunk = id(i);
+      if (chunk === chunkId(blob(i), version, modelId, startLine(i), endLine(i))) continue;
+      ids.push(chunk);
+      blobs.add(blob(i));
       languages.add(lang);
     }
   }

@@ -6,7 +6,7 @@ import { codeTerms } from '../text/terms.js';
 import { readEach } from '../util/read-ahead.js';
 import { testSeams } from '../util/test-seams.js';
 import { contentKey } from '../store/content-key.js';
-import type { BlobMark, ChunkStore, ChunkToAdd } from '../store/contract.js';
+import type { BlobMark, ChunkReader, ChunkToAdd, ContentStore } from '../store/contract.js';
 import { chunkId } from './chunk-id.js';
 import { checkpoint, crashPoint } from './crash-point.js';
 import { chunksOfBlob } from './blob-chunks.js';
@@ -68,7 +68,7 @@ const EMBED_SLICE = 256;
  * function of a big file embeds that function, though every chunk of the new blob is stored.
  */
 export async function embedBlobs(
-  store: ChunkStore,
+  store: ChunkReader & ContentStore,
   embedder: Embedder,
   blobs: BlobToIndex[],
   read: (b: BlobToIndex) => Promise<Buffer | null>,

@@ -5,7 +5,7 @@ import type { Embedder } from '../embed/index.js';
 import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
 import type { BlobState } from '../store/blob-state.js';
-import type { ChunkStore } from '../store/contract.js';
+import type { ChunkReader } from '../store/contract.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { knownBlobs, listManifests, manifestKey, readManifest, writeManifest } from '../store/manifest.js';
 import { fullGc } from '../util/full-gc.js';
@@ -183,7 +183,7 @@ async function releaseEmbedding(embedder: Embedder): Promise<void> {
  * Blob → "chunks" or skip reason for every selected blob the index already has. Manifests answer for free
  * (their blobs are stored by construction); the store is asked only about the rest.
  */
-async function knownState(ctx: IndexContext, store: ChunkStore, selection: Selection, modelId: string, baseKeys: string[]): Promise<Map<string, BlobState>> {
+async function knownState(ctx: IndexContext, store: ChunkReader, selection: Selection, modelId: string, baseKeys: string[]): Promise<Map<string, BlobState>> {
   const known = new Map<string, BlobState>();
   const keys = new Set(baseKeys);
   if (keys.size === 1) for (const key of listManifests(ctx.layout.manifests).slice(0, 3)) keys.add(key);

@@ -1,7 +1,8 @@
 import { chunkerVersionsByLanguage } from '../chunk/version.js';
 import type { BlobState } from '../store/blob-state.js';
-import { CHUNK_COLUMNS, COLUMN } from '../store/chunk-columns.js';
-import type { ChunkBatch, ChunkStore } from '../store/contract.js';
+import { lacksFields, readFields } from '../store/chunk-batch.js';
+import { CHUNK_FIELDS } from '../store/chunk-columns.js';
+import type { ChunkBatch, ChunkStore, ContentStore } from '../store/contract.js';
 import type { IndexIdentity } from '../store/identity.js';
 import { openStore } from '../store/open-store.js';
 import { assertRemoteIdentity, openRemote, readRemoteIdentity, type RemoteStore } from '../store/remote.js';
@@ -76,7 +77,7 @@ function notUsable(e: unknown, uri: string, onNotice?: (message: string) => void
  */
 export async function readThrough(
   reader: RemoteReader,
-  local: ChunkStore,
+  local: ContentStore,
   identity: IndexIdentity,
   blobs: string[],
   check: RemoteCheck,
@@ -98,18 +99,21 @@ export async function readThrough(
       await writing;
       writing = (async () => {
         if (batches.length) await local.addChunkBatchesNotStored(batches);
-        for (const batch of batches) for (const id of batch.getChild(COLUMN.id)!.toArray() as string[]) copied.add(id);
+        for (const batch of batches) {
+          const { id } = readFields(batch, ['id']);
+          for (let i = 0; i < batch.numRows; i++) copied.add(id(i));
+        }
         summary.chunks += count;
       })();
       writing.catch(() => undefined);
     };
     // The chunks are read first, for every blob asked (one scan of the references for a long list, not one
     // look-up per few hundred blobs); only the blobs none came for are then looked up, for their marks.
-    for await (const batch of reader.store.chunkColumns(blobs, CHUNK_COLUMNS)) {
+    for await (const batch of reader.store.chunkColumns(blobs, CHUNK_FIELDS)) {
       checkRemoteRows(reader.remote.uri, batch, asked, identity);
       if (!(await check.rows.checkBatch(batch))) throw check.refused();
-      const blobCol = batch.getChild(COLUMN.blob)!;
-      for (let i = 0; i < batch.numRows; i++) seen.add(blobCol.get(i) as string);
+      const { blob } = readFields(batch, ['blob']);
+      for (let i = 0; i < batch.numRows; i++) seen.add(blob(i));
       pending.push(batch);
       rows += batch.numRows;
       if (rows >= ROWS_PER_COPY) await flush();
@@ -181,19 +185,18 @@ function whyNot(e: unknown): string {
 /** Every row as an import checks it: a blob asked for, the id this ocrag derives, a finite vector of this size. */
 function checkRemoteRows(uri: string, batch: ChunkBatch, blobs: Set<string>, identity: IndexIdentity): void {
   const versionOf = chunkerVersionsByLanguage(identity);
-  const col = (name: string) => batch.getChild(name);
-  const [ids, blobCol, starts, ends, languages, vectors] = [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language, COLUMN.vector].map(col);
   const fail = (row: number, what: string): never => {
     throw new ArtifactError(`the remote store ${uri} is not usable: row ${row + 1} of a batch ${what}: refused (nothing of it was added)`);
   };
-  if (!ids || !blobCol || !starts || !ends || !languages || !vectors) fail(0, 'lacks a column');
+  const fields = ['id', 'blob', 'startLine', 'endLine', 'language', 'vector'] as const;
+  if (lacksFields(batch, fields)) fail(0, 'lacks a column');
+  const { id, blob: blobOf, startLine, endLine, language, vector: vectorOf } = readFields(batch, fields);
   for (let i = 0; i < batch.numRows; i++) {
-    const blob = blobCol!.get(i) as string;
-    if (!blobs.has(blob)) fail(i, `names blob ${String(blob).slice(0, 40)}, which was not asked for`);
-    const [start, end] = [starts!.get(i) as number, ends!.get(i) as number];
-    if (ids!.get(i) !== chunkId(blob, versionOf(languages!.get(i) as string), identity.modelId, start, end)) fail(i, `(blob ${blob}) has a chunk id that does not match its blob, span, model and chunker`);
-    const vector = (vectors!.get(i) as { toArray(): Float32Array } | null)?.toArray();
-    if (!vector || vector.length !== identity.dim) fail(i, `(blob ${blob}) has no ${identity.dim}-d vector`);
-    for (let k = 0; k < identity.dim; k++) if (!Number.isFinite(vector![k])) fail(i, `(blob ${blob}) has a vector value that is not a finite number`);
+    const blob = blobOf(i);
+    if (!blobs.has(blob)) fail(i, `names blob ${blob.slice(0, 40)}, which was not asked for`);
+    if (id(i) !== chunkId(blob, versionOf(language(i)), identity.modelId, startLine(i), endLine(i))) fail(i, `(blob ${blob}) has a chunk id that does not match its blob, span, model and chunker`);
+    const vector = vectorOf(i);
+    if (vector.length !== identity.dim) fail(i, `(blob ${blob}) has no ${identity.dim}-d vector`);
+    for (let k = 0; k < identity.dim; k++) if (!Number.isFinite(vector[k])) fail(i, `(blob ${blob}) has a vector value that is not a finite number`);
   }
 }

@@ -1,5 +1,5 @@
 import type { Embedder } from '../embed/index.js';
-import type { ChunkStore } from '../store/contract.js';
+import type { ContentStore } from '../store/contract.js';
 import { ArtifactError } from '../util/errors.js';
 import type { IndexContext } from './index-context.js';
 import { contentSampler, describeProblem, IMPORT_SAMPLE, pathsByBlob, verificationKey, verifierFor, type RowVerifier } from './verify/index.js';
@@ -46,7 +46,7 @@ export function remoteCheck(ctx: IndexContext, embedder: Embedder, uri: string, 
  * After a refusal: takes out every chunk and mark of these blobs (the ones this run found unknown, so none was
  * stored before it), then throws `e`. Anything else thrown passes as it is.
  */
-export async function forgetRun(store: ChunkStore, blobs: string[], e: unknown): Promise<never> {
+export async function forgetRun(store: ContentStore, blobs: string[], e: unknown): Promise<never> {
   if (e instanceof ArtifactError) await store.deleteBlobs(blobs).catch(() => 0);
   throw e;
 }

@@ -11,7 +11,8 @@ import { readSnapshot, writeSnapshot, type ResidentState, type RestoredState } f
 import { SectionDamageError } from './sectioned-file.js';
 import { ownDefinition } from '../text/breadcrumb.js';
 import { forEachIndexedWord } from './indexed-words.js';
-import { COLUMN } from '../store/chunk-columns.js';
+import { readFields } from '../store/chunk-batch.js';
+import { CHUNK_FIELDS } from '../store/chunk-columns.js';
 
 /**
  * The chunks of the blobs searched so far, held in memory: info, text, an int8 copy of each vector and postings
@@ -84,7 +85,7 @@ export class ResidentChunks {
     const missing = [...new Set(blobs)].filter((b) => !this.byBlob.has(b) && !this.empty.has(b));
     if (!missing.length) return;
     const wanted = new Set(missing);
-    for await (const batch of (await store.get()).chunkColumns(missing, [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language, COLUMN.symbol, COLUMN.text, COLUMN.terms, COLUMN.vector])) this.add(batch, wanted);
+    for await (const batch of (await store.get()).chunkColumns(missing, CHUNK_FIELDS)) this.add(batch, wanted);
     for (const b of missing) if (!this.byBlob.has(b)) this.empty.add(b);
     if (this.snapshotFile) {
       // Restored texts are still read from the file about to be replaced: take them in first.
@@ -188,26 +189,23 @@ export class ResidentChunks {
    * candidates) and whose id is not in `seen`, which then records them.
    */
   add(batch: ChunkBatch, wanted: Set<string>, seen?: Set<string>): void {
-    const col = (name: string) => batch.getChild(name)!;
-    const [ids, blobs, starts, ends, languages, symbols, texts, terms, vectors] = [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language, COLUMN.symbol, COLUMN.text, COLUMN.terms, COLUMN.vector].map(col);
-    const list = vectors.data[0];
-    const flat = list.children[0].values as Float32Array;
-    const offset = list.children[0].offset + list.offset * this.dim;
+    const { id, blob: blobOf, startLine, endLine, language, symbol, text, terms, vector } = readFields(batch, CHUNK_FIELDS);
     for (let r = 0; r < batch.numRows; r++) {
-      const blob = blobs.get(r) as string;
+      const blob = blobOf(r);
       if (!wanted.has(blob)) continue;
+      const chunkId = id(r);
       if (seen) {
-        if (seen.has(ids.get(r))) continue;
-        seen.add(ids.get(r));
+        if (seen.has(chunkId)) continue;
+        seen.add(chunkId);
       }
       const i = this.info.length;
-      const info: ChunkInfo = { id: ids.get(r), blob, startLine: starts.get(r), endLine: ends.get(r), language: languages.get(r), symbol: symbols.get(r), text: texts.get(r) };
+      const info: ChunkInfo = { id: chunkId, blob, startLine: startLine(r), endLine: endLine(r), language: language(r), symbol: symbol(r), text: text(r) };
       this.info.push(info);
       let list = this.byBlob.get(blob);
       if (!list) this.byBlob.set(blob, (list = []));
       list.push(i);
-      this.storeVector(i, flat.subarray(offset + r * this.dim, offset + (r + 1) * this.dim));
-      this.index(i, terms.get(r) as string, info.symbol, info.text);
+      this.storeVector(i, vector(r));
+      this.index(i, terms(r), info.symbol, info.text);
       const name = ownDefinition(info.symbol);
       if (name) {
         this.definitions.writable(definitionKey(name))[0].push(i);

@@ -4,8 +4,8 @@ import { currentManifest } from '../index/manifest-state.js';
 import type { IndexContext } from '../index/index-context.js';
 import { snapshotDamage } from '../search/resident-snapshot.js';
 import { keepSnapshotCurrent } from '../search/search.js';
-import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
-import type { ChunkStore } from '../store/contract.js';
+import { CHUNK_FIELDS } from '../store/chunk-columns.js';
+import type { ChunkReader } from '../store/contract.js';
 import { asStoreDamage } from '../store/damage.js';
 import type { IndexLayout } from '../store/layout.js';
 import { readMeta } from '../store/meta.js';
@@ -19,9 +19,9 @@ import { StoreHandle } from '../store/store-handle.js';
  */
 
 /** Reads every column of every chunk of these blobs; returns how many there are. A damaged row throws StoreDamageError. */
-export async function readViewRows(store: ChunkStore, blobs: Iterable<string>): Promise<number> {
+export async function readViewRows(store: ChunkReader, blobs: Iterable<string>): Promise<number> {
   let chunks = 0;
-  for await (const batch of store.chunkColumns([...new Set(blobs)], CHUNK_COLUMNS)) chunks += batch.numRows;
+  for await (const batch of store.chunkColumns([...new Set(blobs)], CHUNK_FIELDS)) chunks += batch.numRows;
   return chunks;
 }
 

@@ -3,7 +3,7 @@ import { describeModel, loadEmbedder, type Embedder } from '../embed/index.js';
 import { currentManifest } from '../index/manifest-state.js';
 import { openContext } from '../index/context.js';
 import { describeProblem, EVERY_ROW, pathsByBlob, verifierFor } from '../index/verify/index.js';
-import { CHUNK_COLUMNS } from '../store/chunk-columns.js';
+import { CHUNK_FIELDS } from '../store/chunk-columns.js';
 import { asStoreDamage } from '../store/damage.js';
 import { readMeta } from '../store/meta.js';
 import { openStore } from '../store/open-store.js';
@@ -80,7 +80,7 @@ export async function verifyIndex(cwd: string, flags: Partial<Config>): Promise<
       const marks = [...state].flatMap(([blob, reason]) => (reason === 'chunks' ? [] : [{ blob, reason }]));
       await verifier.checkMarks(marks);
       const withChunks = blobs.filter((b) => state.get(b) === 'chunks');
-      if (!verifier.done) for await (const batch of store.chunkColumns(withChunks, CHUNK_COLUMNS)) if (!(await verifier.checkBatch(batch))) break;
+      if (!verifier.done) for await (const batch of store.chunkColumns(withChunks, CHUNK_FIELDS)) if (!(await verifier.checkBatch(batch))) break;
       await verifier.finish();
     } finally {
       store.close();

@@ -2,16 +2,15 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { environment } from '../config/environment.js';
-import { S3Objects } from '../store/s3/objects.js';
-import { parseS3Uri, s3Settings } from '../store/s3/settings.js';
+import { isObjectUrl, openObjectStore } from '../store/object-stores.js';
 import { RemoteUnavailableError, OcragError } from '../util/errors.js';
+import { environment } from '../config/environment.js';
 import { fetchRemote, remoteLimits, saveBody } from '../util/fetch-remote.js';
 import { tempFile } from '../util/temp-file.js';
 
-/** `https://…`, `s3://…` (and plain `http://` to this machine): an artifact to download before importing. */
+/** `https://…`, an object's URL (`s3://…`, object-stores.ts), and plain `http://` to this machine: an artifact to download before importing. */
 export function isArtifactUrl(arg: string): boolean {
-  return /^(https?|s3):\/\//i.test(arg);
+  return /^https?:\/\//i.test(arg) || isObjectUrl(arg);
 }
 
 /**
@@ -19,7 +18,7 @@ export function isArtifactUrl(arg: string): boolean {
  * signature is a credential) and no fragment.
  */
 export function shownUrl(url: string): string {
-  if (url.startsWith('s3://')) return url;
+  if (isObjectUrl(url)) return url;
   try {
     const u = new URL(url);
     return `${u.protocol}//${u.host}${u.pathname}`;
@@ -33,15 +32,16 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
  * Downloads an artifact to a temporary file, which the caller imports exactly as a file given by path (verified
- * completely before anything is written) and then removes. S3 objects are read with the AWS settings of the
- * environment, signed as the remote store's requests are; an https URL may be presigned. The download is bounded
- * (util/fetch-remote.ts: an answer within OCRAG_REMOTE_TIMEOUT_MS, 16 KiB per such window, all of it within
- * OCRAG_REMOTE_DEADLINE_MS), and the file is removed on every exit, Ctrl-C and SIGTERM included (util/temp-file.ts).
+ * completely before anything is written) and then removes. An object's URL is read as a remote store's objects
+ * are (an S3 object with the AWS settings of the environment, signed); an https URL may be presigned. The download
+ * is bounded (util/fetch-remote.ts: an answer within OCRAG_REMOTE_TIMEOUT_MS, 16 KiB per such window, all of it
+ * within OCRAG_REMOTE_DEADLINE_MS), and the file is removed on every exit, Ctrl-C and SIGTERM included
+ * (util/temp-file.ts).
  */
 export async function downloadArtifact(url: string): Promise<{ file: string; bytes: number; remove(): void }> {
   const { file, remove } = tempFile(path.join(os.tmpdir(), `ocrag-import-${process.pid}-${randomBytes(4).toString('hex')}.tar`));
   try {
-    if (url.startsWith('s3://')) await fromS3(url, file);
+    if (isObjectUrl(url)) await fromObjectStore(url, file);
     else await overHttp(url, file);
   } catch (e) {
     remove();
@@ -50,10 +50,12 @@ export async function downloadArtifact(url: string): Promise<{ file: string; byt
   return { file, bytes: fs.statSync(file).size, remove };
 }
 
-async function fromS3(url: string, file: string): Promise<void> {
-  const { bucket, prefix: key } = parseS3Uri(url);
-  if (!key) throw new OcragError(`${url} names a bucket, not an artifact: give s3://bucket/path/to/index.tar`);
-  if (!(await new S3Objects(s3Settings(environment()), { bucket, prefix: '' }).download(key, file))) throw new RemoteUnavailableError(`no such artifact: ${url}`, false);
+/** The object at the URL's last `/`-separated name, in the store rooted at the rest (`s3://bucket/dir` + `index.tar`). */
+async function fromObjectStore(url: string, file: string): Promise<void> {
+  const named = /^([a-z][a-z0-9+.-]*:\/\/[^/]*)\/(?:(.*)\/)?([^/]+)$/i.exec(url);
+  if (!named) throw new OcragError(`${url} names a bucket or folder, not an artifact: give its path, e.g. s3://bucket/path/to/index.tar`);
+  const [, root, dir = '', key] = named;
+  if (!(await openObjectStore(`${root}/${dir}`).download(key, file))) throw new RemoteUnavailableError(`no such artifact: ${url}`, false);
 }
 
 /** Redirects followed, each checked as the URL given was: an https artifact is never fetched over plain http. */

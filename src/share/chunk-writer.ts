@@ -1,4 +1,4 @@
-import type { ChunkBatch, ChunkStore } from '../store/contract.js';
+import type { ChunkBatch, ContentStore } from '../store/contract.js';
 
 export interface ChunkWriterOptions {
   /** A write takes at most about this many rows (one LanceDB commit each); a caller ahead by more waits. */
@@ -33,7 +33,7 @@ export class ChunkWriter {
   private readonly ids: Set<string> | null;
 
   constructor(
-    private readonly store: ChunkStore,
+    private readonly store: ContentStore,
     private readonly opts: ChunkWriterOptions,
   ) {
     this.ids = opts.newStore ? new Set() : null;

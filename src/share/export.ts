@@ -6,7 +6,7 @@ import { resolveRevision } from '../git/repo.js';
 import { currentManifest, isUpToDate, requireHead } from '../index/manifest-state.js';
 import type { IndexContext } from '../index/index-context.js';
 import { parseMarkReason, type MarkReason } from '../store/blob-state.js';
-import type { BlobMark, ChunkStore } from '../store/contract.js';
+import type { BlobMark, ChunkReader } from '../store/contract.js';
 import { listManifests, readManifest, type Manifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
@@ -134,7 +134,7 @@ function newestManifestOf(ctx: IndexContext, commit: string): Manifest | null {
 }
 
 /** Splits the manifest's blobs into those with chunks and those with a mark; a blob with neither means a damaged index. */
-export async function partitionBlobs(store: ChunkStore, manifest: Manifest): Promise<{ chunkBlobs: string[]; marks: BlobMark[] }> {
+export async function partitionBlobs(store: ChunkReader, manifest: Manifest): Promise<{ chunkBlobs: string[]; marks: BlobMark[] }> {
   const fileBlobs = [...new Set(Object.values(manifest.files))];
   const state = await store.blobState([...fileBlobs, ...Object.values(manifest.skippedBlobs)]);
   const chunkBlobs: string[] = [];
@@ -152,7 +152,7 @@ export async function partitionBlobs(store: ChunkStore, manifest: Manifest): Pro
   return { chunkBlobs, marks: [...marks].map(([blob, reason]) => ({ blob, reason })) };
 }
 
-async function* artifactEntries(store: ChunkStore, header: ArtifactHeader, manifest: Manifest, chunkBlobs: string[], marks: BlobMark[], trailer: ArtifactTrailer): AsyncGenerator<ExportEntry> {
+async function* artifactEntries(store: ChunkReader, header: ArtifactHeader, manifest: Manifest, chunkBlobs: string[], marks: BlobMark[], trailer: ArtifactTrailer): AsyncGenerator<ExportEntry> {
   yield stored(ENTRY.header, Buffer.from(JSON.stringify(header)));
   yield await packed(ENTRY.manifest, Buffer.from(JSON.stringify(manifest)));
   yield await packed(ENTRY.marks, Buffer.from(marks.map((m) => JSON.stringify(m) + '\n').join('')));

@@ -3,6 +3,7 @@ import { parseChunkerVersions } from '../chunk/version.js';
 import { isObjectId } from '../git/object-id.js';
 import type { IndexIdentity } from '../store/identity.js';
 import { ArtifactError, OcragError } from '../util/errors.js';
+import { shown } from '../util/shown.js';
 
 /**
  * An index artifact is a plain (uncompressed) tar of files under `ocrag-index/`, in this order:
@@ -169,13 +170,6 @@ export function parseTrailer(body: Buffer): ArtifactTrailer {
 /** A short string without control characters: safe to print on a terminal. */
 function printable(value: unknown, max: number): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= max && !/[\u0000-\u001f\u007f-\u009f]/.test(value);
-}
-
-/** Untrusted text for an error message: quoted, escaped (no terminal control codes), and cut short. */
-export function shown(value: string): string {
-  const quoted = JSON.stringify(value.length > 160 ? `${value.slice(0, 160)}…` : value);
-  // JSON escapes C0 controls only; DEL and C1 (U+009B starts a terminal escape too) are escaped here.
-  return quoted.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export function parseJson(body: Buffer, name: string): unknown {

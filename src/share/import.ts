@@ -7,7 +7,9 @@ import { crashPoint } from '../index/crash-point.js';
 import { dropStaleStore, openStoreFor, rebuildReason, writeStoreMeta } from '../index/open-store.js';
 import { rebuildBeside } from '../index/rebuild.js';
 import { assertSameModel, readMeta } from '../store/meta.js';
-import type { ChunkStore } from '../store/contract.js';
+import { readFields } from '../store/chunk-batch.js';
+import { decodeCheckedBytes } from '../store/chunk-bytes.js';
+import type { ChunkReader, ContentStore } from '../store/contract.js';
 import type { Embedder } from '../embed/index.js';
 import { IMPORT_SAMPLE, pathsByBlob, rowSays, verifierFor, type RowVerifier } from '../index/verify/index.js';
 import type { IndexIdentity } from '../store/identity.js';
@@ -18,14 +20,12 @@ import { StagedStore } from '../store/staging.js';
 import { ArtifactError } from '../util/errors.js';
 import { withIndexLock as withLock } from '../util/file-lock.js';
 import { digestOf } from './checksum.js';
-import { decodeCheckedEntry } from './chunk-rows.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { assertCompatible, chunkMember, ENTRY, requireArtifactFile, type ArtifactHeader } from './format.js';
 import { localIdentity } from './local-identity.js';
 import { checkAgainstRepository, checkSelection, commitTree, type CommitTree } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
 import { peekHeader, verifyArtifact, type VerifiedArtifact } from './verify.js';
-import { COLUMN } from '../store/chunk-columns.js';
 
 export interface ImportSummary {
   file: string;
@@ -200,9 +200,10 @@ async function storedRows(ctx: IndexContext, dim: number, manifest: Manifest): P
     try {
       const state = await store.blobState(new Set(Object.values(manifest.files)));
       const withChunks = [...state].flatMap(([blob, s]) => (s === 'chunks' ? [blob] : []));
-      for await (const batch of withChunks.length ? store.chunkColumns(withChunks, [COLUMN.id, COLUMN.symbol, COLUMN.text, COLUMN.terms]) : []) {
-        const [ids, symbols, texts, terms] = [COLUMN.id, COLUMN.symbol, COLUMN.text, COLUMN.terms].map((c) => batch.getChild(c)!.toArray() as string[]);
-        ids.forEach((id, i) => rows.set(id, rowSays(symbols[i], texts[i], terms[i])));
+      const fields = ['id', 'symbol', 'text', 'terms'] as const;
+      for await (const batch of withChunks.length ? store.chunkColumns(withChunks, fields) : []) {
+        const { id, symbol, text, terms } = readFields(batch, fields);
+        for (let i = 0; i < batch.numRows; i++) rows.set(id(i), rowSays(symbol(i), text(i), terms(i)));
       }
     } finally {
       store.close();
@@ -247,7 +248,7 @@ async function pushSecondRead(file: string, verified: VerifiedArtifact, writer: 
     // Entries come in the order the first read checked: a chunk entry's columns, then its vectors.
     const part = chunkMember(name)?.part;
     if (part === 'columns') columns = await member.content;
-    else if (part === 'vectors') await writer.push(decodeCheckedEntry({ columns: columns!, vectors: member.stored }, verified.header.dim));
+    else if (part === 'vectors') await writer.push(decodeCheckedBytes({ columns: columns!, vectors: member.stored }, verified.header.dim));
   }
   if (i !== verified.digests.length) throw changedMeanwhile();
 }
@@ -256,7 +257,7 @@ function changedMeanwhile(): ArtifactError {
   return new ArtifactError('the artifact changed while it was being imported; no manifest was registered: run ocrag import again');
 }
 
-async function addMarks(store: ChunkStore, verified: VerifiedArtifact): Promise<number> {
+async function addMarks(store: ChunkReader & ContentStore, verified: VerifiedArtifact): Promise<number> {
   if (verified.marks.length === 0) return 0;
   const known = await store.blobState(verified.marks.map((m) => m.blob));
   // A reader's verdict of another revision (a code file an older ocrag took for a PDF) is not taken: the blob is read here.

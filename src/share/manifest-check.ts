@@ -8,7 +8,8 @@ import type { Config } from '../config/config.js';
 import { git } from '../git/run.js';
 import { ArtifactError } from '../util/errors.js';
 import { isObjectId } from '../git/object-id.js';
-import { ENTRY, parseJson, shown, type ArtifactHeader } from './format.js';
+import { shown } from '../util/shown.js';
+import { ENTRY, parseJson, type ArtifactHeader } from './format.js';
 
 /** Skip reasons and mark reasons are short lowercase words ("binary", "lfs pointer"); anything else is refused. */
 const REASON = /^[a-z][a-z -]{0,31}$/;

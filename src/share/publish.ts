@@ -5,7 +5,7 @@ import type { ModelIdentity } from '../store/identity.js';
 import { manifestKey, type Manifest } from '../store/manifest.js';
 import { openStore } from '../store/open-store.js';
 import { assertRemoteIdentity, openRemote, readRemoteIdentity, writeRemoteIdentity, writeRemoteManifest, type RemoteStore } from '../store/remote.js';
-import { acquireLease } from '../store/s3/lease.js';
+import { acquireLease } from '../store/lease.js';
 import { OcragError } from '../util/errors.js';
 import { partitionBlobs } from './export.js';
 import { localIdentity } from './local-identity.js';
@@ -47,7 +47,7 @@ const BLOBS_PER_COPY = 2000;
 
 /**
  * Appends HEAD's index to the team's remote store: the chunks and marks of the blobs the remote lacks (content
- * it holds is never written twice), then the ref's manifest, all under the publishers' lease (s3/lease.ts), so two
+ * it holds is never written twice), then the ref's manifest, all under the publishers' lease (store/lease.ts), so two
  * CI jobs publishing at once take turns. The remote's identity is written by the first publish and checked by
  * every later one. HEAD is indexed first when it is behind (reading through the remote itself).
  */

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { constants, gunzip, gunzipSync } from 'node:zlib';
 import { ArtifactError } from '../util/errors.js';
 import { ReadAhead } from '../util/read-ahead.js';
-import { ENTRY, isGzipped, LIMITS, parseHeader, shown, sizeLimit } from './format.js';
+import { shown } from '../util/shown.js';
+import { ENTRY, isGzipped, LIMITS, parseHeader, sizeLimit } from './format.js';
 import { BLOCK, decodeHeader, isZeroBlock } from './ustar.js';
 
 /** One member of an artifact, read whole. */

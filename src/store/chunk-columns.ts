@@ -1,7 +1,7 @@
 /**
- * The stored columns of a chunk, and of a blob's mark, named once: every reader and writer of Arrow batches (the
- * store's adapter, search's resident set, index runs, artifacts) spells them from here. Apart from the store, so
- * reading them needs no LanceDB.
+ * The stored columns of a chunk, and of a blob's mark, named once: the store's adapter and the typed accessors
+ * of chunk-batch.ts spell them from here, and code outside store/ asks for a chunk's fields by ChunkField (the
+ * names ChunkRow gives them), never by the stored name. Apart from the store, so reading them needs no LanceDB.
  */
 export const COLUMN = {
   id: 'id',
@@ -20,7 +20,14 @@ export const COLUMN = {
   reason: 'reason',
 } as const;
 
-/** Columns of a stored chunk an answer shows (no vector, no search words). */
-const INFO_COLUMNS: string[] = [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language, COLUMN.symbol, COLUMN.text];
+/** Every field of a stored chunk, as ChunkRow (contract.ts) names it, in schema order. */
+export const CHUNK_FIELDS = ['id', 'blob', 'startLine', 'endLine', 'language', 'symbol', 'text', 'terms', 'vector'] as const;
+export type ChunkField = (typeof CHUNK_FIELDS)[number];
+
 /** Every stored column of a chunk, in schema order. */
-export const CHUNK_COLUMNS: string[] = [...INFO_COLUMNS, COLUMN.terms, COLUMN.vector];
+export const CHUNK_COLUMNS: string[] = CHUNK_FIELDS.map((f) => COLUMN[f]);
+
+/** The stored columns of these fields, in this order. */
+export function columnsOf(fields: readonly ChunkField[]): string[] {
+  return fields.map((f) => COLUMN[f]);
+}

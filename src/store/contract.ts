@@ -1,7 +1,9 @@
-// What indexing, search, gc, status, doctor, list and share ask of a store, whatever keeps its tables. A backend
-// implements ChunkStore and is chosen by the location of its tables (see BACKENDS in open-store.ts).
+// What indexing, search, gc, status, doctor, list and share ask of a store, whatever keeps its tables, by role:
+// reading (ChunkReader), adding and deleting (ContentStore), keeping it in shape (StoreMaintenance). A backend
+// implements all three as a ChunkStore and is chosen by the location of its tables (see BACKENDS in open-store.ts).
 import type { RecordBatch } from './arrow.js';
 import type { BlobState, MarkReason } from './blob-state.js';
+import type { ChunkField } from './chunk-columns.js';
 import type { StoreLocation } from './layout.js';
 
 /** One stored chunk. No path: the same blob may live at many paths; manifests map blobs to paths. */
@@ -34,9 +36,10 @@ export interface BlobMark {
 }
 
 /**
- * Chunks in columns: an Arrow record batch whose columns are named as in CHUNK_COLUMNS (chunk-columns.ts), the
+ * Chunks in columns: an Arrow record batch of chunk fields (stored under the names of chunk-columns.ts), the
  * vector a fixed-size list of float32. Artifacts carry chunks as Arrow IPC and search reads columns in place, so
- * batches cross the contract as they are; build them with the Arrow module of arrow.ts.
+ * batches cross the contract as they are, read through readFields (chunk-batch.ts) and written as bytes by
+ * chunk-bytes.ts.
  */
 export type ChunkBatch = RecordBatch;
 
@@ -49,8 +52,11 @@ export interface StoreHits {
   nearest: string[];
 }
 
-/** The chunks of one index with their contents (text, words, vector: once each), and marks for blobs without chunks. */
-export interface ChunkStore {
+/**
+ * What search, status, list, export and an index run read of a store: blobs' state, counts, which contents are
+ * stored, chunk fields streamed as batches (read them with readFields, chunk-batch.ts), full-text and index queries.
+ */
+export interface ChunkReader {
   readonly dim: number;
 
   /**
@@ -68,6 +74,22 @@ export interface ChunkStore {
   /** The vector and search words of those of these contents the store has: a clone copies them from a remote instead of embedding. */
   contentVectors(keys: Iterable<string>): Promise<Map<string, { vector: Float32Array; terms: string }>>;
 
+  /** Every field of the chunks of these blobs, streamed batch by batch (for export): memory holds one batch. */
+  chunkBatchesOf(blobs: string[]): AsyncIterable<ChunkBatch>;
+  /** These fields of the chunks of these blobs (null: of every chunk), streamed; search loads a view's chunks with it. */
+  chunkColumns(blobs: string[] | null, fields: readonly ChunkField[]): AsyncIterable<ChunkBatch>;
+
+  /** Best BM25 matches of space-separated words over `terms` by the store's own full-text index: the chunks of the `limit` best contents. */
+  lexical(words: string, limit: number): Promise<{ id: string; score: number }[]>;
+  /**
+   * The chunks of the `limit` nearest contents and of the `limit` best full-text matches (every chunk that has one,
+   * of any blob: the caller keeps its view's), with every field ranking needs.
+   */
+  queryIndexes(vector: Float32Array, words: string, limit: number): Promise<StoreHits>;
+}
+
+/** What writes chunks and marks: an index run's embeddings, an import's or a read-through's batches, gc's deletes. */
+export interface ContentStore {
   /**
    * Adds chunks atomically: their new contents first, then the chunks (a blob is known by its chunks, so a crash
    * between leaves only contents nothing references, which gc drops). Rows whose id is already stored are left
@@ -83,45 +105,41 @@ export interface ChunkStore {
   deleteBlobs(blobs: string[]): Promise<number>;
   /** Deletes these chunks, by id (their blobs' marks stay); returns how many went. */
   deleteChunks(ids: string[]): Promise<number>;
-
-  /** Every column of the chunks of these blobs, streamed batch by batch (for export): memory holds one batch. */
-  chunkBatchesOf(blobs: string[]): AsyncIterable<ChunkBatch>;
-  /** Chosen columns of the chunks of these blobs (null: of every chunk), streamed; search loads a view's chunks with it. */
-  chunkColumns(blobs: string[] | null, columns: string[]): AsyncIterable<ChunkBatch>;
   /**
    * Adds, in one commit, the rows of these batches whose id is not stored yet, nor earlier in the batches; returns
    * how many were added. Stored rows are never rewritten, so adding the same rows twice writes nothing.
    */
   addChunkBatchesNotStored(batches: ChunkBatch[]): Promise<number>;
   /**
-   * As addChunkBatchesNotStored, into a store the caller builds alone under the index lock, tracking its ids in
-   * `stored` (and the store its contents, likewise).
+   * As addChunkBatchesNotStored, into a store the caller builds alone under the index lock (an import's staged
+   * store), tracking its ids in `stored` (and the store its contents, likewise): nothing is asked of the tables.
    */
   addChunkBatchesToNewTable(batches: ChunkBatch[], stored: Set<string>): Promise<number>;
+}
 
-  /** Best BM25 matches of space-separated words over `terms` by the store's own full-text index: the chunks of the `limit` best contents. */
-  lexical(words: string, limit: number): Promise<{ id: string; score: number }[]>;
-  /**
-   * Builds the indexes search needs once the view of these blobs (the tree just indexed) is large, and marks the
-   * store so (large-store.ts): search then asks queryIndexes for large views instead of holding them in memory.
-   */
-  ensureSearchIndexes(viewBlobs: Iterable<string>, onNotice?: (message: string) => void): Promise<void>;
-  /**
-   * The chunks of the `limit` nearest contents and of the `limit` best full-text matches (every chunk that has one,
-   * of any blob: the caller keeps its view's), with every column ranking needs.
-   */
-  queryIndexes(vector: Float32Array, words: string, limit: number): Promise<StoreHits>;
-
+/** What keeps a store in shape, apart from its contents: its layout, its fragments, the indexes of large views. */
+export interface StoreMaintenance {
   /**
    * Brings a store kept in an older layout to the current one in place, without re-embedding (the caller holds the
    * index lock; readers and writers of the old layout keep working meanwhile); says whether there was any to do.
    */
   upgrade(onNotice?: (message: string) => void): Promise<boolean>;
-
+  /**
+   * Builds the indexes search needs once the view of these blobs (the tree just indexed) is large, and marks the
+   * store so (large-store.ts): search then asks queryIndexes for large views instead of holding them in memory.
+   */
+  ensureSearchIndexes(viewBlobs: Iterable<string>, onNotice?: (message: string) => void): Promise<void>;
   /** Compacts once small writes have piled up; says whether it did. */
   compactIfFragmented(): Promise<boolean>;
   /** Folds what writes left behind and frees what deletes left (after gc). */
   compact(): Promise<void>;
+}
+
+/**
+ * An open store, in every role: what openStore gives whoever opens one, to close when done. Code handed a store
+ * takes the narrowest role it uses.
+ */
+export interface ChunkStore extends ChunkReader, ContentStore, StoreMaintenance {
   close(): void;
 }
 

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { largeStoreChunks } from '../config/environment.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import type { ChunkStore } from './contract.js';
+import { readFields } from './chunk-batch.js';
+import type { ChunkReader } from './contract.js';
 import type { StoreLocation } from './layout.js';
-import { COLUMN } from './chunk-columns.js';
 
 /**
  * The most chunks one view (the files one search looks at) is ranked over in memory, exactly; a view of this many
@@ -36,13 +36,13 @@ export function markLargeStore(location: Pick<StoreLocation, 'searchIndexes'>, c
  * How many chunks the store holds of these blobs, counted only up to `limit`: callers ask whether a view fits,
  * and a large view's count stops after reading `limit` of its rows' blob names (one column, no vectors).
  */
-export async function countChunksOf(store: ChunkStore, blobs: ReadonlySet<string>, limit: number): Promise<number> {
+export async function countChunksOf(store: ChunkReader, blobs: ReadonlySet<string>, limit: number): Promise<number> {
   if (blobs.size === 0 || limit <= 0) return 0;
   let count = 0;
   // chunkColumns may answer a long list with every row: the rows of other blobs are not counted.
-  for await (const batch of store.chunkColumns([...blobs], [COLUMN.blob])) {
-    const column = batch.getChild(COLUMN.blob)!;
-    for (let i = 0; i < batch.numRows; i++) if (blobs.has(column.get(i) as string) && ++count >= limit) return count;
+  for await (const batch of store.chunkColumns([...blobs], ['blob'])) {
+    const { blob } = readFields(batch, ['blob']);
+    for (let i = 0; i < batch.numRows; i++) if (blobs.has(blob(i)) && ++count >= limit) return count;
   }
   return count;
 }

@@ -4,8 +4,10 @@ import type { RepoInfo } from '../git/repo.js';
 
 /** Where one store lives: its tables, and the files beside them that are the store's own. */
 export interface StoreLocation {
-  /** The tables: a local folder today; a URI (`s3://…`) once stores live elsewhere (see open-store.ts). */
+  /** The tables: a local folder, or a URI (`s3://…`, `file://…`) on a team's object store (see open-store.ts). */
   tables: string;
+  /** What LanceDB needs to reach tables at a URI (object-store.ts): credentials among them, so held in memory only. */
+  storageOptions?: Record<string, string>;
   /** The lock writers of the tables take turns under (see lance/lance-store.ts). */
   writeLock: string;
   /** Present once a large view was indexed in the store: it has the indexes such views are searched through (large-store.ts). */

@@ -1,26 +1,27 @@
 import { OcragError } from '../util/errors.js';
 import type { ChunkStore, StoreBackend } from './contract.js';
-import { lanceBackend } from './lance/backend.js';
-import { s3Backend } from './s3/backend.js';
+import { lanceBackend, lanceObjectBackend } from './lance/backend.js';
 import type { StoreLocation } from './layout.js';
+import { objectStoreSchemes } from './object-stores.js';
 
 /**
- * The backend for each kind of location, keyed by the scheme of the tables' URI (`s3://…` → "s3"); a location
- * that is no URI is a local folder, "file". A new backend is its file(s) and one line here.
+ * The backend for each kind of location: tables in a local folder, or at a URI on a team's object store (`s3://…`,
+ * `file://…`: which kinds of object storage there are is object-stores.ts's business, not the backend's).
  */
-const BACKENDS: Record<string, StoreBackend> = {
-  file: lanceBackend,
-  s3: s3Backend,
+const BACKENDS: Record<'folder' | 'objects', StoreBackend> = {
+  folder: lanceBackend,
+  objects: lanceObjectBackend,
 };
 
 /** `scheme://…` names a URI; anything else (`/x/.ocrag/lance`, `C:\x`) is a local folder. */
 const URI = /^([a-z][a-z0-9+.-]*):\/\//i;
 
 function backendFor(location: StoreLocation): StoreBackend {
-  const scheme = URI.exec(location.tables)?.[1].toLowerCase() ?? 'file';
-  const backend = Object.hasOwn(BACKENDS, scheme) ? BACKENDS[scheme] : undefined;
-  if (!backend) throw new OcragError(`no store backend for "${scheme}://" locations (${location.tables}); known: ${Object.keys(BACKENDS).join(', ')}`);
-  return backend;
+  const scheme = URI.exec(location.tables)?.[1].toLowerCase();
+  if (scheme === undefined) return BACKENDS.folder;
+  const known = objectStoreSchemes();
+  if (!known.includes(scheme)) throw new OcragError(`no store backend for "${scheme}://" locations (${location.tables}); known: ${[...new Set(['file', ...known])].join(', ')}`);
+  return BACKENDS.objects;
 }
 
 /** Opens the store at this location, creating it unless `create` is false (readers: a missing table is damage). */

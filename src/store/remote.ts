@@ -1,22 +1,21 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { environment } from '../config/environment.js';
-import { ArtifactError, RemoteUnavailableError, OcragError } from '../util/errors.js';
+import { ArtifactError, RemoteUnavailableError } from '../util/errors.js';
 import type { IndexIdentity } from './identity.js';
 import type { IndexLayout, StoreLocation } from './layout.js';
 import type { Manifest } from './manifest.js';
-import { S3Objects } from './s3/objects.js';
-import { parseS3Uri, s3Settings } from './s3/settings.js';
+import type { ObjectStore } from './object-store.js';
+import { openObjectStore } from './object-stores.js';
 
 /**
- * A team's store on object storage (config `remote`, e.g. `s3://bucket/prefix`): LanceDB tables under
- * `<prefix>/lance` that CI appends to (`ocrag publish`) and every clone reads through, the identity every vector
- * in them comes from (`identity.json`), one small manifest per repository and published ref (`manifests/<repository>/<key>.json`) and the
- * publishers' lease (`publish.lease`, s3/lease.ts).
+ * A team's store on object storage (config `remote`, e.g. `s3://bucket/prefix` or a folder, see object-stores.ts):
+ * LanceDB tables under `<prefix>/lance` that CI appends to (`ocrag publish`) and every clone reads through, the
+ * identity every vector in them comes from (`identity.json`), one small manifest per repository and published ref
+ * (`manifests/<repository>/<key>.json`) and the publishers' lease (`publish.lease`, lease.ts).
  */
 export interface RemoteStore {
   uri: string;
-  objects: S3Objects;
+  objects: ObjectStore;
   /** The tables, for openStore; the write lock is this machine's (the lease orders machines). */
   location: StoreLocation;
 }
@@ -31,12 +30,10 @@ interface RemoteIdentityFile extends IndexIdentity {
 }
 
 export function openRemote(uri: string, layout: Pick<IndexLayout, 'dir'>): RemoteStore {
-  if (!uri.startsWith('s3://')) throw new OcragError(`remote "${uri}" is not supported: expected s3://bucket/prefix`);
-  const place = parseS3Uri(uri);
-  const objects = new S3Objects(s3Settings(environment()), place);
-  const tables = `s3://${place.bucket}/${[place.prefix, 'lance'].filter(Boolean).join('/')}`;
+  const objects = openObjectStore(uri);
+  const tables = objects.tables('lance');
   // Never created: nothing builds a large view's indexes on the remote (clones search their own copy).
-  const location = { tables, writeLock: path.join(layout.dir, 'remote-write.lock'), searchIndexes: path.join(layout.dir, 'remote-search-indexes.json') };
+  const location = { tables: tables.uri, storageOptions: tables.storageOptions, writeLock: path.join(layout.dir, 'remote-write.lock'), searchIndexes: path.join(layout.dir, 'remote-search-indexes.json') };
   return { uri: objects.shown(), objects, location };
 }
 

@@ -1,4 +1,4 @@
-import type { ChunkStore } from './contract.js';
+import type { ChunkReader, ChunkStore, ContentStore } from './contract.js';
 import type { IndexLayout } from './layout.js';
 import { openStore } from './open-store.js';
 
@@ -12,7 +12,8 @@ export class StoreHandle {
   /** `generation` names the store's incarnation (its creation time): what is cached of its rows belongs to it. */
   constructor(readonly layout: IndexLayout, readonly dim: number, readonly generation = '') {}
 
-  get(): Promise<ChunkStore> {
+  /** The store, to read and to add to (a search's overlay of edits); the handle's close() closes it. */
+  get(): Promise<ChunkReader & ContentStore> {
     if (!this.opening) {
       const opening = openStore(this.layout, this.dim, { create: false });
       // A failed open is not kept: the next use tries again (the caller reports this one).

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chunkerVersion } from '../../src/chunk/version.js';
 import { dryRun } from '../../src/index/dry-run.js';
+import { readFields } from '../../src/store/chunk-batch.js';
 import { openStore } from '../../src/store/open-store.js';
 import { storeLocation } from '../../src/store/layout.js';
 import { readMeta } from '../../src/store/meta.js';
@@ -20,7 +21,8 @@ async function storedChunks(repo: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   try {
     for await (const batch of store.chunkColumns(null, ['id', 'language'])) {
-      for (let i = 0; i < batch.numRows; i++) out.set(batch.getChild('id')!.get(i) as string, batch.getChild('language')!.get(i) as string);
+      const { id, language } = readFields(batch, ['id', 'language']);
+      for (let i = 0; i < batch.numRows; i++) out.set(id(i), language(i));
     }
   } finally {
     store.close();

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { cursorlessGrammar, grammarKey } from '../../src/chunk/grammar-files.js';
+import { readFields } from '../../src/store/chunk-batch.js';
 import { openStore } from '../../src/store/open-store.js';
 import { storeLocation } from '../../src/store/layout.js';
 import { readMeta } from '../../src/store/meta.js';
@@ -35,7 +36,8 @@ async function storedChunks(repo: string): Promise<Map<string, [string, string]>
   const out = new Map<string, [string, string]>();
   try {
     for await (const batch of store.chunkColumns(null, ['id', 'language', 'symbol'])) {
-      for (let i = 0; i < batch.numRows; i++) out.set(batch.getChild('id')!.get(i) as string, [batch.getChild('language')!.get(i) as string, batch.getChild('symbol')!.get(i) as string]);
+      const { id, language, symbol } = readFields(batch, ['id', 'language', 'symbol']);
+      for (let i = 0; i < batch.numRows; i++) out.set(id(i), [language(i), symbol(i)]);
     }
   } finally {
     store.close();

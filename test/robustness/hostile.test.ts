@@ -8,6 +8,7 @@ import { CRLF_MARKER_LINE, DEEP_DEPTH, GIANT_LINES, makeHostileRepo, ODD_PATHS, 
 import { pathKey } from '../../src/git/path-key.js';
 import type { SearchResult } from '../../src/search/search.js';
 import { CodeIndex } from '../../src/service/code-index.js';
+import { readFields } from '../../src/store/chunk-batch.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Manifest } from '../../src/store/manifest.js';
 import { tempDir } from '../helpers.js';
@@ -73,8 +74,9 @@ describe('hostile and odd input', () => {
     const store = await openStore(layoutOf(repo), 512, { create: false });
     const spans: [number, number][] = [];
     try {
-      for await (const batch of store.chunkColumns([manifest.files['long/giant.ts']], ['start_line', 'end_line'])) {
-        for (let i = 0; i < batch.numRows; i++) spans.push([batch.getChild('start_line')!.get(i), batch.getChild('end_line')!.get(i)]);
+      for await (const batch of store.chunkColumns([manifest.files['long/giant.ts']], ['startLine', 'endLine'])) {
+        const { startLine, endLine } = readFields(batch, ['startLine', 'endLine']);
+        for (let i = 0; i < batch.numRows; i++) spans.push([startLine(i), endLine(i)]);
       }
     } finally {
       store.close();
@@ -151,7 +153,10 @@ describe('hostile and odd input', () => {
     const store = await openStore(layoutOf(repo), 512, { create: false });
     try {
       const texts: string[] = [];
-      for await (const batch of store.chunkColumns(null, ['text'])) for (let i = 0; i < batch.numRows; i++) texts.push(batch.getChild('text')!.get(i));
+      for await (const batch of store.chunkColumns(null, ['text'])) {
+        const { text } = readFields(batch, ['text']);
+        for (let i = 0; i < batch.numRows; i++) texts.push(text(i));
+      }
       assert.ok(texts.length > 100 && texts.every((t) => !t.includes(SECRET_TOKEN)), 'no stored chunk holds a secret');
     } finally {
       store.close();

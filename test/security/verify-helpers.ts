@@ -10,6 +10,7 @@ import { writeTar, type ArtifactEntry } from '../../src/share/tar-write.js';
 import arrow from '../../src/store/arrow.js';
 import { contentKey } from '../../src/store/content-key.js';
 import { connectTables } from '../../src/store/lance/connect.js';
+import { lanceStorageOptions, s3Settings } from '../../src/store/s3/settings.js';
 import { storeLocation } from '../../src/store/layout.js';
 import { openStore } from '../../src/store/open-store.js';
 import { committedRepo, runCli, tempDir } from '../helpers.js';
@@ -179,7 +180,7 @@ export async function answers(repo: string, query: string, env: NodeJS.ProcessEn
  * consistent in itself), and every chunk naming it follows.
  */
 export async function rewriteContent(tables: string, text: string, change: (row: { symbol: string; text: string; terms: string; vector: number[] }) => Partial<{ symbol: string; text: string; terms: string; vector: number[] }>): Promise<void> {
-  const db = await connectTables(tables);
+  const db = await connectTables(tablesAt(tables));
   const contents = await db.openTable('contents');
   const refs = await db.openTable('chunk_refs');
   const rows = (await contents.query().toArray()) as { content_key: string; symbol: string; text: string; terms: string; vector: Float32Array | number[] }[];
@@ -196,9 +197,14 @@ export async function rewriteContent(tables: string, text: string, change: (row:
   db.close();
 }
 
+/** A store's tables as LanceDB reaches them: a local folder, or a team store's `s3://…/lance` with the AWS settings of process.env. */
+function tablesAt(tables: string): Parameters<typeof connectTables>[0] {
+  return tables.startsWith('s3://') ? { tables, storageOptions: lanceStorageOptions(s3Settings(process.env)) } : { tables };
+}
+
 /** The vector of the content whose text includes `text`, in a store's tables. */
 export async function vectorOf(tables: string, text: string): Promise<number[]> {
-  const db = await connectTables(tables);
+  const db = await connectTables(tablesAt(tables));
   const contents = await db.openTable('contents');
   const row = ((await contents.query().toArray()) as { text: string; vector: Float32Array }[]).find((r) => r.text.includes(text));
   contents.close();
@@ -209,7 +215,7 @@ export async function vectorOf(tables: string, text: string): Promise<number[]> 
 
 /** Hides a blob in a store's tables: its chunks go, a mark saying it yields none takes their place. */
 export async function markBlob(tables: string, blob: string, reason: string): Promise<void> {
-  const db = await connectTables(tables);
+  const db = await connectTables(tablesAt(tables));
   const [refs, marks] = [await db.openTable('chunk_refs'), await db.openTable('blob_marks')];
   await refs.delete(`blob = '${blob}'`);
   await marks.add([{ blob, reason }]);

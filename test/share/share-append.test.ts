@@ -34,7 +34,7 @@ function rows(from: number, n: number): ChunkBatch {
 
 async function storedRows(store: ChunkStore): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const batch of store.chunkColumns(null, ['id', 'start_line', 'symbol', 'text', 'terms', 'vector'])) {
+  for await (const batch of store.chunkColumns(null, ['id', 'startLine', 'symbol', 'text', 'terms', 'vector'])) {
     for (const row of batch.toArray()) out.push({ ...row.toJSON(), vector: [...(row.vector as { toArray(): Float32Array }).toArray()] });
   }
   return out.sort((a, b) => String((a as { id: string }).id).localeCompare((b as { id: string }).id));

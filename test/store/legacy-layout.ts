@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { CHUNK_COLUMNS } from '../../src/store/chunk-columns.js';
+import { CHUNK_FIELDS } from '../../src/store/chunk-columns.js';
 import type { ChunkRow } from '../../src/store/contract.js';
 import { rowOf, rowsToArrow } from '../../src/store/lance/chunk-arrow.js';
 import { indexLayout } from '../../src/store/layout.js';
@@ -15,7 +15,7 @@ export async function toLegacyLayout(repo: string, dim = 512): Promise<number> {
   const store = await openStore(layout, dim, { create: false });
   const rows: ChunkRow[] = [];
   try {
-    for await (const batch of store.chunkColumns(null, CHUNK_COLUMNS)) for (let i = 0; i < batch.numRows; i++) rows.push(rowOf(batch, i));
+    for await (const batch of store.chunkColumns(null, CHUNK_FIELDS)) for (let i = 0; i < batch.numRows; i++) rows.push(rowOf(batch, i));
   } finally {
     store.close();
   }

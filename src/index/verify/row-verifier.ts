@@ -129,7 +129,7 @@ export class RowVerifier {
 
   /** Checks a batch of the store's chunk columns (every one, vector included). */
   checkBatch(batch: ChunkBatch): Promise<boolean> {
-    return this.check(rowsOfBatch(batch, this.opts.dim));
+    return this.check(rowsOfBatch(batch));
   }
 
   /** Checks rows; false once enough problems were found. The sample's embeddings finish in `finish`. */

@@ -11,6 +11,19 @@ export const lanceBackend: StoreBackend = {
   },
   exists: (location) => fs.existsSync(location.tables),
   async hasTables(location) {
-    return (await import('./lance-store.js')).hasTables(location.tables);
+    return (await import('./lance-store.js')).hasTables(location);
   },
+};
+
+/**
+ * The same tables on a team's object store (`s3://bucket/prefix/lance`, `file:///share/lance`), at the URI and with
+ * the options its provider gave (object-stores.ts): LanceDB does the object I/O. What assumes a local folder
+ * (staging and moving a store into place, clearing by removing entries, the layout marker file) is never used on
+ * it: a remote is only appended to by `ocrag publish` and read by index runs.
+ */
+export const lanceObjectBackend: StoreBackend = {
+  open: lanceBackend.open,
+  // Asking costs a round trip; callers of a remote open it, and a missing table then answers for itself.
+  exists: () => true,
+  hasTables: lanceBackend.hasTables,
 };

@@ -1,21 +1,21 @@
 import fs from 'node:fs';
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
-import { environment } from '../../config/environment.js';
-import { lanceStorageOptions, s3Settings } from '../s3/settings.js';
+import type { StoreLocation } from '../layout.js';
 
-/** Tables named by a URI (`s3://…`) are on object storage; anything else is a local folder. */
+/** Tables named by a URI (`s3://…`, `file://…`) are a team's remote store; anything else is a local folder. */
 export function isRemoteTables(dir: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(dir);
 }
 
-/** A connection to the tables: a local folder (made if missing), or object storage with the AWS settings in memory. */
-export async function connectTables(dir: string): Promise<lancedb.Connection> {
+/** A connection to the tables: a local folder (made if missing), or an object store with the options its provider gave. */
+export async function connectTables(location: Pick<StoreLocation, 'tables' | 'storageOptions'>): Promise<lancedb.Connection> {
+  const dir = location.tables;
   if (!isRemoteTables(dir)) {
     fs.mkdirSync(dir, { recursive: true });
     return lancedb.connect(dir);
   }
-  return lancedb.connect(dir, { storageOptions: lanceStorageOptions(s3Settings(environment())) });
+  return lancedb.connect(dir, { storageOptions: location.storageOptions ?? {} });
 }
 
 /**

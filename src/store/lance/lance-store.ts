@@ -4,7 +4,7 @@ import { waitLock } from '../../util/file-lock.js';
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import arrow from '../arrow.js';
-import { CHUNK_COLUMNS, COLUMN } from '../chunk-columns.js';
+import { CHUNK_COLUMNS, COLUMN, columnsOf, type ChunkField } from '../chunk-columns.js';
 import type { BlobMark, ChunkBatch, ChunkStore, ChunkToAdd, StoreHits } from '../contract.js';
 import { checkStoredBatch } from '../batch-integrity.js';
 import { parseMarkReason, type BlobState } from '../blob-state.js';
@@ -44,7 +44,7 @@ export class LanceChunkStore implements ChunkStore {
   /** Opens the tables, creating missing ones; with `create: false` (readers) a missing table is damage, not an empty index. */
   static async open(location: StoreLocation, dim: number, opts: { create?: boolean } = {}): Promise<LanceChunkStore> {
     const dir = location.tables;
-    const db = await connectTables(dir);
+    const db = await connectTables(location);
     const names = await existingTables(db, dir, [REFS, CONTENTS, MARKS, LEGACY_CHUNKS]);
     const legacy = names.has(LEGACY_CHUNKS) && !hasSplitLayout(dir);
     const missing = (legacy ? [MARKS] : [REFS, CONTENTS, MARKS]).find((t) => !names.has(t));
@@ -190,11 +190,11 @@ export class LanceChunkStore implements ChunkStore {
   }
 
   /**
-   * Chosen columns of the chunks of these blobs (null: of every chunk), streamed in the order they were added.
+   * Chosen fields of the chunks of these blobs (null: of every chunk), streamed in the order they were added.
    * Search loads the chunks a view needs into memory with it; a long list is served by one scan, not many look-ups.
    */
-  async *chunkColumns(blobs: string[] | null, columns: string[]): AsyncGenerator<ChunkBatch> {
-    yield* chunkColumnsOf(this.refs, this.contents, this.dim, this.location.tables, blobs, columns);
+  async *chunkColumns(blobs: string[] | null, fields: readonly ChunkField[]): AsyncGenerator<ChunkBatch> {
+    yield* chunkColumnsOf(this.refs, this.contents, this.dim, this.location.tables, blobs, columnsOf(fields));
   }
 
   /**
@@ -279,10 +279,11 @@ export class LanceChunkStore implements ChunkStore {
   }
 }
 
-/** Whether every table of a layout exists in this folder. */
-export async function hasTables(dir: string): Promise<boolean> {
+/** Whether every table of a layout exists at this location. */
+export async function hasTables(location: StoreLocation): Promise<boolean> {
+  const dir = location.tables;
   if (!isRemoteTables(dir) && !fs.existsSync(dir)) return false;
-  const db = await connectTables(dir);
+  const db = await connectTables(location);
   try {
     const names = await existingTables(db, dir, [REFS, CONTENTS, MARKS, LEGACY_CHUNKS]);
     const legacy = names.has(LEGACY_CHUNKS) && !hasSplitLayout(dir);

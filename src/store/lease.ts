@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { OcragError } from '../../util/errors.js';
-import { testSeams } from '../../util/test-seams.js';
-import type { S3Objects } from './objects.js';
+import { OcragError } from '../util/errors.js';
+import { testSeams } from '../util/test-seams.js';
+import type { ObjectStore } from './object-store.js';
 
 /**
  * One writer at a time on a remote store, by a lease object. LanceDB 0.31 on an S3-compatible server without
  * conditional writes loses commits when two processes append at once: measured against s3rver 3.7, two writers
  * of 20 one-row appends each left 28 rows of 41 (each overwrote the other's version files). So publishers take
- * turns: write the lease with a random token (If-None-Match: * where the server honours it, as AWS S3 does),
- * wait SETTLE_MS, read it back; the token still there means this writer holds it. A second writer that read no
- * lease before the first wrote it would have to take longer than SETTLE_MS between its read and its write to
- * break this, where the two follow each other within milliseconds. A lease whose holder died expires after TTL_MS;
- * the holder renews it every RENEW_MS.
+ * turns: write the lease with a random token (a conditional put where the store honours it: If-None-Match: * on
+ * AWS S3, link() in a folder), wait SETTLE_MS, read it back; the token still there means this writer holds it. A
+ * second writer that read no lease before the first wrote it would have to take longer than SETTLE_MS between its
+ * read and its write to break this, where the two follow each other within milliseconds. A lease whose holder
+ * died expires after TTL_MS; the holder renews it every RENEW_MS.
  */
 // The test seam `leaseSettleMs` shortens it where every publisher runs on one machine, one after another (the scale bench).
 const SETTLE_MS = 1500;
@@ -30,7 +30,7 @@ export interface Lease {
   release(): Promise<void>;
 }
 
-export async function acquireLease(objects: S3Objects, opts: { waitMs?: number; settleMs?: number; onWait?: (holder: string) => void } = {}): Promise<Lease> {
+export async function acquireLease(objects: ObjectStore, opts: { waitMs?: number; settleMs?: number; onWait?: (holder: string) => void } = {}): Promise<Lease> {
   const token = randomBytes(16).toString('hex');
   const deadline = Date.now() + (opts.waitMs ?? 15 * 60_000);
   const settle = opts.settleMs ?? (testSeams().leaseSettleMs || SETTLE_MS);
@@ -52,7 +52,7 @@ export async function acquireLease(objects: S3Objects, opts: { waitMs?: number; 
   }
 }
 
-function held(objects: S3Objects, token: string): Lease {
+function held(objects: ObjectStore, token: string): Lease {
   const renew = setInterval(() => void objects.put(LEASE_KEY, body(token)).catch(() => undefined), RENEW_MS);
   renew.unref();
   return {
@@ -68,7 +68,7 @@ function body(token: string): string {
   return JSON.stringify(lease);
 }
 
-async function readLease(objects: S3Objects): Promise<LeaseBody | null> {
+async function readLease(objects: ObjectStore): Promise<LeaseBody | null> {
   const bytes = await objects.get(LEASE_KEY);
   if (!bytes) return null;
   try {
