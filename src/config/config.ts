@@ -32,6 +32,8 @@ export interface Config {
   remote: string;
   /** The repository's name in the remote store (its manifests' folder); '' names it by its root commit. */
   remoteName: string;
+  /** The link the panel gives each result, to open it in an editor: `{path}` (absolute) and `{line}` are filled in. */
+  editorLink: string;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -50,6 +52,7 @@ export const DEFAULT_CONFIG: Config = {
   maxSourceMB: 512,
   remote: '',
   remoteName: '',
+  editorLink: 'vscode://file/{path}:{line}',
 };
 
 /** Number keys where 0 means "none" rather than an error. */
@@ -70,6 +73,7 @@ const ENV_KEYS: Record<string, keyof Config> = {
   OCRAG_MAX_SOURCE_MB: 'maxSourceMB',
   OCRAG_REMOTE: 'remote',
   OCRAG_REMOTE_NAME: 'remoteName',
+  OCRAG_EDITOR_LINK: 'editorLink',
 };
 
 /** Merges the layers in precedence order (`file` is the index's config.json); each layer is checked and a bad value names its source. */
@@ -127,7 +131,7 @@ export function parseText(key: keyof Config, value: string, source: string): Con
     if (!/^(1|0|true|false|yes|no)$/i.test(value)) throw new OcragError(`invalid ${source}: expected true or false, got "${value}"`);
     return /^(1|true|yes)$/i.test(value);
   }
-  return value;
+  return checkValue(key, value, source);
 }
 
 function checkValue(key: keyof Config, value: unknown, source: string): Config[keyof Config] {
@@ -144,7 +148,15 @@ function checkValue(key: keyof Config, value: unknown, source: string): Config[k
     return value;
   }
   if (typeof value !== typeof expected) throw new OcragError(`invalid ${source}: "${key}" must be a ${typeof expected}`);
+  if (key === 'editorLink') checkEditorLink(value as string, source);
   return value as Config[keyof Config];
+}
+
+/** A link the panel can give: an address with a scheme of its own (vscode:, idea:, subl:, https:) that names `{path}`; never one that runs script. */
+function checkEditorLink(link: string, source: string): void {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(link)?.[1].toLowerCase();
+  if (!scheme || !link.includes('{path}')) throw new OcragError(`invalid ${source}: "editorLink" must be an address with {path} (and {line}) in it, e.g. vscode://file/{path}:{line}`);
+  if (['javascript', 'data', 'vbscript', 'blob'].includes(scheme)) throw new OcragError(`invalid ${source}: "editorLink" may not be a ${scheme}: address`);
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

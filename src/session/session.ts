@@ -146,6 +146,11 @@ export class RepoSession {
     return (await this.open()).index.ctx;
   }
 
+  /** The settings in force: `.ocrag/config.json`, the environment and the flags the session was opened with. */
+  async settings(): Promise<Config> {
+    return (await this.context()).config;
+  }
+
   /** The folder answered for: the repository's work tree, or the plain folder. */
   async root(): Promise<string> {
     return (await this.context()).repo.root;

@@ -1,13 +1,17 @@
 import { HttpError, type Route } from './http-server.js';
 import type { Config } from '../workspace/types.js';
 import { doctor } from '../workspace/machine.js';
+import { OcragError } from '../util/errors.js';
 import { type IndexTaskKind, idle, type RepoSession } from '../workspace/live.js';
+import { absolutePathOf, editorLink } from './editor-link.js';
 
 /** Results a panel search shows by default, and at most: a page of code, not a dump of the index. */
 const DEFAULT_K = 10;
 const MAX_K = 50;
 /** Files the sources view lists; the rest is counted, as `ocrag list GLOB` shows them all. */
 const MAX_LISTED_FILES = 500;
+/** Longer than any glob or language name a person types: a bound on what a search is asked to parse. */
+const MAX_FILTER_CHARS = 500;
 
 export interface ApiOptions {
   session: RepoSession;
@@ -50,19 +54,33 @@ export function apiRoutes({ session, cwd, flags }: ApiOptions): Route[] {
         const q = (query.get('q') ?? '').trim();
         if (!q) throw new HttpError(400, 'type something to search for');
         const k = kOf(query.get('k'));
+        const filters = await filtersOf(session, query);
         const started = performance.now();
         // The panel numbers each line from startLine: it shows whole chunks, a person scrolls rather than pays.
-        const { results, notice } = await session.search(q, { k, whole: true });
-        return { json: { query: q, latencyMs: Math.round(performance.now() - started), notice, results } };
+        const { results, notice } = await session.search(q, { k, whole: true, pathGlob: filters.pathGlob, language: filters.language });
+        const [root, sources, { editorLink: template }] = await Promise.all([session.root(), session.listSources(), session.settings()]);
+        const linked = results.map((r) => {
+          const file = absolutePathOf(r, root, sources);
+          const source = r.source ?? sources.find((s) => r.path.startsWith(`${s.name}:`))?.name;
+          return { ...r, ...(source ? { source } : {}), editorUrl: file === null ? null : editorLink(template, file, r.startLine) };
+        });
+        return { json: { query: q, k, filters: filters.shown, latencyMs: Math.round(performance.now() - started), notice, results: linked } };
       },
     },
     {
       method: 'GET',
       path: '/api/sources',
       handle: async () => {
-        // Never indexed: an error that says so, rather than a first index run because the page was opened.
-        const files = await session.files();
-        return { json: { sources: await session.listSources(), totalFiles: files.length, files: files.slice(0, MAX_LISTED_FILES) } };
+        const sources = await session.listSources();
+        try {
+          const files = await session.files();
+          return { json: { sources, totalFiles: files.length, files: files.slice(0, MAX_LISTED_FILES), filesError: null } };
+        } catch (e) {
+          // Never indexed (or an index that needs attention) is the repository's state, said in the answer, not a
+          // failed request; and never a first index run because the page was opened.
+          if (!(e instanceof OcragError) || e.kind !== 'index') throw e;
+          return { json: { sources, totalFiles: 0, files: [], filesError: e.message } };
+        }
       },
     },
     { method: 'GET', path: '/api/doctor', handle: async () => ({ json: await doctor(cwd, flags) }) },
@@ -79,12 +97,15 @@ async function repositoryState(session: RepoSession) {
     branch: s.head.branch,
     head: s.head.commit,
     indexedCommit: s.status?.indexed?.commit ?? null,
+    /** When HEAD's index was made (ISO 8601), whichever process made it. */
     indexedAt: s.status?.indexed?.indexedAt ?? null,
     upToDate: s.status?.upToDate ?? false,
     uncommittedChanges: s.uncommittedChanges,
     files: s.status?.files ?? 0,
     chunks: s.status?.chunks ?? 0,
     model: s.status?.model ?? null,
+    /** Files left out, by reason: how many, and a few of them (as `ocrag status` shows them). */
+    skipped: s.status?.skipped ?? {},
     error: s.statusError,
     task: s.task ?? noTask(),
   };
@@ -99,6 +120,23 @@ function taskOf(session: RepoSession, id: string | undefined) {
 
 function noTask() {
   return { id: null, root: null, ...idle() };
+}
+
+/**
+ * The search's filters from the query string: `path` (a glob), `language` (as agents name it: ts, python, go) and
+ * `source` (an added source's name, its files only: `path` then matches inside it, as `ocrag search --source`).
+ */
+async function filtersOf(session: RepoSession, query: URLSearchParams) {
+  const [path, language, source] = ['path', 'language', 'source'].map((name) => {
+    const value = (query.get(name) ?? '').trim();
+    if (value.length > MAX_FILTER_CHARS) throw new HttpError(400, `${name} is longer than ${MAX_FILTER_CHARS} characters`);
+    return value || undefined;
+  });
+  if (source !== undefined) {
+    const names = (await session.listSources()).map((s) => s.name);
+    if (!names.includes(source)) throw new HttpError(400, `no source named "${source}": ${names.length ? `the sources are ${names.join(', ')}` : 'none was added (ocrag add PATH adds one)'}`);
+  }
+  return { pathGlob: source !== undefined ? `${source}:${path ?? '**'}` : path, language, shown: { path: path ?? null, language: language ?? null, source: source ?? null } };
 }
 
 function kOf(value: string | null): number {

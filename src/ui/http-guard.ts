@@ -21,12 +21,18 @@ export interface GuardOptions {
   token: string;
   /** Paths a browser opens by address (the page), where the token may come in the query string instead. */
   pagePaths: readonly string[];
+  /**
+   * Paths a browser asks for by itself, without the page's address (`/favicon.ico`): a GET of one needs no token,
+   * so its answer must tell nothing of the repository. Host and Origin are checked as for any other request.
+   */
+  publicPaths?: readonly string[];
 }
 
 /**
  * Why a request is refused, or null when it may be served. Checked in this order, so a refusal never says more
  * than the caller already knows: the Host a DNS-rebinding page would send with its own name (421), a foreign
- * Origin (403), then the token (401 missing, 403 wrong). Pure: the server applies it to every request.
+ * Origin (403), then the token (401 missing, 403 wrong), which a GET of a public path does without. Pure: the
+ * server applies it to every request.
  */
 export function refusalOf(req: GuardedRequest, opts: GuardOptions): Refusal | null {
   const own = ownHosts(opts.port);
@@ -34,6 +40,7 @@ export function refusalOf(req: GuardedRequest, opts: GuardOptions): Refusal | nu
   if (!host || !own.includes(host)) return { status: 421, error: `this panel answers only as ${own.join(' or ')}` };
   const origin = single(req.headers.origin);
   if (origin !== undefined && !own.some((h) => origin.toLowerCase() === `http://${h}`)) return { status: 403, error: 'requests from another origin are refused' };
+  if ((req.method === 'GET' || req.method === 'HEAD') && opts.publicPaths?.includes(pathOf(req.url))) return null;
   const given = single(req.headers[TOKEN_HEADER]) ?? (opts.pagePaths.includes(pathOf(req.url)) && req.method === 'GET' ? queryToken(req.url) : undefined);
   if (given === undefined || given === '') return { status: 401, error: `the panel's token is missing: open the address "ocrag ui" printed` };
   if (!sameSecret(given, opts.token)) return { status: 403, error: "the panel's token is wrong: open the address the running \"ocrag ui\" printed" };

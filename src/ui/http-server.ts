@@ -14,7 +14,8 @@ export interface Request {
   body: Record<string, unknown>;
 }
 
-export type Reply = { status?: number; headers?: Record<string, string> } & ({ json: unknown } | { html: string } | { events: EventFeed });
+/** An answer: JSON, the page, a feed of events, or nothing (204). */
+export type Reply = { status?: number; headers?: Record<string, string> } & ({ json: unknown } | { html: string } | { events: EventFeed } | { empty: true });
 
 /** Server-sent events: the feed starts sending values through `send` and returns how to stop, called when the client goes. */
 export type EventFeed = (send: (value: unknown) => void) => () => void;
@@ -25,6 +26,8 @@ export interface Route {
   path: string;
   /** A page a browser opens by its address: the token may come in the query string (API calls send the header). */
   page?: boolean;
+  /** Asked for by a browser on its own (the icon): served without the token, so it must tell nothing. */
+  public?: boolean;
   handle: (req: Request) => Promise<Reply>;
 }
 
@@ -48,9 +51,10 @@ const COMMON_HEADERS = {
  */
 export async function startHttpServer(opts: { port: number; token: string; routes: Route[]; onError: (e: unknown) => void }): Promise<HttpServer> {
   const pagePaths = opts.routes.filter((r) => r.page && r.method === 'GET').map((r) => r.path);
+  const publicPaths = opts.routes.filter((r) => r.public && r.method === 'GET').map((r) => r.path);
   let port = opts.port;
   const server = http.createServer((req, res) => {
-    answer(req, opts.routes, { port, token: opts.token, pagePaths }).then(
+    answer(req, opts.routes, { port, token: opts.token, pagePaths, publicPaths }).then(
       (reply) => send(res, reply),
       (e: unknown) => {
         if (!(e instanceof OcragError) && !(e instanceof HttpError)) opts.onError(e);
@@ -75,7 +79,7 @@ export async function startHttpServer(opts: { port: number; token: string; route
   };
 }
 
-async function answer(req: http.IncomingMessage, routes: Route[], guard: { port: number; token: string; pagePaths: string[] }): Promise<Reply> {
+async function answer(req: http.IncomingMessage, routes: Route[], guard: { port: number; token: string; pagePaths: string[]; publicPaths: string[] }): Promise<Reply> {
   const method = req.method ?? 'GET';
   const url = req.url ?? '/';
   const refused = refusalOf({ method, url, headers: req.headers }, guard);
@@ -137,6 +141,11 @@ function failure(e: unknown): Reply {
 
 function send(res: http.ServerResponse, reply: Reply): void {
   if ('events' in reply) return stream(res, reply.events);
+  if ('empty' in reply) {
+    res.writeHead(reply.status ?? 204, { ...COMMON_HEADERS, ...reply.headers });
+    res.end();
+    return;
+  }
   const html = 'html' in reply;
   res.writeHead(reply.status ?? 200, { ...COMMON_HEADERS, ...reply.headers, 'content-type': html ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8' });
   res.end(html ? reply.html : JSON.stringify(reply.json));

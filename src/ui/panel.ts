@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { apiRoutes } from './api.js';
 import { startHttpServer } from './http-server.js';
-import { pageRoute } from './page.js';
+import { iconRoute, pageRoute } from './page.js';
 import type { Config } from '../workspace/types.js';
 import type { RepoSession } from '../workspace/live.js';
 
@@ -31,7 +31,7 @@ export async function startPanel(opts: PanelOptions): Promise<Panel> {
   const server = await startHttpServer({
     port: opts.port,
     token,
-    routes: [pageRoute(), ...apiRoutes({ session: opts.session, cwd: opts.cwd, flags: opts.flags })],
+    routes: [pageRoute(), iconRoute(), ...apiRoutes({ session: opts.session, cwd: opts.cwd, flags: opts.flags })],
     onError: (e) => opts.log(`ocrag ui: ${(e as Error)?.stack ?? String(e)}`),
   });
   return { url: `http://127.0.0.1:${server.port}/?token=${token}`, port: server.port, token, close: () => server.close() };

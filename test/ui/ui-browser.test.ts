@@ -20,6 +20,8 @@ describe('ocrag ui in chromium', { skip }, () => {
   let browser: Browser;
   let page: Page;
   const requested: string[] = [];
+  /** Console errors (a failed request is one), script errors and failed requests, over every test of the page. */
+  const problems: string[] = [];
   const shots = tempDir('ui-shots');
   const shot = async (name: string) => {
     const file = path.join(shots, `${name}.png`);
@@ -33,22 +35,27 @@ describe('ocrag ui in chromium', { skip }, () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   });
   after(async () => {
     await browser?.close();
     await ui?.stop();
   });
 
-  test('the page loads and shows the repository, its branch and that nothing is indexed yet', async () => {
-    const failed: string[] = [];
-    page.on('pageerror', (e) => failed.push(e.message));
+  test('the page loads and shows the repository, its branch and that nothing is indexed yet, without one console error', async () => {
     await page.goto(ui.url);
     await page.waitForFunction(() => document.getElementById('branch')?.textContent === 'main');
     assert.match((await page.textContent('#root')) ?? '', /panel-fixture$/);
     assert.match((await page.textContent('#badges')) ?? '', /not indexed/);
+    assert.equal(await page.textContent('#indexed-at'), 'never');
+    assert.equal(await page.textContent('#task'), 'idle');
     await page.waitForSelector('#doctor li[data-status]');
     assert.match((await page.textContent('#doctor')) ?? '', /fix: run "ocrag index"/, 'doctor checks come with their fixes');
-    assert.deepEqual(failed, [], 'no script error, none blocked by the page policy');
+    await page.waitForFunction(() => /^nothing indexed for this commit yet/.test(document.getElementById('files-summary')?.textContent ?? ''));
+    assert.deepEqual(problems, [], 'no script error, none blocked by the page policy, no failed request (never indexed is a state, not an error)');
     await shot('1-loaded');
   });
 
@@ -118,6 +125,10 @@ describe('ocrag ui in chromium', { skip }, () => {
     assert.equal(hit.scripts, 0);
     assert.ok(hit.marks.includes('重试策略'), `marks: ${hit.marks.join(', ')}`);
     await shot('5-chinese');
+  });
+
+  test('indexing, cancelling and searching logged not one console error', () => {
+    assert.deepEqual(problems, []);
   });
 
   test('an uncommitted edit shows the work tree dirty', async () => {

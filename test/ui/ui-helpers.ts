@@ -35,6 +35,43 @@ export function bigRepo(files: number): string {
 
 const cap = (s: string) => s[0].toUpperCase() + s.slice(1);
 
+/** A line of 400 characters with no space a browser could break it at: a table of feature flags in one literal. */
+export const WIDE_LINE = `export const FEATURE_FLAGS = '${Array.from({ length: 60 }, (_, i) => `flag${String(i).padStart(2, '0')}=on`).join(',')}`.slice(0, 399) + "'";
+
+/**
+ * A small repository to look at: code in three languages with comments, strings and keywords, a 400-character
+ * line, a path far longer than a phone is wide, a file name with a space and a `#`, a binary file behind a .ts
+ * name (skipped: binary), and beside it a folder of notes to add as a source.
+ */
+export function lookRepo(): { repo: string; notes: string } {
+  const base = tempDir('ui-look');
+  const repo = path.join(base, 'look-fixture');
+  const notes = path.join(base, 'team notes');
+  const deep = 'src/platform-services/notification-delivery-pipeline/outbound-channel-adapters/transactional-email';
+  const files: Record<string, string> = {
+    'src/retry.ts':
+      '/** Retries a failing call with exponential backoff. */\nexport async function retryWithBackoff<T>(run: () => Promise<T>, attempts = 5): Promise<T> {\n  let delay = 100; // milliseconds\n  for (let i = 1; ; i++) {\n    try {\n      return await run();\n    } catch (e) {\n      if (i >= attempts) throw new Error(`gave up after ${i} attempts`);\n      await new Promise((r) => setTimeout(r, delay));\n      delay *= 2;\n    }\n  }\n}\n',
+    'src/residents.py':
+      'class ResidentRegistry:\n    """Every resident of the building, found by user id."""\n\n    def find_resident(self, user_id):\n        # every resident has an id; None when nobody lives here\n        return self.by_id.get(user_id, None)\n',
+    'src/flags.ts': `// Feature flags of the checkout, one long literal.\n${WIDE_LINE}\nexport function flagEnabled(name: string): boolean {\n  return FEATURE_FLAGS.includes(name + '=on');\n}\n`,
+    [`${deep}/smtp-relay-connection-pool-configuration.ts`]: 'export const SMTP_RELAY_POOL = { maxConnections: 8, idleTimeoutMs: 30_000, host: "smtp.internal" };\n',
+    'src/odd name#1.ts': 'export function oddlyNamedHelper(): string {\n  return "a file whose name has a space and a hash";\n}\n',
+    'docs.md': '# Deploying\n\nRun `make deploy` after the checks pass.\n',
+  };
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    fs.writeFileSync(path.join(repo, file), text);
+  }
+  fs.mkdirSync(path.join(repo, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(repo, 'assets', 'logo.ts'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0, 1, 2, 3]));
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'look fixture');
+  fs.mkdirSync(notes, { recursive: true });
+  fs.writeFileSync(path.join(notes, 'on-call.md'), '# On-call handbook\n\nWhen the pager fires, acknowledge within five minutes and open an incident channel.\n');
+  return { repo, notes };
+}
+
 export interface RunningUi {
   url: string;
   port: number;
@@ -44,11 +81,11 @@ export interface RunningUi {
   stop(): Promise<void>;
 }
 
-/** `ocrag [flags] ui --port 0 --no-open --json` in `repo`, once it printed where it listens. */
-export function startUi(repo: string, flags: string[] = []): Promise<RunningUi> {
+/** `ocrag [flags] ui --port 0 --no-open --json` in `repo` (with `env` added), once it printed where it listens. */
+export function startUi(repo: string, flags: string[] = [], env: Record<string, string> = {}): Promise<RunningUi> {
   const child = spawn(process.execPath, [CLI, ...flags, 'ui', '--port', '0', '--no-open', '--json'], {
     cwd: repo,
-    env: { ...process.env, OCRAG_CACHE: TEST_CACHE, NO_COLOR: '1', ...GIT_IDENTITY },
+    env: { ...process.env, OCRAG_CACHE: TEST_CACHE, NO_COLOR: '1', ...GIT_IDENTITY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

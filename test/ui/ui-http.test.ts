@@ -1,6 +1,7 @@
 // `ocrag ui`'s security model, checked with raw HTTP against the real server: loopback only, a token on every
 // request, Host and Origin checked (DNS rebinding, other sites), no CORS, POST-only actions, JSON bodies only.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import net from 'node:net';
 import http from 'node:http';
 import os from 'node:os';
@@ -51,6 +52,21 @@ describe('ocrag ui over raw HTTP', () => {
     assert.match(String(page.headers['content-security-policy']), /default-src 'none'; script-src 'nonce-[^']+'/);
     assert.equal(page.headers['referrer-policy'], 'no-referrer', 'the token in the address never leaks as a referrer');
     assert.ok(!page.body.includes(ui.token), 'the page itself does not carry the token');
+  });
+
+  test('/favicon.ico is answered 204 without the token, never 401; Host and Origin are still checked, and no other path is open', async () => {
+    const host = { host: `127.0.0.1:${ui.port}` };
+    const icon = await raw(ui.port, 'GET', '/favicon.ico', host);
+    assert.equal(icon.status, 204);
+    assert.equal(icon.body, '');
+    assert.equal(icon.headers['cache-control'], 'no-store');
+    assert.equal((await raw(ui.port, 'HEAD', '/favicon.ico', host)).status, 204);
+    assert.equal((await raw(ui.port, 'GET', '/favicon.ico', { host: `evil.example:${ui.port}` })).status, 421);
+    assert.equal((await raw(ui.port, 'GET', '/favicon.ico', { ...host, origin: 'http://evil.example' })).status, 403);
+    assert.equal((await raw(ui.port, 'POST', '/favicon.ico', { ...host, 'content-type': 'application/json' }, '{}')).status, 401, 'only a GET is public');
+    for (const p of ['/favicon.ico/', '/favicon.ico/../api/state', '/api/state?x=/favicon.ico', '/FAVICON.ICO']) {
+      assert.equal((await raw(ui.port, 'GET', p, host)).status, 401, p);
+    }
   });
 
   test('a foreign Host is 421 (DNS rebinding), a foreign Origin 403, even with the token; never a CORS header', async () => {
@@ -124,5 +140,26 @@ describe('ocrag ui over raw HTTP', () => {
     const r = await runCli(['ui', '--port', String(ui.port), '--no-open'], repo);
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, new RegExp(`port ${ui.port} is in use`));
+  });
+
+  // Last: the first search indexes the repository, and the tests above see it never indexed.
+  test('a search takes k, path, language and source; an unknown source or an overlong filter is 400', async () => {
+    const search = async (q: string) => {
+      const r = await raw(ui.port, 'GET', `/api/search?${q}`, own);
+      return { status: r.status, body: JSON.parse(r.body) };
+    };
+    const python = await search('q=database+backup&language=python&k=3');
+    assert.equal(python.status, 200, JSON.stringify(python.body));
+    assert.deepEqual(python.body.filters, { path: null, language: 'python', source: null });
+    assert.ok(python.body.results.length > 0 && python.body.results.length <= 3);
+    assert.ok(python.body.results.every((r: { language: string }) => r.language === 'python'));
+    const tools = await search('q=render&path=tools/**');
+    assert.ok(tools.body.results.length > 0 && tools.body.results.every((r: { path: string }) => r.path.startsWith('tools/')), JSON.stringify(tools.body.results));
+    const first = tools.body.results[0] as { path: string; startLine: number; editorUrl: string };
+    assert.equal(first.editorUrl, `vscode://file${fs.realpathSync(repo).split('/').map(encodeURIComponent).join('/')}/${first.path}:${first.startLine}`);
+    const unknown = await search('q=render&source=nope');
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.error, 'no source named "nope": none was added (ocrag add PATH adds one)');
+    assert.equal((await search(`q=render&path=${'a'.repeat(501)}`)).status, 400);
   });
 });

@@ -1,6 +1,6 @@
 // The index panel's page. Everything shown is set as text (never as HTML), so no path, symbol or code can
-// inject markup. The token came in the address; every API call sends it back in a header.
-'use strict';
+// inject markup. The token came in the address; every API call sends it back in a header. Highlight (highlight.js)
+// comes before this script in the page.
 const TOKEN = new URLSearchParams(location.search).get('token') || '';
 /** Without the event stream: how often the task is asked for while a run is active, and while idle (another surface may start one). */
 const POLL_RUNNING_MS = 400;
@@ -32,16 +32,37 @@ function el(tag, props, ...children) {
 }
 
 const short = (sha) => (sha ? sha.slice(0, 8) : 'none');
+const plural = (n, word) => `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
+
+/** "3 min ago", "2 h ago", "4 days ago": how long since an ISO time. */
+function ago(iso) {
+  const s = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return plural(Math.floor(s / 86400), 'day') + ' ago';
+}
+
+/** 75 s → "1 min 15 s". */
+function duration(seconds) {
+  const s = Math.round(seconds);
+  return s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
 
 // ---- repository state ----
+/** When HEAD's index was made, as the idle task line says it too. */
+let indexedAt = null;
 async function loadState() {
   try {
     const s = await api('/api/state');
     $('root').textContent = s.root;
     $('branch').textContent = s.plainFolder ? 'plain folder (no git)' : s.branch ?? 'detached HEAD';
     $('head').textContent = s.plainFolder ? '—' : short(s.head);
-    const counts = `(${s.files} files, ${s.chunks} chunks)`;
+    const counts = `(${plural(s.files, 'file')}, ${plural(s.chunks, 'chunk')})`;
     $('indexed').textContent = s.plainFolder ? (s.upToDate ? `its files as they are now ${counts}` : 'not indexed yet') : s.indexedCommit ? `${short(s.indexedCommit)} ${counts}` : 'not indexed yet';
+    indexedAt = s.indexedAt;
+    $('indexed-at').textContent = indexedAt ? `${new Date(indexedAt).toLocaleString()} (${ago(indexedAt)})` : 'never';
+    $('indexed-at').title = indexedAt ?? '';
     const badges = $('badges');
     badges.replaceChildren();
     const badge = (kind, text) => badges.append(el('span', { class: `badge ${kind}`, 'data-badge': kind }, text));
@@ -52,10 +73,22 @@ async function loadState() {
     else badge('warn', `behind HEAD (indexed ${short(s.indexedCommit)})`);
     if (s.uncommittedChanges) badge('warn', `dirty: ${s.uncommittedChanges} uncommitted change${s.uncommittedChanges === 1 ? '' : 's'}`);
     else if (s.uncommittedChanges === 0) badge('ok', 'clean work tree');
+    showSkipped(s.skipped || {});
     showTask(s.task);
   } catch (e) {
     $('badges').replaceChildren(el('span', { class: 'badge fail' }, e.message));
   }
+}
+
+/** The files left out of the index, a row per reason: how many, and some of them. */
+function showSkipped(skipped) {
+  const rows = Object.entries(skipped).sort((a, b) => b[1].count - a[1].count);
+  const total = rows.reduce((n, [, r]) => n + r.count, 0);
+  $('skipped-info').textContent = total ? `${plural(total, 'file')} left out of the index (${rows.map(([reason, r]) => `${reason}: ${r.count}`).join(', ')})` : 'no file was skipped';
+  $('skipped').hidden = total === 0;
+  $('skipped').tBodies[0].replaceChildren(...rows.map(([reason, r]) =>
+    el('tr', { 'data-reason': reason }, el('td', {}, reason), el('td', {}, r.count),
+      el('td', { class: 'examples' }, r.examples.join(', ') + (r.count > r.examples.length ? `, and ${r.count - r.examples.length} more` : '')))));
 }
 
 // ---- the index run ----
@@ -70,11 +103,7 @@ function showTask(t) {
   $('index').disabled = active;
   $('rebuild').disabled = active;
   $('cancel').disabled = t.state !== 'running';
-  const counts = `${t.files.done}/${t.files.total} files, ${t.chunks} chunks`;
-  $('task').textContent =
-    t.state === 'idle' ? 'no index run yet'
-      : active ? `${t.kind} run ${t.state}${t.phase ? ` (${t.phase})` : ''} · ${t.percent}% · ${counts} · ${t.chunksPerSecond} chunks/s · task ${t.id}`
-        : `${t.kind} run ${t.state} at ${new Date(t.finishedAt).toLocaleTimeString()} · ${counts}${t.errors.length ? ` · ${t.errors.join('; ')}` : ''} · task ${t.id}`;
+  $('task').textContent = t.state === 'idle' ? `idle${indexedAt ? ` · last indexed ${ago(indexedAt)}` : ''}` : active ? runningLine(t) : endedLine(t);
   const warnings = t.warnings || [];
   $('task-warning').hidden = warnings.length === 0;
   $('task-warning').textContent = warnings.join(' · ');
@@ -85,6 +114,27 @@ function showTask(t) {
     loadDoctor();
   }
   lastState = t.state;
+}
+
+/** Phase, percent, counts and rate, time since the start, and a rough time left from the percent done so far. */
+function runningLine(t) {
+  const elapsed = t.startedAt ? (Date.now() - Date.parse(t.startedAt)) / 1000 : null;
+  const left = t.etaSeconds ?? (elapsed !== null && t.percent >= 5 && t.percent < 100 ? (elapsed * (100 - t.percent)) / t.percent : null);
+  return [
+    `${t.kind} run ${t.state}${t.phase ? ` (${t.phase})` : ''}`,
+    `${t.percent}%`,
+    `${t.files.done}/${t.files.total} files, ${plural(t.chunks, 'chunk')}`,
+    `${t.chunksPerSecond} chunks/s`,
+    ...(elapsed !== null ? [`${duration(elapsed)} elapsed`] : []),
+    ...(left !== null ? [`about ${duration(left)} left`] : []),
+    `task ${t.id}`,
+  ].join(' · ');
+}
+
+function endedLine(t) {
+  const took = t.startedAt && t.finishedAt ? ` in ${duration((Date.parse(t.finishedAt) - Date.parse(t.startedAt)) / 1000)}` : '';
+  const counts = `${t.files.done}/${t.files.total} files, ${plural(t.chunks, 'chunk')}`;
+  return `${t.kind} run ${t.state} at ${new Date(t.finishedAt).toLocaleTimeString()}${took} · ${counts}${t.errors.length ? ` · ${t.errors.join('; ')}` : ''} · task ${t.id}`;
 }
 
 /** Follows the tasks as server-sent events (read through fetch, which can send the token header); polls when the stream is gone. */
@@ -132,68 +182,51 @@ async function act(path, body) {
 }
 
 // ---- search ----
-const STOP_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'is', 'are', 'be', 'how', 'what', 'where', 'which', 'does', 'do', 'with']);
-const HAN = /\p{Script=Han}+/gu;
-
-/** The query's words to mark in code: each word, the parts of a camelCase or snake_case name, each Chinese run and its character pairs. */
-function queryTerms(query) {
-  const terms = new Set();
-  for (const run of query.match(HAN) || []) {
-    terms.add(run);
-    for (let i = 0; i + 1 < run.length; i++) terms.add(run.slice(i, i + 2));
-  }
-  for (const word of query.replace(HAN, ' ').match(/[\p{L}\p{N}_$]+/gu) || []) {
-    const wanted = (w) => !STOP_WORDS.has(w.toLowerCase());
-    if (word.length >= 2 && wanted(word)) terms.add(word);
-    for (const part of word.split(/_|(?<=[a-z0-9])(?=[A-Z])/)) if (part.length >= 3 && wanted(part)) terms.add(part);
-  }
-  return [...terms].sort((a, b) => b.length - a.length);
-}
-
-function highlighter(query) {
-  const terms = queryTerms(query);
-  if (terms.length === 0) return (text) => [text];
-  const pattern = new RegExp(terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'giu');
-  return (text) => {
-    const out = [];
-    let at = 0;
-    for (const m of text.matchAll(pattern)) {
-      if (m.index > at) out.push(text.slice(at, m.index));
-      out.push(el('mark', {}, m[0]));
-      at = m.index + m[0].length;
-    }
-    if (at < text.length) out.push(text.slice(at));
-    return out;
-  };
-}
-
+/** The code of a result, a line at a time: its number, then its syntax pieces with the query's words marked in them. */
 function codeBlock(result, mark) {
   const lines = result.text.split('\n');
   const width = String(result.startLine + lines.length - 1).length;
-  const pre = el('pre');
+  const pre = el('pre', { 'data-language': result.language });
+  let carry = null;
   lines.forEach((line, i) => {
-    pre.append(el('span', { class: 'gutter' }, `${String(result.startLine + i).padStart(width)}  `), ...mark(line), '\n');
+    const { pieces, carry: open } = Highlight.tokens(line, result.language, carry);
+    carry = open;
+    const nodes = pieces.map(([text, cls]) => {
+      const marked = mark(text).map(([part, hit]) => (hit ? el('mark', {}, part) : part));
+      return cls ? el('span', { class: `tok-${cls}` }, ...marked) : marked;
+    });
+    pre.append(el('span', { class: 'gutter' }, `${String(result.startLine + i).padStart(width)}  `), ...nodes.flat(), '\n');
   });
   return pre;
+}
+
+function resultItem(hit, mark) {
+  const where = `${hit.path}:${hit.startLine}-${hit.endLine}`;
+  // A name that is not plain UTF-8 shows as people read it; its exact, quoted form is in the tooltip (and no editor link: the exact name is unknown).
+  const location = hit.editorUrl
+    ? el('a', { class: 'location', href: hit.editorUrl, title: `open in your editor: ${hit.editorUrl} (editorLink in .ocrag/config.json)` }, where)
+    : el('span', { class: 'location', ...(hit.quotedPath ? { title: `exact name: ${hit.quotedPath}` } : {}) }, where);
+  return el('li', { class: 'result' },
+    el('div', { class: 'result-head' },
+      location,
+      ...(hit.symbol ? [el('span', { class: 'symbol' }, hit.symbol)] : []),
+      el('span', { class: 'lang' }, hit.source ? `${hit.language} · source ${hit.source}` : hit.language),
+      el('span', { class: 'score' }, `score ${hit.score.toFixed(3)}`)),
+    codeBlock(hit, mark));
 }
 
 async function search(query) {
   $('search-info').textContent = 'searching…';
   $('results').replaceChildren();
+  const params = new URLSearchParams({ q: query, k: $('k').value || '10' });
+  for (const name of ['path', 'language', 'source']) if ($(name).value.trim()) params.set(name, $(name).value.trim());
   try {
-    const r = await api(`/api/search?q=${encodeURIComponent(query)}&k=10`);
-    const mark = highlighter(query);
-    $('search-info').textContent = `${r.results.length} result${r.results.length === 1 ? '' : 's'} in ${r.latencyMs} ms${r.notice ? ` · ${r.notice}` : ''}`;
-    for (const hit of r.results) {
-      $('results').append(
-        el('li', { class: 'result' },
-          el('div', { class: 'result-head' },
-            // A name that is not plain UTF-8 shows as people read it; its exact, quoted form is in the tooltip.
-            el('span', { class: 'location', ...(hit.quotedPath ? { title: `exact name: ${hit.quotedPath}` } : {}) }, `${hit.path}:${hit.startLine}-${hit.endLine}`),
-            el('span', { class: 'symbol' }, hit.symbol || ''),
-            el('span', { class: 'score' }, `score ${hit.score.toFixed(3)}`)),
-          codeBlock(hit, mark)));
-    }
+    const r = await api(`/api/search?${params}`);
+    const mark = Highlight.marker(query);
+    const filters = Object.entries(r.filters).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v}`);
+    const within = filters.length ? ` (${filters.join(', ')})` : '';
+    $('search-info').textContent = `${plural(r.results.length, 'result')}${within} in ${r.latencyMs} ms${r.notice ? ` · ${r.notice}` : ''}`;
+    $('results').replaceChildren(...r.results.map((hit) => resultItem(hit, mark)));
   } catch (e) {
     $('search-info').textContent = e.message;
   }
@@ -204,29 +237,38 @@ async function loadSources() {
   try {
     const r = await api('/api/sources');
     $('sources-info').textContent = r.sources.length ? `${r.sources.length} added source${r.sources.length === 1 ? '' : 's'}` : 'no sources added (ocrag add PATH adds one)';
-    $('sources').tBodies[0].replaceChildren(...r.sources.map((s) => el('tr', {}, el('td', {}, s.name), el('td', {}, s.root), el('td', {}, s.addedAt))));
-    $('files-summary').textContent = `${r.totalFiles} files search sees${r.totalFiles > r.files.length ? ` (first ${r.files.length} shown)` : ''}`;
-    $('files').tBodies[0].replaceChildren(...r.files.map((f) => el('tr', {}, el('td', {}, f.chunks), el('td', {}, f.quotedPath ?? f.path), el('td', {}, f.state))));
+    $('sources').hidden = r.sources.length === 0;
+    $('sources').tBodies[0].replaceChildren(...r.sources.map((s) => el('tr', {}, el('td', {}, s.name), el('td', { class: 'path' }, s.root), el('td', { title: s.addedAt }, new Date(s.addedAt).toLocaleString()))));
+    const chosen = $('source').value;
+    $('source').replaceChildren(el('option', { value: '' }, 'any'), ...r.sources.map((s) => el('option', { value: s.name }, s.name)));
+    $('source').value = r.sources.some((s) => s.name === chosen) ? chosen : '';
+    $('files-summary').textContent = r.filesError ?? `${r.totalFiles} files search sees${r.totalFiles > r.files.length ? ` (first ${r.files.length} shown)` : ''}`;
+    $('files').tBodies[0].replaceChildren(...r.files.map((f) =>
+      el('tr', {}, el('td', {}, f.chunks), el('td', { class: 'path' }, f.quotedPath ?? f.path), el('td', {}, f.reason ? `${f.state}: ${f.reason}` : f.state))));
   } catch (e) {
     $('sources-info').textContent = e.message;
   }
 }
 
 async function loadDoctor() {
-  $('doctor').replaceChildren(el('li', {}, 'checking…'));
+  $('doctor').replaceChildren(el('li', { class: 'note' }, 'checking…'));
   try {
     const checks = await api('/api/doctor');
     $('doctor').replaceChildren(...checks.map((c) => el('li', { 'data-status': c.status },
-      el('span', { class: c.status }, c.status === 'fail' ? 'FAIL ' : `${c.status} `),
-      el('span', { class: 'check-name' }, c.name), c.detail,
+      el('span', { class: `check-status ${c.status}` }, c.status === 'fail' ? 'FAIL' : c.status),
+      el('span', { class: 'check-name' }, c.name),
+      el('span', { class: 'check-detail' }, c.detail),
       ...(c.fix ? [el('div', { class: 'fix' }, `fix: ${c.fix}`)] : []))));
   } catch (e) {
-    $('doctor').replaceChildren(el('li', { class: 'fail' }, e.message));
+    $('doctor').replaceChildren(el('li', { class: 'note fail' }, e.message));
   }
 }
 
 $('index').addEventListener('click', () => act('/api/index', {}));
-$('rebuild').addEventListener('click', () => act('/api/rebuild', {}));
+$('rebuild').addEventListener('click', () => {
+  // A rebuild embeds every file again, as long as a first index run: not something to start by a slip of the mouse.
+  if (confirm('Rebuild the whole index? Every file is chunked and embedded again, which takes as long as the first index run.')) act('/api/rebuild', {});
+});
 $('cancel').addEventListener('click', () => act('/api/cancel', { id: taskId }));
 $('search-form').addEventListener('submit', (e) => {
   e.preventDefault();
