@@ -12,7 +12,8 @@ import { AsIs } from './as-is.js';
 import { indexBehind } from './head-state.js';
 import { refreshSearchSnapshot } from './search-snapshot.js';
 import { summarize } from '../index/known-tree.js';
-import type { IndexSummary } from '../index/indexer.js';
+import type { IndexProgress, IndexSummary } from '../index/indexer.js';
+import { RunRecorder } from './run-record.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
 import { checkSearchSet } from './stored-rows.js';
 import { storeExists } from '../store/open-store.js';
@@ -72,13 +73,13 @@ export class CodeIndex {
   }
 
   /** Indexes HEAD (a folder: its files). Waits for a run in another process (a hook's) unless the caller holds the lock already. */
-  index(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal } = {}): Promise<IndexSummary> {
+  index(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal; runId?: string } = {}): Promise<IndexSummary> {
     return this.ctx.kind.match({ git: () => this.indexHead(opts), folder: () => this.indexFolder(opts.rebuild, opts.signal) });
   }
 
-  private async indexHead(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal }): Promise<IndexSummary> {
+  private async indexHead(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal; runId?: string }): Promise<IndexSummary> {
     await this.refreshHead();
-    const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal);
+    const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal, opts.runId);
     if (!summary.upToDate) await refreshSearchSnapshot(this.ctx);
     else await checkSearchSet(this.ctx);
     await this.refreshSources();
@@ -124,12 +125,19 @@ export class CodeIndex {
     return this.locked(async () => (await import('../index/gc.js')).collectGarbage(this.ctx, keep)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables)));
   }
 
-  private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal): Promise<IndexSummary> {
+  private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal, runId?: string): Promise<IndexSummary> {
     const run = async () => {
-      const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress: this.hooks.onProgress, onNotice: this.hooks.onNotice, signal });
-      if (summary.upToDate) return summary;
-      this.releaseStore();
-      return (await import('../index/gc-policy.js')).summaryAfterGc(this.ctx, summary, this.hooks.onNotice);
+      // Under the lock: the record every other process of this repository shows while the run goes on.
+      const record = new RunRecorder(this.ctx.layout, rebuild ? 'full' : 'incremental', runId);
+      const onProgress = (p: IndexProgress) => (this.hooks.onProgress?.(p), record.progress(p));
+      try {
+        const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress, onNotice: this.hooks.onNotice, signal });
+        if (summary.upToDate) return summary;
+        this.releaseStore();
+        return await (await import('../index/gc-policy.js')).summaryAfterGc(this.ctx, summary, this.hooks.onNotice);
+      } finally {
+        record.end();
+      }
     };
     // The run wrote (and maybe compacted) through its own handle: a kept one would not see it.
     return (holdingLock ? run() : this.locked(run))
