@@ -24,6 +24,7 @@ import { readSources } from '../store/sources.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 import { withSourceFile } from '../search/result-path.js';
+import { checkQueryLength } from '../search/query-limit.js';
 import { OcragError, INDEX_RUN, REBUILD } from '../util/errors.js';
 import { KeptStore } from './kept-store.js';
 import { withIndexLock } from '../util/file-lock.js';
@@ -191,6 +192,7 @@ export class CodeIndex {
    */
   async search(query: string, opts: SearchOptions & ViewOptions): Promise<SearchResult[]> {
     if (!query.trim()) throw new OcragError('empty query: say what code you are looking for');
+    checkQueryLength(query);
     opts = { onNotice: this.hooks.onNotice, ...opts };
     const first = this.hooks.startBackgroundIndex && (await remoteFirstAnswer(this.ctx, opts, () => this.model(), this.hooks.startBackgroundIndex, this.hooks.onNotice));
     if (first) return searchManifest(first.manifest, first.retriever, query, opts);

@@ -12,6 +12,7 @@ import { sourceFileCount, type SourceSpec } from '../store/sources.js';
 import type { Manifest } from '../store/manifest.js';
 import { OcragError } from '../util/errors.js';
 import { firstAnswer } from './first-answer.js';
+import { checkQueryLength } from '../search/query-limit.js';
 import { sessionStatus, type SessionStatus } from './session-status.js';
 import { LiveView } from './live-view.js';
 import { stateSignature } from './state-signature.js';
@@ -78,6 +79,7 @@ export class RepoSession {
 
   /** Searches what the user sees now. While our own reindex runs, answers from the index as it was before it. */
   async search(query: string, opts: SearchOptions, onProgress?: (p: IndexProgress) => void): Promise<{ results: SearchResult[]; notice: string | null }> {
+    checkQueryLength(query);
     const first = await firstAnswer((await this.open()).index, this.tasks, query, opts);
     if (first) return first;
     const { value: results, notices } = await this.notices.during(async () => this.searchView(await this.view(onProgress), query, opts));
