@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { echoedQuery, renderer, type OutputFormat } from '../render/index.js';
+import { addedLine, removedLine } from '../render/sources.js';
 import { formatStatus } from '../render/status.js';
 import { PLAIN } from '../render/text.js';
 import type { ModelPool, OpenOptions, PlainFolderUse, Workspace } from '../workspace/index.js';
@@ -46,14 +47,12 @@ const TOOLS: Record<string, (open: Open, call: ToolCall) => Promise<ToolAnswer>>
     if (paths.length === 0) throw new OcragError('paths: give at least one folder or file');
     const added = await withWorkspace(open, cwd, 'create', (w) => w.addSources(paths, { name: optionalText(args.name) }));
     const title = `added ${added.map((r) => `"${r.name}" (${r.files} files)`).join(', ')}`;
-    return { title, text: added.map((r) => `added source "${r.name}" (${r.root}): ${r.files} files indexed`).join('\n') };
+    return { title, text: added.map(addedLine).join('\n') };
   },
   async remove(open, { cwd, args }) {
     const removed = await withWorkspace(open, cwd, 'existing', async (w) => w.remove(text(args.source, 'source'), cwd));
-    if ('source' in removed) return { title: `removed source "${removed.source.name}"`, text: `removed source "${removed.source.name}" (${removed.source.root}); its chunks go with the next gc` };
-    const { excluded } = removed;
-    const title = `${excluded.added ? 'excluded' : 'already excluded'} ${excluded.path}`;
-    return { title, text: `${excluded.added ? 'excluded' : 'already excluded:'} ${excluded.path}: no longer indexed or searched (exclude "${excluded.glob}" in ${excluded.config}; take it out to bring it back)` };
+    const title = 'source' in removed ? `removed source "${removed.source.name}"` : `${removed.excluded.added ? 'excluded' : 'already excluded'} ${removed.excluded.path}`;
+    return { title, text: removedLine(removed) };
   },
   async status(open, { cwd }) {
     const s = await withWorkspace(open, cwd, 'existing', (w) => w.status());

@@ -9,7 +9,6 @@ import { remoteFirstAnswer } from './remote-first-answer.js';
 import { withSources, type SourcesView } from '../index/sources.js';
 import { readyFolderStore, viewSources } from '../index/folder.js';
 import { AsIs } from './as-is.js';
-import { indexBehind } from './head-state.js';
 import { refreshSearchSnapshot } from './search-snapshot.js';
 import { summarize } from '../index/known-tree.js';
 import type { IndexProgress, IndexSummary } from '../index/indexer.js';
@@ -172,7 +171,7 @@ export class CodeIndex {
     const ctx = this.ctx;
     // A folder's store only has to exist: the view's scan embeds what is new.
     const folder = async () => {
-      if (indexBehind(ctx)) await this.readyFolder(performance.now());
+      if (ctx.kind.indexBehind(ctx)) await this.readyFolder(performance.now());
       return null;
     };
     return ctx.kind.match({ folder, git: () => this.catchUpHead(ctx) });
@@ -180,7 +179,7 @@ export class CodeIndex {
 
   private async catchUpHead(ctx: IndexContext): Promise<IndexSummary | null> {
     const { commit } = requireHead(ctx.head);
-    if (!indexBehind(ctx)) return null;
+    if (!ctx.kind.indexBehind(ctx)) return null;
     // An index of the old default model gets its own notice from the run.
     if (!supersededDefaultModel(ctx)) this.hooks.onNotice?.(`ocrag: index is behind ${ctx.head.branch ?? 'HEAD'} (${commit.slice(0, 8)}); updating it first`);
     return this.runIndex();

@@ -6,7 +6,6 @@ import type { IndexContext } from '../index/index-context.js';
 import type { IndexProgress } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import { CodeIndex } from '../service/code-index.js';
-import { indexBehind, unansweredWhileRunning } from '../service/head-state.js';
 import { addSources, checkAgentMayAdd, listSources, removeSource } from '../service/sources.js';
 import { sourceFileCount, type SourceSpec } from '../store/sources.js';
 import type { Manifest } from '../store/manifest.js';
@@ -99,7 +98,7 @@ export class RepoSession {
     this.foregroundProgress = onProgress ?? null;
     const deadline = Date.now() + FOREGROUND_BUDGET_MS;
     try {
-      const unanswered = this.tasks.active ? await unansweredWhileRunning(index.ctx) : null;
+      const unanswered = this.tasks.active ? await index.ctx.kind.unansweredWhileRunning(index.ctx) : null;
       if (unanswered) {
         await this.untilSettled(deadline);
         if (this.tasks.active && unanswered === 'moved') this.followHeadAfterJob(index);
@@ -194,7 +193,7 @@ export class RepoSession {
     const state = signature && `${signature.source}\n${signature.index}`;
     if (state !== null && state === this.checkedState) return false;
     await index.refreshHead();
-    const behind = indexBehind(index.ctx);
+    const behind = index.ctx.kind.indexBehind(index.ctx);
     this.checkedState = behind ? null : state;
     return behind;
   }

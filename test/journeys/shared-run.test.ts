@@ -5,13 +5,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createServer } from '../../src/mcp/server.js';
-import { RepoSessions } from '../../src/session/repo-sessions.js';
-import { startPanel, type Panel } from '../../src/ui/panel.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, startServer, until } from '../mcp/mcp-helpers.js';
 import { seamEnv } from '../support/seams.js';
+import { openSessionSurfaces, type SessionSurfaces } from '../ui/session-surfaces.js';
 import { bigRepo } from '../ui/ui-helpers.js';
 import { gate, sandboxEnv, startOcrag } from './rebuild-helpers.js';
 
@@ -26,39 +23,23 @@ interface Task {
 describe('an index run is every process\'s: shown everywhere, joined rather than doubled', () => {
   let repo: string;
   let gates: string;
-  let sessions: RepoSessions;
+  let surfaces: SessionSurfaces;
   let client: Client;
-  let panel: Panel;
-  const log = () => undefined;
-  const panelTask = async (id?: string): Promise<Task> => {
-    const res = await fetch(new URL(`/api/task${id ? `?id=${id}` : ''}`, panel.url), { headers: { 'x-ocrag-token': panel.token } });
-    assert.equal(res.status, 200);
-    return (await res.json()) as Task;
-  };
-  const panelIndex = async () => {
-    const res = await fetch(new URL('/api/index', panel.url), { method: 'POST', headers: { 'x-ocrag-token': panel.token, 'content-type': 'application/json' }, body: '{}' });
-    assert.equal(res.status, 200);
-    return (await res.json()) as { id: string; started: boolean; message: string };
-  };
+  const panelTask = async (id?: string) => (await surfaces.api(`/api/task${id ? `?id=${id}` : ''}`)) as Task;
+  const panelIndex = async () => (await surfaces.api('/api/index', {})) as { id: string; started: boolean; message: string };
   const mcpTask = async (id?: string) => (await call(client, 'index_status', id ? { task_id: id } : {})).structuredContent as { task: Task };
 
   before(async () => {
     repo = bigRepo(300);
     gates = path.join(path.dirname(repo), 'gates');
-    sessions = new RepoSessions({ cwd: repo, log });
-    const session = await sessions.get();
-    await session.root();
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createServer(sessions, log).connect(serverSide);
-    client = new Client({ name: 'shared-run-test', version: '1' });
-    await client.connect(clientSide);
-    panel = await startPanel({ session, cwd: repo, flags: {}, port: 0, log });
+    surfaces = await openSessionSurfaces(repo);
+    // Opened now: another process's run is read from the index folder the session knows once it is open.
+    await surfaces.session.root();
+    ({ client } = surfaces);
   });
 
   after(async () => {
-    await client?.close();
-    await panel?.close();
-    await sessions?.close();
+    await surfaces?.close();
   });
 
   test("the CLI's run is MCP's and the panel's running task; their Index joins it; once it ends, its id still answers", async () => {
