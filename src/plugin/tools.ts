@@ -62,7 +62,7 @@ const TOOLS: Record<string, (open: Open, call: ToolCall) => Promise<ToolAnswer>>
 };
 
 /** Answers one call with a workspace opened for it (so it sees the settings and HEAD of this moment) and closed after. */
-export function answerCall(call: ToolCall, openWorkspace: (at: string, opts: OpenOptions) => Promise<Workspace>, models: ModelPool): Promise<ToolAnswer> {
+export async function answerCall(call: ToolCall, openWorkspace: (at: string, opts: OpenOptions) => Promise<Workspace>, models: ModelPool): Promise<ToolAnswer> {
   const tool = TOOLS[call.tool];
   if (!tool) throw new OcragError(`no tool "${call.tool}": the plugin and this ocrag are of different versions (run ocrag setup opencode again)`);
   return tool((at, folder) => openWorkspace(at, { folder, models }), call);
