@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { trimToTokenBudget } from '../src/render/budget.js';
+import { estimateTokens } from '../src/render/budget.js';
 import { formatMarkdown, inlineCode } from '../src/render/markdown.js';
 import { formatXml } from '../src/render/xml.js';
 import type { SearchReport } from '../src/render/report.js';
@@ -71,17 +71,6 @@ describe('output formats', () => {
     assert.equal(inlineCode('a`b'), '``a`b``');
     assert.equal(inlineCode('`edge`'), '`` `edge` ``');
   });
-
-  test('a token budget drops whole results from the end and never cuts one', () => {
-    const results = [result('a'.repeat(400)), result('b'.repeat(400)), result('c'.repeat(4000))];
-    const report: SearchReport = { query: 'q', latencyMs: 1, results };
-    const trimmed = trimToTokenBudget(report, 300, formatMarkdown);
-    assert.equal(trimmed.report.results.length, 2);
-    assert.equal(trimmed.dropped, 1);
-    assert.ok(trimmed.tokens <= 300);
-    assert.deepEqual(trimmed.report.results.map((r) => r.text), [results[0].text, results[1].text]);
-    assert.equal(trimToTokenBudget(report, 10, formatMarkdown).report.results.length, 0);
-  });
 });
 
 describe('ocrag search --format on a repository', () => {
@@ -119,8 +108,9 @@ describe('ocrag search --format on a repository', () => {
     assert.match(md.stdout, /^### `src\/cli\/args\.ts:\d+-\d+`/m);
     const budget = await runCli([...args, '--format', 'markdown', '--max-tokens', '150'], repo);
     assert.equal(budget.code, 0);
-    assert.ok(budget.stdout.length / 4 <= 150, `${budget.stdout.length} chars`);
-    assert.match(budget.stderr, /kept \d of 4 results to fit --max-tokens 150/);
+    assert.ok(estimateTokens(budget.stdout) <= 150, `${estimateTokens(budget.stdout)} tokens`);
+    assert.match(budget.stderr, /kept \d of 4 results(, the best cut to its first lines,)? to fit --max-tokens 150/);
+    assert.match(budget.stdout, /left out to fit 150 tokens\.\n$/, 'stdout says what was left out');
     const clash = await runCli([...args, '--json', '--format', 'xml'], repo);
     assert.equal(clash.code, 2);
     const bad = await runCli([...args, '--format', 'yaml'], repo);

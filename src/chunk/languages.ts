@@ -51,6 +51,15 @@ const BY_INTERPRETER: Record<string, string> = {
   ruby: 'ruby', php: 'php', perl: 'perl',
 };
 
+/**
+ * Every language name a chunk can be recorded with: a file's by its name, a `#!` line's, HTML found by its doctype,
+ * and `text` for the rest (PDF pages are `pdf`, by extension). A search filter naming none of these finds nothing.
+ */
+export const RECORDED_LANGUAGES: ReadonlySet<string> = new Set([...Object.values(BY_EXTENSION), ...Object.values(BY_FILE_NAME), ...Object.values(BY_INTERPRETER), 'html', 'text']);
+
+/** Languages a file whose name says nothing (`text`) may still be recorded with, by its first line. */
+export const FIRST_LINE_LANGUAGES: ReadonlySet<string> = new Set([...Object.values(BY_INTERPRETER), 'html']);
+
 /** Language name for a path, by file name first, then extension; "text" when unknown. */
 export function detectLanguage(path: string): string {
   const baseName = (path.split(/[\\/]/).pop() ?? '').toLowerCase();

@@ -1,11 +1,10 @@
 #!/usr/bin/env node
-import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { debugStacks } from '../workspace/environment.js';
 import { GitError } from '../workspace/types.js';
 import { restartsWithArenas, runWithArenas } from './arenas.js';
 import { OcragError, type ErrorKind } from '../util/errors.js';
-import { asStorageError } from '../util/storage-problem.js';
+import { failureLine, knownFailure } from '../render/failure.js';
 import { VERSION } from '../util/version.js';
 import { positiveInt, splitList } from './options.js';
 
@@ -113,22 +112,11 @@ function reportError(e: unknown): number {
     process.stderr.write(`ocrag: ${e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see ocrag --help)\n`);
     return EXIT.usage;
   }
-  if (e instanceof OcragError) {
-    process.stderr.write(`ocrag: ${e.message}\n`);
-    return EXIT_OF[e.kind];
-  }
-  if (e instanceof GitError) {
-    process.stderr.write(`ocrag: git: ${e.message}\n`);
-    return EXIT.error;
-  }
-  // A write the disk refused where no layer said so (a lock file, an artifact's temp file): one line and exit 7.
-  const file = (e as NodeJS.ErrnoException)?.path;
-  const refused = asStorageError(e, file ? path.dirname(file) : 'the current folder');
-  if (refused) return reportError(refused);
-  const err = e as Error;
-  process.stderr.write(`ocrag: ${err?.message ?? String(e)}\n`);
-  if (debugStacks()) process.stderr.write(`${err?.stack}\n`);
-  return EXIT.error;
+  // A write the disk refused where no layer said so (a lock file, an artifact's temp file) is exit 7 (render/failure.ts).
+  const known = knownFailure(e);
+  process.stderr.write(`${failureLine(e)}\n`);
+  if (!known && !(e instanceof GitError) && debugStacks()) process.stderr.write(`${(e as Error)?.stack}\n`);
+  return known ? EXIT_OF[known.kind] : EXIT.error;
 }
 
 // A reader that stops early (`ocrag search … | head`) closes the pipe: the rest of the output has nobody to go to,

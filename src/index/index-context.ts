@@ -49,7 +49,7 @@ export interface WorkspaceKind {
   headNow(ctx: IndexContext): Promise<HeadSnapshot>;
   /** The uncommitted edits a view lays over the base manifest; null where there is no git to ask. */
   workingChanges(ctx: IndexContext): Promise<WorkingChange[]> | null;
-  /** Why answering from the index as it is would be wrong while a run works for `ctx.head` (session/head-state). */
+  /** Why answering from the index as it is would be wrong while a run works for `ctx.head` (a search while its own run works). */
   unansweredWhileRunning(ctx: IndexContext): Promise<'moved' | 'missing' | null>;
   /** HEAD and its ref as files, for a server's cheap signature; null when they can't be read so (reftable). */
   headFiles(ctx: IndexContext): string[] | null;

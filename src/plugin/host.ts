@@ -1,10 +1,10 @@
 // `ocrag plugin-host`: one long-lived process an editor plugin (OpenCode's, written by `ocrag setup opencode`) sends
 // its tool calls to, instead of starting the CLI for each (0.6-1.3 s a call, most of it starting node and loading
-// the model). Newline-delimited JSON on stdin and stdout: {"id", "tool", "root", "cwd", "args"} in, {"id", "text"}
-// or {"id", "error"} out, in the order the calls came. It ends when stdin closes (the plugin's process is gone).
+// the model). Newline-delimited JSON on stdin and stdout: {"id", "tool", "root", "cwd", "args"} in, {"id", "text",
+// "title"} or {"id", "error"} out, in the order the calls came. It ends when stdin closes (the plugin's process is gone).
 import readline from 'node:readline';
-import { GitError, ModelPool, OcragError, openWorkspace } from '../workspace/index.js';
-import { asStorageError } from '../util/storage-problem.js';
+import { ModelPool, openWorkspace } from '../workspace/index.js';
+import { failureLine } from '../render/failure.js';
 import { answerCall, type ToolCall } from './tools.js';
 
 export async function runPluginHost(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stdout): Promise<void> {
@@ -15,7 +15,7 @@ export async function runPluginHost(input: NodeJS.ReadableStream = process.stdin
   for await (const line of lines) {
     if (!line.trim()) continue;
     const call = parseCall(line);
-    const reply = 'error' in call ? call : await answerCall(call, openWorkspace, models).then((text) => ({ id: call.id, text }), (e: unknown) => ({ id: call.id, error: errorLine(e) }));
+    const reply = 'error' in call ? call : await answerCall(call, openWorkspace, models).then(({ title, text }) => ({ id: call.id, text, title }), (e: unknown) => ({ id: call.id, error: failureLine(e) }));
     output.write(`${JSON.stringify(reply)}\n`);
   }
   await models.close();
@@ -33,11 +33,3 @@ function parseCall(line: string): (ToolCall & { id: unknown }) | { id: unknown; 
   return { id: call.id, tool: call.tool, root: call.root, cwd: call.cwd, args: typeof call.args === 'object' && call.args !== null ? (call.args as Record<string, unknown>) : {} };
 }
 
-/** The one line the CLI would print for this failure. */
-function errorLine(e: unknown): string {
-  if (e instanceof OcragError) return `ocrag: ${e.message}`;
-  if (e instanceof GitError) return `ocrag: git: ${e.message}`;
-  const refused = asStorageError(e, (e as NodeJS.ErrnoException)?.path ?? 'the current folder');
-  if (refused) return `ocrag: ${refused.message}`;
-  return `ocrag: ${e instanceof Error ? e.message : String(e)}`;
-}

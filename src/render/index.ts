@@ -4,7 +4,7 @@ import type { OutputFormat, SearchReport } from './report.js';
 import { formatText, PLAIN, type Paint } from './text.js';
 import { formatXml } from './xml.js';
 
-export { OUTPUT_FORMATS, type OutputFormat, type SearchReport } from './report.js';
+export { OUTPUT_FORMATS, echoedQuery, leftOutNote, type LeftOut, type OutputFormat, type SearchReport } from './report.js';
 export { trimToTokenBudget, estimateTokens } from './budget.js';
 
 /** The renderer of one output format; text is coloured with `paint`. */

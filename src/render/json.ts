@@ -3,8 +3,11 @@ import type { SearchReport } from './report.js';
 /**
  * The results array, unchanged from `--json`: scripts already read `[{path, startLine, endLine, language, symbol,
  * score, text}]`; a long chunk cut to the part that answers adds `shown: [{startLine, endLine}]`, a file whose exact
- * name `path` cannot show adds `quotedPath` (git's quoted form, `path-key.ts`).
+ * name `path` cannot show adds `quotedPath` (git's quoted form, `path-key.ts`). When a token budget left something
+ * out, a last element says what, and has no `path`: `{leftOut: {dropped, cut, maxTokens}}` (results dropped, cut).
  */
 export function formatJson(report: SearchReport): string {
-  return JSON.stringify(report.results, null, 2) + '\n';
+  const left = report.leftOut;
+  const items: unknown[] = left ? [...report.results, { leftOut: left }] : report.results;
+  return JSON.stringify(items, null, 2) + '\n';
 }

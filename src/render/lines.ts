@@ -23,5 +23,7 @@ export function numberedLines(r: Pick<SearchResult, 'text' | 'startLine' | 'endL
 
 /** `12-14, 30-53`: the parts of a cut chunk a result shows. */
 export function shownRanges(shown: { startLine: number; endLine: number }[]): string {
+  // A result cut by a token budget to its location alone shows no line of its chunk.
+  if (!shown.length) return 'none';
   return shown.map((s) => `${s.startLine}-${s.endLine}`).join(', ');
 }

@@ -1,19 +1,20 @@
 import { shownRanges } from './lines.js';
-import type { SearchReport } from './report.js';
+import { echoedQuery, leftOutNote, type SearchReport } from './report.js';
 
 /**
  * One `### path:start-end` heading (with `quoted "caf\351.py"`, the exact name, when the path is not) and one fenced
- * block per result; fences outgrow any backtick run in the code.
+ * block per result; fences outgrow any backtick run in the code. A last line says what a token budget left out.
  */
 export function formatMarkdown(report: SearchReport): string {
   const n = report.results.length;
-  const out = [`${n} result${n === 1 ? '' : 's'} for ${inlineCode(report.query)} (${Math.round(report.latencyMs)} ms)`];
+  const out = [`${n} result${n === 1 ? '' : 's'} for ${inlineCode(echoedQuery(report.query))} (${Math.round(report.latencyMs)} ms)`];
   for (const r of report.results) {
-    const title = [inlineCode(`${r.path}:${r.startLine}-${r.endLine}`), ...(r.symbol ? [inlineCode(r.symbol)] : []), r.score.toFixed(3), ...(r.shown ? [`shows ${shownRanges(r.shown)}`] : []), ...(r.quotedPath ? [`quoted ${inlineCode(r.quotedPath)}`] : [])];
+    const title = [inlineCode(`${r.path}:${r.startLine}-${r.endLine}`), ...(r.symbol ? [inlineCode(r.symbol)] : []), r.score.toFixed(3), ...(r.shown?.length ? [`shows ${shownRanges(r.shown)}`] : r.shown ? ['location only'] : []), ...(r.quotedPath ? [`quoted ${inlineCode(r.quotedPath)}`] : [])];
     const fence = '`'.repeat(Math.max(3, longestRun(r.text, '`') + 1));
     const body = r.text.endsWith('\n') ? r.text : `${r.text}\n`;
     out.push('', `### ${title.join(' · ')}`, '', `${fence}${infoString(r.language)}\n${body}${fence}`);
   }
+  if (report.leftOut) out.push('', `${capitalized(leftOutNote(report.leftOut))}.`);
   return out.join('\n') + '\n';
 }
 
@@ -37,4 +38,8 @@ export function longestRun(text: string, char: string): number {
 /** A fence's info string names the language for highlighting; anything unusual is left out rather than escaped. */
 function infoString(language: string): string {
   return /^[\w+#.-]+$/.test(language) && language !== 'text' ? language : '';
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,5 +1,5 @@
 import { numberedLines } from './lines.js';
-import type { SearchReport } from './report.js';
+import { leftOutNote, type SearchReport } from './report.js';
 
 /** Colours for text output; the CLI makes them ANSI codes at a terminal, PLAIN leaves text as it is. */
 export interface Paint {
@@ -33,5 +33,6 @@ export function formatText(report: SearchReport, p: Paint): string {
     if (lines.length > SNIPPET_LINES) out.push(p.dim(`${' '.repeat(width)} │ … ${lines.length - SNIPPET_LINES} more lines`));
     out.push('');
   }
+  if (report.leftOut) out.push(p.dim(leftOutNote(report.leftOut)), '');
   return out.join('\n');
 }

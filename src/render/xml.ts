@@ -1,4 +1,4 @@
-import type { SearchReport } from './report.js';
+import { echoedQuery, type SearchReport } from './report.js';
 import { shownRanges } from './lines.js';
 
 /** Characters XML 1.0 cannot carry at all, not even as character references. */
@@ -6,16 +6,17 @@ const NOT_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 const NOT_XML_GLOBAL = new RegExp(NOT_XML.source, 'gu');
 
 /**
- * `<results query latencyMs count>` with one `<result path startLine endLine score language symbol>` per chunk
+ * `<results query latencyMs count>` (a long query by its start: `echoedQuery`) with one `<result path startLine endLine score language symbol>` per chunk
  * (and `quotedPath` when the path is not the file's exact name, `shown="12-14, 30-53"` when a long chunk is cut to
  * the part that answers).
  * The code sits in CDATA, split so that no `]]>` in it can close the section, and with carriage returns as
  * character references (a parser would otherwise turn them into newlines). Code holding characters XML cannot
  * represent is sent as base64 with `encoding="base64"`, so the document is always well-formed and exact.
+ * A last `<leftOut dropped cut maxTokens/>` says what a token budget left out: results dropped, results cut.
  */
 export function formatXml(report: SearchReport): string {
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<results query="${attr(report.query)}" latencyMs="${Math.round(report.latencyMs)}" count="${report.results.length}">`);
+  out.push(`<results query="${attr(echoedQuery(report.query))}" latencyMs="${Math.round(report.latencyMs)}" count="${report.results.length}">`);
   for (const r of report.results) {
     const base64 = NOT_XML.test(r.text);
     const attrs = [
@@ -32,6 +33,8 @@ export function formatXml(report: SearchReport): string {
     const body = base64 ? Buffer.from(r.text, 'utf8').toString('base64') : cdata(r.text);
     out.push(`  <result ${attrs.join(' ')}>${body}</result>`);
   }
+  const left = report.leftOut;
+  if (left) out.push(`  <leftOut dropped="${left.dropped}" cut="${left.cut}" maxTokens="${left.maxTokens}"/>`);
   out.push('</results>');
   return out.join('\n') + '\n';
 }

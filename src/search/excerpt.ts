@@ -62,6 +62,11 @@ export function excerpt(text: string, startLine: number, symbol: string, query: 
   return { text: out.join('\n'), shown: spans.map((s) => ({ startLine: startLine + s.start, endLine: startLine + s.end })) };
 }
 
+/** The index of the line of `text` that defines `symbol` (0 when only a line or two of doc comment come before it). */
+export function definitionLine(text: string, symbol: string): number {
+  return headOf(text.split('\n'), innermostName(symbol)).start;
+}
+
 /** The marker line standing for lines `from..to` of the file. */
 function cutMarker(from: number, to: number): string {
   const n = to - from + 1;

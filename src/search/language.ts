@@ -1,3 +1,5 @@
+import { detectLanguage } from '../chunk/languages.js';
+
 /** What agents call a language → the names the chunker records (see src/chunk/languages.ts). */
 const ALIASES: Record<string, string[]> = {
   typescript: ['typescript', 'tsx'],
@@ -13,6 +15,9 @@ const ALIASES: Record<string, string[]> = {
   go: ['go'],
   golang: ['go'],
   'c#': ['c_sharp'],
+  objc: ['objective_c'],
+  'objective-c++': ['objective_cpp'],
+  objcpp: ['objective_cpp'],
   csharp: ['c_sharp'],
   cs: ['c_sharp'],
   'c++': ['cpp'],
@@ -30,7 +35,10 @@ const ALIASES: Record<string, string[]> = {
 /** The recorded language names a filter accepts; unknown names are taken as recorded names. */
 export function languagesFor(filter: string): Set<string> {
   const key = filter.trim().toLowerCase();
-  return new Set(ALIASES[key] ?? [key.replace(/[\s-]+/g, '_')]);
+  if (ALIASES[key]) return new Set(ALIASES[key]);
+  // A file extension names the language its files are recorded in (jsonc → json, m → objective_c, yml → yaml).
+  const byExtension = /^[a-z0-9+]+$/.test(key) ? detectLanguage(`file.${key}`) : 'text';
+  return new Set([byExtension !== 'text' || key === 'txt' ? byExtension : key.replace(/[\s-]+/g, '_')]);
 }
 
 /**

@@ -14,7 +14,8 @@ export function packStrings(items: readonly string[]): PackedStrings {
 
 export function unpackStrings({ utf8, ends }: PackedStrings): string[] {
   // Decoding keeps every item's length: a lone surrogate (one unit) becomes U+FFFD (one unit).
-  const text = new TextDecoder().decode(utf8);
+  // ignoreBOM: the first item may begin with U+FEFF, which must stay part of it.
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(utf8);
   const out = new Array<string>(ends.length);
   let start = 0;
   for (let i = 0; i < ends.length; i++) out[i] = text.slice(start, (start = ends[i]));

@@ -38,7 +38,8 @@ interface SnapshotMeta {
   languages: string[];
 }
 
-const utf8Decoder = new TextDecoder();
+// ignoreBOM: a stored text may begin with U+FEFF, and must read back exactly as it was written.
+const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * A chunk read back from a snapshot. Its text is read from the file and decoded when first asked for: a search

@@ -14,6 +14,7 @@ import { hasGoodMatch } from './relevance.js';
 import { selectTop } from './rank/select.js';
 import { inLanguage, languageFetchCount } from './language.js';
 import { searchView } from './view.js';
+import { checkLanguageInView, checkLanguageName, noFileMatches } from './filters.js';
 
 export { keepSnapshotCurrent, storeRetriever, type Retriever } from './candidates.js';
 
@@ -64,9 +65,10 @@ export interface SearchOptions {
  * when their blob is in the manifest (and its path matches the glob), and are shown at the manifest's paths.
  */
 export async function searchManifest(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<SearchResult[]> {
+  if (opts.language !== undefined) checkLanguageName(opts.language);
   const minScore = opts.minScore ?? -Infinity;
   const k = opts.language === undefined ? opts.k : languageFetchCount(opts.k);
-  return recovering(retriever, async () => {
+  const answer = await recovering(retriever, async () => {
     const { q, hits } = await rank(manifest, retriever, query, { ...opts, k });
     if (!hasGoodMatch(hits, opts.minMatch ?? 0)) return [];
     const results = hits
@@ -78,6 +80,9 @@ export async function searchManifest(manifest: Manifest, retriever: Retriever, q
       .filter((r) => r.score >= minScore);
     return inLanguage(results, opts.language, opts.k);
   });
+  // Nothing in that language: said as such when no file of the view could be in it (filters.ts).
+  if (!answer.length && opts.language !== undefined) checkLanguageInView(opts.language, searchView(manifest, opts.pathGlob), opts.pathGlob);
+  return answer;
 }
 
 /** The k best hits with what each ranking signal (`rank/signals/index.ts`) contributed (search results are made from these). */
@@ -98,6 +103,7 @@ async function recovering<T>(retriever: Retriever, search: () => Promise<T>): Pr
 async function rank(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<{ q: QueryInfo; hits: Hit[] }> {
   const cfg: RankingConfig = { ...DEFAULT_RANKING, ...opts.ranking };
   const view = searchView(manifest, opts.pathGlob);
+  if (!view.files.length && opts.pathGlob) throw noFileMatches(opts.pathGlob, searchView(manifest));
   if (!view.files.length) return { q: analyzeQuery(query), hits: [] };
   const q = analyzeQuery(query, hasCjk(query) ? await chineseLexicon(opts.onNotice) : undefined, { longQueries: cfg.longQueries });
   const candidates = await gatherCandidates(retriever, view, q, cfg);

@@ -52,7 +52,8 @@ interface Header<Meta> {
   bytes: number;
 }
 
-const align8 = (n: number) => (n + 7) & ~7;
+// Arithmetic, not `& ~7`: the header's length is measured with offsets near 2^53, which 32-bit bit operations wrap.
+const align8 = (n: number) => Math.ceil(n / 8) * 8;
 
 /** Writes eager then lazy sections after the header; `meta` is any JSON the reader checks. */
 export function writeSectionedFile<Meta>(file: string, magic: string, meta: Meta, eager: Record<string, Section>, lazy: Record<string, Section>): void {

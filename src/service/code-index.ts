@@ -9,10 +9,10 @@ import { remoteFirstAnswer } from './remote-first-answer.js';
 import { withSources, type SourcesView } from '../index/sources.js';
 import { readyFolderStore, viewSources } from '../index/folder.js';
 import { AsIs } from './as-is.js';
-import { indexBehind } from './head-state.js';
 import { refreshSearchSnapshot } from './search-snapshot.js';
 import { summarize } from '../index/known-tree.js';
-import type { IndexSummary } from '../index/indexer.js';
+import type { IndexProgress, IndexSummary } from '../index/indexer.js';
+import { RunRecorder } from './run-record.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
 import { checkSearchSet } from './stored-rows.js';
 import { storeExists } from '../store/open-store.js';
@@ -23,6 +23,7 @@ import { readSources } from '../store/sources.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 import { withSourceFile } from '../search/result-path.js';
+import { checkQueryLength } from '../search/query-limit.js';
 import { OcragError, INDEX_RUN, REBUILD } from '../util/errors.js';
 import { KeptStore } from './kept-store.js';
 import { withIndexLock } from '../util/file-lock.js';
@@ -72,13 +73,13 @@ export class CodeIndex {
   }
 
   /** Indexes HEAD (a folder: its files). Waits for a run in another process (a hook's) unless the caller holds the lock already. */
-  index(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal } = {}): Promise<IndexSummary> {
+  index(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal; runId?: string } = {}): Promise<IndexSummary> {
     return this.ctx.kind.match({ git: () => this.indexHead(opts), folder: () => this.indexFolder(opts.rebuild, opts.signal) });
   }
 
-  private async indexHead(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal }): Promise<IndexSummary> {
+  private async indexHead(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal; runId?: string }): Promise<IndexSummary> {
     await this.refreshHead();
-    const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal);
+    const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal, opts.runId);
     if (!summary.upToDate) await refreshSearchSnapshot(this.ctx);
     else await checkSearchSet(this.ctx);
     await this.refreshSources();
@@ -124,12 +125,19 @@ export class CodeIndex {
     return this.locked(async () => (await import('../index/gc.js')).collectGarbage(this.ctx, keep)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables)));
   }
 
-  private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal): Promise<IndexSummary> {
+  private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal, runId?: string): Promise<IndexSummary> {
     const run = async () => {
-      const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress: this.hooks.onProgress, onNotice: this.hooks.onNotice, signal });
-      if (summary.upToDate) return summary;
-      this.releaseStore();
-      return (await import('../index/gc-policy.js')).summaryAfterGc(this.ctx, summary, this.hooks.onNotice);
+      // Under the lock: the record every other process of this repository shows while the run goes on.
+      const record = new RunRecorder(this.ctx.layout, rebuild ? 'full' : 'incremental', runId);
+      const onProgress = (p: IndexProgress) => (this.hooks.onProgress?.(p), record.progress(p));
+      try {
+        const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress, onNotice: this.hooks.onNotice, signal });
+        if (summary.upToDate) return summary;
+        this.releaseStore();
+        return await (await import('../index/gc-policy.js')).summaryAfterGc(this.ctx, summary, this.hooks.onNotice);
+      } finally {
+        record.end();
+      }
     };
     // The run wrote (and maybe compacted) through its own handle: a kept one would not see it.
     return (holdingLock ? run() : this.locked(run))
@@ -163,7 +171,7 @@ export class CodeIndex {
     const ctx = this.ctx;
     // A folder's store only has to exist: the view's scan embeds what is new.
     const folder = async () => {
-      if (indexBehind(ctx)) await this.readyFolder(performance.now());
+      if (ctx.kind.indexBehind(ctx)) await this.readyFolder(performance.now());
       return null;
     };
     return ctx.kind.match({ folder, git: () => this.catchUpHead(ctx) });
@@ -171,7 +179,7 @@ export class CodeIndex {
 
   private async catchUpHead(ctx: IndexContext): Promise<IndexSummary | null> {
     const { commit } = requireHead(ctx.head);
-    if (!indexBehind(ctx)) return null;
+    if (!ctx.kind.indexBehind(ctx)) return null;
     // An index of the old default model gets its own notice from the run.
     if (!supersededDefaultModel(ctx)) this.hooks.onNotice?.(`ocrag: index is behind ${ctx.head.branch ?? 'HEAD'} (${commit.slice(0, 8)}); updating it first`);
     return this.runIndex();
@@ -183,6 +191,7 @@ export class CodeIndex {
    */
   async search(query: string, opts: SearchOptions & ViewOptions): Promise<SearchResult[]> {
     if (!query.trim()) throw new OcragError('empty query: say what code you are looking for');
+    checkQueryLength(query);
     opts = { onNotice: this.hooks.onNotice, ...opts };
     const first = this.hooks.startBackgroundIndex && (await remoteFirstAnswer(this.ctx, opts, () => this.model(), this.hooks.startBackgroundIndex, this.hooks.onNotice));
     if (first) return searchManifest(first.manifest, first.retriever, query, opts);

@@ -21,8 +21,14 @@ export interface TaskStart {
 
 export type TaskListener = (task: IndexTaskSnapshot) => void;
 
-/** Runs one index run: passes `run.signal` to the indexer and reports its progress to `run.onProgress`. */
-export type IndexRunner = (kind: IndexTaskKind, run: ReindexRun) => Promise<IndexSummary>;
+/** Runs one index run: passes `run.signal` to the indexer and reports its progress to `run.onProgress`; `run.id` names it to other processes. */
+export type IndexRunner = (kind: IndexTaskKind, run: ReindexRun & { id: string }) => Promise<IndexSummary>;
+
+/** The run another process of this machine is doing on the repository now (service/run-record.ts), or null. */
+export type RunElsewhere = () => (Omit<IndexTaskSnapshot, 'root'> & { pid: number }) | null;
+
+/** How often a follower of the tasks (the panel's live bar) looks at another process's run. */
+const ELSEWHERE_POLL_MS = 500;
 
 const ENDED = new Set<ReindexSnapshot['state']>(['done', 'failed', 'cancelled']);
 
@@ -39,10 +45,14 @@ export class IndexTasks {
   private currentId: string | null = null;
   private lastId: string | null = null;
   private readonly listeners = new Set<TaskListener>();
+  /** Another process's run as last seen, so that its id still answers once it has ended. */
+  private seenElsewhere: IndexTaskSnapshot | null = null;
+  private polling: NodeJS.Timeout | null = null;
 
   constructor(
     readonly root: string,
     private readonly runner: IndexRunner,
+    private readonly elsewhere: RunElsewhere = () => null,
   ) {}
 
   /** Whether a task is running (or stopping) now. */
@@ -56,17 +66,24 @@ export class IndexTasks {
       const task = this.status(this.currentId)!;
       return { id: task.id, started: false, message: `a ${task.kind} index run is already running (task ${task.id}, ${task.percent}%)`, task };
     }
+    const other = this.runElsewhere();
+    if (other) return { id: other.id, started: false, message: `a ${other.kind} index run of another ocrag process is running (task ${other.id}, ${other.percent}%): following it`, task: other };
     const id = newTaskId();
     const job = new ReindexJob((snapshot) => this.tell(id, snapshot));
     this.jobs.set(id, job);
     this.currentId = this.lastId = id;
     this.forgetOld();
-    job.start(kind, (run) => this.runner(kind, run));
+    job.start(kind, (run) => this.runner(kind, { ...run, id }));
     return { id, started: true, message: `${kind} index run started (task ${id})`, task: this.status(id)! };
   }
 
   /** The task's snapshot; without an id the running task, else the last one; null when unknown (or none ran). */
   status(id?: string): IndexTaskSnapshot | null {
+    if (!this.currentId && (id === undefined || !this.jobs.has(id))) {
+      const other = this.runElsewhere();
+      if (other && (id === undefined || id === other.id)) return other;
+      if (id !== undefined && id === this.seenElsewhere?.id) return this.seenElsewhere;
+    }
     const key = id ?? this.currentId ?? this.lastId;
     const job = key ? this.jobs.get(key) : undefined;
     return job && key ? withId(key, this.root, job.snapshot()) : null;
@@ -81,7 +98,37 @@ export class IndexTasks {
   /** Calls `listener` with every new snapshot of every task until the returned function is called. */
   subscribe(listener: TaskListener): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.polling ??= setInterval(() => this.followElsewhere(), ELSEWHERE_POLL_MS).unref();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0 && this.polling) (clearInterval(this.polling), (this.polling = null));
+    };
+  }
+
+  /**
+   * Another process's run, while this process runs none: as a running task of its id. Once it is gone its last
+   * snapshot stays answerable, ended; how it ended is that process's to say (its output, `.ocrag/log` for a hook).
+   */
+  private runElsewhere(): IndexTaskSnapshot | null {
+    const seen = this.elsewhere();
+    if (seen) {
+      const { pid, ...snapshot } = seen;
+      this.seenElsewhere = Object.freeze({ ...snapshot, root: this.root, warnings: [`run by another ocrag process (pid ${pid})`] });
+      return this.seenElsewhere;
+    }
+    if (this.seenElsewhere?.state === 'running') {
+      const { warnings } = this.seenElsewhere;
+      this.seenElsewhere = Object.freeze({ ...this.seenElsewhere, state: 'done', percent: 100, finishedAt: new Date().toISOString(), warnings: [...warnings, 'ended in that process, which reports how'] });
+    }
+    return null;
+  }
+
+  /** Tells the followers each change of another process's run. */
+  private followElsewhere(): void {
+    if (this.currentId) return;
+    const before = this.seenElsewhere;
+    const now = this.runElsewhere() ?? this.seenElsewhere;
+    if (now && now !== before && JSON.stringify(now) !== JSON.stringify(before)) this.tellAll(now);
   }
 
   /** Resolves when the running task (if any) has ended, with how it ended. */
@@ -94,7 +141,10 @@ export class IndexTasks {
     // The final snapshot is made before the job lets go of its run: whoever hears it may start the next task.
     if (id === this.currentId && ENDED.has(snapshot.state)) this.currentId = null;
     if (this.listeners.size === 0) return;
-    const task = withId(id, this.root, snapshot);
+    this.tellAll(withId(id, this.root, snapshot));
+  }
+
+  private tellAll(task: IndexTaskSnapshot): void {
     for (const listener of this.listeners) {
       try {
         listener(task);

@@ -1,5 +1,5 @@
+import type { IndexContext } from '../index/index-context.js';
 import type { CodeIndex } from '../service/code-index.js';
-import { headNow, uncommittedChanges } from '../service/head-state.js';
 import { indexStatus, type IndexStatus } from '../service/status.js';
 import type { IndexTasks, IndexTaskSnapshot } from './index-tasks.js';
 import type { QueryCache } from './query-cache.js';
@@ -19,7 +19,7 @@ export interface SessionStatus {
 
 /** A read-only report; never waits for a running reindex, never moves the index's idea of HEAD under it. */
 export async function sessionStatus(index: CodeIndex, tasks: IndexTasks, reindex: ReindexSnapshot, cache: QueryCache | null): Promise<SessionStatus> {
-  const head = await headNow(index.ctx);
+  const head = await index.ctx.kind.headNow(index.ctx);
   let status: IndexStatus | null = null;
   let statusError: string | null = null;
   try {
@@ -37,4 +37,10 @@ export async function sessionStatus(index: CodeIndex, tasks: IndexTasks, reindex
     task: tasks.status(),
     queryCache: { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 },
   };
+}
+
+/** Uncommitted edits and untracked files a view lays over HEAD's index; null where there is no git to ask. */
+function uncommittedChanges(ctx: IndexContext): Promise<number | null> {
+  const changes = ctx.kind.workingChanges(ctx);
+  return changes ? changes.then((c) => c.length, () => null) : Promise.resolve(null);
 }

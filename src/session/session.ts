@@ -2,16 +2,16 @@ import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { mcpWaitMs } from '../config/environment.js';
 import { currentManifest } from '../index/manifest-state.js';
-import type { IndexContext, PlainFolderUse } from '../index/index-context.js';
+import type { IndexContext } from '../index/index-context.js';
 import type { IndexProgress } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import { CodeIndex } from '../service/code-index.js';
-import { indexBehind, unansweredWhileRunning } from '../service/head-state.js';
 import { addSources, checkAgentMayAdd, listSources, removeSource } from '../service/sources.js';
 import { sourceFileCount, type SourceSpec } from '../store/sources.js';
 import type { Manifest } from '../store/manifest.js';
 import { OcragError } from '../util/errors.js';
 import { firstAnswer } from './first-answer.js';
+import { checkQueryLength } from '../search/query-limit.js';
 import { sessionStatus, type SessionStatus } from './session-status.js';
 import { LiveView } from './live-view.js';
 import { stateSignature } from './state-signature.js';
@@ -21,6 +21,11 @@ import { idle, type ReindexKind, type ReindexOutcome, type ReindexRun, type Rein
 import { asStorageError } from '../util/storage-problem.js';
 import { asIsNotice } from '../service/as-is.js';
 import { SearchNotices } from './search-notices.js';
+import type { SessionOptions } from './session-options.js';
+
+export type { SessionOptions } from './session-options.js';
+import { taskElsewhere } from './run-elsewhere.js';
+import type { IndexLayout } from '../store/layout.js';
 import { relatedCode, type RelatedAnswer, type RelatedQuery } from '../service/related.js';
 import { definitions, SYMBOL_CANDIDATES, type SymbolDefinition } from '../search/symbol-match.js';
 import { indexedManifest, listFiles, type ListedFile } from '../service/file-list.js';
@@ -30,20 +35,6 @@ import { indexedManifest, listFiles, type ListedFile } from '../service/file-lis
  * within the tool-call timeouts of common clients (Codex: 60 s). OCRAG_MCP_WAIT_MS overrides it.
  */
 const FOREGROUND_BUDGET_MS = mcpWaitMs() ?? 20_000;
-
-export interface SessionOptions {
-  /** The repository is the one containing this folder. */
-  cwd: string;
-  flags?: Partial<Config>;
-  /** One-line messages for the server's stderr. */
-  log?: (message: string) => void;
-  /**
-   * Outside git, which folder is served (index/context.ts): `existing` only one indexed before, `create` also `cwd`
-   * itself, made a knowledge base by the first index run. Only a folder the user named (`ocrag mcp --repo`) is
-   * created: an agent's server started in a home folder must not index it on its first search.
-   */
-  plain?: PlainFolderUse;
-}
 
 /**
  * The repository a server answers for: one CodeIndex (model loaded once), the live view searches run against,
@@ -63,10 +54,12 @@ export class RepoSession {
   /** The catch-up queued behind a job that works for a commit HEAD has left. */
   private following: Promise<void> | null = null;
   private readonly notices: SearchNotices;
+  /** Where the index is, once opened: another process's run is read from it. */
+  private layout: IndexLayout | null = null;
 
   constructor(private readonly options: SessionOptions) {
     this.notices = new SearchNotices(options.log);
-    this.tasks = new IndexTasks(path.resolve(options.cwd), (kind, run) => this.runTask(kind, run));
+    this.tasks = new IndexTasks(path.resolve(options.cwd), (kind, run) => this.runTask(kind, run), taskElsewhere(() => this.layout));
   }
 
   /**
@@ -85,6 +78,7 @@ export class RepoSession {
 
   /** Searches what the user sees now. While our own reindex runs, answers from the index as it was before it. */
   async search(query: string, opts: SearchOptions, onProgress?: (p: IndexProgress) => void): Promise<{ results: SearchResult[]; notice: string | null }> {
+    checkQueryLength(query);
     const first = await firstAnswer((await this.open()).index, this.tasks, query, opts);
     if (first) return first;
     const { value: results, notices } = await this.notices.during(async () => this.searchView(await this.view(onProgress), query, opts));
@@ -104,7 +98,7 @@ export class RepoSession {
     this.foregroundProgress = onProgress ?? null;
     const deadline = Date.now() + FOREGROUND_BUDGET_MS;
     try {
-      const unanswered = this.tasks.active ? await unansweredWhileRunning(index.ctx) : null;
+      const unanswered = this.tasks.active ? await index.ctx.kind.unansweredWhileRunning(index.ctx) : null;
       if (unanswered) {
         await this.untilSettled(deadline);
         if (this.tasks.active && unanswered === 'moved') this.followHeadAfterJob(index);
@@ -184,10 +178,10 @@ export class RepoSession {
     return this.tasks.start(kind);
   }
 
-  private async runTask(kind: ReindexKind, { signal, onProgress }: ReindexRun) {
+  private async runTask(kind: ReindexKind, { signal, onProgress, id }: ReindexRun & { id: string }) {
     const { index, live } = await this.open();
     this.jobProgress = onProgress;
-    return index.index({ rebuild: kind === 'full', signal }).finally(() => {
+    return index.index({ rebuild: kind === 'full', signal, runId: id }).finally(() => {
       this.jobProgress = null;
       live.invalidate();
     });
@@ -199,7 +193,7 @@ export class RepoSession {
     const state = signature && `${signature.source}\n${signature.index}`;
     if (state !== null && state === this.checkedState) return false;
     await index.refreshHead();
-    const behind = indexBehind(index.ctx);
+    const behind = index.ctx.kind.indexBehind(index.ctx);
     this.checkedState = behind ? null : state;
     return behind;
   }
@@ -263,7 +257,7 @@ export class RepoSession {
           if (this.tasks.active) this.jobProgress?.(p);
         },
         wrapModel: (model) => (this.queryCache = new QueryCache(model)),
-      }, { keepStoreOpen: true }, this.options.plain ?? 'existing').then((index) => ({ index, live: new LiveView(index) }));
+      }, { keepStoreOpen: true }, this.options.plain ?? 'existing').then((index) => ((this.layout = index.ctx.layout), { index, live: new LiveView(index) }));
       // Not inside a repository yet, say: the next call tries again rather than repeating a stale failure.
       opening.catch(() => {
         if (this.opening === opening) this.opening = null;

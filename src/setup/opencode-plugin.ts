@@ -1,3 +1,5 @@
+import { MAX_QUERY_CHARS, MAX_QUERY_CHARS_TEXT } from '../workspace/types.js';
+
 /** Where OpenCode loads a project's plugins from by itself: every `*.ts` in `.opencode/plugin/` (OpenCode 1.18). */
 export const OPENCODE_PLUGIN_PATH = '.opencode/plugin/ocrag.ts';
 
@@ -36,7 +38,9 @@ function ocrag(root: string): { file: string; args: string[] } {
   return { file: "ocrag", args: [] };
 }
 
-type Reply = { id: number; text?: string; error?: string };
+type Reply = { id: number; text?: string; title?: string; error?: string };
+/** What a tool returns to OpenCode: the output the agent reads and the title its call shows. */
+type Answer = { title: string; output: string };
 
 /** One \`ocrag plugin-host\`: calls are answered in order; it is started again if it dies. */
 class Host {
@@ -46,10 +50,10 @@ class Host {
 
   constructor(private readonly program: { file: string; args: string[] }) {}
 
-  call(tool: string, root: string, cwd: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
+  call(tool: string, root: string, cwd: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Answer> {
     const child = this.started();
     const id = this.next++;
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<Answer>((resolve, reject) => {
       const timer = setTimeout(() => settle({ id, error: "ocrag did not answer within 10 minutes" }), TIMEOUT_MS);
       const aborted = () => settle({ id, error: "cancelled" });
       const settle = (reply: Reply) => {
@@ -58,7 +62,8 @@ class Host {
         signal?.removeEventListener("abort", aborted);
         if (this.waiting.size === 0) this.idle(true);
         if (reply.error !== undefined) reject(new Error(reply.error));
-        else resolve(reply.text || "done");
+        // A host of an older ocrag sends no title: the tool's name stands for it.
+        else resolve({ title: reply.title || \`ocrag \${tool}\`, output: reply.text || "done" });
       };
       if (signal?.aborted) return reject(new Error("cancelled"));
       this.waiting.set(id, settle);
@@ -114,7 +119,7 @@ function lastLine(stderr: string): string | null {
 const hosts = new Map<string, Host>();
 
 /** Asks the host of the ocrag that serves this project (started on first use). */
-function ask(tool: string, root: string, cwd: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
+function ask(tool: string, root: string, cwd: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Answer> {
   const program = ocrag(root);
   const key = JSON.stringify(program);
   let host = hosts.get(key);
@@ -130,7 +135,7 @@ export const OcragPlugin: Plugin = async (input) => {
       ocrag_search: tool({
         description: "Search this repository's code (checked-out branch plus uncommitted edits) by meaning or by name. Use it before opening files you don't know: returns the best functions/classes with path:lines, symbol, score and code.",
         args: {
-          query: tool.schema.string().min(1).describe("what you look for: a question, a behaviour, or an identifier (English or Chinese)"),
+          query: tool.schema.string().min(1).max(${MAX_QUERY_CHARS}).describe("what you look for: a question, a behaviour, an identifier (English or Chinese), or a stack trace or bug report (up to ${MAX_QUERY_CHARS_TEXT} characters)"),
           k: tool.schema.number().int().min(1).max(50).optional().describe("how many results (default 10)"),
           path: tool.schema.string().optional().describe("only paths matching this glob, e.g. src/** or **/*.py"),
           language: tool.schema.string().optional().describe("only this language, e.g. typescript, python, go"),

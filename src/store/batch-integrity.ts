@@ -20,7 +20,8 @@ const LANGUAGE = /^[a-z][a-z0-9_+#.-]{0,39}$/;
 /** Lines are counted from 1; no blob the index reads has 100 million of them (share/chunk-rows.ts refuses more). */
 const MAX_LINE = 100_000_000;
 
-const decoder = new TextDecoder();
+// ignoreBOM: a stored text may begin with U+FEFF (a file with two byte-order marks); decoded, it must stay.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Tables named by a URI (`s3://…`) are a team's remote store, anything else this index's own folder. */
 const REMOTE = /^[a-z][a-z0-9+.-]*:\/\//i;

@@ -33,6 +33,8 @@ export interface IndexLayout extends StoreLocation {
   lock: string;
   /** Left by a hook that found the index lock taken: the run holding it indexes once more. */
   pending: string;
+  /** The index run going on now, as its process reports it (service/run-record.ts), for every other process to show. */
+  run: string;
   /** Search's snapshots of the store's rows (search/resident-snapshot.ts): they go with the store. */
   resident: string;
   /** Views search found past the in-memory budget (search/view-budget.ts): a cache that goes with the store. */
@@ -113,6 +115,7 @@ function layoutIn(dir: string, trackedIn: IndexLayout['trackedIn'], plain: boole
     log: path.join(dir, 'log'),
     lock: path.join(dir, 'index.lock'),
     pending: path.join(dir, 'index.pending'),
+    run: path.join(dir, 'run.json'),
     resident: path.join(dir, 'resident'),
     largeViews: path.join(dir, 'large-views.json'),
     staging: path.join(dir, `${STAGING_PREFIX}${process.pid}`),
@@ -132,10 +135,10 @@ function layoutIn(dir: string, trackedIn: IndexLayout['trackedIn'], plain: boole
  * locks and the verifier's key stay the index's own.
  */
 export function stagedLayout(layout: IndexLayout): IndexLayout {
-  const { config, sources, log, lock, pending, ownMark, verifyKey } = layout;
+  const { config, sources, log, lock, pending, run, ownMark, verifyKey } = layout;
   // Whose folder it is was settled for the index folder it lies in (store/index-folder.ts), whose mark stays there;
   // the verifier's secret stays too, so a rebuild does not tell anyone which rows the next sample picks.
-  return { ...layoutIn(layout.staging, null, false), config, sources, log, lock, pending, ownMark, verifyKey };
+  return { ...layoutIn(layout.staging, null, false), config, sources, log, lock, pending, run, ownMark, verifyKey };
 }
 
 /** A local store kept in this folder: the index's own (`.ocrag/`), or a staging folder. */

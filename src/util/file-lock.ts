@@ -50,6 +50,14 @@ export function tryLock(file: string, staleMs = DEFAULT_STALE_MS): FileLock | nu
   return null;
 }
 
+/** The pid of the live process of this host holding the lock, else null (free, stale, or held on another host). */
+export function lockHolder(file: string, staleMs = DEFAULT_STALE_MS): number | null {
+  const held = readLock(file);
+  if (!held || isStale(held, staleMs)) return null;
+  const owner = parseOwner(held.text);
+  return owner && (owner.host === undefined || owner.host === hostname()) ? owner.pid : null;
+}
+
 export interface WaitOptions {
   timeoutMs: number;
   staleMs?: number;

@@ -6,6 +6,7 @@ export type { GcResult } from '../index/gc.js';
 export type { IndexProgress, IndexSummary } from '../index/indexer.js';
 export { progressPercent } from '../index/progress.js';
 export { DEFAULT_MIN_MATCH } from '../search/relevance.js';
+export { MAX_QUERY_CHARS, MAX_QUERY_CHARS_TEXT, checkQueryLength } from '../search/query-limit.js';
 export type { SearchResult } from '../search/search.js';
 export type { SymbolDefinition, SymbolMatch } from '../search/symbol-match.js';
 export type { Excluded } from '../service/exclude.js';

@@ -100,7 +100,8 @@ export class Workspace {
 
   async search(query: string, opts: SearchQuery = {}): Promise<SearchResult[]> {
     if (opts.source && opts.sources === false) throw new OcragError('--source searches a source and --no-sources leaves them out: use one');
-    const pathGlob = opts.source ? `${checkSourceName(opts.source)}:${opts.pathGlob ?? '**'}` : opts.pathGlob;
+    if (opts.source) checkSourceKnown(opts.source, this.sources());
+    const pathGlob = opts.source ? `${opts.source}:${opts.pathGlob ?? '**'}` : opts.pathGlob;
     return this.engine.search(query, { ...opts, k: opts.k ?? DEFAULT_K, pathGlob });
   }
 
@@ -226,4 +227,12 @@ function forgetSource(ctx: CodeIndex['ctx'], name: string): void {
   } catch {
     // The refusal being reported already says what to do.
   }
+}
+
+/** A source to search must be one added: any other name would answer nothing, as if nothing matched. */
+function checkSourceKnown(name: string, sources: SourceSpec[]): void {
+  checkSourceName(name);
+  if (sources.some((s) => s.name === name)) return;
+  // Worded as `ocrag remove` words it (service/sources.ts).
+  throw new OcragError(`no source "${name}" to search${sources.length ? ` (sources: ${sources.map((s) => s.name).join(', ')})` : ': none was added (ocrag add adds one)'}`);
 }

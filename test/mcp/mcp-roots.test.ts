@@ -69,6 +69,28 @@ describe('set_root: one MCP server serving two repositories', () => {
     assert.equal(r.isError, true, 'root is checked the same way');
     assert.equal(((await call(client, 'index_status')).structuredContent as { root: string }).root, fs.realpathSync(b));
   });
+
+  test('set_root takes root, the name every other tool gives the repository, as well as path; two different ones or none are refused', async () => {
+    const served = async () => ((await call(client, 'index_status')).structuredContent as { root: string }).root;
+    assert.equal(await served(), fs.realpathSync(b));
+    const byRoot = await call(client, 'set_root', { root: a });
+    assert.ok(!byRoot.isError, text(byRoot));
+    assert.equal((byRoot.structuredContent as { root: string }).root, fs.realpathSync(a));
+    assert.equal(await served(), fs.realpathSync(a), 'switched');
+    assert.equal((await search(client, 'parse command line arguments', { k: 1 }))[0].path, 'src/cli/args.ts');
+    const same = await call(client, 'set_root', { root: b, path: `${b}/` });
+    assert.ok(!same.isError, text(same));
+    assert.equal(await served(), fs.realpathSync(b));
+    for (const [args, message] of [
+      [{ root: a, path: b }, /^set_root got path ".+" and root ".+": give one repository, as path or as root$/],
+      [{}, /^set_root needs the repository to switch to: give its path as root \(or path\)$/],
+    ] as const) {
+      const r = await call(client, 'set_root', args);
+      assert.equal(r.isError, true, JSON.stringify(args));
+      assert.match(text(r), message);
+    }
+    assert.equal(await served(), fs.realpathSync(b), 'a refused call switches nothing');
+  });
 });
 
 describe('an index run that selects no file', () => {

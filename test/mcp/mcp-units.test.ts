@@ -71,6 +71,8 @@ test('language filters accept common names and extensions', () => {
   assert.deepEqual([...languagesFor('py')], ['python']);
   assert.deepEqual([...languagesFor('c#')], ['c_sharp']);
   assert.deepEqual([...languagesFor('elixir')], ['elixir']);
+  // An extension names its files' language; Objective-C by its common names.
+  assert.deepEqual(['jsonc', 'm', 'yml', 'objc', 'Objective-C', 'objcpp'].map((l) => [...languagesFor(l)]), [['json'], ['objective_c'], ['yaml'], ['objective_c'], ['objective_c'], ['objective_cpp']]);
 });
 
 describe('work tree watcher', () => {

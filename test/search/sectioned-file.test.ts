@@ -100,3 +100,16 @@ test('a flipped byte anywhere is caught: header or eager section → null; a laz
   sound.detach();
   assert.equal(Buffer.from(sound.slice('texts', 0, texts.length)).toString(), texts.toString(), 'whole again: every byte as written');
 });
+
+test('a file of a few tiny sections has room for its header (its length was once measured with wrapped offsets)', () => {
+  const dir = tempDir('sf-small');
+  for (let sections = 1; sections <= 40; sections++) {
+    const file = path.join(dir, `s${sections}.snap`);
+    const eager = Object.fromEntries(Array.from({ length: sections }, (_, i) => [`s${i}`, Int32Array.from([i])]));
+    writeSectionedFile(file, MAGIC, { sections }, eager, { texts: Buffer.from('\uFEFFx', 'utf8') });
+    const opened = SectionedFile.open<{ sections: number }>(file, MAGIC, Object.keys(eager));
+    assert.ok(opened, `${sections} sections: the file opens`);
+    assert.deepEqual([...(opened.section(`s${sections - 1}`) as Int32Array)], [sections - 1]);
+    opened.detach();
+  }
+});

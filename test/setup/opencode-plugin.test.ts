@@ -10,7 +10,7 @@ import { linkPluginPackage, offlineEnv, OPENCODE } from './opencode-env.js';
 interface Tool {
   description: string;
   args: Record<string, unknown>;
-  execute(args: Record<string, unknown>, ctx: Record<string, unknown>): Promise<string>;
+  execute(args: Record<string, unknown>, ctx: Record<string, unknown>): Promise<{ title: string; output: string }>;
 }
 
 describe('the OpenCode plugin', () => {
@@ -18,6 +18,12 @@ describe('the OpenCode plugin', () => {
   let tools: Record<string, Tool>;
   let docs: string;
   const ctx = () => ({ sessionID: 's', messageID: 'm', agent: 'build', directory: repo, worktree: repo, abort: new AbortController().signal, metadata: () => undefined, ask: async () => undefined });
+  /** A tool's output as the agent reads it; every answer also has a title for OpenCode to show. */
+  const run = async (name: string, args: Record<string, unknown>, context: Record<string, unknown> = ctx()): Promise<string> => {
+    const { title, output } = await tools[name].execute(args, context);
+    assert.ok(typeof title === 'string' && title.trim().length > 0 && !title.includes('\n'), `${name} has a one-line title: ${JSON.stringify(title)}`);
+    return output;
+  };
 
   before(async () => {
     repo = twoLanguageRepo();
@@ -47,6 +53,8 @@ describe('the OpenCode plugin', () => {
     assert.equal(search.safeParse({ query: 'x', k: 3, path: 'src/**', language: 'python', format: 'json' }).success, true);
     assert.equal(search.safeParse({ query: 'x', format: 'xml' }).success, false);
     assert.equal(search.safeParse({ query: '' }).success, false);
+    assert.equal(search.safeParse({ query: 'x'.repeat(10_000) }).success, true, 'a pasted stack trace of 10,000 characters');
+    assert.equal(search.safeParse({ query: 'x'.repeat(10_001) }).success, false);
     const skill = fs.readFileSync(path.join(repo, '.opencode/skills/ocrag/SKILL.md'), 'utf8');
     for (const name of Object.keys(tools)) assert.match(skill, new RegExp(`\`${name}\``));
     const again = await runCli(['setup', 'opencode'], repo);
@@ -61,48 +69,53 @@ describe('the OpenCode plugin', () => {
   });
 
   test('ocrag_search returns the CLI\'s markdown, narrowed by path and language; json on request', async () => {
-    const text = await tools.ocrag_search.execute({ query: 'copy the database file to a dated backup', k: 2 }, ctx());
+    const text = await run('ocrag_search', { query: 'copy the database file to a dated backup', k: 2 });
     assert.match(text, /^### `tools\/backup\.py:1-3` · `[^`]*backup_database`/m, text);
     assert.match(text, /```python\ndef backup_database/);
-    const python = await tools.ocrag_search.execute({ query: 'cache lookup by key', k: 5, language: 'python' }, ctx());
+    const python = await run('ocrag_search', { query: 'cache lookup by key', k: 5, language: 'python' });
     assert.ok(!/\.ts:/.test(python), python);
-    const json = JSON.parse(await tools.ocrag_search.execute({ query: 'split a path into route segments', k: 1, path: 'src/**', format: 'json' }, ctx())) as { path: string }[];
+    const json = JSON.parse(await run('ocrag_search', { query: 'split a path into route segments', k: 1, path: 'src/**', format: 'json' })) as { path: string }[];
     assert.deepEqual(json.map((r) => r.path), ['src/router.ts']);
-    const dashed = await tools.ocrag_search.execute({ query: '--help', k: 1 }, ctx());
+    const titled = await tools.ocrag_search.execute({ query: 'copy the database file to a dated backup', k: 2 }, ctx());
+    assert.equal(titled.title, '2 results for "copy the database file to a dated backup"');
+    const dashed = await run('ocrag_search', { query: '--help', k: 1 });
     assert.doesNotMatch(dashed, /Usage:/, 'a query that looks like a flag is searched, not parsed');
   });
 
   test('ocrag_add makes a folder searchable, ocrag_status lists it, ocrag_remove takes it out', async () => {
-    const added = await tools.ocrag_add.execute({ paths: [docs], name: 'design' }, ctx());
+    const added = await run('ocrag_add', { paths: [docs], name: 'design' });
     assert.match(added, /added source "design" .*: 1 files indexed/);
-    const found = await tools.ocrag_search.execute({ query: 'how are failed uploads retried', k: 3 }, ctx());
+    const found = await run('ocrag_search', { query: 'how are failed uploads retried', k: 3 });
     assert.match(found, /design:retries\.md/);
-    const status = await tools.ocrag_status.execute({}, ctx());
+    assert.match((await tools.ocrag_status.execute({}, ctx())).title, /^main @ [0-9a-f]{8}, up to date: \d+ files, \d+ chunks$/);
+    const status = await run('ocrag_status', {});
     assert.match(status, /^checked out main @ [0-9a-f]{8}$/m);
     assert.match(status, /up to date/);
-    const removed = await tools.ocrag_remove.execute({ source: 'design' }, ctx());
+    const removed = await run('ocrag_remove', { source: 'design' });
     assert.match(removed, /removed source "design"/);
-    const after = await tools.ocrag_search.execute({ query: 'how are failed uploads retried', k: 3 }, ctx());
+    const after = await run('ocrag_search', { query: 'how are failed uploads retried', k: 3 });
     assert.doesNotMatch(after, /design:/);
   });
 
   test('errors come back as one line', async () => {
     await assert.rejects(tools.ocrag_remove.execute({ source: 'nothing-like-it' }, ctx()), (e: Error) => /^ocrag: /.test(e.message) && !e.message.includes('\n'));
     await assert.rejects(tools.ocrag_search.execute({ query: 'x', k: 3 }, { ...ctx(), directory: tempDir('not-a-repo'), worktree: tempDir('not-a-repo') }), (e: Error) => /^ocrag: .*git/i.test(e.message) && !e.message.includes('\n'));
+    await assert.rejects(tools.ocrag_search.execute({ query: 'x', path: 'nonexistent/**' }, ctx()), (e: Error) => /^ocrag: no file matches the path glob "nonexistent\/\*\*"/.test(e.message) && !e.message.includes('\n'));
+    await assert.rejects(tools.ocrag_search.execute({ query: 'x', language: 'kotlin' }, ctx()), (e: Error) => /^ocrag: no kotlin file among the \d+ files: the languages here are .*python \(2\)/.test(e.message));
   });
 
   test('one long-lived ocrag answers every call, sees settings changed between calls, and is started again when it dies', async () => {
     const hosts = () => execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('plugin-host'));
-    for (let i = 0; i < 3; i++) await tools.ocrag_search.execute({ query: 'lookup by key', k: 1 }, ctx());
+    for (let i = 0; i < 3; i++) await run('ocrag_search', { query: 'lookup by key', k: 1 });
     assert.equal(hosts().length, 1, hosts().join('\n'));
     // A file excluded between two calls is gone from the next answer: each call sees the settings of its moment.
-    assert.match(await tools.ocrag_search.execute({ query: 'render report rows', k: 4 }, ctx()), /tools\/report\.py/);
-    assert.match(await tools.ocrag_remove.execute({ source: 'tools/report.py' }, ctx()), /^excluded tools\/report\.py/);
-    assert.doesNotMatch(await tools.ocrag_search.execute({ query: 'render report rows', k: 4 }, ctx()), /tools\/report\.py/);
+    assert.match(await run('ocrag_search', { query: 'render report rows', k: 4 }), /tools\/report\.py/);
+    assert.match(await run('ocrag_remove', { source: 'tools/report.py' }), /^excluded tools\/report\.py/);
+    assert.doesNotMatch(await run('ocrag_search', { query: 'render report rows', k: 4 }), /tools\/report\.py/);
     const [pid] = hosts()[0].trim().split(/\s+/);
     process.kill(Number(pid), 'SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.match(await tools.ocrag_search.execute({ query: 'copy the database file to a dated backup', k: 1 }, ctx()), /tools\/backup\.py/);
+    assert.match(await run('ocrag_search', { query: 'copy the database file to a dated backup', k: 1 }), /tools\/backup\.py/);
     assert.equal(hosts().length, 1, hosts().join('\n'));
   });
 
@@ -136,7 +149,8 @@ describe('OpenCode itself', () => {
     for (const name of ['ocrag_search', 'ocrag_add', 'ocrag_remove', 'ocrag_status']) assert.equal(tools[name], true, JSON.stringify(tools));
     const run = await runCommand(OPENCODE, ['debug', 'agent', 'build', '--tool', 'ocrag_search', '--params', JSON.stringify({ query: 'copy the database file to a dated backup', k: 1 })], repo, env);
     assert.equal(run.code, 0, run.stderr);
-    const output = (JSON.parse(run.stdout) as { result: { output: string } }).result.output;
+    const { output, title } = (JSON.parse(run.stdout) as { result: { output: string; title?: string } }).result;
     assert.match(output, /tools\/backup\.py:1-3/);
+    assert.equal(title, '1 result for "copy the database file to a dated backup"', 'the call shows a title');
   });
 });

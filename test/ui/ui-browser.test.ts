@@ -5,23 +5,22 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openPage, skipWithoutChromium } from './browser.js';
 import { tempDir, twoLanguageRepo } from '../helpers.js';
 import { bigRepo, startUi, type RunningUi } from './ui-helpers.js';
 
-const CHROMIUM = process.env.OCRAG_CHROMIUM ?? '/usr/bin/chromium';
-const skip = fs.existsSync(CHROMIUM) ? false : `no chromium at ${CHROMIUM} (.ci/run installs Debian's; OCRAG_CHROMIUM names another)`;
 /** 1,200 files of 4 functions: an index run of several seconds here, reported in steps the panel can show. */
 const FILES = 1200;
 
-describe('ocrag ui in chromium', { skip }, () => {
+describe('ocrag ui in chromium', { skip: skipWithoutChromium }, () => {
   let ui: RunningUi;
   let repo: string;
   let browser: Browser;
   let page: Page;
-  const requested: string[] = [];
+  let requested: string[];
   /** Console errors (a failed request is one), script errors and failed requests, over every test of the page. */
-  const problems: string[] = [];
+  let problems: string[];
   const shots = tempDir('ui-shots');
   const shot = async (name: string) => {
     const file = path.join(shots, `${name}.png`);
@@ -32,13 +31,7 @@ describe('ocrag ui in chromium', { skip }, () => {
   before(async () => {
     repo = bigRepo(FILES);
     ui = await startUi(repo);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    ({ browser, page, problems, requested } = await openPage({ width: 1200, height: 900 }));
   });
   after(async () => {
     await browser?.close();

@@ -8,12 +8,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openPage, skipWithoutChromium } from './browser.js';
 import { runCli, tempDir } from '../helpers.js';
 import { lookRepo, startUi, WIDE_LINE, type RunningUi } from './ui-helpers.js';
 
-const CHROMIUM = process.env.OCRAG_CHROMIUM ?? '/usr/bin/chromium';
-const skip = fs.existsSync(CHROMIUM) ? false : `no chromium at ${CHROMIUM} (.ci/run installs Debian's; OCRAG_CHROMIUM names another)`;
 const WIDTHS = [390, 1280, 1920];
 
 /** The address VS Code opens a file at, as the panel should make it: each part of the absolute path URL-encoded. */
@@ -28,14 +27,14 @@ interface Shown {
   tokens: Record<string, string[]>;
 }
 
-describe('the panel as a person sees it, in chromium', { skip }, () => {
+describe('the panel as a person sees it, in chromium', { skip: skipWithoutChromium }, () => {
   let ui: RunningUi;
   let repo: string;
   let notes: string;
   let browser: Browser;
   let page: Page;
-  const problems: string[] = [];
-  const requested: string[] = [];
+  let problems: string[];
+  let requested: string[];
   const shots = tempDir('ui-look-shots');
 
   /** The results shown now, each with its link, language, code, marked words and highlighted pieces by class. */
@@ -73,14 +72,7 @@ describe('the panel as a person sees it, in chromium', { skip }, () => {
     repo = fs.realpathSync(repo);
     notes = fs.realpathSync(notes);
     ui = await startUi(repo);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+    ({ browser, page, problems, requested } = await openPage({ width: 1280, height: 900 }, { failedRequests: true }));
   });
   after(async () => {
     await browser?.close();

@@ -5,14 +5,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createServer } from '../../src/mcp/server.js';
-import { RepoSessions } from '../../src/session/repo-sessions.js';
-import type { RepoSession } from '../../src/session/session.js';
-import { startPanel, type Panel } from '../../src/ui/panel.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Panel } from '../../src/ui/panel.js';
 import { git } from '../helpers.js';
 import { until } from '../mcp/mcp-helpers.js';
+import { openSessionSurfaces, type SessionSurfaces } from './session-surfaces.js';
 import { bigRepo } from './ui-helpers.js';
 
 interface Task {
@@ -22,20 +19,11 @@ interface Task {
 }
 
 describe('the panel and MCP see the same index tasks', () => {
-  let sessions: RepoSessions;
-  let session: RepoSession;
+  let surfaces: SessionSurfaces;
   let client: Client;
   let panel: Panel;
+  let api: SessionSurfaces['api'];
   let repo: string;
-  const api = async (path: string, body?: unknown) => {
-    const res = await fetch(new URL(path, panel.url), {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'x-ocrag-token': panel.token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    assert.equal(res.status, 200, `${path}: ${res.status}`);
-    return res.json();
-  };
   /** The task as MCP's index_status reports it: the one with this id, else the running or last one. */
   const mcpTask = async (id?: string): Promise<Task> => {
     const r = await client.callTool({ name: 'index_status', arguments: id ? { task_id: id } : {} });
@@ -43,21 +31,13 @@ describe('the panel and MCP see the same index tasks', () => {
   };
 
   before(async () => {
-    repo = bigRepo(600);
-    const log = () => undefined;
-    sessions = new RepoSessions({ cwd: repo, log });
     // The panel shows the session MCP answers for, as a server that started a panel would.
-    session = await sessions.get();
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createServer(sessions, log).connect(serverSide);
-    client = new Client({ name: 'ui-test', version: '1' });
-    await client.connect(clientSide);
-    panel = await startPanel({ session, cwd: repo, flags: {}, port: 0, log });
+    repo = bigRepo(600);
+    surfaces = await openSessionSurfaces(repo);
+    ({ client, panel, api } = surfaces);
   });
   after(async () => {
-    await client?.close();
-    await panel?.close();
-    await sessions?.close();
+    await surfaces?.close();
   });
 
   test('a run MCP started is the panel’s task, and the panel’s Cancel stops it for MCP', async () => {

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
-import { DEFAULT_MIN_MATCH } from '../../workspace/types.js';
+import { checkQueryLength, DEFAULT_MIN_MATCH, MAX_QUERY_CHARS_TEXT } from '../../workspace/types.js';
 import { OcragError } from '../../util/errors.js';
 import { openIndex, positiveInt } from '../options.js';
 import { paint } from '../output.js';
@@ -27,7 +27,7 @@ export function registerSearch(program: Command): void {
   program
     .command('search')
     .description('find the code that matches a question or an identifier, in the checked-out tree')
-    .argument('<query...>', 'what you are looking for, e.g. "parse command line arguments" or parseArgs')
+    .argument('<query...>', `what you are looking for, e.g. "parse command line arguments" or parseArgs; a stack trace or bug report (up to ${MAX_QUERY_CHARS_TEXT} characters) finds where the failure is`)
     .option('-k, --top-k <n>', 'how many results', positiveInt('-k/--top-k', 1000), 10)
     .option('--path <glob>', "only results whose path matches, e.g. 'src/**' or '**/*.py'")
     .option('--min-score <x>', 'drop results scoring below x (relevance 0..1: ~0.3-0.5 weak, 0.6-0.8 good, >0.9 a defining chunk or matching path)', parseScore)
@@ -40,7 +40,7 @@ export function registerSearch(program: Command): void {
     .addOption(new Option('--format <format>', 'text for people; json, xml or markdown for programs and LLM prompts').choices(OUTPUT_FORMATS))
     .option('--json', 'the same as --format json: [{path, startLine, endLine, language, symbol, score, text}]')
     .option('--whole', 'show each result\'s whole chunk (default: a chunk over 40 lines shows its definition line and the 24 lines that match best, each cut marked)')
-    .option('--max-tokens <n>', 'keep only the best results that fit in about n tokens (chars/4); never cuts a result', positiveInt('--max-tokens'))
+    .option('--max-tokens <n>', 'keep only the best results that fit in about n tokens (a token per 3.4 characters, per Chinese character); when not even the best fits, it comes cut to its location and first lines; the output ends by saying what was left out', positiveInt('--max-tokens'))
     .addHelpText(
       'after',
       '\nAnswers for the checked-out tree plus uncommitted edits and untracked files. If HEAD moved since the\nlast index run, the index is brought up to date first (said on stderr).\n\nxml: <results query latencyMs count> with one <result path startLine endLine score language symbol> per\nchunk, the code in CDATA. markdown: a `path:start-end` heading and a fenced block per result.',
@@ -48,6 +48,7 @@ export function registerSearch(program: Command): void {
     .action(async (words: string[], opts: SearchFlags, cmd: Command) => {
       const query = words.join(' ').trim();
       if (!query) throw new OcragError('empty query: say what code you are looking for');
+      checkQueryLength(query);
       const format = outputFormat(opts);
       const workspace = await openIndex(cmd, { startBackgroundIndex }, 'existing');
       try {
@@ -71,7 +72,8 @@ function printReport(report: SearchReport, format: OutputFormat, maxTokens: numb
   const render = renderer(format, paint(process.stdout));
   if (maxTokens !== undefined) {
     const trimmed = trimToTokenBudget(report, maxTokens, renderer(format));
-    if (trimmed.dropped > 0) process.stderr.write(`ocrag: kept ${trimmed.report.results.length} of ${report.results.length} results to fit --max-tokens ${maxTokens} (~${trimmed.tokens} tokens)\n`);
+    // Text goes to a person's terminal, where its own last line says it; a program's stdout says it too (leftOut).
+    if (trimmed.report.leftOut && format !== 'text') process.stderr.write(`ocrag: kept ${trimmed.report.results.length} of ${report.results.length} results${trimmed.cut ? ', the best cut to its first lines,' : ''} to fit --max-tokens ${maxTokens} (~${trimmed.tokens} tokens)\n`);
     report = trimmed.report;
   }
   if (format === 'text' && report.results.length === 0) {

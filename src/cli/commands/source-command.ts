@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { openIndex, positiveInt } from '../options.js';
 import { printJson } from '../output.js';
+import { addedLine, removedLine } from '../../render/sources.js';
 
 export function registerAdd(program: Command): void {
   program
@@ -16,7 +17,7 @@ export function registerAdd(program: Command): void {
       // Scanned and embedded now, so the first search after has nothing to do and the user sees what came in.
       const rows = await workspace.addSources(paths, { name: opts.name, maxBytes: opts.maxSize === undefined ? undefined : opts.maxSize * 1024 * 1024 });
       if (opts.json) return printJson(rows);
-      for (const r of rows) process.stderr.write(`added source "${r.name}" (${r.root}): ${r.files} files indexed\n`);
+      for (const r of rows) process.stderr.write(`${addedLine(r)}\n`);
     });
 }
 
@@ -33,14 +34,11 @@ export function registerRemove(program: Command): void {
     .action(async (nameOrPath: string, opts: { json?: boolean }, cmd: Command) => {
       const workspace = await openIndex(cmd, {}, 'existing');
       const removed = workspace.remove(nameOrPath, process.cwd());
-      if ('excluded' in removed) {
+      if (opts.json && 'excluded' in removed) {
         const { excluded } = removed;
-        if (opts.json) return printJson({ excluded: excluded.path, glob: excluded.glob, config: excluded.config, added: excluded.added });
-        process.stderr.write(`${excluded.added ? 'excluded' : 'already excluded:'} ${excluded.path}: no longer indexed or searched (exclude "${excluded.glob}" in ${excluded.config}; take it out to bring it back)\n`);
-        return;
+        return printJson({ excluded: excluded.path, glob: excluded.glob, config: excluded.config, added: excluded.added });
       }
-      const gone = removed.source;
-      if (opts.json) return printJson({ ...gone, remaining: workspace.sources().map((s) => s.name) });
-      process.stderr.write(`removed source "${gone.name}" (${gone.root}); its chunks go with the next gc\n`);
+      if (opts.json && 'source' in removed) return printJson({ ...removed.source, remaining: workspace.sources().map((s) => s.name) });
+      process.stderr.write(`${removedLine(removed)}\n`);
     });
 }

@@ -24,7 +24,7 @@ export function registerFindSymbol(server: McpServer, sessions: RepoSessions, lo
         latencyMs: z.number(),
         results: z.array(z.object({ ...codeResultShape, match: z.enum(['exact', 'case-insensitive', 'partial', 'fuzzy']) })),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { title: 'Find a symbol definition', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(log, async () => {

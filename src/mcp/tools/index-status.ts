@@ -33,7 +33,7 @@ export function registerIndexStatus(server: McpServer, sessions: RepoSessions, l
         sizeOnDisk: z.number().optional(),
         error: z.string().optional().describe('why the index could not be read'),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { title: 'Index status', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(log, async () => {

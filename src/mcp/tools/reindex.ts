@@ -25,7 +25,7 @@ export function registerReindex(server: McpServer, sessions: RepoSessions, log: 
       description: INDEX,
       inputSchema: { full: fullArg, root: rootArg },
       outputSchema: { taskId: z.string(), started: z.boolean(), message: z.string(), task: taskShape },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: { title: 'Index the codebase (background task)', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(log, async () => {
@@ -44,7 +44,7 @@ export function registerReindex(server: McpServer, sessions: RepoSessions, log: 
       description: REINDEX,
       inputSchema: { full: fullArg, root: rootArg },
       outputSchema: { started: z.boolean(), state: z.string(), kind: z.enum(['incremental', 'full']).nullable(), taskId: z.string(), message: z.string() },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: { title: 'Reindex in the background', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(log, async () => {
@@ -64,7 +64,7 @@ export function registerReindex(server: McpServer, sessions: RepoSessions, log: 
       description: CANCEL,
       inputSchema: { task_id: taskIdArg.optional().describe('the task to stop (index_codebase returns its id); default: the running one'), root: rootArg },
       outputSchema: { cancelled: z.boolean(), state: z.string(), taskId: z.string().nullable(), message: z.string() },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: { title: 'Cancel an index task', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(log, async () => {

@@ -24,7 +24,7 @@ export function registerRelated(server: McpServer, sessions: RepoSessions, log: 
         latencyMs: z.number(),
         results: z.array(z.object(codeResultShape)),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { title: 'Related code', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(log, async () => {

@@ -2,6 +2,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { formatMarkdown } from '../../render/markdown.js';
+import type { LeftOut } from '../../render/report.js';
 import type { IndexProgress, SearchResult } from '../../workspace/types.js';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -39,9 +40,12 @@ export function toCodeResult(r: SearchResult): CodeResult {
   return { path: r.path, ...(r.quotedPath ? { quotedPath: r.quotedPath } : {}), startLine: r.startLine, endLine: r.endLine, language: r.language, symbol: r.symbol, score: Math.round(r.score * 10_000) / 10_000, code: r.text, ...(r.shown ? { shown: r.shown } : {}) };
 }
 
-/** Compact text for clients that show the model only `content`: a heading and a fenced block per result. */
-export function resultsAsText(query: string, latencyMs: number, results: CodeResult[], notes: (string | null | undefined)[] = []): string {
-  const body = formatMarkdown({ query, latencyMs, results: results.map((r) => ({ ...r, text: r.code })) });
+/**
+ * Compact text for clients that show the model only `content`: a heading and a fenced block per result, and a last
+ * line saying what a token budget left out.
+ */
+export function resultsAsText(query: string, latencyMs: number, results: CodeResult[], notes: (string | null | undefined)[] = [], leftOut?: LeftOut): string {
+  const body = formatMarkdown({ query, latencyMs, results: results.map((r) => ({ ...r, text: r.code })), ...(leftOut ? { leftOut } : {}) });
   return [...notes.filter((n): n is string => !!n).map((n) => `Note: ${n}`), body].join('\n');
 }
 

@@ -22,7 +22,7 @@ export function registerSources(server: McpServer, sessions: RepoSessions, log: 
         root: rootArg,
       },
       outputSchema: { added: z.array(z.object({ name: z.string(), root: z.string(), files: z.number() })) },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: { title: 'Add a source', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) =>
       guarded(log, async () => {
@@ -39,7 +39,7 @@ export function registerSources(server: McpServer, sessions: RepoSessions, log: 
       description: REMOVE,
       inputSchema: { source: z.string().min(1).describe('the source name, or the path it was added with'), root: rootArg },
       outputSchema: { removed: sourceShape },
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      annotations: { title: 'Remove a source', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     (args) =>
       guarded(log, async () => {
@@ -56,7 +56,7 @@ export function registerSources(server: McpServer, sessions: RepoSessions, log: 
       description: LIST,
       inputSchema: { root: rootArg },
       outputSchema: { sources: z.array(sourceShape) },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { title: 'List sources', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
       guarded(log, async () => {

@@ -1,0 +1,28 @@
+// A file that begins with two byte-order marks: the first is the file's encoding mark (dropped when it is read as
+// UTF-8), the second is text, and stays text: stored, checked, held in the search snapshot and answered exactly.
+// It used to make the store's own integrity check call the whole index damaged. Real git, LanceDB, model, CLI.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { committedRepo, runCli, runJson, tempDir } from '../helpers.js';
+
+test('a text that begins with U+FEFF is stored, checked and answered as it is; the index is not called damaged', async () => {
+  const repo = committedRepo(path.join(tempDir('bom'), 'bom'), {
+    'notes/boms.md': '\uFEFF\uFEFF# Encoding marks\n\nA byte-order mark at the start of a file tells readers it is UTF-8.\n',
+    'src/plain.ts': 'export const plain = 1;\n',
+  }, 'two marks');
+  assert.equal((await runCli(['index'], repo)).code, 0);
+  for (let round = 0; round < 2; round++) {
+    // The second search reads the rows back from the snapshot the first one wrote.
+    const results = await runJson<{ path: string; text: string }[]>(['search', '--json', '--whole', 'byte-order mark encoding'], repo);
+    const hit = results.find((r) => r.path === 'notes/boms.md');
+    assert.ok(hit, JSON.stringify(results));
+    assert.equal(hit.text.charCodeAt(0), 0xfeff, 'the second mark is text and stays');
+    assert.ok(hit.text.startsWith('\uFEFF# Encoding marks'));
+  }
+  const doctor = await runJson<{ name: string; status: string; detail: string }[]>(['doctor', '--json'], repo);
+  const index = doctor.find((c) => c.name === 'index')!;
+  assert.equal(index.status, 'ok', index.detail);
+  const verify = await runCli(['doctor', '--verify', '--json'], repo);
+  assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+});
