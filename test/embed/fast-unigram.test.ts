@@ -7,6 +7,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { tokenizerFrom } from '../../src/embed/runtime/fast-unigram.js';
 import { PROJECT_ROOT } from '../helpers.js';
 import { CODE_SNIPPETS, sharedDefaultModel } from './helpers.js';
+import { EDGE_CASES } from './token-corpus.js';
 
 function sourceTexts(): string[] {
   const out: string[] = [];
@@ -29,7 +30,7 @@ test('the fast Unigram set-up tokenizes exactly as the library: code, prose, odd
   const fast = tokenizerFrom(json(), config);
   assert.ok(!('root' in (fast.model as unknown as { trie: object }).trie), 'the fast set-up was taken, not the fallback');
   const odd = ['', ' ', 'naïve café', '数据库连接池', 'emoji 🎉🚀 done', 'e\u0301 combining', 'tab\tnew\nline', '\u0000nul', 'ＦＵＬＬ ｗｉｄｔｈ', 'snake_case_and_CamelCase HTTPServer x86_64'];
-  const texts = [...odd, ...Object.values(CODE_SNIPPETS), ...sourceTexts()];
+  const texts = [...odd, ...EDGE_CASES, ...Object.values(CODE_SNIPPETS), ...sourceTexts()];
   assert.ok(texts.length > 100);
   for (const text of texts) {
     assert.deepEqual(fast.encode(text, { add_special_tokens: true }).ids, library.encode(text, { add_special_tokens: true }).ids, text.slice(0, 80));

@@ -1,5 +1,6 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { VocabColumns } from './tokenizer-sidecar.js';
+import { PieceTable, viterbi } from './unigram-lattice.js';
 
 interface UnigramConfig {
   type: string;
@@ -20,24 +21,18 @@ interface UnigramModel {
   eos_token_id: number | undefined;
   min_score: number;
   unk_score: number;
-  /** The library's character trie; replaced by the piece set (its own search is replaced too). */
+  /** The library's character trie; replaced by the piece table (its own search is replaced too). */
   trie: unknown;
   tokenize(word: string): string[];
-}
-
-interface PieceSet {
-  add(pieces: string[]): void;
-  has(piece: string): boolean;
-  /** Length of the longest piece that starts with `char`, in UTF-16 units (0: none does). */
-  longestFrom(char: string): number;
 }
 
 /**
  * A tokenizer from tokenizer.json, set up faster for Unigram models: the library builds a trie node per piece
  * character when constructing one (~40 ms for the default model's 8,224 pieces, a tenth of a one-shot search).
  * Here the model is constructed with one piece and then given the whole vocabulary as the library's constructor
- * would, a set of the pieces in place of the trie, and the lattice search below in place of its own. Tests compare
- * the ids with the library's own tokenizer (test/embed/fast-unigram.test.ts). Other model types are untouched.
+ * would, a table of the pieces in place of the trie, and the lattice search of unigram-lattice.ts in place of its
+ * own. Tests compare the ids with the library's own tokenizer (test/embed/fast-unigram.test.ts,
+ * fused-tokenizer.test.ts). Other model types are untouched.
  */
 export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown>, columns?: VocabColumns): Tokenizer {
   const config = tokenizerJson.model as UnigramConfig | undefined;
@@ -65,7 +60,7 @@ export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerC
   model.min_score = min;
   model.unk_score = min - 10;
   scores[config.unk_id] = model.unk_score;
-  const lookup = pieceSet(vocab.slice(0, lazyFrom));
+  const lookup = new PieceTable(vocab.slice(0, lazyFrom));
   model.trie = lookup;
   // Then, as the tokenizer's constructor did to the model it built, its added tokens.
   const added = (tokenizer as unknown as { added_tokens: { content: string; id: number }[] }).added_tokens ?? [];
@@ -86,46 +81,6 @@ export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerC
   return tokenizer;
 }
 
-/**
- * The library's Unigram lattice search, to the token: every piece that starts at a character is an edge scored by
- * its log-probability, a character no piece of length one covers gets the unknown score, and of equal paths the
- * one through the earlier split wins (the library keeps the first best predecessor, in order of start). The
- * library allocates and clones a node per candidate piece; Chinese text, where most positions start several
- * pieces, took 45% longer to tokenize with the Chinese words in the vocabulary (fastapi's zh/ja/ko docs: 1.6 s →
- * 2.3 s), the index run's largest cost there.
- */
-function viterbi(word: string, lookup: PieceSet, ids: Map<string, number>, scores: ArrayLike<number>, unkScore: number): string[] {
-  const chars = Array.from(word);
-  const n = chars.length;
-  const best = new Float64Array(n + 1).fill(-Infinity);
-  const from = new Int32Array(n + 1);
-  best[0] = 0;
-  for (let start = 0; start < n; start++) {
-    const base = best[start];
-    let coversOne = false;
-    let prefix = '';
-    const limit = lookup.longestFrom(chars[start]);
-    for (let i = start; i < n; i++) {
-      prefix += chars[i];
-      if (prefix.length > limit) break;
-      if (!lookup.has(prefix)) continue;
-      if (i === start) coversOne = true;
-      const score = base + scores[ids.get(prefix)!];
-      if (score > best[i + 1]) {
-        best[i + 1] = score;
-        from[i + 1] = start;
-      }
-    }
-    if (!coversOne && base + unkScore > best[start + 1]) {
-      best[start + 1] = base + unkScore;
-      from[start + 1] = start;
-    }
-  }
-  const tokens: string[] = [];
-  for (let end = n; end > 0; end = from[end]) tokens.push(chars.slice(from[end], end).join(''));
-  return tokens.reverse();
-}
-
 /** Any character of the CJK blocks (U+2E80 and up to the end of the BMP's ideographs, Hangul, full-width forms). */
 const CJK_CHAR = /[\u2e80-\ud7ff\uf900-\uffef]/;
 
@@ -134,29 +89,4 @@ function cjkTail(vocab: string[]): number {
   let i = vocab.length;
   while (i > 0 && /^[\u2e80-\ud7ff\uf900-\uffef]+$/.test(vocab[i - 1])) i--;
   return i;
-}
-
-/**
- * The pieces, and how long the longest one starting with each character is: past it no prefix can be a piece (a
- * trie would stop sooner, but building one costs more than these few set look-ups; a Chinese word is at most a
- * few characters, an English piece up to 21).
- */
-function pieceSet(pieces: string[]): PieceSet {
-  const whole = new Set(pieces);
-  const longestFrom = new Map<string, number>();
-  const note = (piece: string) => {
-    const first = String.fromCodePoint(piece.codePointAt(0) ?? 0);
-    if (piece.length > (longestFrom.get(first) ?? 0)) longestFrom.set(first, piece.length);
-  };
-  for (const piece of whole) note(piece);
-  return {
-    add(more: string[]) {
-      for (const piece of more) {
-        whole.add(piece);
-        note(piece);
-      }
-    },
-    has: (piece) => whole.has(piece),
-    longestFrom: (char) => longestFrom.get(char) ?? 0,
-  };
 }

@@ -5,6 +5,7 @@ import { readJsonOr } from '../../util/json-file.js';
 import { modelMaxLength } from '../models/model-layout.js';
 import { clipText, isBlank } from './text-limits.js';
 import { tokenizerFrom } from './fast-unigram.js';
+import { fusedTokenIds, type TokenIds } from './fused-tokenizer.js';
 import { readTokenizerFile } from './tokenizer-sidecar.js';
 
 /** What a worker needs to rebuild an identical encoder (the table is shared, not copied). */
@@ -29,6 +30,8 @@ export interface TableRows {
  */
 export class StaticEncoder {
   private readonly tokenizer: Tokenizer;
+  /** The library's ids in one pass (fused-tokenizer.ts), for the default model's tokenizer; else null. */
+  private readonly fused: TokenIds | null;
   private readonly maxTokens: number;
   private readonly sum: Float64Array;
   private readonly counts: Int32Array;
@@ -39,7 +42,8 @@ export class StaticEncoder {
     const { json: tokenizerJson, columns } = readTokenizerFile(join(source.modelDir, 'tokenizer.json'));
     const tokenizerConfig = readJsonOr(join(source.modelDir, 'tokenizer_config.json'), {});
     this.tokenizer = tokenizerFrom(tokenizerJson, tokenizerConfig, columns);
-    memoiseUnigramWords(this.tokenizer, tokenizerJson);
+    this.fused = fusedTokenIds(this.tokenizer, tokenizerJson);
+    if (!this.fused) memoiseUnigramWords(this.tokenizer, tokenizerJson);
     this.maxTokens = modelMaxLength(source.modelDir).maxLength;
     this.sum = new Float64Array(source.dim);
     this.counts = new Int32Array(source.table instanceof Float32Array ? source.table.length / source.dim : source.table.rowCount);
@@ -52,6 +56,7 @@ export class StaticEncoder {
   }
 
   tokenIds(text: string): number[] {
+    if (this.fused) return this.fused(clipText(text), this.maxTokens);
     const ids = this.tokenizer.encode(clipText(text), { add_special_tokens: true }).ids;
     return ids.length > this.maxTokens ? ids.slice(0, this.maxTokens) : ids;
   }

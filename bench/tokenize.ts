@@ -1,0 +1,105 @@
+// node --import tsx bench/tokenize.ts [repo ...]: the default model's tokenizer three ways on the chunk texts an
+// index run embeds (each repository's HEAD, chunked as `ocrag index` chunks it), or on this repository's own
+// corpus (test/embed/token-corpus.ts) when no repository is given. Checks the fused path's ids against the
+// library's on every text, then times, in interleaved rounds on fresh tokenizers (cold memos, as a worker starts):
+//   library  — @huggingface/tokenizers as configured by tokenizer.json
+//   memo     — the library with the fast Unigram set-up and a word memo, as StaticEncoder had it before the fused
+//              path (but with today's lattice search, unigram-lattice.ts)
+//   fused    — fused-tokenizer.ts
+// ROUNDS=0 only compares the ids.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { chunkFile } from '../src/chunk/index.js';
+import { buildDefaultModel } from '../src/embed/index.js';
+import { tokenizerFrom } from '../src/embed/runtime/fast-unigram.js';
+import { fusedTokenIds } from '../src/embed/runtime/fused-tokenizer.js';
+import { BlobReader } from '../src/git/blobs.js';
+import { listTree } from '../src/git/tree.js';
+import { embeddingText } from '../src/index/embed-blobs.js';
+import { BoundedMemo } from '../src/util/bounded-memo.js';
+import { EDGE_CASES, packageTexts, repositoryTexts } from '../test/embed/token-corpus.js';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+
+async function chunkTexts(repo: string): Promise<string[]> {
+  const reader = new BlobReader(repo);
+  const texts: string[] = [];
+  for (const e of await listTree(repo, 'HEAD')) {
+    if (e.size > 1_000_000) continue;
+    const bytes = await reader.read(e.blob);
+    if (!bytes || bytes.subarray(0, 8192).includes(0)) continue;
+    for (const c of await chunkFile(e.path, bytes.toString('utf8'))) texts.push(embeddingText(c));
+  }
+  await reader.close();
+  return texts;
+}
+
+type Ids = (text: string) => number[];
+
+function makers(dir: string): Record<string, () => Ids> {
+  const json = () => JSON.parse(fs.readFileSync(path.join(dir, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
+  const config = JSON.parse(fs.readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
+  const encode = (t: Tokenizer): Ids => (text) => t.encode(text, { add_special_tokens: true }).ids;
+  return {
+    library: () => encode(new Tokenizer(json(), config)),
+    memo: () => {
+      const t = tokenizerFrom(json(), config);
+      const model = t.model as unknown as { tokenize: (word: string) => string[] };
+      const tokenize = model.tokenize.bind(model);
+      const memo = new BoundedMemo<string, string[]>(200_000);
+      model.tokenize = (word) => memo.get(word, tokenize).slice();
+      return encode(t);
+    },
+    fused: () => {
+      const j = json();
+      const fused = fusedTokenIds(tokenizerFrom(j, config), j);
+      if (!fused) throw new Error('the fused path does not take this tokenizer');
+      return (text) => fused(text, Infinity);
+    },
+  };
+}
+
+/** CPU milliseconds (user + system) of tokenizing every text once: wall time on a loaded machine counts waiting. */
+function time(make: () => Ids, texts: string[]): number {
+  const ids = make();
+  const start = process.cpuUsage();
+  for (const text of texts) ids(text);
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const dir = await buildDefaultModel();
+  const ways = makers(dir);
+  const sets: [string, string[]][] = [];
+  const repos = process.argv.slice(2);
+  if (repos.length === 0) sets.push(['ocrag corpus', [...EDGE_CASES, ...repositoryTexts().values(), ...packageTexts().values()]]);
+  for (const repo of repos) sets.push([path.basename(repo), await chunkTexts(repo)]);
+  for (const [name, texts] of sets) {
+    const library = ways.library();
+    const fused = ways.fused();
+    const differ = texts.filter((text) => {
+      const a = library(text);
+      const b = fused(text);
+      return a.length !== b.length || a.some((id, i) => id !== b[i]);
+    }).length;
+    const chars = texts.reduce((n, t) => n + t.length, 0);
+    if (ROUNDS === 0) {
+      console.log(`${name}: ${texts.length} texts, ${(chars / 1e6).toFixed(2)} M chars, ids differ on ${differ}`);
+      continue;
+    }
+    const ms: Record<string, number[]> = { library: [], memo: [], fused: [] };
+    for (let r = 0; r < ROUNDS; r++) for (const way of Object.keys(ms)) ms[way].push(time(ways[way], texts));
+    const m = Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, median(v)]));
+    console.log(
+      `${name}: ${texts.length} texts, ${(chars / 1e6).toFixed(2)} M chars, ids differ on ${differ} | CPU, median of ${ROUNDS}: ` +
+        `library ${m.library.toFixed(0)} ms, memo ${m.memo.toFixed(0)} ms, fused ${m.fused.toFixed(0)} ms ` +
+        `(${(m.memo / m.fused).toFixed(2)}× memo, ${(m.library / m.fused).toFixed(2)}× library)`,
+    );
+  }
+}
+
+await main();
