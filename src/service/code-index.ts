@@ -20,6 +20,7 @@ import { writingInto } from '../store/index-folder.js';
 import { StoreHandle } from '../store/store-handle.js';
 import type { Manifest } from '../store/manifest.js';
 import { readSources } from '../store/sources.js';
+import { rememberIndexedRoot } from '../store/known-roots.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
 import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 import { withSourceFile } from '../search/result-path.js';
@@ -100,7 +101,7 @@ export class CodeIndex {
       return twin.scanFolder(started);
     };
     const ready = this.locked(() => readyFolderStore(this.ctx, () => this.model(), scan, { rebuild, signal, onNotice: this.hooks.onNotice }));
-    return ready.catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables))).finally(() => this.releaseStore());
+    return ready.then((summary) => (this.remember(), summary)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables))).finally(() => this.releaseStore());
   }
 
   /** Scans the folder and its sources, embedding what is new, and sums up its index. */
@@ -141,8 +142,14 @@ export class CodeIndex {
     };
     // The run wrote (and maybe compacted) through its own handle: a kept one would not see it.
     return (holdingLock ? run() : this.locked(run))
+      .then((summary) => (this.remember(), summary))
       .catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables)))
       .finally(() => this.releaseStore());
+  }
+
+  /** This machine's list of indexed roots (the panel's switcher) learns of this one. */
+  private remember(): void {
+    rememberIndexedRoot({ root: this.ctx.repo.root, kind: this.ctx.kind.noun, index: this.ctx.layout.dir });
   }
 
   /** Runs a writer under the index lock, waiting for a run in another process (a hook's) to finish first. */

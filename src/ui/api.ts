@@ -1,6 +1,6 @@
 import { HttpError, type Route } from './http-server.js';
 import type { Config } from '../workspace/types.js';
-import { doctor } from '../workspace/machine.js';
+import { doctor, lastIndexRun } from '../workspace/machine.js';
 import { OcragError } from '../util/errors.js';
 import { type IndexTaskKind, idle, type RepoSession } from '../workspace/live.js';
 import { absolutePathOf, editorLink } from './editor-link.js';
@@ -90,15 +90,16 @@ export function apiRoutes({ session, cwd, flags }: ApiOptions): Route[] {
 /** Repository, branch, indexed commit against HEAD, uncommitted changes, and the index run: the panel's header. */
 async function repositoryState(session: RepoSession) {
   const s = await session.status();
+  const root = s.status?.root ?? (await session.root());
   return {
-    root: s.status?.root ?? (await session.root()),
+    root,
     /** A folder outside git: no branch or HEAD; every search scans its files as they are. */
     plainFolder: s.status?.plainFolder ?? false,
     branch: s.head.branch,
     head: s.head.commit,
     indexedCommit: s.status?.indexed?.commit ?? null,
-    /** When HEAD's index was made (ISO 8601), whichever process made it. */
-    indexedAt: s.status?.indexed?.indexedAt ?? null,
+    /** When HEAD's index was made (ISO 8601), whichever process made it; a plain folder's, when its last index run ended. */
+    indexedAt: s.status?.indexed?.indexedAt ?? (s.status?.plainFolder ? lastIndexRun(root) : null),
     upToDate: s.status?.upToDate ?? false,
     uncommittedChanges: s.uncommittedChanges,
     files: s.status?.files ?? 0,

@@ -7,8 +7,8 @@ import type { Reply, Route } from './http-server.js';
  * the build (which copies them; the bundled CLI in dist/cli/ reaches the same folder by the same path).
  */
 const STATIC = new URL('../ui/static/', import.meta.url);
-/** The page's script, in this order, as one inline script: the highlighters first, then the page that uses them. */
-const SCRIPTS = ['highlight.js', 'panel.js'];
+/** The page's script, in this order, as one inline script: the highlighters and the root switcher first, then the page that uses them. */
+const SCRIPTS = ['highlight.js', 'roots.js', 'panel.js'];
 
 /** The panel page: one HTML answer with its style and script inline, allowed to run by a nonce of its own. */
 export function pageRoute(): Route {

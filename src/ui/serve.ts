@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { startPanel } from './panel.js';
 import type { Config } from '../workspace/types.js';
-import { RepoSession } from '../workspace/live.js';
+import { RepoSessions } from '../workspace/live.js';
 
 /** How long shutdown waits for a running index run to stop at its next batch; killing it mid-way is safe too. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -18,20 +18,21 @@ export interface UiOptions {
   log: (message: string) => void;
 }
 
-/** `ocrag ui`: the index panel of the repository containing `cwd`, with a session of its own, until SIGINT or SIGTERM. */
+/** `ocrag ui`: the index panel of the repository containing `cwd` (and the others indexed here), with sessions of its own, until SIGINT or SIGTERM. */
 export async function serveUi(opts: UiOptions): Promise<void> {
   // Outside git, a folder indexed before (`ocrag index` makes one): a panel started in any folder indexes nothing.
-  const session = new RepoSession({ cwd: opts.cwd, flags: opts.flags, log: opts.log, plain: 'existing' });
+  // The other roots the page switches to (those this machine indexed) are served with the index they have, too.
+  const sessions = new RepoSessions({ cwd: opts.cwd, flags: opts.flags, log: opts.log, plain: 'existing' });
   // Outside a repository, say so now rather than serve a page of errors.
-  await session.root();
-  const panel = await startPanel({ session, cwd: opts.cwd, flags: opts.flags, port: opts.port, log: opts.log });
+  await (await sessions.get()).root();
+  const panel = await startPanel({ sessions, cwd: opts.cwd, flags: opts.flags, port: opts.port, log: opts.log });
   opts.onListening({ url: panel.url, port: panel.port, token: panel.token });
   if (opts.open) openBrowser(panel.url, opts.log);
   await new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
   });
   await panel.close();
-  await Promise.race([session.close(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+  await Promise.race([sessions.close(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
 }
 
 /** The platform's own opener, without a shell; when there is none the printed address is enough. */

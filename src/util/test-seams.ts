@@ -20,6 +20,8 @@ export interface TestSeams {
   readonly ruleless?: readonly string[];
   /** The remote store lease's settle wait (store/s3/lease.ts), short where publishers take turns on one machine. */
   readonly leaseSettleMs?: number;
+  /** The folder of this machine's list of indexed roots (store/known-roots.ts): a test's own, apart from the shared cache's. */
+  readonly knownRootsDir?: string;
 }
 
 export const TEST_SEAMS_KEY = Symbol.for('ocrag.test-seams');

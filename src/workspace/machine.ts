@@ -1,5 +1,6 @@
 // What the front door offers beyond one workspace's index: the model of this machine, the git hooks of a
-// repository, the checks of `doctor`, an artifact checked without a workspace, and where agents' files go.
+// repository, the checks of `doctor`, an artifact checked without a workspace, where agents' files go, and the
+// roots this machine indexed.
 import path from 'node:path';
 import type { Config } from '../config/config.js';
 import { openContext } from '../index/context.js';
@@ -9,11 +10,12 @@ import { runDoctor, type Check } from '../service/doctor.js';
 import type { IndexVerification } from '../service/verify-index.js';
 import { requireArtifactFile } from '../share/format.js';
 import type { VerifiedArtifact } from '../share/verify.js';
+import { indexedRoots as knownRoots, lastIndexRunAt, type KnownRoot } from '../store/known-roots.js';
 import { findIndexedFolder } from '../store/layout.js';
 import { ForeignIndexError } from '../util/errors.js';
 
 export { buildDefaultModel, describeModel, pullModel } from '../embed/index.js';
-export type { Check, HookStatus, IndexVerification, VerifiedArtifact };
+export type { Check, HookStatus, IndexVerification, KnownRoot, VerifiedArtifact };
 
 /** `ocrag doctor`'s checks of git, the model, the index, hooks and settings for the workspace at `cwd`. */
 export function doctor(cwd: string, config: Partial<Config> = {}): Promise<Check[]> {
@@ -40,6 +42,19 @@ export async function configuredModel(cwd: string, config: Partial<Config> = {})
     if (e instanceof ForeignIndexError) throw e;
     return config.model ?? 'default';
   }
+}
+
+/**
+ * The repositories and folders this machine indexed that are still there to serve (a folder this user can read,
+ * holding an index of this user's), the most recently indexed first. Index runs add to it; gone ones drop out.
+ */
+export function indexedRoots(): KnownRoot[] {
+  return knownRoots();
+}
+
+/** When an index run last ended at `root` on this machine (ISO 8601): a plain folder's "last indexed", having no commit's. */
+export function lastIndexRun(root: string): string | null {
+  return lastIndexRunAt(root);
 }
 
 export async function installGitHooks(cwd: string, opts: InstallOptions = {}) {

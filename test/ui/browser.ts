@@ -25,6 +25,6 @@ export async function openPage(viewport: { width: number; height: number }, opts
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  if (opts.failedRequests) page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  if (opts.failedRequests) page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
   return { browser, page, problems, requested };
 }

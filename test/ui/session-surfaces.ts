@@ -26,7 +26,7 @@ export async function openSessionSurfaces(repo: string): Promise<SessionSurfaces
   await createServer(sessions, log).connect(serverSide);
   const client = new Client({ name: 'session-surfaces', version: '1' });
   await client.connect(clientSide);
-  const panel = await startPanel({ session, cwd: repo, flags: {}, port: 0, log });
+  const panel = await startPanel({ sessions, cwd: repo, flags: {}, port: 0, log });
   const api = async (path: string, body?: unknown) => {
     const res = await fetch(new URL(path, panel.url), {
       method: body === undefined ? 'GET' : 'POST',

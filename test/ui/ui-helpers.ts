@@ -41,9 +41,10 @@ export const WIDE_LINE = `export const FEATURE_FLAGS = '${Array.from({ length: 6
 /**
  * A small repository to look at: code in three languages with comments, strings and keywords, a 400-character
  * line, a path far longer than a phone is wide, a file name with a space and a `#`, a binary file behind a .ts
- * name (skipped: binary), and beside it a folder of notes to add as a source.
+ * name (skipped: binary), and beside it a folder of notes to add as a source, and a handbook: a plain folder (no
+ * git) to index as a knowledge base of its own, in English and Chinese, with a binary file it skips.
  */
-export function lookRepo(): { repo: string; notes: string } {
+export function lookRepo(): { repo: string; notes: string; handbook: string } {
   const base = tempDir('ui-look');
   const repo = path.join(base, 'look-fixture');
   const notes = path.join(base, 'team notes');
@@ -69,7 +70,12 @@ export function lookRepo(): { repo: string; notes: string } {
   git(repo, 'commit', '-qm', 'look fixture');
   fs.mkdirSync(notes, { recursive: true });
   fs.writeFileSync(path.join(notes, 'on-call.md'), '# On-call handbook\n\nWhen the pager fires, acknowledge within five minutes and open an incident channel.\n');
-  return { repo, notes };
+  const handbook = path.join(base, 'escalation handbook');
+  fs.mkdirSync(handbook, { recursive: true });
+  fs.writeFileSync(path.join(handbook, 'escalation.md'), '# Escalation\n\nPage the secondary on-call engineer when nobody acknowledges within fifteen minutes.\n');
+  fs.writeFileSync(path.join(handbook, '升级流程.md'), '# 升级流程\n\n十五分钟内无人确认时，呼叫备用值班工程师。\n');
+  fs.writeFileSync(path.join(handbook, 'diagram.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0, 1, 2, 3]));
+  return { repo, notes, handbook };
 }
 
 export interface RunningUi {

@@ -6,17 +6,21 @@ import net from 'node:net';
 import http from 'node:http';
 import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
-import { twoLanguageRepo, runCli } from '../helpers.js';
+import path from 'node:path';
+import { committedRepo, runCli, tempDir, twoLanguageRepo } from '../helpers.js';
+import { seamEnv } from '../support/seams.js';
 import { raw, startUi, type RunningUi } from './ui-helpers.js';
 
 describe('ocrag ui over raw HTTP', () => {
   let ui: RunningUi;
   let repo: string;
   let own: Record<string, string>;
+  /** This machine's list of indexed roots, this file's own (the panel serves no other). */
+  const env = seamEnv({ knownRootsDir: path.join(tempDir('ui-http-roots'), 'roots') }) as Record<string, string>;
 
   before(async () => {
     repo = twoLanguageRepo();
-    ui = await startUi(repo);
+    ui = await startUi(repo, [], env);
     own = { host: `127.0.0.1:${ui.port}`, 'x-ocrag-token': ui.token };
   });
   after(async () => ui?.stop());
@@ -140,6 +144,41 @@ describe('ocrag ui over raw HTTP', () => {
     const r = await runCli(['ui', '--port', String(ui.port), '--no-open'], repo);
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, new RegExp(`port ${ui.port} is in use`));
+  });
+
+  test('the roots are the panel\'s own and those indexed here; a call naming any other path is 400 and opens nothing', async () => {
+    const folder = path.join(tempDir('ui-http-kb'), 'kb');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'notes.md'), '# Notes\n\nThe backup runs nightly.\n');
+    const indexed = await runCli(['index'], folder, env);
+    assert.equal(indexed.code, 0, indexed.stderr);
+    const kb = fs.realpathSync(folder);
+    const get = async (pathAndQuery: string) => {
+      const r = await raw(ui.port, 'GET', pathAndQuery, own);
+      return { status: r.status, body: JSON.parse(r.body) };
+    };
+    assert.equal((await raw(ui.port, 'GET', '/api/roots', { host: own.host })).status, 401, 'the list is behind the token');
+    const listed = await get('/api/roots');
+    assert.equal(listed.status, 200);
+    assert.deepEqual(listed.body.roots.map((r: { root: string; kind: string | null; home: boolean }) => [r.root, r.kind, r.home]), [[fs.realpathSync(repo), null, true], [kb, 'folder', false]]);
+    const state = await get(`/api/state?root=${encodeURIComponent(kb)}`);
+    assert.equal(state.status, 200, JSON.stringify(state.body));
+    assert.deepEqual([state.body.root, state.body.plainFolder, state.body.files], [kb, true, 1]);
+    // Paths that exist and would be servable (a git repository never indexed, a parent, the same folder spelt another way) are refused all the same.
+    const unindexed = committedRepo(path.join(tempDir('ui-http-other'), 'other'), { 'a.ts': 'export const a = 1;\n' }, 'other');
+    for (const root of ['/', '/etc', unindexed, path.dirname(kb), `${kb}/`, `${kb}/../kb`, 'kb', 'x'.repeat(5000)]) {
+      for (const [method, where] of [['GET', '/api/state'], ['GET', '/api/events'], ['GET', '/api/search?q=backup&'], ['POST', '/api/index']] as const) {
+        const sep = where.endsWith('&') ? '' : '?';
+        const r = await raw(ui.port, method, `${where}${sep}root=${encodeURIComponent(root)}`, method === 'POST' ? { ...own, 'content-type': 'application/json' } : own, method === 'POST' ? '{}' : undefined);
+        assert.equal(r.status, 400, `${method} ${where} root=${root.slice(0, 40)}: ${r.status} ${r.body}`);
+        assert.match(JSON.parse(r.body).error, /is not a root this panel lists: it serves only the repositories and folders indexed on this machine/);
+      }
+    }
+    assert.ok(!fs.existsSync(path.join(unindexed, '.ocrag')), 'nothing was made in the repository named');
+    // A listed root whose index is gone drops out of the list and is refused.
+    fs.rmSync(path.join(kb, '.ocrag'), { recursive: true });
+    assert.deepEqual((await get('/api/roots')).body.roots.map((r: { root: string }) => r.root), [fs.realpathSync(repo)]);
+    assert.equal((await get(`/api/state?root=${encodeURIComponent(kb)}`)).status, 400);
   });
 
   // Last: the first search indexes the repository, and the tests above see it never indexed.

@@ -1,6 +1,6 @@
 // The index panel's page. Everything shown is set as text (never as HTML), so no path, symbol or code can
 // inject markup. The token came in the address; every API call sends it back in a header. Highlight (highlight.js)
-// comes before this script in the page.
+// and the root switcher (roots.js) come before this script in the page.
 const TOKEN = new URLSearchParams(location.search).get('token') || '';
 /** Without the event stream: how often the task is asked for while a run is active, and while idle (another surface may start one). */
 const POLL_RUNNING_MS = 400;
@@ -9,14 +9,17 @@ const ACTIVE = new Set(['running', 'cancelling']);
 const $ = (id) => document.getElementById(id);
 
 async function api(path, body) {
+  const asked = generation;
   const init = { headers: { 'x-ocrag-token': TOKEN } };
   if (body !== undefined) {
     init.method = 'POST';
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  const res = await fetch(rooted(path), init);
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  // Switched meanwhile: the answer is another root's, and whoever waits for it waits for nothing.
+  if (asked !== generation) return new Promise(() => undefined);
   if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
   return data;
 }
@@ -56,6 +59,10 @@ async function loadState() {
   try {
     const s = await api('/api/state');
     $('root').textContent = s.root;
+    // A plain folder has no branch nor HEAD: those rows are not shown at all.
+    $('root-label').textContent = s.plainFolder ? 'folder' : 'repository';
+    for (const node of document.querySelectorAll('.git-only')) node.hidden = s.plainFolder;
+    document.title = `ocrag · ${s.root.split('/').pop() || s.root}`;
     $('branch').textContent = s.plainFolder ? 'plain folder (no git)' : s.branch ?? 'detached HEAD';
     $('head').textContent = s.plainFolder ? '—' : short(s.head);
     const counts = `(${plural(s.files, 'file')}, ${plural(s.chunks, 'chunk')})`;
@@ -137,15 +144,26 @@ function endedLine(t) {
   return `${t.kind} run ${t.state} at ${new Date(t.finishedAt).toLocaleTimeString()}${took} · ${counts}${t.errors.length ? ` · ${t.errors.join('; ')}` : ''} · task ${t.id}`;
 }
 
+/** Ends the following of the root shown before a switch. */
+let stopFollowing = () => undefined;
 /** Follows the tasks as server-sent events (read through fetch, which can send the token header); polls when the stream is gone. */
 async function followTasks() {
+  const following = generation;
+  let stopped = false;
+  let reader = null;
+  stopFollowing = () => {
+    stopped = true;
+    reader?.cancel().catch(() => undefined);
+  };
   try {
-    const res = await fetch('/api/events', { headers: { 'x-ocrag-token': TOKEN } });
+    const res = await fetch(rooted('/api/events'), { headers: { 'x-ocrag-token': TOKEN } });
     if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    if (stopped) return void reader.cancel().catch(() => undefined);
     let buffer = '';
     for (;;) {
       const { value, done } = await reader.read();
+      if (stopped) return;
       if (done) break;
       buffer += value;
       for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
@@ -157,10 +175,11 @@ async function followTasks() {
   } catch {
     // Fall through to polling.
   }
-  pollTask();
+  if (!stopped) pollTask(following);
 }
 
-async function pollTask() {
+async function pollTask(following) {
+  if (following !== generation) return;
   let delay = POLL_IDLE_MS;
   try {
     const t = await api('/api/task');
@@ -169,7 +188,7 @@ async function pollTask() {
   } catch (e) {
     $('task').textContent = e.message;
   }
-  setTimeout(pollTask, delay);
+  setTimeout(() => pollTask(following), delay);
 }
 
 async function act(path, body) {
@@ -264,6 +283,7 @@ async function loadDoctor() {
   }
 }
 
+$('roots').addEventListener('change', () => switchTo($('roots').value));
 $('index').addEventListener('click', () => act('/api/index', {}));
 $('rebuild').addEventListener('click', () => {
   // A rebuild embeds every file again, as long as a first index run: not something to start by a slip of the mouse.
@@ -276,7 +296,9 @@ $('search-form').addEventListener('submit', (e) => {
 });
 $('sources-refresh').addEventListener('click', loadSources);
 $('doctor-refresh').addEventListener('click', loadDoctor);
-loadState();
-loadSources();
-loadDoctor();
-followTasks();
+loadRoots().then(() => {
+  loadState();
+  loadSources();
+  loadDoctor();
+  followTasks();
+});
