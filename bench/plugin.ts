@@ -1,5 +1,5 @@
 // The OpenCode plugin's tool-call latency as an agent sees it: `ocrag setup opencode` in a copy of a repository,
-// the written plugin loaded as OpenCode loads it, ocrag_search called N times (the first, which indexes, apart).
+// the written plugin loaded as OpenCode loads it, ocrag_search_code called N times (the first, which indexes, apart).
 // Prints p50 / p90 / max of the warm calls. `npm run bench:plugin -- [--cli dist/cli/main.js] [--repo DIR] [--calls N]`
 // (--cli of another build measures that build's plugin: the one before the host measured one process per call).
 import { execFileSync } from 'node:child_process';
@@ -35,16 +35,16 @@ const { tool } = await plugin.OcragPlugin({ directory: repo, worktree: repo, pro
 const ctx = { sessionID: 's', messageID: 'm', agent: 'build', directory: repo, worktree: repo, abort: new AbortController().signal, metadata: () => undefined, ask: async () => undefined };
 
 const first = performance.now();
-await tool.ocrag_search.execute({ query: QUERIES[0], k: 5 }, ctx);
+await tool.ocrag_search_code.execute({ query: QUERIES[0], k: 5 }, ctx);
 const firstMs = performance.now() - first;
 const times: number[] = [];
 for (let i = 0; i < calls; i++) {
   const started = performance.now();
-  await tool.ocrag_search.execute({ query: QUERIES[i % QUERIES.length], k: 5 }, ctx);
+  await tool.ocrag_search_code.execute({ query: QUERIES[i % QUERIES.length], k: 5 }, ctx);
   times.push(performance.now() - started);
 }
 times.sort((a, b) => a - b);
 const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(0);
-console.log(`plugin ocrag_search (${path.relative(process.cwd(), cli) || cli}, ${path.basename(source)}): first ${firstMs.toFixed(0)} ms (indexes); ${calls} warm calls p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${at(1)} ms`);
+console.log(`plugin ocrag_search_code (${path.relative(process.cwd(), cli) || cli}, ${path.basename(source)}): first ${firstMs.toFixed(0)} ms (indexes); ${calls} warm calls p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${at(1)} ms`);
 fs.rmSync(work, { recursive: true, force: true });
 process.exit(0);

@@ -172,7 +172,7 @@ describe('a plain folder on every surface', () => {
     assert.equal(hits[0].path, 'notes/zookeeper.md');
   });
 
-  test('OpenCode set up in the folder runs ocrag_search there', async (t) => {
+  test('OpenCode set up in the folder runs ocrag_search_code there', async (t) => {
     const env = offlineEnv();
     const version = await runCommand(OPENCODE, ['--version'], kb, env).catch(() => null);
     if (!version || version.code !== 0) return t.skip(`opencode cannot start here: ${version?.stderr.trim() ?? 'not installed'}`);
@@ -184,7 +184,7 @@ describe('a plain folder on every surface', () => {
     assert.match(setup.stderr, /plain folder \(no git\): run "ocrag index" there once/);
     assert.equal((await runCli(['index'], folder)).code, 0);
     linkPluginPackage(folder);
-    const run = await runCommand(OPENCODE, ['debug', 'agent', 'build', '--tool', 'ocrag_search', '--params', JSON.stringify({ query: '生产环境部署步骤', k: 1 })], folder, env);
+    const run = await runCommand(OPENCODE, ['debug', 'agent', 'build', '--tool', 'ocrag_search_code', '--params', JSON.stringify({ query: '生产环境部署步骤', k: 1 })], folder, env);
     assert.equal(run.code, 0, run.stderr);
     assert.match((JSON.parse(run.stdout) as { result: { output: string } }).result.output, /notes\/部署\.md/);
   });

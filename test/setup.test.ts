@@ -10,7 +10,8 @@ describe('ocrag setup', () => {
   test('writes each agent\'s MCP entry and instructions, merging with existing config; a second run changes nothing', async () => {
     const repo = emptyRepo('setup');
     write(repo, '.mcp.json', JSON.stringify({ mcpServers: { other: { command: 'other-server' } }, keep: true }));
-    write(repo, 'opencode.json', JSON.stringify({ $schema: 'https://opencode.ai/config.json', model: 'x/y', mcp: { other: { type: 'local', command: ['o'] } } }));
+    // An earlier setup registered the MCP server for OpenCode: its entry goes, the user's stay.
+    write(repo, 'opencode.json', JSON.stringify({ $schema: 'https://opencode.ai/config.json', model: 'x/y', mcp: { other: { type: 'local', command: ['o'] }, ocrag: { type: 'local', command: ['ocrag', 'mcp'], enabled: true } } }));
     write(repo, '.codex/config.toml', [
       '# my codex settings',
       'model = "o4-mini"',
@@ -44,8 +45,9 @@ describe('ocrag setup', () => {
     const opencode = readJson(repo, 'opencode.json');
     assert.equal(opencode.model, 'x/y');
     assert.deepEqual(opencode.mcp.other, { type: 'local', command: ['o'] });
-    assert.deepEqual(opencode.mcp.ocrag, { type: 'local', command: [node, CLI, 'mcp'], enabled: true });
-    assert.match(read(repo, '.opencode/skills/ocrag/SKILL.md'), /name: ocrag/);
+    assert.equal(opencode.mcp.ocrag, undefined, 'OpenCode gets its tools from the plugin alone');
+    assert.match(read(repo, '.opencode/skills/ocrag/SKILL.md'), /name: ocrag[\s\S]*`ocrag_search_code`/);
+    assert.doesNotMatch(read(repo, '.opencode/skills/ocrag/SKILL.md'), /`search_code`/);
 
     assert.deepEqual(readJson(repo, '.cursor/mcp.json'), { mcpServers: { ocrag: { command: node, args: [CLI, 'mcp', '--repo', '${workspaceFolder}'] } } });
     assert.match(read(repo, '.cursor/rules/ocrag.mdc'), /^---\ndescription: .+\nalwaysApply: true\n---/);
@@ -90,13 +92,20 @@ describe('ocrag setup', () => {
     assert.equal(readJson(repo, '.mcp.json').mcpServers.ocrag.command, process.execPath);
   });
 
-  test('an OpenCode config in the V2 shape gets the entry under mcp.servers', async () => {
+  test('OpenCode: an MCP entry an earlier setup wrote goes (in the V2 shape too), a config of only it goes whole, none is made', async () => {
     const repo = emptyRepo('setup');
-    write(repo, 'opencode.json', JSON.stringify({ mcp: { servers: { other: { type: 'remote', url: 'https://x' } } } }));
+    write(repo, 'opencode.json', JSON.stringify({ mcp: { servers: { other: { type: 'remote', url: 'https://x' }, ocrag: { type: 'local', command: ['ocrag', 'mcp'] } } } }));
     await runCli(['setup', 'opencode'], repo);
-    const config = readJson(repo, 'opencode.json');
-    assert.deepEqual(Object.keys(config.mcp), ['servers']);
-    assert.deepEqual(config.mcp.servers.ocrag, { type: 'local', command: [process.execPath, CLI, 'mcp'] });
+    assert.deepEqual(readJson(repo, 'opencode.json'), { mcp: { servers: { other: { type: 'remote', url: 'https://x' } } } });
+    const only = emptyRepo('setup');
+    write(only, 'opencode.json', JSON.stringify({ $schema: 'https://opencode.ai/config.json', mcp: { ocrag: { type: 'local', command: ['ocrag', 'mcp'], enabled: true } } }));
+    const r = await runCli(['setup', 'opencode'], only);
+    assert.match(r.stderr, /deleted +opencode\.json/);
+    assert.ok(!fs.existsSync(path.join(only, 'opencode.json')));
+    const fresh = emptyRepo('setup');
+    const made = await runCli(['setup', 'opencode'], fresh);
+    assert.doesNotMatch(made.stderr, /opencode\.json/);
+    assert.ok(!fs.existsSync(path.join(fresh, 'opencode.json')));
   });
 
   test('never overwrites a config it cannot parse, and rejects unknown agents', async () => {

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { AGENT_GUIDANCE } from '../render/agent-guidance.js';
+import { agentGuidance } from '../render/agent-guidance.js';
 import { VERSION } from '../util/version.js';
 import { registerFindSymbol } from './tools/find-symbol.js';
 import { registerIndexStatus } from './tools/index-status.js';
@@ -16,7 +16,7 @@ import { RepoSessions } from '../workspace/live.js';
 const SHUTDOWN_GRACE_MS = 5000;
 
 export function createServer(sessions: RepoSessions, log: (message: string) => void): McpServer {
-  const server = new McpServer({ name: 'ocrag', title: 'ocrag code search', version: VERSION }, { instructions: AGENT_GUIDANCE });
+  const server = new McpServer({ name: 'ocrag', title: 'ocrag code search', version: VERSION }, { instructions: agentGuidance('mcp') });
   registerSearchCode(server, sessions, log);
   registerFindSymbol(server, sessions, log);
   registerRelated(server, sessions, log);

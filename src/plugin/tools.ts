@@ -1,10 +1,12 @@
 import path from 'node:path';
-import { echoedQuery, renderer, type OutputFormat } from '../render/index.js';
-import { addedLine, removedLine } from '../render/sources.js';
+import { z } from 'zod';
+import { echoedQuery, renderer, trimToTokenBudget, type OutputFormat } from '../render/index.js';
+import type { ArgsOf, SurfaceId, ToolId, TOOLS } from '../render/contract/tools.js';
+import { toolShape } from '../render/contract/zod.js';
+import { addedLine } from '../render/sources.js';
 import { formatStatus } from '../render/status.js';
 import { PLAIN } from '../render/text.js';
-import type { ModelPool, OpenOptions, PlainFolderUse, Workspace } from '../workspace/index.js';
-import { checkQueryLength } from '../workspace/types.js';
+import type { ModelPool, OpenOptions, PlainFolderUse, SearchResult, Workspace } from '../workspace/index.js';
 import { OcragError } from '../util/errors.js';
 
 /** One call of an editor plugin's tool: which tool, for which project, from which folder, with what arguments. */
@@ -12,7 +14,7 @@ export interface ToolCall {
   tool: string;
   /** The project's top folder (OpenCode's worktree): the workspace answered for. */
   root: string;
-  /** The folder the agent works in: relative paths it gives are taken from here, as the CLI takes them from its own. */
+  /** The folder the agent works in: the workspace is opened from here. */
   cwd: string;
   args: Record<string, unknown>;
 }
@@ -25,47 +27,77 @@ export interface ToolAnswer {
   text: string;
 }
 
+const SURFACE: SurfaceId = 'opencode';
+type Args<Id extends ToolId> = ArgsOf<(typeof TOOLS)[Id]['args']>;
+type Answerer<Id extends ToolId> = (open: Open, cwd: string, args: Args<Id>) => Promise<ToolAnswer>;
+
 /**
- * What each tool answers, as the text `ocrag <command>` prints for it (the plugin's tools returned the CLI's
- * output when they spawned it per call): search results in markdown by default, the add/remove lines, the status.
+ * What each of the plugin's tools answers (the contract's OpenCode tools, src/render/contract/): results as the
+ * CLI renders them, markdown by default; every answer with a one-line title.
  */
-const TOOLS: Record<string, (open: Open, call: ToolCall) => Promise<ToolAnswer>> = {
-  async search(open, { cwd, args }) {
-    const query = text(args.query, 'query').trim();
-    if (!query) throw new OcragError('empty query: say what code you are looking for');
-    checkQueryLength(query);
-    const format = (optionalText(args.format) ?? 'markdown') as OutputFormat;
-    if (!['text', 'markdown', 'json'].includes(format)) throw new OcragError(`format must be text, markdown or json, got "${format}"`);
+const TOOLS_ANSWERED: { [Id in ToolId]?: Answerer<Id> } = {
+  async search_code(open, cwd, args) {
     const started = performance.now();
-    const results = await withWorkspace(open, cwd, 'existing', (w) => w.search(query, { k: count(args.k), pathGlob: optionalText(args.path), language: optionalText(args.language) }));
-    const title = `${results.length ? `${results.length} result${results.length === 1 ? '' : 's'}` : 'no results'} for "${echoedQuery(query)}"`;
-    if (format === 'text' && results.length === 0) return { title, text: 'no results' };
-    return { title, text: renderer(format, PLAIN)({ query, latencyMs: performance.now() - started, results }).trim() };
+    const results = await withWorkspace(open, cwd, 'existing', (w) => w.search(args.query, { k: args.k, pathGlob: args.path_glob, language: args.language, whole: args.whole, minMatch: args.min_score }));
+    const title = `${counted(results.length, 'result')} for "${echoedQuery(args.query)}"`;
+    return { title, text: rendered(args.format, { query: args.query, latencyMs: performance.now() - started, results }, args.max_tokens) };
   },
-  async add(open, { cwd, args }) {
-    const paths = Array.isArray(args.paths) ? args.paths.map((p) => path.resolve(cwd, text(p, 'paths'))) : [];
-    if (paths.length === 0) throw new OcragError('paths: give at least one folder or file');
-    const added = await withWorkspace(open, cwd, 'create', (w) => w.addSources(paths, { name: optionalText(args.name) }));
-    const title = `added ${added.map((r) => `"${r.name}" (${r.files} files)`).join(', ')}`;
-    return { title, text: added.map(addedLine).join('\n') };
+  async find_symbol(open, cwd, args) {
+    const started = performance.now();
+    const found = await withWorkspace(open, cwd, 'existing', (w) => w.findSymbol(args.name, { k: args.k }));
+    const title = `${counted(found.length, 'definition')} named like "${echoedQuery(args.name)}"`;
+    return { title, text: rendered('markdown', { query: args.name, latencyMs: performance.now() - started, results: found.map((d) => d.result) }) };
   },
-  async remove(open, { cwd, args }) {
-    const removed = await withWorkspace(open, cwd, 'existing', async (w) => w.remove(text(args.source, 'source'), cwd));
-    const title = 'source' in removed ? `removed source "${removed.source.name}"` : `${removed.excluded.added ? 'excluded' : 'already excluded'} ${removed.excluded.path}`;
-    return { title, text: removedLine(removed) };
+  async related(open, cwd, args) {
+    const started = performance.now();
+    const { anchor, results } = await withWorkspace(open, cwd, 'existing', (w) => w.related({ path: args.path, startLine: args.startLine, k: args.k }));
+    const where = `${anchor.path}:${anchor.startLine}-${anchor.endLine}`;
+    return { title: `${counted(results.length, 'result')} related to ${where}`, text: rendered('markdown', { query: `related to ${where}`, latencyMs: performance.now() - started, results }) };
   },
-  async status(open, { cwd }) {
+  async index_status(open, cwd) {
     const s = await withWorkspace(open, cwd, 'existing', (w) => w.status());
     const where = s.plainFolder ? `folder ${path.basename(s.root)}` : `${s.branch ?? 'detached HEAD'} @ ${s.head?.slice(0, 8) ?? '(no commits)'}, ${s.upToDate ? 'up to date' : 'behind HEAD'}`;
     return { title: `${where}: ${s.files} files, ${s.chunks} chunks`, text: formatStatus(s, PLAIN) };
+  },
+  async add_source(open, cwd, args) {
+    // A plain folder the agent works in becomes a knowledge base here, as `ocrag add` makes it one.
+    const added = await withWorkspace(open, cwd, 'create', (w) => w.addSources([args.path], { name: args.name, by: 'agent' }));
+    return { title: `added ${added.map((r) => `"${r.name}" (${r.files} files)`).join(', ')}`, text: added.map(addedLine).join('\n') };
+  },
+  async remove_source(open, cwd, args) {
+    const removed = await withWorkspace(open, cwd, 'existing', async (w) => w.removeSource(args.source));
+    return { title: `removed source "${removed.name}"`, text: `removed source "${removed.name}" (${removed.root})` };
+  },
+  async list_sources(open, cwd) {
+    const sources = await withWorkspace(open, cwd, 'existing', async (w) => w.sources());
+    return { title: counted(sources.length, 'source'), text: sources.length ? sources.map((s) => `${s.name}: ${s.root}`).join('\n') : 'no sources: only the repository is searched' };
   },
 };
 
 /** Answers one call with a workspace opened for it (so it sees the settings and HEAD of this moment) and closed after. */
 export async function answerCall(call: ToolCall, openWorkspace: (at: string, opts: OpenOptions) => Promise<Workspace>, models: ModelPool): Promise<ToolAnswer> {
-  const tool = TOOLS[call.tool];
-  if (!tool) throw new OcragError(`no tool "${call.tool}": the plugin and this ocrag are of different versions (run ocrag setup opencode again)`);
-  return tool((at, folder) => openWorkspace(at, { folder, models }), call);
+  const id = call.tool as ToolId;
+  const answer = Object.hasOwn(TOOLS_ANSWERED, id) ? (TOOLS_ANSWERED[id] as Answerer<ToolId> | undefined) : undefined;
+  if (!answer) throw new OcragError(`no tool "${call.tool}": the plugin and this ocrag are of different versions (run ocrag setup opencode again)`);
+  return answer((at, folder) => openWorkspace(at, { folder, models }), call.cwd, checkedArgs(id, call.args));
+}
+
+/** The call's arguments read by the contract's schema (the plugin checked them already; a host driven by another client may not have). */
+function checkedArgs<Id extends ToolId>(id: Id, args: Record<string, unknown>): Args<Id> {
+  const read = z.object(toolShape(id, SURFACE)).safeParse(args);
+  if (read.success) return read.data as Args<Id>;
+  const issue = read.error.issues[0];
+  throw new OcragError(`${issue.path.join('.') || 'arguments'}: ${issue.message}`);
+}
+
+function rendered(format: OutputFormat, report: { query: string; latencyMs: number; results: SearchResult[] }, maxTokens?: number): string {
+  if (format === 'text' && report.results.length === 0) return 'no results';
+  const render = renderer(format, PLAIN);
+  return render(maxTokens === undefined ? report : trimToTokenBudget(report, maxTokens, render).report).trim();
+}
+
+function counted(n: number, what: string): string {
+  return n ? `${n} ${what}${n === 1 ? '' : 's'}` : `no ${what}s`;
 }
 
 async function withWorkspace<T>(open: Open, at: string, folder: PlainFolderUse, use: (w: Workspace) => Promise<T>): Promise<T> {
@@ -75,18 +107,4 @@ async function withWorkspace<T>(open: Open, at: string, folder: PlainFolderUse, 
   } finally {
     await workspace.close();
   }
-}
-
-function text(value: unknown, name: string): string {
-  if (typeof value !== 'string') throw new OcragError(`${name} must be text`);
-  return value;
-}
-
-function optionalText(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/** The plugin's schema already holds k to 1..50; a host started by another client must not be asked for a million. */
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 50 ? value : 10;
 }

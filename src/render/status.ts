@@ -2,7 +2,7 @@ import type { IndexStatus, RemoteStatus } from '../service/status.js';
 import { formatBytes } from './bytes.js';
 import type { Paint } from './text.js';
 
-/** `ocrag status` as people read it (and the OpenCode plugin's ocrag_status): where, what is indexed, what was skipped. */
+/** `ocrag status` as people read it (and the OpenCode plugin's ocrag_index_status): where, what is indexed, what was skipped. */
 export function formatStatus(s: IndexStatus, p: Paint): string {
   const lines = s.plainFolder
     ? [

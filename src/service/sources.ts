@@ -59,10 +59,25 @@ export function sourceNamed(sources: SourceSpec[], nameOrPath: string): SourceSp
 }
 
 /**
+ * What an agent asks to add, as paths to add: each named from the repository root (as the tools describe it) and
+ * allowed by `sourceRoots`. The one rule for every agent surface (MCP, the editor plugins' host).
+ */
+export function agentSourcePaths(ctx: IndexContext, given: string[]): string[] {
+  for (const p of given) checkAgentMayAdd(ctx, p);
+  return given.map((p) => path.resolve(ctx.repo.root, p));
+}
+
+/** The source an agent names: by name, else by the path it was added with, from the repository root. */
+export function removeAgentSource(ctx: IndexContext, nameOrPath: string): SourceSpec {
+  const named = listSources(ctx).some((s) => s.name === nameOrPath);
+  return removeSource(ctx, named ? nameOrPath : path.resolve(ctx.repo.root, nameOrPath));
+}
+
+/**
  * What an agent may add: only paths under a folder the user listed in `sourceRoots`, so a prompt cannot make the
  * index read the user's home or keys. Anything else is refused with the line that would allow it.
  */
-export function checkAgentMayAdd(ctx: IndexContext, given: string): void {
+function checkAgentMayAdd(ctx: IndexContext, given: string): void {
   const target = realPathOr(path.resolve(ctx.repo.root, given));
   const roots = ctx.config.sourceRoots.flatMap((r) => allowedRoot(ctx.repo.root, r));
   if (roots.some((root) => isInside(root, target))) return;

@@ -6,7 +6,7 @@ import type { IndexContext } from '../index/index-context.js';
 import type { IndexProgress } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import { CodeIndex } from '../service/code-index.js';
-import { addSources, checkAgentMayAdd, listSources, removeSource } from '../service/sources.js';
+import { addSources, agentSourcePaths, listSources, removeAgentSource } from '../service/sources.js';
 import { sourceFileCount, type SourceSpec } from '../store/sources.js';
 import type { Manifest } from '../store/manifest.js';
 import { OcragError } from '../util/errors.js';
@@ -118,17 +118,13 @@ export class RepoSession {
   /** Adds sources as an agent may (only under the config's `sourceRoots`), and brings the view up to date with them. */
   async addSources(paths: string[], name?: string): Promise<{ name: string; root: string; files: number }[]> {
     const ctx = await this.context();
-    for (const p of paths) checkAgentMayAdd(ctx, p);
-    const added = addSources(ctx, paths.map((p) => path.resolve(ctx.repo.root, p)), name);
+    const added = addSources(ctx, agentSourcePaths(ctx, paths), name);
     const view = await this.view();
     return added.map((s) => ({ name: s.name, root: s.root, files: sourceFileCount(Object.keys(view.files), s.name) }));
   }
 
   async removeSource(nameOrPath: string): Promise<SourceSpec> {
-    const ctx = await this.context();
-    // A name, or a path as the agent sees it: relative to the repository.
-    const named = listSources(ctx).some((s) => s.name === nameOrPath);
-    return removeSource(ctx, named ? nameOrPath : path.resolve(ctx.repo.root, nameOrPath));
+    return removeAgentSource(await this.context(), nameOrPath);
   }
 
   async listSources(): Promise<SourceSpec[]> {

@@ -1,4 +1,4 @@
-import { OPENCODE_PLUGIN_GUIDANCE, agentsSection, cursorRule, skillFile } from './instructions.js';
+import { agentsSection, cursorRule, skillFile } from './instructions.js';
 import { isObject, mergeJsonEntry, parseJsonObject, removeJsonEntry } from './json-config.js';
 import type { FileEdit } from './file-edit.js';
 import { jsoncEntry } from './jsonc-config.js';
@@ -42,27 +42,24 @@ export const AGENTS: Record<AgentId, AgentTarget> = {
     name: 'Claude Code',
     edits: (l) => [
       jsonEntry('.mcp.json', ['mcpServers', SERVER_NAME], { type: 'stdio', command: l.command, args: mcpArgs(l) }),
-      ownFile('.claude/skills/ocrag/SKILL.md', skillFile()),
+      ownFile('.claude/skills/ocrag/SKILL.md', skillFile('mcp')),
     ],
   },
-  // https://opencode.ai/docs/mcp-servers: "mcp" maps names to {type: "local", command: [...]}; V2's native shape
-  // nests them under "mcp.servers", and a file already in that shape gets the entry there. OpenCode also loads
-  // every .opencode/plugin/*.ts by itself (https://opencode.ai/docs/plugins), which gets the ocrag_* tools.
+  // OpenCode loads every .opencode/plugin/*.ts by itself (https://opencode.ai/docs/plugins): the plugin gives it the
+  // whole tool set, answered by one warm `ocrag plugin-host`. The MCP server is not registered beside it (its tools
+  // would be a second set for the same jobs), and an entry an earlier setup put in opencode.json is taken out:
+  // "mcp" maps names to {type: "local", command: [...]}, or V2's native shape nests them under "mcp.servers".
   opencode: {
     id: 'opencode',
     name: 'OpenCode',
-    edits: (l) => {
+    edits: () => {
       const seed = { $schema: 'https://opencode.ai/config.json' };
       const v2 = (text: string | null) => isObject(parseJsonObject(text)?.mcp) && isObject((parseJsonObject(text)!.mcp as Record<string, unknown>).servers);
       const keys = (text: string | null) => (v2(text) ? ['mcp', 'servers', SERVER_NAME] : ['mcp', SERVER_NAME]);
-      const command = [l.command, ...mcpArgs(l)];
+      const withoutServer = (text: string | null) => (text === null ? null : removeJsonEntry(text, 'opencode.json', keys(text), seed));
       return [
-        {
-          path: 'opencode.json',
-          render: (text) => mergeJsonEntry(text, 'opencode.json', keys(text), v2(text) ? { type: 'local', command } : { type: 'local', command, enabled: true }, seed),
-          remove: (text) => removeJsonEntry(text, 'opencode.json', keys(text), seed),
-        },
-        ownFile('.opencode/skills/ocrag/SKILL.md', skillFile(OPENCODE_PLUGIN_GUIDANCE)),
+        { path: 'opencode.json', render: withoutServer, remove: withoutServer },
+        ownFile('.opencode/skills/ocrag/SKILL.md', skillFile('opencode')),
         ownFile(OPENCODE_PLUGIN_PATH, opencodePlugin({ node: process.execPath, entry: ENTRY_SCRIPT })),
       ];
     },

@@ -20,7 +20,8 @@ export interface PlannedFile {
 
 /** What setup would write for these agents, reading the current files; writes nothing. */
 export function planSetup(root: string, targets: AgentTarget[], launcher: Launcher): PlannedFile[] {
-  return plan(root, targets, launcher, (edit, text) => edit.render(text));
+  // A file setup only takes its entry out of (OpenCode's opencode.json) is not mentioned when there is none.
+  return plan(root, targets, launcher, (edit, text) => edit.render(text)).filter((file) => file.before !== null || file.after !== null);
 }
 
 /** What `setup --remove` would change: ocrag's entries taken out, the files only ocrag wrote deleted. */

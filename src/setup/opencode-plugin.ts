@@ -1,4 +1,4 @@
-import { MAX_QUERY_CHARS, MAX_QUERY_CHARS_TEXT } from '../workspace/types.js';
+import { argChain, surfaceTools, type SchemaCall, type SurfaceTool } from '../render/contract/tools.js';
 
 /** Where OpenCode loads a project's plugins from by itself: every `*.ts` in `.opencode/plugin/` (OpenCode 1.18). */
 export const OPENCODE_PLUGIN_PATH = '.opencode/plugin/ocrag.ts';
@@ -10,14 +10,16 @@ export interface Installation {
 }
 
 /**
- * The OpenCode plugin `ocrag setup opencode` writes: four tools written with `tool()` of `@opencode-ai/plugin`
- * (which OpenCode installs into `.opencode/node_modules` itself). Their calls go to one `ocrag plugin-host` the
+ * The OpenCode plugin `ocrag setup opencode` writes: the contract's tools for OpenCode (src/render/contract/), each a
+ * `tool()` of `@opencode-ai/plugin` (which OpenCode installs into `.opencode/node_modules` itself) whose arguments
+ * are the contract's zod calls written out as `tool.schema` code. Their calls go to one `ocrag plugin-host` the
  * plugin starts on first use and keeps (src/plugin/host.ts): the model stays loaded and no node starts per call.
  * A template rather than a shipped file, so the installation's path can be recorded in it.
  */
 export function opencodePlugin(installation: Installation): string {
   return `// Written by \`ocrag setup opencode\` (\`ocrag setup opencode --remove\` deletes it); edits are replaced on the next setup.
-// Tools that ask this project's ocrag: search its code, add and remove sources, show the index's status. Calls go to
+// Tools that ask this project's ocrag: search its code, find definitions and related code, add and remove sources,
+// show the index's status. Calls go to
 // one long-lived \`ocrag plugin-host\` process, started on the first call, that keeps the model loaded.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -132,45 +134,25 @@ export const OcragPlugin: Plugin = async (input) => {
   const cwdOf = (ctx: { directory?: string }) => ctx.directory || input.directory;
   return {
     tool: {
-      ocrag_search: tool({
-        description: "Search this repository's code (checked-out branch plus uncommitted edits) by meaning or by name. Use it before opening files you don't know: returns the best functions/classes with path:lines, symbol, score and code.",
-        args: {
-          query: tool.schema.string().min(1).max(${MAX_QUERY_CHARS}).describe("what you look for: a question, a behaviour, an identifier (English or Chinese), or a stack trace or bug report (up to ${MAX_QUERY_CHARS_TEXT} characters)"),
-          k: tool.schema.number().int().min(1).max(50).optional().describe("how many results (default 10)"),
-          path: tool.schema.string().optional().describe("only paths matching this glob, e.g. src/** or **/*.py"),
-          language: tool.schema.string().optional().describe("only this language, e.g. typescript, python, go"),
-          format: tool.schema.enum(["text", "markdown", "json"]).optional().describe("markdown (default), text or json"),
-        },
-        async execute(args, ctx) {
-          return ask("search", rootOf(ctx), cwdOf(ctx), args, ctx.abort);
-        },
-      }),
-      ocrag_add: tool({
-        description: "Add folders or files outside the code (design docs, PDFs, CSVs, another checkout) as a source that ocrag_search finds beside the code.",
-        args: {
-          paths: tool.schema.array(tool.schema.string().min(1)).min(1).describe("folders or files, relative to the project or absolute"),
-          name: tool.schema.string().optional().describe("what results call the source (default: the folder name)"),
-        },
-        async execute(args, ctx) {
-          return ask("add", rootOf(ctx), cwdOf(ctx), args, ctx.abort);
-        },
-      }),
-      ocrag_remove: tool({
-        description: "Remove a source added with ocrag_add; nothing of it is searched any more.",
-        args: { source: tool.schema.string().min(1).describe("the source's name, or the path it was added with") },
-        async execute(args, ctx) {
-          return ask("remove", rootOf(ctx), cwdOf(ctx), args, ctx.abort);
-        },
-      }),
-      ocrag_status: tool({
-        description: "Show what ocrag has indexed: branch, indexed commit vs HEAD, files and chunks, skipped files. Use it when results look stale or empty.",
-        args: {},
-        async execute(_args, ctx) {
-          return ask("status", rootOf(ctx), cwdOf(ctx), {}, ctx.abort);
-        },
-      }),
+${surfaceTools('opencode').map(toolSource).join('\n')}
     },
   };
 };
 `;
+}
+
+/** One tool as code: its description, its arguments' zod calls, and a body that asks the host. */
+function toolSource(t: SurfaceTool): string {
+  const args = t.args.map(([name, arg]) => `\n          ${name}: tool.schema${argChain(arg, 'opencode').map(callSource).join('')},`);
+  return `      ${t.name}: tool({
+        description: ${JSON.stringify(t.description)},
+        args: {${args.join('')}${args.length ? '\n        ' : ''}},
+        async execute(args, ctx) {
+          return ask(${JSON.stringify(t.id)}, rootOf(ctx), cwdOf(ctx), args, ctx.abort);
+        },
+      }),`;
+}
+
+function callSource([method, ...args]: SchemaCall): string {
+  return `.${method}(${args.map((a) => (a instanceof RegExp ? a.toString() : JSON.stringify(a))).join(', ')})`;
 }

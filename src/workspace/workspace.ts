@@ -10,7 +10,7 @@ import { relatedCode, type RelatedAnswer, type RelatedQuery } from '../service/r
 import { definitions, SYMBOL_CANDIDATES, type SymbolDefinition } from '../search/symbol-match.js';
 import { removeFromIndex, type Excluded } from '../service/exclude.js';
 import { indexedManifest, listFiles, type ListedFile } from '../service/file-list.js';
-import { addSources, listSources, removeSource } from '../service/sources.js';
+import { addSources, agentSourcePaths, listSources, removeAgentSource, removeSource } from '../service/sources.js';
 import { indexStatus, type IndexStatus } from '../service/status.js';
 import type { ExportOptions, ExportSummary } from '../share/export.js';
 import type { ImportSummary } from '../share/import.js';
@@ -168,15 +168,23 @@ export class Workspace {
     return listSources(this.engine.ctx);
   }
 
-  /** Adds folders or files as sources and indexes them now; a disk that refuses their chunks takes them back whole. */
-  async addSources(paths: string[], opts: { name?: string; maxBytes?: number } = {}): Promise<{ name: string; root: string; files: number }[]> {
+  /**
+   * Adds folders or files as sources and indexes them now; a disk that refuses their chunks takes them back whole.
+   * Asked `by` an agent, the paths are from the repository root and only those under `sourceRoots` may be added.
+   */
+  async addSources(paths: string[], opts: { name?: string; maxBytes?: number; by?: 'user' | 'agent' } = {}): Promise<{ name: string; root: string; files: number }[]> {
     const { ctx } = this.engine;
-    const added = addSources(ctx, paths, opts.name, opts.maxBytes);
+    const added = addSources(ctx, opts.by === 'agent' ? agentSourcePaths(ctx, paths) : paths, opts.name, opts.maxBytes);
     const view = await this.engine.currentView({ writesRequired: true }).catch((e: unknown) => {
       if (asStorageError(e, ctx.layout.dir)) for (const s of added) forgetSource(ctx, s.name);
       throw e;
     });
     return added.map((s) => ({ name: s.name, root: s.root, files: sourceFileCount(Object.keys(view.files), s.name) }));
+  }
+
+  /** Takes out a source an agent names (by name, or the path it was added with from the repository root); nothing else. */
+  removeSource(nameOrPath: string): SourceSpec {
+    return removeAgentSource(this.engine.ctx, nameOrPath);
   }
 
   /** Takes out a source (by name or the path it was added with), else excludes a file or folder of the tree. */

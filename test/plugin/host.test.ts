@@ -12,8 +12,11 @@ test('a hostile or mistaken call is answered with an error line and the host kee
     'not json',
     JSON.stringify({ id: 2, tool: 'rm -rf /', root: '/', cwd: '/' }),
     JSON.stringify({ id: 3, root: repo, cwd: repo }),
-    JSON.stringify({ id: 4, tool: 'search', root: tempDir('nothing'), cwd: tempDir('nothing'), args: { query: 'backup' } }),
-    JSON.stringify({ id: 5, tool: 'search', root: repo, cwd: repo, args: { query: 'copy the database file to a dated backup', k: 1, format: 'json' } }),
+    JSON.stringify({ id: 4, tool: 'search_code', root: tempDir('nothing'), cwd: tempDir('nothing'), args: { query: 'backup' } }),
+    JSON.stringify({ id: 5, tool: 'search_code', root: repo, cwd: repo, args: { query: 'copy the database file to a dated backup', k: 1, format: 'json' } }),
+    // Arguments the plugin's schema would refuse, sent by another client: the same schema refuses them here.
+    JSON.stringify({ id: 6, tool: 'search_code', root: repo, cwd: repo, args: { query: 'backup', k: 1_000_000 } }),
+    JSON.stringify({ id: 7, tool: 'toString', root: repo, cwd: repo, args: {} }),
   ];
   const host = spawn(process.execPath, [CLI, 'plugin-host'], { env: { ...process.env, OCRAG_CACHE: TEST_CACHE, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
@@ -22,10 +25,12 @@ test('a hostile or mistaken call is answered with an error line and the host kee
   const code = await new Promise((resolve) => host.on('close', resolve));
   assert.equal(code, 0);
   const replies = out.trim().split('\n').map((l) => JSON.parse(l) as { id: unknown; text?: string; error?: string });
-  assert.deepEqual(replies.map((r) => r.id), [null, 2, 3, 4, 5]);
+  assert.deepEqual(replies.map((r) => r.id), [null, 2, 3, 4, 5, 6, 7]);
   assert.equal(replies[0].error, 'ocrag: a call that is not JSON');
   assert.match(replies[1].error!, /^ocrag: no tool "rm -rf \/"/);
   assert.equal(replies[2].error, 'ocrag: a call needs tool, root and cwd');
   assert.match(replies[3].error!, /^ocrag: not inside a git repository/);
   assert.equal((JSON.parse(replies[4].text!) as { path: string }[])[0].path, 'tools/backup.py');
+  assert.match(replies[5].error!, /^ocrag: k: .*50/);
+  assert.match(replies[6].error!, /^ocrag: no tool "toString"/);
 });

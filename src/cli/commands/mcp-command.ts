@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { toolIds } from '../../render/contract/tools.js';
 import { configFlags, workDir } from '../options.js';
 
 export function registerMcp(program: Command): void {
   program
     .command('mcp')
-    .description('serve the index to an AI agent over MCP (stdio): search_code, find_symbol, related, index_codebase, index_status, index_cancel, reindex, set_root, add_source, remove_source, list_sources')
+    .description(`serve the index to an AI agent over MCP (stdio): ${toolIds('mcp').join(', ')}`)
     .option('--repo <dir>', 'answer for the repository containing <dir> (default: the working directory)')
     .addHelpText(
       'after',

@@ -28,7 +28,8 @@ export function registerSetup(program: Command): void {
       `
 Files (in the repository root; existing ones are merged, never replaced; running it again changes nothing):
   claude     .mcp.json + .claude/skills/ocrag/SKILL.md
-  opencode   opencode.json + .opencode/skills/ocrag/SKILL.md + .opencode/plugin/ocrag.ts (ocrag_* tools)
+  opencode   .opencode/plugin/ocrag.ts (the ocrag_* tools) + .opencode/skills/ocrag/SKILL.md; no MCP server
+             (an ocrag entry an earlier setup put in opencode.json is taken out)
   cursor     .cursor/mcp.json + .cursor/rules/ocrag.mdc
   codex      .codex/config.toml + a marked section of AGENTS.md
   vscode     .vscode/mcp.json (comments kept) + a marked section of AGENTS.md (GitHub Copilot)

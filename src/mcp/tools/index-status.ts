@@ -1,20 +1,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded } from './errors.js';
-import { answer, rootArg } from './shared.js';
-import { describeTask, findTask, taskIdArg, taskShape, toTaskView } from './task.js';
+import { answer, fromContract, typed } from './shared.js';
+import { describeTask, findTask, taskShape, toTaskView } from './task.js';
 import type { RepoSessions, SessionStatus } from '../../workspace/live.js';
-
-const DESCRIPTION = `Report the state of the code index of this repository: branch and HEAD, the commit the index was built for and whether it is up to date, pending work (index behind HEAD, uncommitted changes), the current or last index task (state, phase, percent, files, chunks, chunks/s, errors, warnings), file and chunk counts, and the embedding model.
-With task_id (from index_codebase) it reports only that task, cheaply: poll it to follow a run. Call it without one when search_code results look stale, empty or wrong.`;
 
 export function registerIndexStatus(server: McpServer, sessions: RepoSessions, log: (message: string) => void): void {
   server.registerTool(
     'index_status',
     {
-      title: 'Index status',
-      description: DESCRIPTION,
-      inputSchema: { task_id: taskIdArg.optional().describe('report only this task (index_codebase returns its id)'), root: rootArg },
+      ...fromContract('index_status', { readOnlyHint: true, idempotentHint: true, openWorldHint: false }),
       outputSchema: {
         task: taskShape.nullable().describe('the asked task; without task_id the running task, else the last one (null when none ran)'),
         root: z.string().optional(),
@@ -33,9 +28,8 @@ export function registerIndexStatus(server: McpServer, sessions: RepoSessions, l
         sizeOnDisk: z.number().optional(),
         error: z.string().optional().describe('why the index could not be read'),
       },
-      annotations: { title: 'Index status', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (args) =>
+    typed('index_status', (args) =>
       guarded(log, async () => {
         if (args.task_id) {
           const task = toTaskView(findTask(sessions, args.task_id).task);
@@ -44,6 +38,7 @@ export function registerIndexStatus(server: McpServer, sessions: RepoSessions, l
         const report = toReport(await (await sessions.get(args.root)).status());
         return answer(report, describe(report));
       }),
+    ),
   );
 }
 

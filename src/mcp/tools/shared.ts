@@ -1,19 +1,27 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { formatMarkdown } from '../../render/markdown.js';
 import type { LeftOut } from '../../render/report.js';
+import { TOOLS, type ArgsOf as ContractArgs, type ToolId } from '../../render/contract/tools.js';
+import { mcpTool } from '../../render/contract/zod.js';
 import type { IndexProgress, SearchResult } from '../../workspace/types.js';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** The repository a call is for, when not the one set_root chose (or the server started in). */
-export const rootArg = z
-  .string()
-  .min(1)
-  .max(1000)
-  .optional()
-  .describe('the repository to answer for (a path; default: the one set_root chose, else where the server started)');
+/** The arguments a tool's body gets, typed from the contract its schema is made from. */
+export type ArgsOf<Id extends ToolId> = ContractArgs<(typeof TOOLS)[Id]['args']>;
+
+/** A tool's name, title, description and input schema from the contract, and its annotations' title (for clients of the older spec). */
+export function fromContract(id: ToolId, annotations: Omit<ToolAnnotations, 'title'>) {
+  const tool = mcpTool(id);
+  return { ...tool, annotations: { title: tool.title, ...annotations } };
+}
+
+/** A tool body of typed arguments: the SDK reads a shape made from data as unknowns; the contract says what they are. */
+export function typed<Id extends ToolId, R>(_id: Id, body: (args: ArgsOf<Id>, extra: ToolExtra) => R): (args: Record<string, unknown>, extra: ToolExtra) => R {
+  return (args, extra) => body(args as ArgsOf<Id>, extra);
+}
 
 /** One chunk as every tool returns it. */
 export const codeResultShape = {

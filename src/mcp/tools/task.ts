@@ -20,11 +20,6 @@ export const taskShape = z.object({
 });
 export type TaskView = z.infer<typeof taskShape>;
 
-export const taskIdArg = z
-  .string()
-  .trim()
-  .regex(/^[0-9a-f]{12}$/, 'a task id is 12 hex digits, as index_codebase returns it');
-
 export function toTaskView(s: IndexTaskSnapshot | ReindexSnapshot): TaskView {
   const { summary: _summary, ...rest } = s;
   void _summary;
