@@ -85,10 +85,7 @@ export function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {})
 
 export function runCommand(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    // The allocator setting an `ocrag index` on Linux restarts itself to get (src/cli/arenas.ts), given up front: one
-    // node process per run instead of two (~0.25 s of CPU each). The restart itself is tested where it is the subject
-    // (test/cli-arenas.test.ts, which unsets it) and by the crash and rebuild journeys, which start the CLI on their own.
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, OCRAG_CACHE: TEST_CACHE, NO_COLOR: '1', ...GIT_IDENTITY, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, OCRAG_CACHE: TEST_CACHE, NO_COLOR: '1', ...GIT_IDENTITY, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b) => (stdout += b));
