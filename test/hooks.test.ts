@@ -6,7 +6,7 @@ import { before, describe, test } from 'node:test';
 import { storeLocation } from '../src/store/layout.js';
 import { openStore } from '../src/store/open-store.js';
 import { listManifests, readManifest, type Manifest } from '../src/store/manifest.js';
-import { CLI, git, GIT_IDENTITY, makeFixtureRepo, PROJECT_ROOT, runCli, runJson, storedChunks, tempDir } from './helpers.js';
+import { CLI, git, GIT_IDENTITY, makeFixtureRepo, PROJECT_ROOT, runCli, runJson, storedChunks, tempDir, twoLanguageRepo } from './helpers.js';
 
 interface Result {
   path: string;
@@ -212,8 +212,9 @@ describe('hooks keep the index on the checked-out commit', () => {
 });
 
 describe('hook installation respects what is there', () => {
+  // Installation does not depend on what the repository holds: a four-file one keeps each hook's index run short.
   test('an existing post-commit hook keeps working, and uninstall restores it byte for byte', async () => {
-    const repo = makeFixtureRepo();
+    const repo = twoLanguageRepo();
     const hook = path.join(repo, '.git', 'hooks', 'post-commit');
     const original = '#!/bin/sh\necho "user hook ran" > "$(git rev-parse --show-toplevel)/.git/user-hook-ran"\n';
     fs.writeFileSync(hook, original, { mode: 0o755 });
@@ -231,7 +232,7 @@ describe('hook installation respects what is there', () => {
   });
 
   test('husky v9: the hook goes into .husky/ and husky keeps running it', async () => {
-    const repo = makeFixtureRepo();
+    const repo = twoLanguageRepo();
     execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'husky', 'bin.js')], { cwd: repo });
     assert.equal(git(repo, 'config', 'core.hooksPath'), '.husky/_');
     fs.writeFileSync(path.join(repo, '.husky', 'post-commit'), 'echo husky-user-hook > .git/husky-ran\n');
@@ -251,7 +252,7 @@ describe('hook installation respects what is there', () => {
   });
 
   test('a husky hook committed on one machine runs the ocrag of another once that clone allows it, and does nothing where there is none', async () => {
-    const repo = makeFixtureRepo();
+    const repo = twoLanguageRepo();
     execFileSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'husky', 'bin.js')], { cwd: repo });
     await runCli(['hooks', 'install'], repo);
     for (const name of ['post-commit', 'post-checkout', 'post-merge', 'post-rewrite']) {
@@ -287,11 +288,11 @@ describe('hook installation respects what is there', () => {
   });
 
   test('a hook in .git/hooks may fall back to this installation; one in a hooksPath inside the work tree may not', async () => {
-    const repo = makeFixtureRepo();
+    const repo = twoLanguageRepo();
     await runCli(['hooks', 'install'], repo);
     const hook = fs.readFileSync(path.join(repo, '.git', 'hooks', 'post-commit'), 'utf8');
     assert.ok(hook.includes(`'${CLI}'`), hook);
-    const shared = makeFixtureRepo();
+    const shared = twoLanguageRepo();
     git(shared, 'config', 'core.hooksPath', '.githooks');
     await runCli(['hooks', 'install'], shared);
     const committed = fs.readFileSync(path.join(shared, '.githooks', 'post-commit'), 'utf8');
@@ -299,7 +300,7 @@ describe('hook installation respects what is there', () => {
   });
 
   test('with ocrag gone, git still succeeds', async () => {
-    const repo = makeFixtureRepo();
+    const repo = twoLanguageRepo();
     const hook = path.join(repo, '.git', 'hooks', 'post-commit');
     fs.writeFileSync(hook, '#!/bin/sh\n[ -f \'/nonexistent/ocrag-hook.sh\' ] && sh \'/nonexistent/ocrag-hook.sh\' post-commit "$@" || true\n', { mode: 0o755 });
     write(repo, 'c.txt', 'x\n');

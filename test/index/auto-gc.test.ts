@@ -1,9 +1,12 @@
 // Index runs collect garbage by themselves once enough of the store is reclaimable, keeping what `ocrag gc` keeps.
+// The runs over history are in-process (one CodeIndex following the checkouts, the model loaded once): the CLI
+// prints the same summary; status, gc and search stay the CLI's.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { answersOf, git, runJson, twoLanguageRepo } from '../helpers.js';
+import { withIndex } from '../robustness/robustness-helpers.js';
 
 interface Summary {
   upToDate: boolean;
@@ -32,11 +35,13 @@ test('detached checkouts past keepManifests are collected by the index run, and 
   fs.mkdirSync(path.join(repo, '.ocrag'), { recursive: true });
   fs.writeFileSync(path.join(repo, '.ocrag', 'config.json'), JSON.stringify({ keepManifests: 2, autoGcPercent: 20 }));
   const collected: NonNullable<Summary['garbageCollected']>[] = [];
-  for (const commit of commits) {
-    git(repo, 'checkout', '-q', '--detach', commit);
-    const s = await runJson<Summary>(['index'], repo);
-    if (s.garbageCollected) collected.push(s.garbageCollected);
-  }
+  await withIndex(repo, async (index) => {
+    for (const commit of commits) {
+      git(repo, 'checkout', '-q', '--detach', commit);
+      const s: Summary = await index.index();
+      if (s.garbageCollected) collected.push(s.garbageCollected);
+    }
+  });
   assert.ok(collected.length > 0, 'some run collected garbage');
   assert.ok(collected.every((c) => c.chunksRemoved > 0 && c.manifestsRemoved > 0));
   const status = await runJson<Status>(['status'], repo);
@@ -54,11 +59,13 @@ test('autoGc false keeps every manifest', async () => {
   const { repo, commits } = repoWithHistory();
   fs.mkdirSync(path.join(repo, '.ocrag'), { recursive: true });
   fs.writeFileSync(path.join(repo, '.ocrag', 'config.json'), JSON.stringify({ keepManifests: 1, autoGcPercent: 1, autoGc: false }));
-  for (const commit of commits.slice(0, 5)) {
-    git(repo, 'checkout', '-q', '--detach', commit);
-    const s = await runJson<Summary>(['index'], repo);
-    assert.equal(s.garbageCollected, undefined);
-  }
+  await withIndex(repo, async (index) => {
+    for (const commit of commits.slice(0, 5)) {
+      git(repo, 'checkout', '-q', '--detach', commit);
+      const s: Summary = await index.index();
+      assert.equal(s.garbageCollected, undefined);
+    }
+  });
   const status = await runJson<Status>(['status'], repo);
   assert.equal(status.manifests.length, 5);
   assert.equal(status.manifests.filter((m) => !m.keptByGc).length, 5 - 2, 'gc would keep the checked-out commit and one other');
@@ -69,13 +76,15 @@ test('after a first index the gc check holds the store\'s chunks (nothing to rec
   fs.mkdirSync(path.join(repo, '.ocrag'), { recursive: true });
   fs.writeFileSync(path.join(repo, '.ocrag', 'config.json'), JSON.stringify({ keepManifests: 1, autoGcPercent: 10 }));
   git(repo, 'checkout', '-q', '--detach', commits[0]);
-  const first = await runJson<Summary & { chunksTotal: number }>(['index'], repo);
-  const check = JSON.parse(fs.readFileSync(path.join(repo, '.ocrag', 'gc-check.json'), 'utf8')) as { chunks: number };
-  assert.equal(check.chunks, first.chunksTotal);
   let collected = 0;
-  for (const commit of commits.slice(1)) {
-    git(repo, 'checkout', '-q', '--detach', commit);
-    if ((await runJson<Summary>(['index'], repo)).garbageCollected) collected++;
-  }
+  await withIndex(repo, async (index) => {
+    const first = await index.index();
+    const check = JSON.parse(fs.readFileSync(path.join(repo, '.ocrag', 'gc-check.json'), 'utf8')) as { chunks: number };
+    assert.equal(check.chunks, first.chunksTotal);
+    for (const commit of commits.slice(1)) {
+      git(repo, 'checkout', '-q', '--detach', commit);
+      if ((await index.index()).garbageCollected) collected++;
+    }
+  });
   assert.ok(collected > 0, 'a later run collected garbage');
 });

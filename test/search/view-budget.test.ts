@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { cloneRepo, git, makeFixtureRepo, runCli } from '../helpers.js';
+import { withIndex } from '../robustness/robustness-helpers.js';
 
 const BUDGET = 100;
 // History is what this test keeps: automatic gc would drop it.
@@ -52,15 +53,20 @@ describe('exact search is decided by the view searched, not by what the store ho
   let chunks = 0;
 
   before(async () => {
+    // The history's runs are in-process, one CodeIndex following the commits (the model loaded once); the CLI's
+    // index runs are below, on the large view.
+    Object.assign(process.env, ENV);
     repo = makeFixtureRepo();
-    await indexed(repo);
-    for (let i = 1; i <= HISTORY_COMMITS; i++) {
-      for (const file of EDITED) fs.appendFileSync(path.join(repo, file), file.endsWith('.py') ? `# revision ${i}\n` : `// revision ${i}\n`);
-      git(repo, 'commit', '-q', '-am', `revision ${i}`);
-      chunks = (await indexed(repo)).chunksTotal;
-    }
+    await withIndex(repo, async (index) => {
+      await index.index();
+      for (let i = 1; i <= HISTORY_COMMITS; i++) {
+        for (const file of EDITED) fs.appendFileSync(path.join(repo, file), file.endsWith('.py') ? `# revision ${i}\n` : `// revision ${i}\n`);
+        git(repo, 'commit', '-q', '-am', `revision ${i}`);
+        chunks = (await index.index()).chunksTotal ?? 0;
+      }
+    });
     fresh = cloneRepo(repo, 'fresh');
-    assert.ok((await indexed(fresh)).chunksTotal < BUDGET, 'the checked-out tree fits the budget');
+    assert.ok(((await withIndex(fresh, (index) => index.index())).chunksTotal ?? Infinity) < BUDGET, 'the checked-out tree fits the budget');
     freshAnswers = await answers(fresh);
   });
 

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { openStore } from '../../src/store/open-store.js';
 import { openRemote, readRemoteIdentity, remoteManifestKey, writeRemoteIdentity } from '../../src/store/remote.js';
 import { answersOf, cloneRepo, git, makeFixtureRepo, runCli, runJson, storedChunks, tempDir } from '../helpers.js';
+import { withIndex } from '../robustness/robustness-helpers.js';
 import { filesUnder, startS3, type S3Server } from './s3-server.js';
 
 interface IndexSummary {
@@ -62,6 +63,20 @@ describe('a team store on S3 (a real s3rver on 127.0.0.1)', () => {
     assert.equal(r.code, 0, `ocrag ${args.join(' ')}: ${r.stderr}`);
     return JSON.parse(r.stdout) as T;
   };
+  /** A local index (no remote) made in-process: what the tests compare with, not what they test. */
+  const indexedHere = (dir: string) => withIndex(dir, (index) => index.index());
+  /** A clone indexed locally at the published commit, then two commits later: one index of both commits. */
+  let bothCommits: Promise<{ dir: string; second: IndexSummary }> | undefined;
+  const indexOfBothCommits = () =>
+    (bothCommits ??= (async () => {
+      const dir = clone('local');
+      git(dir, 'reset', '-q', '--hard', first);
+      return withIndex(dir, async (index) => {
+        await index.index();
+        git(dir, 'reset', '-q', '--hard', 'origin/main');
+        return { dir, second: (await index.index()) as IndexSummary };
+      });
+    })());
 
   before(async () => {
     s3 = await startS3();
@@ -165,11 +180,7 @@ describe('a team store on S3 (a real s3rver on 127.0.0.1)', () => {
 
   test('a clone two commits ahead embeds only the chunks those commits made', async () => {
     // What the two commits cost an index that holds the published commit: the clone must embed exactly that.
-    const local = clone('local');
-    git(local, 'reset', '-q', '--hard', first);
-    await runJson(['index'], local);
-    git(local, 'reset', '-q', '--hard', 'origin/main');
-    const expected = await runJson<IndexSummary>(['index'], local);
+    const expected = (await indexOfBothCommits()).second;
     assert.ok(expected.chunksEmbedded > 0);
 
     const b = clone('ahead');
@@ -188,7 +199,8 @@ describe('a team store on S3 (a real s3rver on 127.0.0.1)', () => {
     const extra = { OCRAG_REMOTE: env.OCRAG_REMOTE.replace('sample', 'concurrent') };
     const [old, now] = [clone('pub-old'), clone('pub-new')];
     git(old, 'reset', '-q', '--hard', first);
-    await Promise.all([runJson(['index'], old), runJson(['index'], now)]);
+    await indexedHere(old);
+    await indexedHere(now);
     // Two processes, started together, each appending its commit's chunks.
     const both = await Promise.all([run(['publish', '--json'], old, extra), run(['publish', '--json'], now, extra)]);
     for (const r of both) assert.equal(r.code, 0, r.stderr);
@@ -196,11 +208,7 @@ describe('a team store on S3 (a real s3rver on 127.0.0.1)', () => {
     assert.equal(summaries.filter((s) => s.created).length, 1, 'one of them created the store');
 
     // The remote holds exactly what one index of both commits holds: every chunk once, every content once.
-    const union = clone('union');
-    git(union, 'reset', '-q', '--hard', first);
-    await runJson(['index'], union);
-    git(union, 'reset', '-q', '--hard', 'origin/main');
-    await runJson(['index'], union);
+    const union = (await indexOfBothCommits()).dir;
     const identity = await readRemoteIdentity(remote);
     const [remoteStore, unionStore] = [await openStore(remote.location, identity!.dim, { create: false }), await openStore({ tables: path.join(union, '.ocrag', 'lance'), writeLock: path.join(union, '.ocrag', 'write.lock'), searchIndexes: path.join(union, '.ocrag', 'search-indexes.json') }, identity!.dim, { create: false })];
     try {
@@ -240,7 +248,7 @@ describe('a team store on S3 (a real s3rver on 127.0.0.1)', () => {
     await writeRemoteIdentity(remote, { ...theirs!, modelId: 'someone/else-model' });
     const c = clone('refuse');
     git(c, 'reset', '-q', '--hard', first);
-    await runJson(['index'], c);
+    await indexedHere(c);
     const snapshot = () => filesUnder(path.join(c, '.ocrag')).filter((f) => !f.endsWith('.lock') && !f.endsWith('log')).map((f) => [path.relative(c, f), fs.readFileSync(f).toString('base64')]);
     const before = snapshot();
     git(c, 'reset', '-q', '--hard', 'origin/main');
