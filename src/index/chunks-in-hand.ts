@@ -1,9 +1,12 @@
 import type { HeldChunks } from '../search/resident.js';
-import type { BlobMark, ChunkReader, ChunkToAdd } from '../store/contract.js';
+import { quantize } from '../search/resident-index.js';
+import type { BlobMark, ChunkInfo, ChunkReader, ChunkToAdd } from '../store/contract.js';
 import { LARGE_VIEW_CHUNKS } from '../store/large-store.js';
 
 /** A stored row as an index run has it: its content key, and its vector and words when this run embedded them. */
 type RunRow = ChunkToAdd & { key: string };
+
+type Content = { vector: Int8Array; scale: number; terms: string };
 
 /**
  * The chunks an index run stored, kept as it stores them so the search set after the run is built from them
@@ -13,9 +16,12 @@ type RunRow = ChunkToAdd & { key: string };
  * through the store's indexes.
  */
 export class ChunksInHand {
-  private rows: RunRow[] = [];
-  /** Content key → vector and words, for rows whose content an earlier group of this run embedded. */
-  private readonly contents = new Map<string, { vector: Float32Array; terms: string }>();
+  private rows: (ChunkInfo & { key: string })[] = [];
+  /**
+   * Content key → vector (in int8, as the search set holds it: a quarter of the float's memory) and words, for
+   * rows whose content this run embedded.
+   */
+  private readonly contents = new Map<string, Content>();
   private empty: string[] = [];
   private dropped = false;
 
@@ -26,8 +32,9 @@ export class ChunksInHand {
     if (this.dropped) return;
     if (this.rows.length + rows.length > this.limit) return this.drop();
     for (const row of rows) {
-      if (row.vector && row.terms !== undefined && !this.contents.has(row.key)) this.contents.set(row.key, { vector: row.vector, terms: row.terms });
-      this.rows.push(row);
+      if (row.vector && row.terms !== undefined && !this.contents.has(row.key)) this.contents.set(row.key, { ...quantize(row.vector), terms: row.terms });
+      const { id, blob, startLine, endLine, language, symbol, text, key } = row;
+      this.rows.push({ id, blob, startLine, endLine, language, symbol, text, key });
     }
   };
 
@@ -55,14 +62,15 @@ export class ChunksInHand {
    */
   async resolve(store: ChunkReader): Promise<HeldChunks> {
     const unknown = new Set(this.rows.filter((r) => !this.contents.has(r.key)).map((r) => r.key));
-    const looked = unknown.size ? await store.contentVectors(unknown) : new Map<string, { vector: Float32Array; terms: string }>();
+    const looked = new Map<string, Content>();
+    if (unknown.size) for (const [key, { vector, terms }] of await store.contentVectors(unknown)) looked.set(key, { ...quantize(vector), terms });
     const rows: HeldChunks['rows'] = [];
     for (const r of this.rows) {
       const content = this.contents.get(r.key) ?? looked.get(r.key);
       // Gone meanwhile (a gc between): the search set reads that blob from the store.
       if (!content) continue;
       // Text as the store gives it back: UTF-8 keeps no lone surrogate.
-      rows.push({ id: r.id, blob: r.blob, startLine: r.startLine, endLine: r.endLine, language: r.language, symbol: wellFormed(r.symbol), text: wellFormed(r.text), vector: content.vector, terms: content.terms });
+      rows.push({ id: r.id, blob: r.blob, startLine: r.startLine, endLine: r.endLine, language: r.language, symbol: wellFormed(r.symbol), text: wellFormed(r.text), ...content });
     }
     const missing = new Set(this.rows.filter((r) => !this.contents.has(r.key) && !looked.has(r.key)).map((r) => r.blob));
     return { rows: rows.filter((r) => !missing.has(r.blob)), empty: this.empty };

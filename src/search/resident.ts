@@ -1,18 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ChunkInfo } from '../store/contract.js';
 import { CHUNK_FIELDS } from '../store/chunk-columns.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { readSnapshot, snapshotBlobs, writeSnapshot, type ResidentState, type RestoredState } from './resident-snapshot.js';
 import { SectionDamageError } from './sectioned-file.js';
 import { isSegmentOf, MAX_SEGMENTS, readSegments, writeSegment, type Segment, type SegmentRow } from './resident-segments.js';
-import { quantize, ResidentIndex } from './resident-index.js';
+import { ResidentIndex } from './resident-index.js';
 
 export { definitionKey } from './resident-index.js';
 
 /** Chunks an index run has in hand (embedded, or their contents looked up), and the blobs it found hold none. */
 export interface HeldChunks {
-  rows: (ChunkInfo & { vector: Float32Array; terms: string })[];
+  rows: SegmentRow[];
   empty: string[];
 }
 
@@ -56,7 +55,7 @@ export class ResidentChunks extends ResidentIndex {
       const wanted = new Set(missing);
       const { rows, empty } = await held();
       const before = this.size;
-      for (const row of rows) if (wanted.has(row.blob)) this.addRow(row, row.terms, quantize(row.vector));
+      for (const row of rows) if (wanted.has(row.blob)) this.addRow(row, row.terms, row);
       for (const b of empty) if (wanted.has(b) && isMissing(b)) this.markEmpty(b);
       residentLoads.held += this.size - before;
       missing = missing.filter(isMissing);
@@ -92,8 +91,7 @@ export class ResidentChunks extends ResidentIndex {
     const added = rows.filter((r) => missing.has(r.blob));
     const found = new Set([...added.map((r) => r.blob), ...empty.filter((b) => missing.has(b))]);
     if (found.size < missing.size || added.length > SMALL_SEGMENT) return false;
-    const segment = { rows: added.map((r) => ({ ...r, ...quantize(r.vector) })), empty: empty.filter((b) => missing.has(b)) };
-    writeSegment(file, listed.id, segments.length + 1, this.dim, segment);
+    writeSegment(file, listed.id, segments.length + 1, this.dim, { rows: added, empty: empty.filter((b) => missing.has(b)) });
     residentLoads.held += added.length;
     return true;
   }

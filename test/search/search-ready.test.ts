@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { residentLoads } from '../../src/search/resident.js';
-import { snapshotDamage } from '../../src/search/resident-snapshot.js';
+import { snapshotBlobs, snapshotDamage } from '../../src/search/resident-snapshot.js';
+import { MAX_SEGMENTS, writeSegment } from '../../src/search/resident-segments.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { git, makeFixtureRepo, runCli, runJson } from '../helpers.js';
 import { seamEnv } from '../support/seams.js';
@@ -99,6 +100,22 @@ describe('an index run leaves search ready', () => {
     assert.deepEqual(await answers(repo, queries), expected);
     assert.equal(fs.existsSync(segment), false, 'the damaged segment is gone');
     assert.equal(snapshotDamage(filesOf(repo, '.snap')[0], 512), null, 'and the set written anew is whole');
+  });
+
+  test('a run that finds the segments at their limit writes the snapshot anew with them inside', async () => {
+    const [snapshot] = filesOf(repo, '.snap');
+    const { id } = snapshotBlobs(snapshot, 512)!;
+    // Segments that add nothing stand for the commits that filled the limit.
+    for (let seq = 1; seq <= MAX_SEGMENTS; seq++) writeSegment(snapshot, id!, seq, 512, { rows: [], empty: [] });
+    commitFile(repo, 'src/util/egret.ts', HERON.replace(/[Hh]eron/g, (w) => (w[0] === 'H' ? 'Egret' : 'egret')));
+    assert.equal(await index(repo), 0);
+    assert.deepEqual(filesOf(repo, '.seg'), [], 'compacted');
+    const before = state(repo);
+    const queries = [...QUERIES, 'countEgrets', 'countHerons'];
+    const now = await answers(repo, queries);
+    assert.equal((now[4] as { path: string }[])[0]?.path, 'src/util/egret.ts');
+    assert.deepEqual(state(repo), before, 'nothing to load');
+    assert.deepEqual(now, await rebuiltAnswers(repo, queries));
   });
 });
 
