@@ -72,7 +72,7 @@ export async function embedBlobs(
   embedder: Embedder,
   blobs: BlobToIndex[],
   read: (b: BlobToIndex) => Promise<Buffer | null>,
-  settings: { maxLineChars: number; onProgress?: (p: BlobProgress) => void; signal?: AbortSignal; copyContents?: CopyContents },
+  settings: { maxLineChars: number; onProgress?: (p: BlobProgress) => void; signal?: AbortSignal; copyContents?: CopyContents; onStored?: (rows: PendingChunk[]) => void },
 ): Promise<EmbedBlobsResult> {
   const result: EmbedBlobsResult = { chunks: 0, embedded: 0, copied: 0, writes: 0, marks: [], languages: new Set() };
   if (blobs.length === 0) return result;
@@ -131,6 +131,7 @@ export async function embedBlobs(
       result.embedded += await embedContents(rows, new Set(gone), embedder);
     }
     await checkpoint('embed.written');
+    settings.onStored?.(rows);
     if (rows.length) result.writes++;
     result.chunks += rows.length;
     report(done);
@@ -204,7 +205,7 @@ export type ContentsWanted = Map<string, { blob: string; startLine: number; endL
 type Group = { blob: string; chunks: Chunk[] }[];
 
 /** A chunk on its way to the store: its content key, and what is embedded should its content be new. */
-type PendingChunk = ChunkToAdd & { key: string; embedding: string };
+export type PendingChunk = ChunkToAdd & { key: string; embedding: string };
 
 function rowsOf(group: Group, embedder: Embedder): PendingChunk[] {
   const flat = group.flatMap((g) => g.chunks.map((c) => ({ blob: g.blob, chunk: c })));

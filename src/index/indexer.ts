@@ -18,6 +18,7 @@ import { removeStagingLeftovers } from '../store/index-swap.js';
 import { checkRemote, openRemoteReader, readThrough, remoteContents, type ReadThroughSummary, type RemoteReader } from './read-through.js';
 import { buildManifest } from './build-manifest.js';
 import { recordGcCheck } from './gc-policy.js';
+import type { ChunksInHand } from './chunks-in-hand.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex, type IndexPhase } from './embed-blobs.js';
 import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
 import { selectFiles, type Selection } from './select.js';
@@ -46,6 +47,8 @@ export interface IndexOptions {
   onNotice?: (message: string) => void;
   /** Loads the embedder only when there is something to embed. */
   loadEmbedder: () => Promise<Embedder>;
+  /** Keeps the chunks the run stores, for the search set after it (search-snapshot.ts). */
+  inHand?: ChunksInHand;
 }
 
 export type { IndexSummary } from './known-tree.js';
@@ -115,6 +118,8 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
       for (const [blob, s] of copied.known) known.set(blob, s);
       pending = pending.filter((b) => !known.has(b.blob));
       fetched = copied.summary;
+      // Copied rows come first in the store: a search set read back from it would not begin with this run's.
+      if (copied.copied.size) opts.inHand?.drop();
       const body = await searchSet;
       const generation = readMeta(ctx.layout.meta)?.createdAt;
       if (body && generation && copied.copied.size) {
@@ -128,7 +133,7 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
     const copyContents = fetched && remoteTables && check ? remoteContents(remoteTables, check, opts.onNotice) : undefined;
     let result;
     try {
-      result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress, signal: opts.signal, copyContents });
+      result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress, signal: opts.signal, copyContents, onStored: opts.inHand?.stored });
       if (copyContents) await check!.finish();
       if (fetched) fetched.contents = result.copied;
     } catch (e) {
@@ -141,6 +146,7 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
       await reader.close();
     }
     for (const m of result.marks) known.set(m.blob, m.reason);
+    opts.inHand?.marked(result.marks);
     if (result.writes > 0 || fetched?.chunks) {
       opts.onProgress?.({ phase: 'search-index', blobsDone: pending.length, blobsTotal: pending.length, chunks: result.chunks, chunksPerSecond: 0 });
       if (result.chunks >= RELEASE_AFTER_CHUNKS) await releaseEmbedding(embedder);

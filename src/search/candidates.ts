@@ -5,7 +5,8 @@ import type { IndexLayout } from '../store/layout.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { bm25, topEntries, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
-import { ResidentChunks, residentFor, snapshotFileFor } from './resident.js';
+import { ResidentChunks, type HeldChunks } from './resident.js';
+import { residentFor, snapshotFileFor } from './resident-registry.js';
 import { SectionDamageError } from './sectioned-file.js';
 import { spelledDefinitions, type SpelledDefinitions } from './spelled-names.js';
 import { fitsInMemory } from './view-budget.js';
@@ -103,15 +104,19 @@ export async function writeTreeSnapshot(store: StoreHandle, blobs: Set<string>, 
 
 /**
  * After an index run: brings the snapshot a one-shot search restores up to date with these blobs (the tree just
- * indexed), if there is one (a store never searched in memory has none; its first such search builds it, unless
- * `build`) and the tree is searched in memory. A search after a commit then finds every chunk in the snapshot and
- * never opens LanceDB. What it reads is checked as a search checks it: a damaged row throws StoreDamageError.
+ * indexed) and the tree is searched in memory, so a search after a commit finds every chunk in the snapshot and
+ * never opens LanceDB. The chunks the run has in hand (`held`) are taken from it, not read back from the store,
+ * and with them the snapshot is built when there is none (a first index); without them, a store never searched
+ * in memory gets none (its first such search builds it) unless `build`. What is read from the store is checked
+ * as a search checks it: a damaged row throws StoreDamageError.
  */
-export async function keepSnapshotCurrent(store: StoreHandle, modelId: string, blobs: Iterable<string>, build = false): Promise<void> {
+export async function keepSnapshotCurrent(store: StoreHandle, modelId: string, blobs: Iterable<string>, build: boolean | (() => Promise<HeldChunks>) = false): Promise<void> {
   const resident = residentOf(store, modelId);
   if (!resident.snapshotFile || (!build && !fs.existsSync(resident.snapshotFile))) return;
   const tree = new Set(blobs);
-  if (await fitsInMemory(store, resident, tree, tree)) await resident.ensure(store, tree);
+  const held = typeof build === 'function' ? once(build) : undefined;
+  if (held && (await resident.appendHeld(tree, held))) return;
+  if (await fitsInMemory(store, resident, tree, tree)) await resident.ensure(store, tree, held);
 }
 
 /** LanceDB's full-text search over the view's chunks, kept to measure against the resident BM25. */
@@ -241,4 +246,10 @@ export async function gatherCandidates(retriever: Retriever, view: SearchView, q
   const spelled = spelledDefinitions(resident, visible.mask, settings.spelledNames ? q.spelledNames : []);
   for (const index of spelled.chunks) add(index);
   return { pool, resident, visible, cosine, lexical, defined, spelled };
+}
+
+/** Calls `f` once, however often it is asked. */
+function once<T>(f: () => Promise<T>): () => Promise<T> {
+  let result: Promise<T> | undefined;
+  return () => (result ??= f());
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChunkInfo } from '../store/contract.js';
@@ -5,6 +6,8 @@ import { writeAtomicallyWith } from '../util/atomic-write.js';
 import { packBytes, packStrings, unpackStrings, type PackedStrings } from './packed-strings.js';
 import { ListTable, PostingTable, type PackedLists } from './postings.js';
 import { SectionedFile, writeSectionedFile, type Section } from './sectioned-file.js';
+import { segmentsDamage } from './resident-segments.js';
+import { crashPoint } from '../util/crash-point.js';
 
 /** Everything the resident set holds, as it lives in memory. */
 export interface ResidentState {
@@ -36,6 +39,8 @@ interface SnapshotMeta {
   dim: number;
   count: number;
   languages: string[];
+  /** Names this snapshot to the segments that extend it (resident-segments.ts); absent in one written before segments. */
+  id?: string;
 }
 
 // ignoreBOM: a stored text may begin with U+FEFF, and must read back exactly as it was written.
@@ -68,8 +73,12 @@ class RestoredChunk implements ChunkInfo {
 /** A restored state and the file its texts are still read from. */
 export interface RestoredState {
   state: ResidentState;
+  /** The snapshot's id, which its segments name; undefined for one that takes none. */
+  id: string | undefined;
   /** Reads what is left of the file into memory and closes it: call before the file may be replaced. */
   detach(): void;
+  /** Lets go of the file without reading its texts: the state is not to be used. */
+  close(): void;
 }
 
 /**
@@ -81,13 +90,28 @@ export function readSnapshot(file: string, dim: number): RestoredState | null {
   if (!opened) return null;
   try {
     const state = unpack(opened, dim);
-    if (state) return { state, detach: () => opened.detach() };
+    if (state) return { state, id: opened.meta.id, detach: () => opened.detach(), close: () => opened.close() };
   } catch {
     // Falls through: a snapshot that does not add up is no snapshot.
   }
   // Nothing of it is used: let go of the file without reading its texts in.
   opened.close();
   return null;
+}
+
+/** The blobs a snapshot holds (chunks or none) and its id, read without its chunks; null as readSnapshot's. */
+export function snapshotBlobs(file: string, dim: number): { id: string | undefined; blobs: Set<string> } | null {
+  const opened = SectionedFile.open<SnapshotMeta>(file, MAGIC, ['blobs.utf8', 'blobs.ends', 'empty.utf8', 'empty.ends'], { lazy: false });
+  if (!opened) return null;
+  try {
+    if (opened.meta.dim !== dim) return null;
+    const strings = (name: string) => unpackStrings({ utf8: opened.section(`${name}.utf8`) as Uint8Array, ends: opened.section(`${name}.ends`) as Uint32Array });
+    return { id: opened.meta.id, blobs: new Set([...strings('blobs'), ...strings('empty')]) };
+  } catch {
+    return null;
+  } finally {
+    opened.close();
+  }
 }
 
 /**
@@ -100,7 +124,7 @@ export function snapshotDamage(file: string, dim: number): string | null {
   if (!restored) return 'torn, or its header or an eager section does not match its checksum';
   try {
     restored.detach();
-    return null;
+    return segmentsDamage(file, restored.id, dim);
   } catch (e) {
     return (e as Error).message;
   }
@@ -147,19 +171,25 @@ function unpack(file: SectionedFile<SnapshotMeta>, dim: number): ResidentState |
   };
 }
 
-/** Writes atomically (a reader sees the old file or the new one); failing only costs the next process time. */
-export function writeSnapshot(file: string, dim: number, state: ResidentState): void {
+/**
+ * Writes atomically (a reader sees the old file or the new one) and returns the new snapshot's id, or null when
+ * writing failed, which only costs the next process time.
+ */
+export function writeSnapshot(file: string, dim: number, state: ResidentState): string | null {
   try {
     const { meta, eager, lazy } = pack(dim, state);
     // Not flushed to disk: a search that loaded new blobs writes it before answering, and an fsync of a
     // large repository's snapshot (30-100 MB) adds 150-300 ms there; a snapshot a crash tore reads as absent.
-    writeAtomicallyWith(file, (tmp) => writeSectionedFile(tmp, MAGIC, meta, eager, lazy), { durable: false });
+    writeAtomicallyWith(file, (tmp) => (writeSectionedFile(tmp, MAGIC, meta, eager, lazy), crashPoint('snapshot.write')), { durable: false });
     // One store incarnation and model is current at a time: older snapshots (and older layouts) are dead weight.
     // A process still reading one holds it open, so removing it is safe.
     const dir = path.dirname(file);
-    for (const other of fs.readdirSync(dir)) if (/\.(?:v8|snap)$/.test(other) && other !== path.basename(file)) fs.rmSync(path.join(dir, other), { force: true });
+    // Segments (resident-segments.ts) of any snapshot before this one are in it now, or of a replaced incarnation.
+    for (const other of fs.readdirSync(dir)) if (/\.(?:v8|snap|seg)$/.test(other) && other !== path.basename(file)) fs.rmSync(path.join(dir, other), { force: true });
+    return meta.id!;
   } catch {
     // A cache: a wrong answer is impossible, only a slower next start.
+    return null;
   }
 }
 
@@ -202,5 +232,7 @@ function pack(dim: number, state: ResidentState): { meta: SnapshotMeta; eager: R
   eager.vectors = state.vectors.subarray(0, n * dim);
   lists('definitions', state.definitions.pack(), ['docs']);
   lists('postings', state.postings.lists.pack(), ['docs', 'tfs']);
-  return { meta: { dim, count: n, languages: [...languageIndex.keys()] }, eager, lazy: { texts: texts.utf8 } };
+  // Of what it holds, so the same set always writes the same bytes (a published set is stored by its sha256).
+  const id = createHash('sha256').update(eager['ids.utf8'] as Uint8Array).update(eager['empty.utf8'] as Uint8Array).digest('hex').slice(0, 16);
+  return { meta: { dim, count: n, languages: [...languageIndex.keys()], id }, eager, lazy: { texts: texts.utf8 } };
 }

@@ -1,69 +1,36 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ChunkBatch, ChunkInfo } from '../store/contract.js';
-import type { StoreHandle } from '../store/store-handle.js';
-import { stem } from '../text/stem.js';
-import { BoundedMemo } from '../util/bounded-memo.js';
-import { memberIndices } from './members.js';
-import { ListTable, PostingTable, type NumberList } from './postings.js';
-import { readSnapshot, writeSnapshot, type ResidentState, type RestoredState } from './resident-snapshot.js';
-import { SectionDamageError } from './sectioned-file.js';
-import { ownDefinition } from '../text/breadcrumb.js';
-import { forEachIndexedWord } from './indexed-words.js';
-import { readFields } from '../store/chunk-batch.js';
 import { CHUNK_FIELDS } from '../store/chunk-columns.js';
+import type { StoreHandle } from '../store/store-handle.js';
+import { readSnapshot, snapshotBlobs, writeSnapshot, type ResidentState, type RestoredState } from './resident-snapshot.js';
+import { SectionDamageError } from './sectioned-file.js';
+import { isSegmentOf, MAX_SEGMENTS, readSegments, writeSegment, type Segment, type SegmentRow } from './resident-segments.js';
+import { ResidentIndex } from './resident-index.js';
+
+export { definitionKey } from './resident-index.js';
+
+/** Chunks an index run has in hand (embedded, or their contents looked up), and the blobs it found hold none. */
+export interface HeldChunks {
+  rows: SegmentRow[];
+  empty: string[];
+}
+
+/** Where a set's chunks came from, counted for the whole process: tests see whether a search rebuilt its set. */
+export const residentLoads = { fromStore: 0, fromSnapshot: 0, held: 0 };
 
 /**
  * The chunks of the blobs searched so far, held in memory: info, text, an int8 copy of each vector and postings
  * of identifier-aware words. A blob's rows never change (chunk ids are content-addressed), so each blob loads once
  * and stays; searching is then exact over precisely the view's chunks, with no window to grow and no index to ask.
  */
-export class ResidentChunks {
-  readonly info: ChunkInfo[] = [];
-  /** Lexical length of each chunk (words, name words weighted), for BM25 length normalisation. */
-  readonly lengths: number[] = [];
-  /** Definition name (lower-case, without `$`/`_` prefixes) → chunks whose own breadcrumb defines it: the symbol table. */
-  private definitions = new ListTable(['int32']);
-  /** Word → chunk indices and term frequencies. */
-  postings = new PostingTable();
-  /** Word as it appears → its posting's [docs, tfs] lists, growable. */
-  private readonly byWord = new BoundedMemo<string, number[][]>(500_000);
-  private readonly scratch = new Map<number[][], number>();
-  private vectors: Int8Array;
-  private scales: number[] = [];
-  private readonly byBlob = new Map<string, number[]>();
-  private readonly empty = new Set<string>();
-  private readonly visible = new WeakMap<object, Int32Array>();
-  /** Blob → its member chunks, worked out when first asked (a blob's rows never change once loaded whole). */
-  private readonly membersByBlob = new Map<string, Set<number>>();
-  private ids = new Map<string, number>();
+export class ResidentChunks extends ResidentIndex {
   private loading: Promise<void> = Promise.resolve();
 
-  constructor(readonly dim: number) {
-    this.vectors = new Int8Array(dim * 1024);
-  }
-
-  /** Chunk id → resident index (for results of the store's own full-text index). */
-  idIndex(): Map<string, number> {
-    if (this.ids.size !== this.info.length) this.ids = new Map(this.info.map((c, i) => [c.id, i]));
-    return this.ids;
-  }
-
-  /** The chunks defining a name (`$ZodType`, `_private` and `zodtype` all find `ZodType`). */
-  definitionsOf(name: string): NumberList {
-    return this.definitions.get(definitionKey(name))?.[0] ?? [];
-  }
-
-  get size(): number {
-    return this.info.length;
-  }
-
-  /** Loads the rows of blobs not seen yet. */
-  ensure(store: StoreHandle, blobs: Iterable<string>): Promise<void> {
+  /** Loads the rows of blobs not seen yet: those `held` has (an index run's) from it, the rest from the store. */
+  ensure(store: StoreHandle, blobs: Iterable<string>, held?: () => Promise<HeldChunks>): Promise<void> {
     const wanted = [...blobs];
     // One load at a time: concurrent searches of one view must not both add the same blobs.
-    const run = this.loading.then(() => this.load(store, wanted));
+    const run = this.loading.then(() => this.load(store, wanted, held));
     this.loading = run.catch((e) => {
       if (e instanceof SectionDamageError) this.discard();
       this.failed = true;
@@ -77,37 +44,139 @@ export class ResidentChunks {
   /** Gives up this set and its snapshot file (a text in it failed its checksum): the next set is built from the store. */
   discard(): void {
     this.failed = true;
-    if (this.snapshotFile) fs.rmSync(this.snapshotFile, { force: true });
+    if (this.snapshotFile) removeSnapshot(this.snapshotFile);
   }
 
-  private async load(store: StoreHandle, blobs: string[]): Promise<void> {
+  private async load(store: StoreHandle, blobs: string[], held?: () => Promise<HeldChunks>): Promise<void> {
     this.restoreSnapshot();
-    const missing = [...new Set(blobs)].filter((b) => !this.byBlob.has(b) && !this.empty.has(b));
-    if (!missing.length) return;
-    const wanted = new Set(missing);
-    for await (const batch of (await store.get()).chunkColumns(missing, CHUNK_FIELDS)) this.add(batch, wanted);
-    for (const b of missing) if (!this.byBlob.has(b)) this.empty.add(b);
-    if (this.snapshotFile) {
-      // Restored texts are still read from the file about to be replaced: take them in first.
-      this.detachSnapshot();
-      writeSnapshot(this.snapshotFile, this.dim, this.state());
+    const isMissing = (b: string) => !this.byBlob.has(b) && !this.empty.has(b);
+    let missing = [...new Set(blobs)].filter(isMissing);
+    if (missing.length && held) {
+      const wanted = new Set(missing);
+      const { rows, empty } = await held();
+      const before = this.size;
+      for (const row of rows) if (wanted.has(row.blob)) this.addRow(row, row.terms, row);
+      for (const b of empty) if (wanted.has(b) && isMissing(b)) this.markEmpty(b);
+      residentLoads.held += this.size - before;
+      missing = missing.filter(isMissing);
     }
+    if (missing.length) {
+      const wanted = new Set(missing);
+      const before = this.size;
+      for await (const batch of (await store.get()).chunkColumns(missing, CHUNK_FIELDS)) this.add(batch, wanted);
+      residentLoads.fromStore += this.size - before;
+      for (const b of missing) if (!this.byBlob.has(b)) this.markEmpty(b);
+    }
+    this.persist();
+  }
+
+  /**
+   * Appends to the snapshot on disk, as a segment, the chunks of these blobs it lacks, from `held` alone, without
+   * restoring it: an index run's commit then costs reading the snapshot's blob list and writing its new chunks
+   * (restoring tokio's whole set and writing it anew was most of a one-file commit's 1.2–1.5 s). False when that
+   * will not do (a set already restored here, no snapshot, a damaged one, segments due for compaction, blobs
+   * `held` lacks, or too many new chunks): then `ensure` does it.
+   */
+  async appendHeld(blobs: Set<string>, held: () => Promise<HeldChunks>): Promise<boolean> {
+    const file = this.snapshotFile;
+    if (!file || this.restored || this.size) return false;
+    const listed = snapshotBlobs(file, this.dim);
+    if (!listed || listed.id === undefined) return false;
+    const segments = readSegments(file, listed.id, this.dim);
+    if (segments === 'damaged' || segments.length >= MAX_SEGMENTS) return false;
+    for (const { rows, empty } of segments) for (const b of [...rows.map((r) => r.blob), ...empty]) listed.blobs.add(b);
+    const missing = new Set([...blobs].filter((b) => !listed.blobs.has(b)));
+    if (!missing.size) return true;
+    const { rows, empty } = await held();
+    const added = rows.filter((r) => missing.has(r.blob));
+    const found = new Set([...added.map((r) => r.blob), ...empty.filter((b) => missing.has(b))]);
+    if (found.size < missing.size || added.length > SMALL_SEGMENT) return false;
+    writeSegment(file, listed.id, segments.length + 1, this.dim, { rows: added, empty: empty.filter((b) => missing.has(b)) });
+    residentLoads.held += added.length;
+    return true;
+  }
+
+  private markEmpty(blob: string): void {
+    this.empty.add(blob);
+    this.unsaved.empty.push(blob);
   }
 
   /** Where this set is kept between processes, so a one-shot CLI search does not rebuild it from the store. */
   snapshotFile: string | null = null;
   private restored = false;
+  /** The snapshot file's id and how many segments follow it (resident-segments.ts); no id: the next write is whole. */
+  private base: { id: string | undefined; segments: number } = { id: undefined, segments: 0 };
+  /** Chunks held in the snapshot's files: the rest were added since, with their words kept until written. */
+  private persisted = 0;
+  private unsaved: { terms: string[]; empty: string[] } = { terms: [], empty: [] };
 
-  /** Takes in the snapshot, once, before anything is added (loading does it; so does counting a view). */
+  /** Takes in the snapshot and its segments, once, before anything is added (loading does it; so does counting a view). */
   restoreSnapshot(): void {
     if (!this.snapshotFile || this.restored) return;
     this.restored = true;
-    if (this.size === 0) this.restore(readSnapshot(this.snapshotFile, this.dim));
+    if (this.size !== 0) return;
+    const restored = readSnapshot(this.snapshotFile, this.dim);
+    if (!restored) return;
+    const segments = restored.id === undefined ? [] : readSegments(this.snapshotFile, restored.id, this.dim);
+    if (segments === 'damaged') {
+      // Never answered from: the whole snapshot goes, and this set is built from the store.
+      restored.close();
+      removeSnapshot(this.snapshotFile);
+      return;
+    }
+    this.restore(restored);
+    for (const segment of segments) this.addSegment(segment);
+    this.base = { id: restored.id, segments: segments.length };
+    this.persisted = this.size;
+    this.unsaved = { terms: [], empty: [] };
+    residentLoads.fromSnapshot += this.size;
   }
 
-  /** The chunks of a blob held here; undefined for a blob never loaded (the store knows its count). */
-  chunkCountOf(blob: string): number | undefined {
-    return this.byBlob.get(blob)?.length ?? (this.empty.has(blob) ? 0 : undefined);
+  private addSegment({ rows, empty }: Segment): void {
+    // A blob two segments both brought (two processes appending at once) is taken from the first.
+    const before = new Set(rows.map((r) => r.blob).filter((b) => this.byBlob.has(b)));
+    for (const row of rows) if (!before.has(row.blob)) this.addRow(row, row.terms, row);
+    for (const b of empty) if (!this.byBlob.has(b)) this.empty.add(b);
+  }
+
+  /**
+   * Writes what was added since the snapshot was written or restored: a segment beside it while they stay few and
+   * small against it, else the whole set anew (which takes in the segments: a compaction).
+   */
+  private persist(): void {
+    const file = this.snapshotFile;
+    const added = this.size - this.persisted;
+    if (!file || (added === 0 && this.unsaved.empty.length === 0)) return;
+    const { id, segments } = this.base;
+    if (id !== undefined && segments < MAX_SEGMENTS && added <= Math.max(SMALL_SEGMENT, this.persisted / 4)) {
+      try {
+        writeSegment(file, id, segments + 1, this.dim, { rows: this.unsavedRows(), empty: this.unsaved.empty });
+        this.base = { id, segments: segments + 1 };
+      } catch {
+        // A cache: the next write is whole.
+        this.base = { id: undefined, segments: 0 };
+      }
+    } else {
+      // Restored texts are still read from the file about to be replaced: take them in first.
+      this.detachSnapshot();
+      this.base = { id: writeSnapshot(file, this.dim, this.state()) ?? undefined, segments: 0 };
+    }
+    this.persisted = this.size;
+    this.unsaved = { terms: [], empty: [] };
+  }
+
+  protected override added(terms: string): void {
+    if (this.snapshotFile) this.unsaved.terms.push(terms);
+  }
+
+  private unsavedRows(): SegmentRow[] {
+    const out: SegmentRow[] = [];
+    for (let i = this.persisted; i < this.size; i++) {
+      const { id, blob, startLine, endLine, language, symbol, text } = this.info[i];
+      const vector = this.vectors.slice(i * this.dim, (i + 1) * this.dim);
+      out.push({ id, blob, startLine, endLine, language, symbol, text, terms: this.unsaved.terms[i - this.persisted], vector, scale: this.scales[i] });
+    }
+    return out;
   }
 
   private state(): ResidentState {
@@ -134,154 +203,15 @@ export class ResidentChunks {
     for (const b of snap.empty) this.empty.add(b);
   }
 
-  /**
-   * Indices of the chunks of these blobs, computed once per key object (a view): without the members of a
-   * definition kept whole (search/members.ts), which the symbol table alone brings in (letting every retriever see
-   * them lowered the history sets' Chinese R@5 by 0.019: docs/retrieval.md).
-   */
-  chunksOf(key: object, blobs: Iterable<string>): Int32Array {
-    let idx = this.visible.get(key);
-    if (!idx) {
-      const out: number[] = [];
-      for (const b of blobs) for (const i of this.byBlob.get(b) ?? []) if (!this.isMember(i)) out.push(i);
-      idx = Int32Array.from(out);
-      this.visible.set(key, idx);
-    }
-    return idx;
-  }
-
-  /** Whether a chunk lies inside another of its blob's chunks as a member of it (search/members.ts). */
-  isMember(i: number): boolean {
-    const blob = this.info[i].blob;
-    let members = this.membersByBlob.get(blob);
-    if (!members) this.membersByBlob.set(blob, (members = new Set(memberIndices(this.info, this.byBlob.get(blob) ?? []))));
-    return members.has(i);
-  }
-
-  /** Cosine of every listed chunk to a unit query vector (the stored vectors are unit length). */
-  cosines(query: Float32Array, chunks: Int32Array): Float32Array {
-    const out = new Float32Array(chunks.length);
-    const dim = this.dim;
-    const v = this.vectors;
-    const q = Float32Array.from(query);
-    for (let j = 0; j < chunks.length; j++) {
-      const i = chunks[j];
-      const base = i * dim;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      let d = 0;
-      for (; d + 3 < dim; d += 4) {
-        s0 += v[base + d] * q[d];
-        s1 += v[base + d + 1] * q[d + 1];
-        s2 += v[base + d + 2] * q[d + 2];
-        s3 += v[base + d + 3] * q[d + 3];
-      }
-      for (; d < dim; d++) s0 += v[base + d] * q[d];
-      out[j] = (s0 + s1 + s2 + s3) * this.scales[i];
-    }
-    return out;
-  }
-
-  /**
-   * Adds the rows of a batch whose blob is wanted (a set may hold only some of a blob's chunks: one query's
-   * candidates) and whose id is not in `seen`, which then records them.
-   */
-  add(batch: ChunkBatch, wanted: Set<string>, seen?: Set<string>): void {
-    const { id, blob: blobOf, startLine, endLine, language, symbol, text, terms, vector } = readFields(batch, CHUNK_FIELDS);
-    for (let r = 0; r < batch.numRows; r++) {
-      const blob = blobOf(r);
-      if (!wanted.has(blob)) continue;
-      const chunkId = id(r);
-      if (seen) {
-        if (seen.has(chunkId)) continue;
-        seen.add(chunkId);
-      }
-      const i = this.info.length;
-      const info: ChunkInfo = { id: chunkId, blob, startLine: startLine(r), endLine: endLine(r), language: language(r), symbol: symbol(r), text: text(r) };
-      this.info.push(info);
-      let list = this.byBlob.get(blob);
-      if (!list) this.byBlob.set(blob, (list = []));
-      list.push(i);
-      this.storeVector(i, vector(r));
-      this.index(i, terms(r), info.symbol, info.text);
-      const name = ownDefinition(info.symbol);
-      if (name) {
-        this.definitions.writable(definitionKey(name))[0].push(i);
-      }
-    }
-  }
-
-  private storeVector(i: number, vector: Float32Array): void {
-    if ((i + 1) * this.dim > this.vectors.length) {
-      const grown = new Int8Array(Math.max(this.vectors.length * 2, this.dim * 1024));
-      grown.set(this.vectors);
-      this.vectors = grown;
-    }
-    let max = 0;
-    for (let d = 0; d < this.dim; d++) max = Math.max(max, Math.abs(vector[d]));
-    const scale = max / 127 || 1;
-    for (let d = 0; d < this.dim; d++) this.vectors[i * this.dim + d] = Math.round(vector[d] / scale);
-    this.scales[i] = scale;
-  }
-
-  private index(i: number, terms: string, symbol: string, text: string): void {
-    const tf = this.scratch;
-    tf.clear();
-    let length = 0;
-    forEachIndexedWord(terms, symbol, text, (word, weight) => {
-      const posting = this.postingOf(word);
-      tf.set(posting, (tf.get(posting) ?? 0) + weight);
-      length += weight;
-    });
-    this.lengths[i] = length;
-    for (const [[docs, tfs], n] of tf) {
-      docs.push(i);
-      tfs.push(n);
-    }
-  }
-
-  /** The posting list of a word as it appears in rows (memoised: stemming every occurrence would dominate loading). */
-  private postingOf(word: string): number[][] {
-    return this.byWord.get(word, this.writablePosting);
-  }
-
-  private readonly writablePosting = (word: string): number[][] => this.postings.lists.writable(stem(word));
 }
 
-const residents = new Map<string, ResidentChunks>();
+/** Below this many chunks a segment is always small enough (a commit's), whatever the snapshot it extends. */
+const SMALL_SEGMENT = 2000;
 
-/**
- * One resident set per store incarnation and model for the life of the process (a server keeps it across queries).
- * A new incarnation of the same store replaces the old set rather than piling up beside it.
- */
-export function residentFor(key: string, dim: number, snapshotDir?: string): ResidentChunks {
-  let r = residents.get(key);
-  if (!r || r.dim !== dim || r.failed) {
-    const dir = key.slice(0, key.indexOf('\n') + 1);
-    for (const [other, set] of residents) {
-      if (!other.startsWith(dir)) continue;
-      residents.delete(other);
-      try {
-        // A search still running on the old set may read its texts: take them in, and let go of the file.
-        set.detachSnapshot();
-      } catch {
-        // A damaged one: that search fails on it and starts afresh (candidates.ts).
-      }
-    }
-    residents.set(key, (r = new ResidentChunks(dim)));
-    // Keyed by store incarnation and model: a blob's rows never change within one, so the snapshot stays valid.
-    if (snapshotDir) r.snapshotFile = snapshotFileFor(key, snapshotDir);
-  }
-  return r;
+/** Removes a snapshot and every segment beside it. */
+function removeSnapshot(file: string): void {
+  fs.rmSync(file, { force: true });
+  const dir = path.dirname(file);
+  if (fs.existsSync(dir)) for (const name of fs.readdirSync(dir)) if (isSegmentOf(file, name)) fs.rmSync(path.join(dir, name), { force: true });
 }
 
-export function snapshotFileFor(key: string, snapshotDir: string): string {
-  return path.join(snapshotDir, `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.snap`);
-}
-
-/** How names are looked up in the symbol table: `$ZodType`, `_private` and `zodtype` all find `ZodType`. */
-export function definitionKey(name: string): string {
-  return name.replace(/^[$_]+/, '').toLowerCase();
-}

@@ -100,8 +100,11 @@ export class SectionedFile<Meta> {
     this.fd = fd;
   }
 
-  /** The file, or null when it is missing, torn, damaged (a header or eager section that fails its checksum) or not of this magic. */
-  static open<Meta>(file: string, magic: string, eagerNames: string[]): SectionedFile<Meta> | null {
+  /**
+   * The file, or null when it is missing, torn, damaged (a header or eager section that fails its checksum) or not
+   * of this magic. With `lazy` false, only the eager sections named are read, and no lazy section can be.
+   */
+  static open<Meta>(file: string, magic: string, eagerNames: string[], { lazy = true } = {}): SectionedFile<Meta> | null {
     let fd: number;
     try {
       fd = fs.openSync(file, 'r');
@@ -109,7 +112,7 @@ export class SectionedFile<Meta> {
       return null;
     }
     try {
-      const opened = SectionedFile.read<Meta>(fd, magic, eagerNames);
+      const opened = SectionedFile.read<Meta>(fd, magic, eagerNames, lazy);
       if (!opened) fs.closeSync(fd);
       return opened;
     } catch {
@@ -133,7 +136,7 @@ export class SectionedFile<Meta> {
     }
   }
 
-  private static read<Meta>(fd: number, magic: string, eagerNames: string[]): SectionedFile<Meta> | null {
+  private static read<Meta>(fd: number, magic: string, eagerNames: string[], withLazy: boolean): SectionedFile<Meta> | null {
     const prefix = Buffer.alloc(PREFIX);
     if (fs.readSync(fd, prefix, 0, PREFIX, 0) !== PREFIX || !prefix.subarray(0, 8).equals(magicOf(magic))) return null;
     const headerLength = prefix.readUInt32LE(8);
@@ -144,7 +147,7 @@ export class SectionedFile<Meta> {
     const header = JSON.parse(headerBuffer.toString('utf8')) as Header<Meta>;
     if (header.bytes !== size || !Array.isArray(header.sections)) return null;
     const byName = new Map(header.sections.map((s) => [s.name, s]));
-    const lazyEntries = header.sections.filter((s) => !eagerNames.includes(s.name) && s.type === 'Uint8Array' && byName.has(blocksOf(s.name)));
+    const lazyEntries = header.sections.filter((s) => withLazy && !eagerNames.includes(s.name) && s.type === 'Uint8Array' && byName.has(blocksOf(s.name)));
     const eagerEntries = [...eagerNames, ...lazyEntries.map((s) => blocksOf(s.name))].map((name) => byName.get(name));
     if (eagerEntries.some((e) => !e || !(e.type in TYPES))) return null;
     // The eager sections lie together: one read covers them.

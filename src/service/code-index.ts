@@ -10,6 +10,7 @@ import { withSources, type SourcesView } from '../index/sources.js';
 import { readyFolderStore, viewSources } from '../index/folder.js';
 import { AsIs } from './as-is.js';
 import { refreshSearchSnapshot } from './search-snapshot.js';
+import { ChunksInHand } from '../index/chunks-in-hand.js';
 import { summarize } from '../index/known-tree.js';
 import type { IndexProgress, IndexSummary } from '../index/indexer.js';
 import { RunRecorder } from './run-record.js';
@@ -80,8 +81,9 @@ export class CodeIndex {
 
   private async indexHead(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal; runId?: string }): Promise<IndexSummary> {
     await this.refreshHead();
-    const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal, opts.runId);
-    if (!summary.upToDate) await refreshSearchSnapshot(this.ctx);
+    const inHand = new ChunksInHand();
+    const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal, opts.runId, inHand);
+    if (!summary.upToDate) await refreshSearchSnapshot(this.ctx, inHand);
     else await checkSearchSet(this.ctx);
     await this.refreshSources();
     return summary;
@@ -126,13 +128,13 @@ export class CodeIndex {
     return this.locked(async () => (await import('../index/gc.js')).collectGarbage(this.ctx, keep)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables)));
   }
 
-  private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal, runId?: string): Promise<IndexSummary> {
+  private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal, runId?: string, inHand?: ChunksInHand): Promise<IndexSummary> {
     const run = async () => {
       // Under the lock: the record every other process of this repository shows while the run goes on.
       const record = new RunRecorder(this.ctx.layout, rebuild ? 'full' : 'incremental', runId);
       const onProgress = (p: IndexProgress) => (this.hooks.onProgress?.(p), record.progress(p));
       try {
-        const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress, onNotice: this.hooks.onNotice, signal });
+        const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress, onNotice: this.hooks.onNotice, signal, inHand });
         if (summary.upToDate) return summary;
         this.releaseStore();
         return await (await import('../index/gc-policy.js')).summaryAfterGc(this.ctx, summary, this.hooks.onNotice);

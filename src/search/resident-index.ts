@@ -1,0 +1,190 @@
+import type { ChunkBatch, ChunkInfo } from '../store/contract.js';
+import { readFields } from '../store/chunk-batch.js';
+import { CHUNK_FIELDS } from '../store/chunk-columns.js';
+import { ownDefinition } from '../text/breadcrumb.js';
+import { stem } from '../text/stem.js';
+import { BoundedMemo } from '../util/bounded-memo.js';
+import { forEachIndexedWord } from './indexed-words.js';
+import { memberIndices } from './members.js';
+import { ListTable, PostingTable, type NumberList } from './postings.js';
+
+/**
+ * Chunks held in memory for exact search: info, text, an int8 copy of each vector, postings of identifier-aware
+ * words and the symbol table. How they get here and are kept between processes: resident.ts.
+ */
+export class ResidentIndex {
+  readonly info: ChunkInfo[] = [];
+  /** Lexical length of each chunk (words, name words weighted), for BM25 length normalisation. */
+  readonly lengths: number[] = [];
+  /** Definition name (lower-case, without `$`/`_` prefixes) → chunks whose own breadcrumb defines it: the symbol table. */
+  protected definitions = new ListTable(['int32']);
+  /** Word → chunk indices and term frequencies. */
+  postings = new PostingTable();
+  /** Word as it appears → its posting's [docs, tfs] lists, growable. */
+  protected readonly byWord = new BoundedMemo<string, number[][]>(500_000);
+  protected readonly scratch = new Map<number[][], number>();
+  protected vectors: Int8Array;
+  protected scales: number[] = [];
+  protected readonly byBlob = new Map<string, number[]>();
+  protected readonly empty = new Set<string>();
+  protected readonly visible = new WeakMap<object, Int32Array>();
+  /** Blob → its member chunks, worked out when first asked (a blob's rows never change once loaded whole). */
+  protected readonly membersByBlob = new Map<string, Set<number>>();
+  protected ids = new Map<string, number>();
+  constructor(readonly dim: number) {
+    this.vectors = new Int8Array(dim * 1024);
+  }
+
+  /** Chunk id → resident index (for results of the store's own full-text index). */
+  idIndex(): Map<string, number> {
+    if (this.ids.size !== this.info.length) this.ids = new Map(this.info.map((c, i) => [c.id, i]));
+    return this.ids;
+  }
+
+  /** The chunks defining a name (`$ZodType`, `_private` and `zodtype` all find `ZodType`). */
+  definitionsOf(name: string): NumberList {
+    return this.definitions.get(definitionKey(name))?.[0] ?? [];
+  }
+
+  get size(): number {
+    return this.info.length;
+  }
+
+  /** The chunks of a blob held here; undefined for a blob never loaded (the store knows its count). */
+  chunkCountOf(blob: string): number | undefined {
+    return this.byBlob.get(blob)?.length ?? (this.empty.has(blob) ? 0 : undefined);
+  }
+
+  /**
+   * Indices of the chunks of these blobs, computed once per key object (a view): without the members of a
+   * definition kept whole (search/members.ts), which the symbol table alone brings in (letting every retriever see
+   * them lowered the history sets' Chinese R@5 by 0.019: docs/retrieval.md).
+   */
+  chunksOf(key: object, blobs: Iterable<string>): Int32Array {
+    let idx = this.visible.get(key);
+    if (!idx) {
+      const out: number[] = [];
+      for (const b of blobs) for (const i of this.byBlob.get(b) ?? []) if (!this.isMember(i)) out.push(i);
+      idx = Int32Array.from(out);
+      this.visible.set(key, idx);
+    }
+    return idx;
+  }
+
+  /** Whether a chunk lies inside another of its blob's chunks as a member of it (search/members.ts). */
+  isMember(i: number): boolean {
+    const blob = this.info[i].blob;
+    let members = this.membersByBlob.get(blob);
+    if (!members) this.membersByBlob.set(blob, (members = new Set(memberIndices(this.info, this.byBlob.get(blob) ?? []))));
+    return members.has(i);
+  }
+
+  /** Cosine of every listed chunk to a unit query vector (the stored vectors are unit length). */
+  cosines(query: Float32Array, chunks: Int32Array): Float32Array {
+    const out = new Float32Array(chunks.length);
+    const dim = this.dim;
+    const v = this.vectors;
+    const q = Float32Array.from(query);
+    for (let j = 0; j < chunks.length; j++) {
+      const i = chunks[j];
+      const base = i * dim;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let d = 0;
+      for (; d + 3 < dim; d += 4) {
+        s0 += v[base + d] * q[d];
+        s1 += v[base + d + 1] * q[d + 1];
+        s2 += v[base + d + 2] * q[d + 2];
+        s3 += v[base + d + 3] * q[d + 3];
+      }
+      for (; d < dim; d++) s0 += v[base + d] * q[d];
+      out[j] = (s0 + s1 + s2 + s3) * this.scales[i];
+    }
+    return out;
+  }
+
+  /**
+   * Adds the rows of a batch whose blob is wanted (a set may hold only some of a blob's chunks: one query's
+   * candidates) and whose id is not in `seen`, which then records them.
+   */
+  add(batch: ChunkBatch, wanted: Set<string>, seen?: Set<string>): void {
+    const { id, blob: blobOf, startLine, endLine, language, symbol, text, terms, vector } = readFields(batch, CHUNK_FIELDS);
+    for (let r = 0; r < batch.numRows; r++) {
+      const blob = blobOf(r);
+      if (!wanted.has(blob)) continue;
+      const chunkId = id(r);
+      if (seen) {
+        if (seen.has(chunkId)) continue;
+        seen.add(chunkId);
+      }
+      const info: ChunkInfo = { id: chunkId, blob, startLine: startLine(r), endLine: endLine(r), language: language(r), symbol: symbol(r), text: text(r) };
+      this.addRow(info, terms(r), quantize(vector(r)));
+    }
+  }
+
+  /** Adds one chunk, its vector already in int8 with its scale. */
+  protected addRow(chunk: ChunkInfo, terms: string, { vector, scale }: { vector: Int8Array; scale: number }): void {
+    const i = this.info.length;
+    const { id, blob, startLine, endLine, language, symbol, text } = chunk;
+    const info: ChunkInfo = { id, blob, startLine, endLine, language, symbol, text };
+    this.info.push(info);
+    let list = this.byBlob.get(blob);
+    if (!list) this.byBlob.set(blob, (list = []));
+    list.push(i);
+    if ((i + 1) * this.dim > this.vectors.length) {
+      const grown = new Int8Array(Math.max(this.vectors.length * 2, this.dim * 1024));
+      grown.set(this.vectors);
+      this.vectors = grown;
+    }
+    this.vectors.set(vector, i * this.dim);
+    this.scales[i] = scale;
+    this.added(terms);
+    this.index(i, terms, symbol, text);
+    const name = ownDefinition(symbol);
+    if (name) this.definitions.writable(definitionKey(name))[0].push(i);
+  }
+
+  private index(i: number, terms: string, symbol: string, text: string): void {
+    const tf = this.scratch;
+    tf.clear();
+    let length = 0;
+    forEachIndexedWord(terms, symbol, text, (word, weight) => {
+      const posting = this.postingOf(word);
+      tf.set(posting, (tf.get(posting) ?? 0) + weight);
+      length += weight;
+    });
+    this.lengths[i] = length;
+    for (const [[docs, tfs], n] of tf) {
+      docs.push(i);
+      tfs.push(n);
+    }
+  }
+
+  /** The posting list of a word as it appears in rows (memoised: stemming every occurrence would dominate loading). */
+  private postingOf(word: string): number[][] {
+    return this.byWord.get(word, this.writablePosting);
+  }
+
+  private readonly writablePosting = (word: string): number[][] => this.postings.lists.writable(stem(word));
+
+  /** Hears the words of each chunk added (a set kept on disk writes them with it). */
+  protected added(_terms: string): void {}
+}
+
+/** A float vector as the set holds it: int8, scaled by its largest component. */
+export function quantize(vector: Float32Array): { vector: Int8Array; scale: number } {
+  const dim = vector.length;
+  let max = 0;
+  for (let d = 0; d < dim; d++) max = Math.max(max, Math.abs(vector[d]));
+  const scale = max / 127 || 1;
+  const out = new Int8Array(dim);
+  for (let d = 0; d < dim; d++) out[d] = Math.round(vector[d] / scale);
+  return { vector: out, scale };
+}
+
+/** How names are looked up in the symbol table: `$ZodType`, `_private` and `zodtype` all find `ZodType`. */
+export function definitionKey(name: string): string {
+  return name.replace(/^[$_]+/, '').toLowerCase();
+}
