@@ -21,7 +21,7 @@ export interface UiOptions {
 /** `ocrag ui`: the index panel of the repository containing `cwd`, with a session of its own, until SIGINT or SIGTERM. */
 export async function serveUi(opts: UiOptions): Promise<void> {
   // Outside git, a folder indexed before (`ocrag index` makes one): a panel started in any folder indexes nothing.
-  const session = new RepoSession({ cwd: opts.cwd, flags: opts.flags, log: opts.log, plain: 'existing' });
+  const session = new RepoSession({ cwd: opts.cwd, flags: opts.flags, log: opts.log, plain: 'existing', warm: true });
   // Outside a repository, say so now rather than serve a page of errors.
   await session.root();
   const panel = await startPanel({ session, cwd: opts.cwd, flags: opts.flags, port: opts.port, log: opts.log });

@@ -20,6 +20,8 @@ export interface TestSeams {
   readonly ruleless?: readonly string[];
   /** The remote store lease's settle wait (store/s3/lease.ts), short where publishers take turns on one machine. */
   readonly leaseSettleMs?: number;
+  /** A file `ocrag search` appends one line to saying which path answered: `warm <server pid>`, or `cold <why>` (session/warm/). */
+  readonly warmTrace?: string;
 }
 
 export const TEST_SEAMS_KEY = Symbol.for('ocrag.test-seams');
