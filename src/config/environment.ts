@@ -94,3 +94,8 @@ export function searchEnvironment(): string {
     .map((name) => `${name}=${process.env[name]}`)
     .join('\n');
 }
+
+/** Whether the environment changes where git finds the repository (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_CEILING_DIRECTORIES`, …). */
+export function gitDiscoveryOverridden(): boolean {
+  return ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_CONFIG', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_PARAMETERS'].some((name) => process.env[name] !== undefined);
+}

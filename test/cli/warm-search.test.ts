@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CLI, GIT_IDENTITY, makeFixtureRepo, runCli, runJson, tempDir, TEST_CACHE, type CliResult } from '../helpers.js';
+import { CLI, git, GIT_IDENTITY, makeFixtureRepo, runCli, runJson, tempDir, TEST_CACHE, type CliResult } from '../helpers.js';
 import { startServer } from '../mcp/mcp-helpers.js';
 import { seamEnv } from '../support/seams.js';
 
@@ -93,6 +93,15 @@ describe('ocrag search through a running ocrag mcp', () => {
     assert.ok(!('results' in reply));
     const flagged = await searchTraced(repo, ['--json', '--exclude', 'docs/**', 'parse command line arguments']);
     assert.equal(flagged.path, 'cold declined: other flags');
+  });
+
+  it('leaves a worktree of the repository, another root sharing its index folder, to answer itself', async () => {
+    const worktree = path.join(tempDir('worktree'), 'wt');
+    git(repo, 'worktree', 'add', '-q', '--detach', worktree);
+    const args = ['--json', '-k', '3', 'parse command line arguments'];
+    const r = await searchTraced(worktree, args);
+    assert.equal(r.path, 'cold no server');
+    assert.equal(r.stdout, (await searchHere(worktree, args)).stdout);
   });
 });
 
