@@ -75,3 +75,27 @@ export function huggingFaceEndpoint(): string | undefined {
 export function huggingFaceToken(): string | undefined {
   return process.env.HF_TOKEN;
 }
+
+/** `OCRAG_WARM=0` (or `off`): `ocrag search` answers in its own process even when a server of the repository runs. */
+export function warmPathRefused(): boolean {
+  const value = process.env.OCRAG_WARM?.trim().toLowerCase();
+  return value === '0' || value === 'off' || value === 'false';
+}
+
+/**
+ * The OCRAG_* settings that can change a search's answer (the model's cache, settings, limits), as one string: a
+ * running server answers `ocrag search` for it only when both were started with the same (session/warm/).
+ */
+export function searchEnvironment(): string {
+  const ignored = new Set(['OCRAG_WARM', 'OCRAG_DEBUG', 'OCRAG_TEST_SEAMS']);
+  return Object.keys(process.env)
+    .filter((name) => name.startsWith('OCRAG_') && !ignored.has(name))
+    .sort()
+    .map((name) => `${name}=${process.env[name]}`)
+    .join('\n');
+}
+
+/** Whether the environment changes where git finds the repository (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_CEILING_DIRECTORIES`, …). */
+export function gitDiscoveryOverridden(): boolean {
+  return ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_CONFIG', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_PARAMETERS'].some((name) => process.env[name] !== undefined);
+}

@@ -44,7 +44,8 @@ export async function serveStdio(opts: ServeOptions): Promise<void> {
   process.on('unhandledRejection', (e) => log(`ocrag mcp: unhandled rejection: ${(e as Error)?.stack ?? String(e)}`));
   process.on('uncaughtException', (e) => log(`ocrag mcp: uncaught exception: ${e.stack ?? String(e)}`));
 
-  const sessions = new RepoSessions({ cwd: opts.cwd, flags: opts.flags, log, plain: opts.plain });
+  // warm: a one-shot `ocrag search` of a repository served asks this server rather than load everything again.
+  const sessions = new RepoSessions({ cwd: opts.cwd, flags: opts.flags, log, plain: opts.plain, warm: true });
   const server = createServer(sessions, log);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;

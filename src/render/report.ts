@@ -1,4 +1,5 @@
 import type { SearchResult } from '../search/search.js';
+import { withThousands } from '../search/query-limit.js';
 
 /** What a search printed in any format: the query, how long it took, and the ranked chunks. */
 export interface SearchReport {
@@ -39,5 +40,5 @@ const ECHOED_QUERY_CHARS = 120;
 export function echoedQuery(query: string): string {
   if (query.length <= ECHOED_QUERY_CHARS) return query;
   const first = query.trim().split('\n')[0]!.trim();
-  return `${Array.from(first).slice(0, ECHOED_QUERY_CHARS).join('')}… (${query.length.toLocaleString('en-US')} characters)`;
+  return `${Array.from(first).slice(0, ECHOED_QUERY_CHARS).join('')}… (${withThousands(query.length)} characters)`;
 }

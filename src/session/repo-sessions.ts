@@ -6,7 +6,8 @@ import { folderLayout, indexLayout } from '../store/layout.js';
 import { OcragError } from '../util/errors.js';
 import { realPathOr } from '../util/linked-path.js';
 import type { IndexTaskSnapshot } from './index-tasks.js';
-import { RepoSession, type SessionOptions } from './session.js';
+import { RepoSession } from './session.js';
+import type { SessionOptions } from './session-options.js';
 
 /**
  * The repositories one server serves, each its own RepoSession (index, store, live view, tasks), never mixed: a

@@ -13,4 +13,6 @@ export interface SessionOptions {
    * created: an agent's server started in a home folder must not index it on its first search.
    */
   plain?: PlainFolderUse;
+  /** Answer one-shot `ocrag search` runs of the repository too, over a socket in its index folder (warm/). */
+  warm?: boolean;
 }

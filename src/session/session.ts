@@ -6,8 +6,9 @@ import type { IndexContext } from '../index/index-context.js';
 import type { IndexProgress } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import { CodeIndex } from '../service/code-index.js';
-import { addSources, agentSourcePaths, listSources, removeAgentSource } from '../service/sources.js';
-import { sourceFileCount, type SourceSpec } from '../store/sources.js';
+import { listSources, removeAgentSource } from '../service/sources.js';
+import type { SourceSpec } from '../store/sources.js';
+import { addAgentSources } from './agent-sources.js';
 import type { Manifest } from '../store/manifest.js';
 import { OcragError } from '../util/errors.js';
 import { firstAnswer } from './first-answer.js';
@@ -22,18 +23,15 @@ import { asStorageError } from '../util/storage-problem.js';
 import { asIsNotice } from '../service/as-is.js';
 import { SearchNotices } from './search-notices.js';
 import type { SessionOptions } from './session-options.js';
-
-export type { SessionOptions } from './session-options.js';
 import { taskElsewhere } from './run-elsewhere.js';
 import type { IndexLayout } from '../store/layout.js';
 import { relatedCode, type RelatedAnswer, type RelatedQuery } from '../service/related.js';
 import { definitions, SYMBOL_CANDIDATES, type SymbolDefinition } from '../search/symbol-match.js';
 import { indexedManifest, listFiles, type ListedFile } from '../service/file-list.js';
+import { askedOptions, searchAsAsked, searchesLiveView, type SearchQuery } from '../service/asked-search.js';
+import { cliMayAsk, listenForIndex, type WarmListener } from './warm/session-listen.js';
 
-/**
- * How long a search waits for the index to catch up with HEAD before answering "ask again in a moment": well
- * within the tool-call timeouts of common clients (Codex: 60 s). OCRAG_MCP_WAIT_MS overrides it.
- */
+/** How long a search waits for the index to catch up with HEAD before answering "ask again in a moment": well within the tool-call timeouts of common clients (Codex: 60 s). OCRAG_MCP_WAIT_MS overrides it. */
 const FOREGROUND_BUDGET_MS = mcpWaitMs() ?? 20_000;
 
 /**
@@ -54,8 +52,8 @@ export class RepoSession {
   /** The catch-up queued behind a job that works for a commit HEAD has left. */
   private following: Promise<void> | null = null;
   private readonly notices: SearchNotices;
-  /** Where the index is, once opened: another process's run is read from it. */
-  private layout: IndexLayout | null = null;
+  /** Where the index is, once opened: another process's run is read from it. */ private layout: IndexLayout | null = null;
+  /** Where one-shot searches of the repository ask this session (options.warm). */ private warm: Promise<WarmListener | null> | null = null;
 
   constructor(private readonly options: SessionOptions) {
     this.notices = new SearchNotices(options.log);
@@ -110,6 +108,18 @@ export class RepoSession {
     }
   }
 
+  /** A search as `ocrag search` runs it, for the CLI asking (warm/), over the live view when that is its view; null: the CLI answers itself. */
+  async searchAsCli(query: string, opts: SearchQuery): Promise<{ results: SearchResult[]; notices: string[] } | null> {
+    const { index } = await this.open();
+    if (this.tasks.active || !cliMayAsk(index)) return null;
+    const { value: results, notices } = await this.notices.during(async () => {
+      if (!searchesLiveView(index.ctx, opts)) return this.oneAtATime(() => searchAsAsked(index, query, opts));
+      const view = await this.view();
+      return this.tasks.active ? null : this.searchView(view, query, askedOptions(index.ctx, opts));
+    });
+    return results && { results, notices };
+  }
+
   async searchView(view: Manifest, query: string, opts: SearchOptions): Promise<SearchResult[]> {
     const { index } = await this.open();
     return this.oneAtATime(() => this.explainWhileIndexing(() => index.searchView(view, query, opts)));
@@ -117,10 +127,7 @@ export class RepoSession {
 
   /** Adds sources as an agent may (only under the config's `sourceRoots`), and brings the view up to date with them. */
   async addSources(paths: string[], name?: string): Promise<{ name: string; root: string; files: number }[]> {
-    const ctx = await this.context();
-    const added = addSources(ctx, agentSourcePaths(ctx, paths), name);
-    const view = await this.view();
-    return added.map((s) => ({ name: s.name, root: s.root, files: sourceFileCount(Object.keys(view.files), s.name) }));
+    return addAgentSources(await this.context(), paths, name, () => this.view());
   }
 
   async removeSource(nameOrPath: string): Promise<SourceSpec> {
@@ -237,6 +244,7 @@ export class RepoSession {
   }
 
   async close(): Promise<void> {
+    await (await this.warm)?.close();
     this.tasks.cancel();
     await this.tasks.settled();
     const opened = await this.opening?.catch(() => null);
@@ -253,7 +261,11 @@ export class RepoSession {
           if (this.tasks.active) this.jobProgress?.(p);
         },
         wrapModel: (model) => (this.queryCache = new QueryCache(model)),
-      }, { keepStoreOpen: true }, this.options.plain ?? 'existing').then((index) => ((this.layout = index.ctx.layout), { index, live: new LiveView(index) }));
+      }, { keepStoreOpen: true }, this.options.plain ?? 'existing').then((index) => {
+        this.layout = index.ctx.layout;
+        if (this.options.warm) this.warm = listenForIndex(index, this.options, (q, o) => this.searchAsCli(q, o));
+        return { index, live: new LiveView(index) };
+      });
       // Not inside a repository yet, say: the next call tries again rather than repeating a stale failure.
       opening.catch(() => {
         if (this.opening === opening) this.opening = null;

@@ -22,7 +22,7 @@ export interface UiOptions {
 export async function serveUi(opts: UiOptions): Promise<void> {
   // Outside git, a folder indexed before (`ocrag index` makes one): a panel started in any folder indexes nothing.
   // The other roots the page switches to (those this machine indexed) are served with the index they have, too.
-  const sessions = new RepoSessions({ cwd: opts.cwd, flags: opts.flags, log: opts.log, plain: 'existing' });
+  const sessions = new RepoSessions({ cwd: opts.cwd, flags: opts.flags, log: opts.log, plain: 'existing', warm: true });
   // Outside a repository, say so now rather than serve a page of errors.
   await (await sessions.get()).root();
   const panel = await startPanel({ sessions, cwd: opts.cwd, flags: opts.flags, port: opts.port, log: opts.log });

@@ -22,6 +22,8 @@ export interface TestSeams {
   readonly leaseSettleMs?: number;
   /** The folder of this machine's list of indexed roots (store/known-roots.ts): a test's own, apart from the shared cache's. */
   readonly knownRootsDir?: string;
+  /** A file `ocrag search` appends one line to saying which path answered: `warm <server pid>`, or `cold <why>` (session/warm/). */
+  readonly warmTrace?: string;
 }
 
 export const TEST_SEAMS_KEY = Symbol.for('ocrag.test-seams');

@@ -4,8 +4,9 @@ import type { PlainFolderUse } from '../index/index-context.js';
 import type { IndexPlan } from '../index/dry-run.js';
 import type { GcResult } from '../index/gc.js';
 import type { IndexProgress, IndexSummary } from '../index/indexer.js';
-import type { SearchOptions, SearchResult } from '../search/search.js';
-import type { CodeIndex, ViewOptions } from '../service/code-index.js';
+import type { SearchResult } from '../search/search.js';
+import type { CodeIndex } from '../service/code-index.js';
+import { DEFAULT_K, searchAsAsked, type SearchQuery } from '../service/asked-search.js';
 import { relatedCode, type RelatedAnswer, type RelatedQuery } from '../service/related.js';
 import { definitions, SYMBOL_CANDIDATES, type SymbolDefinition } from '../search/symbol-match.js';
 import { removeFromIndex, type Excluded } from '../service/exclude.js';
@@ -15,7 +16,7 @@ import { indexStatus, type IndexStatus } from '../service/status.js';
 import type { ExportOptions, ExportSummary } from '../share/export.js';
 import type { ImportSummary } from '../share/import.js';
 import type { PublishSummary } from '../share/publish.js';
-import { checkSourceName, sourceFileCount, type SourceSpec } from '../store/sources.js';
+import { sourceFileCount, type SourceSpec } from '../store/sources.js';
 import { asStoreDamage } from '../store/damage.js';
 import { OcragError } from '../util/errors.js';
 import { withIndexLock } from '../util/file-lock.js';
@@ -50,12 +51,6 @@ export interface OpenOptions {
   models?: ModelPool;
 }
 
-/** A query: what search_code and `ocrag search` take. */
-export interface SearchQuery extends Omit<SearchOptions, 'k'>, ViewOptions {
-  k?: number;
-  /** Only files of this added source (`ocrag add`); `pathGlob` then matches paths inside it. */
-  source?: string;
-}
 
 /** A question of any of the three kinds a workspace answers (see `find`). */
 export type Query = ({ kind: 'code'; text: string } & SearchQuery) | { kind: 'symbol'; name: string; k?: number } | ({ kind: 'related'; k?: number } & Omit<RelatedQuery, 'k'>);
@@ -63,8 +58,7 @@ export type Query = ({ kind: 'code'; text: string } & SearchQuery) | { kind: 'sy
 /** What `find` answers for each kind of query. */
 export type AnswerTo<Q extends Query> = Q extends { kind: 'symbol' } ? SymbolDefinition[] : Q extends { kind: 'related' } ? RelatedAnswer : SearchResult[];
 
-/** Results a search gives when the caller names no k. */
-export const DEFAULT_K = 10;
+export { DEFAULT_K, type SearchQuery } from '../service/asked-search.js';
 
 /**
  * One repository work tree (a worktree too) or plain folder, and its index: the front door every surface and
@@ -98,11 +92,8 @@ export class Workspace {
     return this.engine.ctx.config;
   }
 
-  async search(query: string, opts: SearchQuery = {}): Promise<SearchResult[]> {
-    if (opts.source && opts.sources === false) throw new OcragError('--source searches a source and --no-sources leaves them out: use one');
-    if (opts.source) checkSourceKnown(opts.source, this.sources());
-    const pathGlob = opts.source ? `${opts.source}:${opts.pathGlob ?? '**'}` : opts.pathGlob;
-    return this.engine.search(query, { ...opts, k: opts.k ?? DEFAULT_K, pathGlob });
+  search(query: string, opts: SearchQuery = {}): Promise<SearchResult[]> {
+    return searchAsAsked(this.engine, query, opts);
   }
 
   /** Definitions named like `name` ("parseArgs", "Router.handle", "tokio::spawn"), best match first. */
@@ -235,12 +226,4 @@ function forgetSource(ctx: CodeIndex['ctx'], name: string): void {
   } catch {
     // The refusal being reported already says what to do.
   }
-}
-
-/** A source to search must be one added: any other name would answer nothing, as if nothing matched. */
-function checkSourceKnown(name: string, sources: SourceSpec[]): void {
-  checkSourceName(name);
-  if (sources.some((s) => s.name === name)) return;
-  // Worded as `ocrag remove` words it (service/sources.ts).
-  throw new OcragError(`no source "${name}" to search${sources.length ? ` (sources: ${sources.map((s) => s.name).join(', ')})` : ': none was added (ocrag add adds one)'}`);
 }

@@ -2,8 +2,10 @@ import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
 import { checkQueryLength, DEFAULT_MIN_MATCH, MAX_QUERY_CHARS_TEXT } from '../../workspace/types.js';
 import { OcragError } from '../../util/errors.js';
-import { openIndex, positiveInt } from '../options.js';
-import { paint } from '../output.js';
+import type { SearchQuery, SearchResult } from '../../workspace/index.js';
+import { askWarmServer } from '../../workspace/warm.js';
+import { configFlags, openIndex, positiveInt, workDir } from '../options.js';
+import { notice, paint } from '../output.js';
 import { startBackgroundIndex } from '../background-index.js';
 
 
@@ -50,17 +52,28 @@ export function registerSearch(program: Command): void {
       if (!query) throw new OcragError('empty query: say what code you are looking for');
       checkQueryLength(query);
       const format = outputFormat(opts);
-      const workspace = await openIndex(cmd, { startBackgroundIndex }, 'existing');
-      try {
-        const started = performance.now();
-        const language = opts.language === undefined ? undefined : checkLanguage(opts.language);
-        const results = await workspace.search(query, { k: opts.topK, pathGlob: opts.path, source: opts.source, language, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources, whole: opts.whole });
-        if (results.length === 0 && opts.minMatch) process.stderr.write(`ocrag: no good match for "${query}" (--min-match ${opts.minMatch}): try other words or an identifier\n`);
-        printReport({ query, latencyMs: performance.now() - started, results }, format, opts.maxTokens);
-      } finally {
-        await workspace.close();
-      }
+      const options: SearchQuery = { k: opts.topK, pathGlob: opts.path, source: opts.source, language: opts.language, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources, whole: opts.whole };
+      const started = performance.now();
+      // A server of this repository running (MCP, panel, watch) has everything loaded: asked first, silently passed
+      // over when absent or unfit. A blank --language is left to the CLI's own error.
+      const warm = opts.language?.trim() === '' ? null : await askWarmServer({ cwd: workDir(cmd), query, options, flags: configFlags(cmd) });
+      if (warm) for (const line of warm.notices) notice(line);
+      const answer = warm ? { results: warm.results, started } : await searchHere(cmd, query, options);
+      if (answer.results.length === 0 && opts.minMatch) process.stderr.write(`ocrag: no good match for "${query}" (--min-match ${opts.minMatch}): try other words or an identifier\n`);
+      printReport({ query, latencyMs: performance.now() - answer.started, results: answer.results }, format, opts.maxTokens);
     });
+}
+
+/** The search in this process: the index opened, then searched (latency counted from then, as ever). */
+async function searchHere(cmd: Command, query: string, options: SearchQuery): Promise<{ results: SearchResult[]; started: number }> {
+  const workspace = await openIndex(cmd, { startBackgroundIndex }, 'existing');
+  try {
+    const started = performance.now();
+    if (options.language !== undefined) checkLanguage(options.language);
+    return { results: await workspace.search(query, options), started };
+  } finally {
+    await workspace.close();
+  }
 }
 
 function outputFormat(opts: SearchFlags): OutputFormat {

@@ -1,5 +1,9 @@
 import type { Command } from 'commander';
-import { openIndex } from '../options.js';
+import type { SearchQuery } from '../../workspace/index.js';
+import { SearchNotices } from '../../workspace/live.js';
+import { listenWarm } from '../../workspace/warm.js';
+import { configFlags, openIndex } from '../options.js';
+import { notice } from '../output.js';
 
 /** An editor's save is several writes (temp file, rename, attributes): one re-index after they settle. */
 const DEBOUNCE_MS = 400;
@@ -11,7 +15,9 @@ export function registerWatch(program: Command): void {
     .addHelpText('after', '\nRuns until interrupted (Ctrl-C). Edits are embedded by content, so committing them later embeds nothing.')
     .action(async (_opts: unknown, cmd: Command) => {
       // Outside git, a folder indexed before: its files are scanned as they change.
-      const workspace = await openIndex(cmd, {}, 'existing');
+      // Notices go to stderr as ever, and also to the one-shot search asking at the time (below).
+      const notices = new SearchNotices(notice);
+      const workspace = await openIndex(cmd, { reporter: { notice: notices.tell } }, 'existing');
       const root = workspace.root;
       let timer: NodeJS.Timeout | null = null;
       let running = Promise.resolve();
@@ -32,6 +38,13 @@ export function registerWatch(program: Command): void {
           }
         });
       };
+      // A one-shot `ocrag search` here asks this process, its search waiting its turn behind an update.
+      const searchForCli = (query: string, options: SearchQuery) => {
+        const searched = running.then(() => notices.during(() => workspace.search(query, options)));
+        running = searched.then(() => undefined, () => undefined);
+        return searched.then(({ value, notices: told }) => ({ results: value, notices: told }));
+      };
+      const warm = await listenWarm({ root, indexDir: workspace.indexFolder, flags: configFlags(cmd), model: workspace.config.model, answer: searchForCli, log: notice });
       update();
       process.stderr.write(`ocrag: watching ${root} (Ctrl-C to stop)\n`);
       // The watches don't hold the process open (a server's must not): this does, until interrupted.
@@ -46,6 +59,7 @@ export function registerWatch(program: Command): void {
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });
+      await warm?.close();
       await running;
       await workspace.close();
     });

@@ -1,0 +1,4 @@
+// The warm path of a one-shot `ocrag search`: the CLI asks a running server of the repository (MCP, panel,
+// `ocrag watch`) instead of loading the index and model again; see src/session/warm/.
+export { askWarmServer, type WarmAsk } from '../session/warm/client.js';
+export { listenWarm, type WarmAnswer, type WarmListener } from '../session/warm/server.js';
