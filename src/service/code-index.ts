@@ -12,6 +12,8 @@ import { AsIs } from './as-is.js';
 import { refreshSearchSnapshot } from './search-snapshot.js';
 import { summarize } from '../index/known-tree.js';
 import type { IndexProgress, IndexSummary } from '../index/indexer.js';
+
+type IndexProgressListener = (p: IndexProgress) => void;
 import { RunRecorder } from './run-record.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
 import { checkSearchSet } from './stored-rows.js';
@@ -74,7 +76,7 @@ export class CodeIndex {
 
   /** Indexes HEAD (a folder: its files). Waits for a run in another process (a hook's) unless the caller holds the lock already. */
   index(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal; runId?: string } = {}): Promise<IndexSummary> {
-    return this.ctx.kind.match({ git: () => this.indexHead(opts), folder: () => this.indexFolder(opts.rebuild, opts.signal) });
+    return this.ctx.kind.match({ git: () => this.indexHead(opts), folder: () => this.indexFolder(opts.rebuild, opts.signal, opts.runId) });
   }
 
   private async indexHead(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal; runId?: string }): Promise<IndexSummary> {
@@ -86,26 +88,31 @@ export class CodeIndex {
     return summary;
   }
 
-  /** A plain folder's run: its store made ready, then the folder and its sources scanned and embedded. */
-  private async indexFolder(rebuild?: boolean, signal?: AbortSignal): Promise<IndexSummary> {
+  /** A plain folder's run: its store made ready, then the folder and its sources scanned and embedded, under the lock and recorded as a commit's run is. */
+  private indexFolder(rebuild?: boolean, signal?: AbortSignal, runId?: string): Promise<IndexSummary> {
     const started = performance.now();
-    return (await this.readyFolder(started, rebuild, signal)) ?? this.scanFolder(started);
+    const run = this.locked(() => this.recorded(rebuild, runId, async (onProgress) => (await this.readyFolderLocked(started, rebuild, signal, onProgress)) ?? this.scanFolder(started, onProgress)));
+    return run.catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables))).finally(() => this.releaseStore());
   }
 
   /** The folder's store made ready under the lock; redone beside, scan included, when it must be (that run's summary). */
-  private readyFolder(started: number, rebuild = false, signal?: AbortSignal): Promise<IndexSummary | null> {
-    const scan = (staged: IndexContext) => {
-      const twin = new CodeIndex(staged, this.hooks);
-      twin.embedder = this.embedder;
-      return twin.scanFolder(started);
-    };
-    const ready = this.locked(() => readyFolderStore(this.ctx, () => this.model(), scan, { rebuild, signal, onNotice: this.hooks.onNotice }));
+  private readyFolder(started: number): Promise<IndexSummary | null> {
+    const ready = this.locked(() => this.readyFolderLocked(started));
     return ready.catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables))).finally(() => this.releaseStore());
   }
 
+  private readyFolderLocked(started: number, rebuild = false, signal?: AbortSignal, onProgress?: IndexProgressListener): Promise<IndexSummary | null> {
+    const scan = (staged: IndexContext) => {
+      const twin = new CodeIndex(staged, this.hooks);
+      twin.embedder = this.embedder;
+      return twin.scanFolder(started, onProgress);
+    };
+    return readyFolderStore(this.ctx, () => this.model(), scan, { rebuild, signal, onNotice: this.hooks.onNotice });
+  }
+
   /** Scans the folder and its sources, embedding what is new, and sums up its index. */
-  private scanFolder(started: number): Promise<IndexSummary> {
-    return this.withView({ update: false }, async (view, store, _embedder, laid) =>
+  private scanFolder(started: number, onProgress?: IndexProgressListener): Promise<IndexSummary> {
+    return this.withView({ update: false, onProgress }, async (view, store, _embedder, laid) =>
       ({ ...summarize(view, { upToDate: laid.newBlobs === 0, newBlobs: laid.newBlobs, chunksEmbedded: laid.chunksEmbedded, chunksTotal: await (await store.get()).countChunks(), started }, this.ctx.config), folder: this.ctx.repo.root }));
   }
 
@@ -126,23 +133,27 @@ export class CodeIndex {
   }
 
   private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal, runId?: string): Promise<IndexSummary> {
-    const run = async () => {
-      // Under the lock: the record every other process of this repository shows while the run goes on.
-      const record = new RunRecorder(this.ctx.layout, rebuild ? 'full' : 'incremental', runId);
-      const onProgress = (p: IndexProgress) => (this.hooks.onProgress?.(p), record.progress(p));
-      try {
+    const run = () =>
+      this.recorded(rebuild, runId, async (onProgress) => {
         const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress, onNotice: this.hooks.onNotice, signal });
         if (summary.upToDate) return summary;
         this.releaseStore();
         return await (await import('../index/gc-policy.js')).summaryAfterGc(this.ctx, summary, this.hooks.onNotice);
-      } finally {
-        record.end();
-      }
-    };
+      });
     // The run wrote (and maybe compacted) through its own handle: a kept one would not see it.
     return (holdingLock ? run() : this.locked(run))
       .catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables)))
       .finally(() => this.releaseStore());
+  }
+
+  /** Runs `run` with the record every other process of this repository shows while it goes on (run-record.ts); the caller holds the index lock. */
+  private async recorded<T>(rebuild: boolean | undefined, runId: string | undefined, run: (onProgress: IndexProgressListener) => Promise<T>): Promise<T> {
+    const record = new RunRecorder(this.ctx.layout, rebuild ? 'full' : 'incremental', runId);
+    try {
+      return await run((p) => (this.hooks.onProgress?.(p), record.progress(p)));
+    } finally {
+      record.end();
+    }
   }
 
   /** Runs a writer under the index lock, waiting for a run in another process (a hook's) to finish first. */
@@ -227,7 +238,7 @@ export class CodeIndex {
     changes?.catch(() => undefined);
     return this.withStore(async (store, embedder) => {
       const view = changes ? await asIs.edits(() => withWorkingTree(this.ctx, manifest, store, embedder, changes), manifest) : manifest;
-      const laid = await asIs.sources(() => withSources(this.ctx, view, viewSources(this.ctx, opts.sources !== false), store, embedder), view);
+      const laid = await asIs.sources(() => withSources(this.ctx, view, viewSources(this.ctx, opts.sources !== false), store, embedder, opts.onProgress), view);
       return use(laid.view, store, embedder, laid);
     });
   }
