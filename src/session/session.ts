@@ -177,17 +177,15 @@ export class RepoSession {
   /** Starts a background run as a task (or finds the one running); fails when the repository cannot be opened. */
   async startTask(kind: ReindexKind): Promise<TaskStart> {
     await this.open();
-    const start = this.tasks.start(kind);
-    // Read once now, while the run is still listing: the polls that follow answer from it (session-status.ts).
-    if (start.started) this.status().catch(() => undefined);
-    return start;
+    return this.tasks.start(kind);
   }
 
   private async runTask(kind: ReindexKind, { signal, onProgress, id }: ReindexRun & { id: string }) {
     const { index, live } = await this.open();
     this.jobProgress = onProgress;
-    // A finished task shows the counts the header, the file list and doctor show for the index it left.
-    const counted = (summary: IndexSummary) => indexCountsNow(index.ctx).then((counts) => ({ ...summary, counts }), () => summary);
+    // A finished task shows the counts the header, the file list and doctor show for the index it left; a run that
+    // found nothing to do says so (0 files stored) at once: opening the store to count took longer than that run.
+    const counted = (summary: IndexSummary) => (summary.upToDate ? summary : indexCountsNow(index.ctx).then((counts) => ({ ...summary, counts }), () => summary));
     return index.index({ rebuild: kind === 'full', signal, runId: id }).then(counted).finally(() => {
       this.jobProgress = null;
       live.invalidate();
