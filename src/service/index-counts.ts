@@ -44,7 +44,8 @@ export function searchedFiles(scan: SourceScan): [string, string][] {
 export async function indexCountsNow(ctx: IndexContext): Promise<IndexCounts> {
   const files = indexedFiles(ctx);
   const meta = readMeta(ctx.layout.meta);
-  if (!meta || !storeExists(ctx.layout)) return countsOf(files, new Map());
+  // No file, nothing to count: a run that selected none ends without opening the store.
+  if (files.size === 0 || !meta || !storeExists(ctx.layout)) return countsOf(files, new Map());
   const store = await openStore(ctx.layout, meta.dim, { create: false });
   try {
     return countsOf(files, await store.chunkCounts());

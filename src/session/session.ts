@@ -183,9 +183,8 @@ export class RepoSession {
   private async runTask(kind: ReindexKind, { signal, onProgress, id }: ReindexRun & { id: string }) {
     const { index, live } = await this.open();
     this.jobProgress = onProgress;
-    // A finished task shows the counts the header, the file list and doctor show for the index it left; a run that
-    // found nothing to do says so (0 files stored) at once: opening the store to count took longer than that run.
-    const counted = (summary: IndexSummary) => (summary.upToDate ? summary : indexCountsNow(index.ctx).then((counts) => ({ ...summary, counts }), () => summary));
+    // A finished task shows the counts the header, the file list and doctor show for the index it left.
+    const counted = (summary: IndexSummary) => indexCountsNow(index.ctx).then((counts) => ({ ...summary, counts }), () => summary);
     return index.index({ rebuild: kind === 'full', signal, runId: id }).then(counted).finally(() => {
       this.jobProgress = null;
       live.invalidate();
