@@ -10,6 +10,8 @@ import type { BlobMark, ChunkReader, ChunkToAdd, ContentStore } from '../store/c
 import { chunkId } from './chunk-id.js';
 import { checkpoint, crashPoint } from './crash-point.js';
 import { chunksOfBlob } from './blob-chunks.js';
+import { StoreRate, type BlobProgress, type IndexPhase } from './progress.js';
+import { eventLoopYielder } from '../util/event-loop.js';
 
 /** A blob to store, named by one path it lives at (its extension picks the chunker's language). */
 export interface BlobToIndex {
@@ -17,25 +19,7 @@ export interface BlobToIndex {
   blob: string;
 }
 
-/** What an index run is doing, in the order a run does it (reading and chunking overlap embedding and writing). */
-export type IndexPhase = 'listing' | 'reading' | 'chunking' | 'embedding' | 'writing' | 'search-index';
-
-/** What an index run has done so far, reported as it goes (see IndexPhase). */
-export interface BlobProgress {
-  phase: IndexPhase;
-  /** Blobs durably stored (their chunks committed), of the blobs this run has to store. */
-  blobsDone: number;
-  blobsTotal: number;
-  /** Blobs read and chunked so far (ahead of blobsDone: their chunks wait in a group). */
-  blobsChunked?: number;
-  /** Blobs embedded so far, a fraction while a group is half embedded; between blobsDone and blobsChunked. */
-  blobsEmbedded?: number;
-  /** Chunks durably stored. */
-  chunks: number;
-  chunksPerSecond: number;
-  /** What the run found worth telling though it goes on (it selected no files, say). */
-  warnings?: string[];
-}
+export type { BlobProgress, IndexPhase } from './progress.js';
 
 export interface EmbedBlobsResult {
   /** Chunks stored. */
@@ -53,6 +37,14 @@ export interface EmbedBlobsResult {
 
 /** Blobs are embedded in groups of about this many chunks, and each group is one LanceDB commit. */
 const CHUNKS_PER_WRITE = 1024;
+/**
+ * The first group is this small and each next one twice the last, up to CHUNKS_PER_WRITE: the first files are
+ * stored (and shown as done) within a second of chunking, not after three full groups. A group also closes at
+ * GROUP_SHARE of the run's files (once it has this many chunks, half of EMBED_SLICE and above the embedder's
+ * worker-pool minimum), so the percent, which counts stored files only, moves in steps of about 5 %.
+ */
+const FIRST_GROUP_CHUNKS = 128;
+const GROUP_SHARE = 0.05;
 /** Blob reads kept in flight ahead of the one being chunked. */
 const READ_AHEAD = 64;
 /**
@@ -76,9 +68,9 @@ export async function embedBlobs(
 ): Promise<EmbedBlobsResult> {
   const result: EmbedBlobsResult = { chunks: 0, embedded: 0, copied: 0, writes: 0, marks: [], languages: new Set() };
   if (blobs.length === 0) return result;
-  const started = performance.now();
   // Progress as the work goes: files chunked, embedding slices, writes; only stored work counts as done.
   const counts = { stored: 0, chunked: 0, embedded: 0 };
+  const rate = new StoreRate();
   const tell = (phase: IndexPhase) =>
     settings.onProgress?.({
       phase,
@@ -87,10 +79,11 @@ export async function embedBlobs(
       blobsChunked: counts.chunked,
       blobsEmbedded: counts.embedded,
       chunks: result.chunks,
-      chunksPerSecond: result.chunks / ((performance.now() - started) / 1000 || 1),
+      ...rate.at(blobs.length),
     });
   const report = (done: number) => {
     counts.stored = done;
+    rate.stored(done, result.chunks);
     counts.embedded = Math.max(counts.embedded, done);
     tell('writing');
     // Right after a durable write: what was stored stays stored, and no manifest names a half-done run.
@@ -99,7 +92,8 @@ export async function embedBlobs(
   // A store that already has rows may hold part of this work (a crashed run): merge by id, never append twice.
   const maybeStored = (await store.countChunks()) > 0;
   // Crash tests make groups tiny, to have many commits to kill a run between.
-  const chunksPerWrite = testSeams().chunksPerWrite || CHUNKS_PER_WRITE;
+  const seamGroup = testSeams().chunksPerWrite;
+  let chunksPerWrite = seamGroup || FIRST_GROUP_CHUNKS;
   let group: Group = [];
   let groupChunks = 0;
   // Contents this run embeds: chunks of later groups with the same content need no embedding, nor asking. A content
@@ -148,6 +142,7 @@ export async function embedBlobs(
     flushed = done;
     group = [];
     groupChunks = 0;
+    chunksPerWrite = seamGroup || Math.min(CHUNKS_PER_WRITE, chunksPerWrite * 2);
     // One group embeds at a time (it keeps every worker busy), and at most two wait to be written: memory stays flat.
     await embedding;
     await writingBefore;
@@ -160,8 +155,11 @@ export async function embedBlobs(
     writing.catch(() => undefined);
   };
   const reads = readEach(blobs, read, READ_AHEAD);
+  // Blobs read ahead are chunked without a pause for I/O otherwise: the process would not answer meanwhile.
+  const pause = eventLoopYielder();
   try {
     for (let done = 1; ; done++) {
+      await pause();
       const next = await reads.take();
       if (!next) break;
       const { item: entry } = next;
@@ -177,7 +175,7 @@ export async function embedBlobs(
       result.languages.add(chunks[0]!.language);
       group.push({ blob: entry.blob, chunks });
       groupChunks += chunks.length;
-      if (groupChunks >= chunksPerWrite) await flush(done);
+      if (groupChunks >= chunksPerWrite || (!seamGroup && groupChunks >= FIRST_GROUP_CHUNKS && group.length >= blobs.length * GROUP_SHARE)) await flush(done);
     }
     if (group.length) await flush(blobs.length);
     await writing;
@@ -243,7 +241,13 @@ async function embedContents(rows: PendingChunk[], keys: Set<string>, embedder: 
     slices.push(embedder.embed(texts.slice(at, at + size)).then((v) => (onSlice?.((sliced += size) / texts.length), v)));
   }
   const vectors = (await Promise.all(slices)).flat();
-  const embedded = new Map([...first.keys()].map((key, i) => [key, { vector: vectors[i], terms: contentTerms(texts[i]) }]));
+  // Splitting a group's words takes a while on this thread: the process answers its I/O between slices of it.
+  const pause = eventLoopYielder();
+  const embedded = new Map<string, { vector: Float32Array; terms: string }>();
+  for (const [i, key] of [...first.keys()].entries()) {
+    embedded.set(key, { vector: vectors[i]!, terms: contentTerms(texts[i]!) });
+    await pause();
+  }
   for (const r of rows) Object.assign(r, embedded.get(r.key));
   return first.size;
 }

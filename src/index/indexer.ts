@@ -89,12 +89,12 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
   ensureGitExclude(ctx.repo);
   fs.mkdirSync(ctx.layout.dir, { recursive: true });
 
-  const phase = (name: IndexPhase, done = 0, total = 0) => opts.onProgress?.({ phase: name, blobsDone: done, blobsTotal: total, chunks: 0, chunksPerSecond: 0 });
+  const phase = (name: IndexPhase, done = 0, total = 0) => opts.onProgress?.({ phase: name, blobsDone: done, blobsTotal: total, chunks: 0, chunksPerSecond: null });
   phase('listing');
   const selection = selectFiles(await listTree(ctx.repo.root, tree), ctx.config);
   // Said as soon as it is known, so a surface that started the run shows it before the run ends.
   const empty = emptySelectionWarning(selection.files.length, selection.skipped.length, ctx.config);
-  if (empty) opts.onProgress?.({ phase: 'reading', blobsDone: 0, blobsTotal: 0, chunks: 0, chunksPerSecond: 0, warnings: [empty] });
+  if (empty) opts.onProgress?.({ phase: 'reading', blobsDone: 0, blobsTotal: 0, chunks: 0, chunksPerSecond: null, warnings: [empty] });
   const embedder = await opts.loadEmbedder();
   await checkpoint('index.listed', opts.signal);
   const identity = { modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: chunkerVersion() };
@@ -148,7 +148,7 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
     for (const m of result.marks) known.set(m.blob, m.reason);
     opts.inHand?.marked(result.marks);
     if (result.writes > 0 || fetched?.chunks) {
-      opts.onProgress?.({ phase: 'search-index', blobsDone: pending.length, blobsTotal: pending.length, chunks: result.chunks, chunksPerSecond: 0 });
+      opts.onProgress?.({ phase: 'search-index', blobsDone: pending.length, blobsTotal: pending.length, chunks: result.chunks, chunksPerSecond: null });
       if (result.chunks >= RELEASE_AFTER_CHUNKS) await releaseEmbedding(embedder);
       await checkpoint('index.compact', opts.signal);
       await store.compactIfFragmented();

@@ -27,6 +27,8 @@ export interface IndexSummary {
   garbageCollected?: { manifestsRemoved: number; chunksRemoved: number; bytesFreed: number };
   /** Present when a remote store is configured and was read: what was copied from it instead of embedded. */
   remote?: ReadThroughSummary;
+  /** Files and chunks search sees in the index the run left (service/index-counts.ts), when the caller counted them. */
+  counts?: { files: number; chunks: number };
 }
 
 /**

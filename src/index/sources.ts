@@ -8,6 +8,7 @@ import { placeFiles, type Manifest } from '../store/manifest.js';
 import { FOLDER_SOURCE, readSourceScan, writeSourceScan, type ScannedFile, type SourceScan, type SourceSpec } from '../store/sources.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import type { BlobState } from '../store/blob-state.js';
+import type { BlobProgress } from './progress.js';
 import type { IndexContext } from './index-context.js';
 import { gitBlobId } from './overlay.js';
 import type { Selection } from './select.js';
@@ -44,7 +45,7 @@ export interface SourcesView {
  * are its tree: the globs apply to them); past a source's size limit
  * (`--max-size`, else `maxSourceMB`) its further files, in path order, are skipped.
  */
-export async function withSources(ctx: IndexContext, view: Manifest, sources: SourceSpec[], store: StoreHandle, embedder: Embedder): Promise<SourcesView> {
+export async function withSources(ctx: IndexContext, view: Manifest, sources: SourceSpec[], store: StoreHandle, embedder: Embedder, onProgress?: (p: BlobProgress) => void): Promise<SourcesView> {
   const absolute = new Map<string, string>();
   if (sources.length === 0) return { view, absolute, newBlobs: 0, chunksEmbedded: 0 };
   const { selectFiles } = await import('./select.js');
@@ -66,7 +67,7 @@ export async function withSources(ctx: IndexContext, view: Manifest, sources: So
   let chunksEmbedded = 0;
   if (toEmbed.length) {
     const { embedBlobs } = await import('./embed-blobs.js');
-    const result = await embedBlobs(await store.get(), embedder, toEmbed, async (b) => readFile(fileOfBlob.get(b.blob)!), { maxLineChars: ctx.config.maxLineChars });
+    const result = await embedBlobs(await store.get(), embedder, toEmbed, async (b) => readFile(fileOfBlob.get(b.blob)!), { maxLineChars: ctx.config.maxLineChars, onProgress });
     for (const m of result.marks) known.set(m.blob, m.reason);
     for (const b of toEmbed) if (!known.has(b.blob)) known.set(b.blob, 'chunks');
     chunksEmbedded = result.embedded;

@@ -8,6 +8,8 @@ export interface ViewOptions {
   sources?: boolean;
   /** A write the disk refuses fails the call (exit 7) instead of answering without what it would add: `ocrag add`. */
   writesRequired?: boolean;
+  /** Where the embedding of the sources' new files reports, as an index run's does: a plain folder's run. */
+  onProgress?: IndexOptions['onProgress'];
 }
 
 export interface CodeIndexHooks {

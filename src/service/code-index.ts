@@ -31,6 +31,8 @@ import { KeptStore } from './kept-store.js';
 import { withIndexLock } from '../util/file-lock.js';
 import type { CodeIndexHooks, CodeIndexOptions, ViewOptions } from './code-index-options.js';
 
+type IndexProgressListener = (p: IndexProgress) => void;
+
 export type { CodeIndexHooks, CodeIndexOptions, ViewOptions } from './code-index-options.js';
 
 /** One repository's index behind the front door: model and store kept open across calls, the index brought up to date with the checked-out commit before each answer. */
@@ -76,7 +78,7 @@ export class CodeIndex {
 
   /** Indexes HEAD (a folder: its files). Waits for a run in another process (a hook's) unless the caller holds the lock already. */
   index(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal; runId?: string } = {}): Promise<IndexSummary> {
-    return this.ctx.kind.match({ git: () => this.indexHead(opts), folder: () => this.indexFolder(opts.rebuild, opts.signal) });
+    return this.ctx.kind.match({ git: () => this.indexHead(opts), folder: () => this.indexFolder(opts.rebuild, opts.signal, opts.runId) });
   }
 
   private async indexHead(opts: { rebuild?: boolean; holdingLock?: boolean; signal?: AbortSignal; runId?: string }): Promise<IndexSummary> {
@@ -89,26 +91,31 @@ export class CodeIndex {
     return summary;
   }
 
-  /** A plain folder's run: its store made ready, then the folder and its sources scanned and embedded. */
-  private async indexFolder(rebuild?: boolean, signal?: AbortSignal): Promise<IndexSummary> {
+  /** A plain folder's run: its store made ready, then the folder and its sources scanned and embedded, under the lock and recorded as a commit's run is. */
+  private indexFolder(rebuild?: boolean, signal?: AbortSignal, runId?: string): Promise<IndexSummary> {
     const started = performance.now();
-    return (await this.readyFolder(started, rebuild, signal)) ?? this.scanFolder(started);
+    const run = this.locked(() => this.recorded(rebuild, runId, async (onProgress) => (await this.readyFolderLocked(started, rebuild, signal, onProgress)) ?? this.scanFolder(started, onProgress)));
+    return run.then((summary) => (this.remember(), summary)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables))).finally(() => this.releaseStore());
   }
 
   /** The folder's store made ready under the lock; redone beside, scan included, when it must be (that run's summary). */
-  private readyFolder(started: number, rebuild = false, signal?: AbortSignal): Promise<IndexSummary | null> {
+  private readyFolder(started: number): Promise<IndexSummary | null> {
+    const ready = this.locked(() => this.readyFolderLocked(started));
+    return ready.catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables))).finally(() => this.releaseStore());
+  }
+
+  private readyFolderLocked(started: number, rebuild = false, signal?: AbortSignal, onProgress?: IndexProgressListener): Promise<IndexSummary | null> {
     const scan = (staged: IndexContext) => {
       const twin = new CodeIndex(staged, this.hooks);
       twin.embedder = this.embedder;
-      return twin.scanFolder(started);
+      return twin.scanFolder(started, onProgress);
     };
-    const ready = this.locked(() => readyFolderStore(this.ctx, () => this.model(), scan, { rebuild, signal, onNotice: this.hooks.onNotice }));
-    return ready.then((summary) => (this.remember(), summary)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables))).finally(() => this.releaseStore());
+    return readyFolderStore(this.ctx, () => this.model(), scan, { rebuild, signal, onNotice: this.hooks.onNotice });
   }
 
   /** Scans the folder and its sources, embedding what is new, and sums up its index. */
-  private scanFolder(started: number): Promise<IndexSummary> {
-    return this.withView({ update: false }, async (view, store, _embedder, laid) =>
+  private scanFolder(started: number, onProgress?: IndexProgressListener): Promise<IndexSummary> {
+    return this.withView({ update: false, onProgress }, async (view, store, _embedder, laid) =>
       ({ ...summarize(view, { upToDate: laid.newBlobs === 0, newBlobs: laid.newBlobs, chunksEmbedded: laid.chunksEmbedded, chunksTotal: await (await store.get()).countChunks(), started }, this.ctx.config), folder: this.ctx.repo.root }));
   }
 
@@ -129,19 +136,13 @@ export class CodeIndex {
   }
 
   private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal, runId?: string, inHand?: ChunksInHand): Promise<IndexSummary> {
-    const run = async () => {
-      // Under the lock: the record every other process of this repository shows while the run goes on.
-      const record = new RunRecorder(this.ctx.layout, rebuild ? 'full' : 'incremental', runId);
-      const onProgress = (p: IndexProgress) => (this.hooks.onProgress?.(p), record.progress(p));
-      try {
+    const run = () =>
+      this.recorded(rebuild, runId, async (onProgress) => {
         const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress, onNotice: this.hooks.onNotice, signal, inHand });
         if (summary.upToDate) return summary;
         this.releaseStore();
         return await (await import('../index/gc-policy.js')).summaryAfterGc(this.ctx, summary, this.hooks.onNotice);
-      } finally {
-        record.end();
-      }
-    };
+      });
     // The run wrote (and maybe compacted) through its own handle: a kept one would not see it.
     return (holdingLock ? run() : this.locked(run))
       .then((summary) => (this.remember(), summary))
@@ -152,6 +153,16 @@ export class CodeIndex {
   /** This machine's list of indexed roots (the panel's switcher) learns of this one. */
   private remember(): void {
     rememberIndexedRoot({ root: this.ctx.repo.root, kind: this.ctx.kind.noun, index: this.ctx.layout.dir });
+  }
+
+  /** Runs `run` with the record every other process of this repository shows while it goes on (run-record.ts); the caller holds the index lock. */
+  private async recorded<T>(rebuild: boolean | undefined, runId: string | undefined, run: (onProgress: IndexProgressListener) => Promise<T>): Promise<T> {
+    const record = new RunRecorder(this.ctx.layout, rebuild ? 'full' : 'incremental', runId);
+    try {
+      return await run((p) => (this.hooks.onProgress?.(p), record.progress(p)));
+    } finally {
+      record.end();
+    }
   }
 
   /** Runs a writer under the index lock, waiting for a run in another process (a hook's) to finish first. */
@@ -236,7 +247,7 @@ export class CodeIndex {
     changes?.catch(() => undefined);
     return this.withStore(async (store, embedder) => {
       const view = changes ? await asIs.edits(() => withWorkingTree(this.ctx, manifest, store, embedder, changes), manifest) : manifest;
-      const laid = await asIs.sources(() => withSources(this.ctx, view, viewSources(this.ctx, opts.sources !== false), store, embedder), view);
+      const laid = await asIs.sources(() => withSources(this.ctx, view, viewSources(this.ctx, opts.sources !== false), store, embedder, opts.onProgress), view);
       return use(laid.view, store, embedder, laid);
     });
   }

@@ -17,6 +17,7 @@ import { openStore, storeExists } from '../store/open-store.js';
 import type { Config } from '../config/config.js';
 import { StoreDamageError } from '../util/errors.js';
 import { damagedSnapshots, readViewRows } from './stored-rows.js';
+import { countsOf, indexedFiles, type IndexCounts } from './index-counts.js';
 
 export interface Check {
   name: string;
@@ -24,6 +25,8 @@ export interface Check {
   detail: string;
   /** What to do about a warn or fail. */
   fix?: string;
+  /** The index check's: files and chunks search sees (IndexCounts, index-counts.ts), the same numbers status shows. */
+  counts?: IndexCounts;
 }
 
 /** Runs every health check it can; a failing one never stops the others. */
@@ -95,12 +98,15 @@ async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
   if (!meta) return { status: 'warn', detail: 'no index yet', fix: 'run "ocrag index"' };
   if (!storeExists(ctx.layout)) return { status: 'fail', detail: 'store folder is missing', fix: 'run "ocrag index --rebuild"' };
   let chunks = 0;
+  let counts: IndexCounts = { files: 0, chunks: 0 };
   const manifest = currentManifest(ctx);
   try {
     const store = await openStore(ctx.layout, meta.dim, { create: false });
     try {
       // Reads a column of every data file: a missing or short one shows up here, not just in the row count.
-      for (const n of (await store.chunkCounts()).values()) chunks += n;
+      const perBlob = await store.chunkCounts();
+      for (const n of perBlob.values()) chunks += n;
+      counts = countsOf(indexedFiles(ctx), perBlob);
       // Then every row search reads for this branch, checked: a garbled data file shows up here.
       if (manifest) await readViewRows(store, Object.values(manifest.files));
     } finally {
@@ -111,21 +117,23 @@ async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
     if (!(damage instanceof StoreDamageError)) throw e;
     return { status: 'fail', detail: `the store is damaged: ${damage.detail}`, fix: 'run "ocrag index --rebuild"' };
   }
-  return ctx.kind.match<Omit<Check, 'name'>>({
-    folder: () => ({ status: 'ok', detail: `${chunks} chunks stored, model ${meta.modelId}; the folder's files are scanned by every search` }),
-    git: () => commitCheck(ctx, manifest, chunks, meta),
+  const seen = `${counts.files} files, ${counts.chunks} chunks search sees (${chunks} stored)`;
+  const check = ctx.kind.match<Omit<Check, 'name'>>({
+    folder: () => ({ status: 'ok', detail: `${seen}, model ${meta.modelId}; the folder's files are scanned by every search` }),
+    git: () => commitCheck(ctx, manifest, seen, meta),
   });
+  return { ...check, counts };
 }
 
 /** Whether HEAD's commit has a current index, and what to do when not. */
-function commitCheck(ctx: IndexContext, manifest: Manifest | null, chunks: number, meta: StoreMeta): Omit<Check, 'name'> {
-  if (!manifest) return { status: 'warn', detail: `${chunks} chunks stored, but this branch was never indexed`, fix: 'run "ocrag index"' };
+function commitCheck(ctx: IndexContext, manifest: Manifest | null, seen: string, meta: StoreMeta): Omit<Check, 'name'> {
+  if (!manifest) return { status: 'warn', detail: `${seen}: this branch was never indexed`, fix: 'run "ocrag index"' };
   const snapshots = damagedSnapshots(ctx.layout, meta.dim);
   if (snapshots.length) return { status: 'warn', detail: `search snapshot damaged: ${snapshots.join('; ')}`, fix: 'nothing to do: the next search rebuilds it from the store' };
   const superseded = supersededDefaultModel(ctx);
   if (superseded) return { status: 'warn', detail: `built with the previous default model ${superseded}, which reads no Chinese`, fix: 'run "ocrag index" (search and hooks also do it): it re-embeds everything once' };
   if (!isUpToDate(ctx, manifest)) return { status: 'warn', detail: `indexed at ${manifest.commit.slice(0, 8)}, HEAD is ${ctx.head.commit?.slice(0, 8)}`, fix: 'run "ocrag index" (search also does it)' };
-  return { status: 'ok', detail: `${Object.keys(manifest.files).length} files, ${chunks} chunks, model ${meta.modelId}` };
+  return { status: 'ok', detail: `${seen}, model ${meta.modelId}` };
 }
 
 async function hooksCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {

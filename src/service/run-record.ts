@@ -22,7 +22,8 @@ export interface RunRecord {
   percent: number;
   files: { done: number; total: number };
   chunks: number;
-  chunksPerSecond: number;
+  chunksPerSecond: number | null;
+  secondsLeft: number | null;
 }
 
 /** A record is rewritten at most this often: 4 writes a second keep a bar moving and cost nothing next to a run. */
@@ -35,13 +36,13 @@ export class RunRecorder {
 
   constructor(private readonly layout: IndexLayout, kind: RunRecord['kind'], id = newRunId()) {
     const now = new Date().toISOString();
-    this.record = { id, pid: process.pid, kind, startedAt: now, updatedAt: now, phase: null, percent: 0, files: { done: 0, total: 0 }, chunks: 0, chunksPerSecond: 0 };
+    this.record = { id, pid: process.pid, kind, startedAt: now, updatedAt: now, phase: null, percent: 0, files: { done: 0, total: 0 }, chunks: 0, chunksPerSecond: null, secondsLeft: null };
     this.write();
   }
 
   readonly progress = (p: IndexProgress): void => {
     const files = { done: p.blobsDone, total: p.blobsTotal };
-    this.record = { ...this.record, phase: p.phase, percent: progressPercent(p), files, chunks: p.chunks, chunksPerSecond: Math.round(p.chunksPerSecond) };
+    this.record = { ...this.record, phase: p.phase, percent: progressPercent(p), files, chunks: p.chunks, chunksPerSecond: p.chunksPerSecond === null ? null : Math.round(p.chunksPerSecond), secondsLeft: p.secondsLeft ?? null };
     if (Date.now() - this.lastWrite >= WRITE_EVERY_MS) this.write();
   };
 

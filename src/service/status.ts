@@ -7,7 +7,8 @@ import { asStoreDamage } from '../store/damage.js';
 import { listManifests, readManifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
-import { readSourceScan, type ScannedFile, type SourceScan } from '../store/sources.js';
+import { readSourceScan } from '../store/sources.js';
+import { countsOf, indexedFiles, searchedFiles } from './index-counts.js';
 import { dirSize } from '../util/dir-size.js';
 import { ArtifactError } from '../util/errors.js';
 import { openRemote, readRemoteIdentity } from '../store/remote.js';
@@ -24,6 +25,7 @@ export interface IndexStatus {
   upToDate: boolean;
   model: { id: string; dim: number } | null;
   configuredModel: string;
+  /** Files and chunks search sees (IndexCounts, index-counts.ts). */
   files: number;
   blobs: number;
   chunks: number;
@@ -59,19 +61,15 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
   let chunksReclaimable = 0;
   let counts = new Map<string, number>();
   const scans = viewSources(ctx).map((spec) => ({ spec, scan: readSourceScan(ctx.layout.sourceScans, spec.name) }));
-  // A folder's own files are its first source (a source without a name): what its last scan searched.
-  const own = ctx.kind.ownSources(ctx).length;
-  const folderFiles = scans.slice(0, own).flatMap(({ scan }) => searchedFiles(scan));
-  const blobs = new Set([...Object.values(manifest?.files ?? {}), ...folderFiles.map((f) => f.blob)]);
+  const files = indexedFiles(ctx);
+  const blobs = new Set(files.values());
   if (meta && storeExists(ctx.layout)) {
     try {
       const store = await openStore(ctx.layout, meta.dim, { create: false });
       try {
         counts = await store.chunkCounts();
-        for (const [blob, n] of counts) {
-          chunksStored += n;
-          if (blobs.has(blob)) chunks += n;
-        }
+        for (const n of counts.values()) chunksStored += n;
+        chunks = countsOf(files, counts).chunks;
         chunksReclaimable = await reclaimableChunks(ctx, counts);
       } finally {
         store.close();
@@ -99,7 +97,7 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
     upToDate: ctx.kind.upToDate(ctx),
     model: meta ? { id: meta.modelId, dim: meta.dim } : null,
     configuredModel: ctx.config.model,
-    files: Object.keys(manifest?.files ?? {}).length + folderFiles.length,
+    files: files.size,
     blobs: blobs.size,
     chunks,
     chunksStored,
@@ -126,11 +124,6 @@ async function remoteStatus(ctx: IndexContext): Promise<RemoteStatus> {
     const message = (e as Error).message.replace(/^\S+: /, '');
     return { uri, reachable: e instanceof ArtifactError, published: e instanceof ArtifactError, problem: message, lastRun };
   }
-}
-
-/** The files of a source's last scan that the view kept. */
-function searchedFiles(scan: SourceScan): ScannedFile[] {
-  return Object.entries(scan.files).filter(([rel]) => !scan.skipped?.[rel]).map(([, f]) => f);
 }
 
 /** Each manifest's chunks (what its blobs hold in the store) and their share of the store's bytes. */

@@ -15,11 +15,14 @@ export interface ReindexSnapshot {
   readonly phase: IndexPhase | null;
   readonly startedAt: string | null;
   readonly finishedAt: string | null;
-  /** How far the run is, 0..100 (see progressPercent): moves with every file chunked and every embedding slice. */
+  /** How far the run is, 0..100 (see progressPercent): moves with the files durably stored, never ahead of them. */
   readonly percent: number;
   readonly files: { readonly done: number; readonly total: number };
   readonly chunks: number;
-  readonly chunksPerSecond: number;
+  /** Chunks stored a second lately; null in a phase that stores none (listing, building the search indexes). */
+  readonly chunksPerSecond: number | null;
+  /** Seconds until the last file is stored at the recent rate; null when not known (nothing stored yet, other phases). */
+  readonly secondsLeft: number | null;
   readonly errors: readonly string[];
   /** What the user should know though the run did not fail (it selected no files, say). */
   readonly warnings: readonly string[];
@@ -101,14 +104,15 @@ export class ReindexJob {
       percent: progressPercent(p),
       files: { done: p.blobsDone, total: p.blobsTotal },
       chunks: p.chunks,
-      chunksPerSecond: Math.round(p.chunksPerSecond),
+      chunksPerSecond: p.chunksPerSecond === null ? null : Math.round(p.chunksPerSecond),
+      secondsLeft: p.secondsLeft ?? null,
     });
   }
 
   private finish(outcome: ReindexOutcome): ReindexOutcome {
     const extra: Partial<ReindexSnapshot> =
       outcome.state === 'done'
-        ? { summary: outcome.summary, warnings: outcome.summary.warnings ?? [], percent: 100, files: { done: outcome.summary.newBlobs, total: outcome.summary.newBlobs }, chunks: outcome.summary.chunksEmbedded }
+        ? { ...doneCounts(outcome.summary), summary: outcome.summary, warnings: outcome.summary.warnings ?? [], percent: 100, chunksPerSecond: null, secondsLeft: null }
         : outcome.state === 'failed'
           ? { errors: [outcome.error] }
           : {};
@@ -123,6 +127,12 @@ export class ReindexJob {
     this.snapshotNow = frozen({ ...this.snapshotNow, ...changes });
     this.onChange?.(this.snapshotNow);
   }
+}
+
+/** A finished run shows what search sees now (the counts every surface shows), else what it stored itself. */
+function doneCounts(summary: IndexSummary): Pick<ReindexSnapshot, 'files' | 'chunks'> {
+  const { counts } = summary;
+  return counts ? { files: { done: counts.files, total: counts.files }, chunks: counts.chunks } : { files: { done: summary.newBlobs, total: summary.newBlobs }, chunks: summary.chunksEmbedded };
 }
 
 function frozen(s: ReindexSnapshot): ReindexSnapshot {
@@ -145,5 +155,5 @@ async function outcomeOf(run: Promise<IndexSummary>, signal: AbortSignal): Promi
 
 /** The snapshot of a job that never ran. */
 export function idle(): ReindexSnapshot {
-  return frozen({ state: 'idle', kind: null, phase: null, startedAt: null, finishedAt: null, percent: 0, files: { done: 0, total: 0 }, chunks: 0, chunksPerSecond: 0, errors: [], warnings: [], summary: null });
+  return frozen({ state: 'idle', kind: null, phase: null, startedAt: null, finishedAt: null, percent: 0, files: { done: 0, total: 0 }, chunks: 0, chunksPerSecond: null, secondsLeft: null, errors: [], warnings: [], summary: null });
 }

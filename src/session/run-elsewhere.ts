@@ -8,7 +8,7 @@ export function taskElsewhere(layout: () => IndexLayout | null): RunElsewhere {
     const at = layout();
     const run = at && runningElsewhere(at);
     if (!run) return null;
-    const { id, pid, kind, phase, startedAt, percent, files, chunks, chunksPerSecond } = run;
-    return { id, pid, state: 'running', kind, phase, startedAt, finishedAt: null, percent, files, chunks, chunksPerSecond, errors: [], warnings: [], summary: null };
+    const { id, pid, kind, phase, startedAt, percent, files, chunks, chunksPerSecond, secondsLeft } = run;
+    return { id, pid, state: 'running', kind, phase, startedAt, finishedAt: null, percent, files, chunks, chunksPerSecond: chunksPerSecond ?? null, secondsLeft: secondsLeft ?? null, errors: [], warnings: [], summary: null };
   };
 }

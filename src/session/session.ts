@@ -3,7 +3,7 @@ import type { Config } from '../config/config.js';
 import { mcpWaitMs } from '../config/environment.js';
 import { currentManifest } from '../index/manifest-state.js';
 import type { IndexContext } from '../index/index-context.js';
-import type { IndexProgress } from '../index/indexer.js';
+import type { IndexProgress, IndexSummary } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import { CodeIndex } from '../service/code-index.js';
 import { listSources, removeAgentSource } from '../service/sources.js';
@@ -13,7 +13,7 @@ import type { Manifest } from '../store/manifest.js';
 import { OcragError } from '../util/errors.js';
 import { firstAnswer } from './first-answer.js';
 import { checkQueryLength } from '../search/query-limit.js';
-import { sessionStatus, type SessionStatus } from './session-status.js';
+import { SessionStatusReader, type SessionStatus } from './session-status.js';
 import { LiveView } from './live-view.js';
 import { stateSignature } from './state-signature.js';
 import { QueryCache } from './query-cache.js';
@@ -30,6 +30,7 @@ import { definitions, SYMBOL_CANDIDATES, type SymbolDefinition } from '../search
 import { indexedManifest, listFiles, type ListedFile } from '../service/file-list.js';
 import { askedOptions, searchAsAsked, searchesLiveView, type SearchQuery } from '../service/asked-search.js';
 import { cliMayAsk, listenForIndex, type WarmListener } from './warm/session-listen.js';
+import { indexCountsNow } from '../service/index-counts.js';
 
 /** How long a search waits for the index to catch up with HEAD before answering "ask again in a moment": well within the tool-call timeouts of common clients (Codex: 60 s). OCRAG_MCP_WAIT_MS overrides it. */
 const FOREGROUND_BUDGET_MS = mcpWaitMs() ?? 20_000;
@@ -42,6 +43,7 @@ const FOREGROUND_BUDGET_MS = mcpWaitMs() ?? 20_000;
 export class RepoSession {
   private opening: Promise<{ index: CodeIndex; live: LiveView }> | null = null;
   private queryCache: QueryCache | null = null;
+  private readonly statusReader = new SessionStatusReader();
   /** The index runs of this repository, shared by every surface of the server. */
   readonly tasks: IndexTasks;
   private jobProgress: ((p: IndexProgress) => void) | null = null;
@@ -184,7 +186,9 @@ export class RepoSession {
   private async runTask(kind: ReindexKind, { signal, onProgress, id }: ReindexRun & { id: string }) {
     const { index, live } = await this.open();
     this.jobProgress = onProgress;
-    return index.index({ rebuild: kind === 'full', signal, runId: id }).finally(() => {
+    // A finished task shows the counts the header, the file list and doctor show for the index it left.
+    const counted = (summary: IndexSummary) => indexCountsNow(index.ctx).then((counts) => ({ ...summary, counts }), () => summary);
+    return index.index({ rebuild: kind === 'full', signal, runId: id }).then(counted).finally(() => {
       this.jobProgress = null;
       live.invalidate();
     });
@@ -240,7 +244,7 @@ export class RepoSession {
 
   /** A read-only report; never waits for a running reindex, never moves the index's idea of HEAD under it. */
   async status(): Promise<SessionStatus> {
-    return sessionStatus((await this.open()).index, this.tasks, this.reindexSnapshot(), this.queryCache);
+    return this.statusReader.read((await this.open()).index, this.tasks, this.reindexSnapshot(), this.queryCache);
   }
 
   async close(): Promise<void> {

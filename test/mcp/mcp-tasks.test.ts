@@ -17,7 +17,7 @@ interface Task {
   percent: number;
   files: { done: number; total: number };
   chunks: number;
-  chunksPerSecond: number;
+  chunksPerSecond: number | null;
   errors: string[];
   warnings: string[];
 }
@@ -80,7 +80,7 @@ describe('index tasks over MCP on a 1,000-file repository', () => {
     for (let i = 1; i < seen.length; i++) {
       assert.ok(seen[i].files.done >= seen[i - 1].files.done && seen[i].chunks >= seen[i - 1].chunks, 'stored counts never go back');
     }
-    assert.ok(seen.some((t) => t.state === 'running' && t.chunksPerSecond > 0), 'chunks/s is reported while running');
+    assert.ok(seen.some((t) => t.state === 'running' && (t.chunksPerSecond ?? 0) > 0), 'chunks/s is reported while running');
     assert.ok(seen.some((t) => t.state === 'running' && t.phase !== null), 'the phase is named');
   });
 

@@ -39,6 +39,16 @@ describe('index progress', () => {
       assert.ok(moves.length >= 10, `${moves.length} distinct percents`);
       assert.ok(biggestStep <= 15, `biggest step ${biggestStep} %`);
       assert.equal(moves.at(-1)!.task.percent, 100);
+      // Counted as stored: files and chunks are under way well before 40 %, and the percent is never ahead of them.
+      const early = heard.find((h) => h.task.state === 'running' && h.task.percent < 40 && h.task.files.done > 0);
+      assert.ok(early && early.task.chunks > 0, 'files and chunks stored before 40 %');
+      for (const { task } of heard.filter((h) => h.task.state === 'running' && h.task.files.total > 0 && h.task.phase !== 'search-index')) {
+        assert.ok(task.percent <= 2 + Math.floor((93 * task.files.done) / task.files.total), `${task.percent}% with ${task.files.done}/${task.files.total} files stored`);
+      }
+      // A rate while chunks are stored, none in the phases that store none; a time left once something is stored.
+      assert.ok(heard.some((h) => h.task.state === 'running' && (h.task.chunksPerSecond ?? 0) > 0), 'chunks/s while storing');
+      assert.ok(heard.some((h) => h.task.state === 'running' && h.task.secondsLeft !== null), 'a time left while storing');
+      for (const { task } of heard.filter((h) => h.task.phase === 'listing' || h.task.phase === 'search-index')) assert.equal(task.chunksPerSecond, null, `${task.phase} stores no chunks`);
       for (let i = 1; i < heard.length; i++) {
         const [a, b] = [heard[i - 1].task, heard[i].task];
         assert.ok(b.files.done >= a.files.done && b.chunks >= a.chunks && b.percent >= a.percent, 'nothing goes back');

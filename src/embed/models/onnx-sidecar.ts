@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic as writeAtomically } from '../../util/atomic-write.js';
 import { readJson } from '../../util/json-file.js';
@@ -59,6 +60,20 @@ export function readTable(tablePath: string, shared: boolean): Float32Array {
   }
   // Raw little-endian float32, the byte order of every platform Node supports in practice.
   return new Float32Array(buffer);
+}
+
+/** `readTable` without holding the thread: the default model's 78 MB took 1.9 s on a busy machine, while a server must answer. */
+export async function readTableAsync(tablePath: string, shared: boolean): Promise<Float32Array> {
+  const file = await open(tablePath, 'r');
+  try {
+    const { size } = await file.stat();
+    const buffer = shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
+    const view = new Uint8Array(buffer);
+    for (let offset = 0; offset < size; ) offset += (await file.read(view, offset, size - offset, offset)).bytesRead;
+    return new Float32Array(buffer);
+  } finally {
+    await file.close();
+  }
 }
 
 /** Rows kept by TableFileRows: 8,192 of 512 floats are 16 MB, a fifth of the default model's whole table. */

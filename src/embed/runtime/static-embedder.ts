@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { embedThreads } from '../../config/environment.js';
-import { readTable, TableFileRows } from '../models/onnx-sidecar.js';
+import { readTableAsync, TableFileRows } from '../models/onnx-sidecar.js';
 import { withPrefix, type Prompts } from './prompts.js';
 import { StaticEncoder, type StaticEncoderSource } from './static-encoder.js';
 import type { StaticWorkerPool } from './static-pool.js';
@@ -31,18 +31,26 @@ export function createStaticEmbedder(
   // just their tokens' rows, which keeps it out of a one-shot search.
   // This thread's encoder over the whole table is made for the first small batch: an index run whose batches all
   // go to the workers never sets up a tokenizer here (~20 ms with the Chinese vocabulary).
-  let full: { source: StaticEncoderSource & { table: Float32Array }; encoder: () => StaticEncoder } | null = null;
+  type Full = { source: StaticEncoderSource & { table: Float32Array }; encoder: () => StaticEncoder };
+  let full: Full | null = null;
   // Until then, and after a release, queries read their rows from the file: the file and its encoder go together.
   let fromFile: { rows: TableFileRows; encoder: StaticEncoder } | null = null;
-  const loadFull = () => {
-    if (!full) {
-      const source = { modelDir, dim: lookup.dim, table: readTable(lookup.tablePath, threads > 1) };
+  let loading: Promise<Full> | null = null;
+  const loadFull = async (): Promise<Full> => {
+    if (full) return full;
+    const load: Promise<Full> = (loading ??= readTableAsync(lookup.tablePath, threads > 1).then((table) => {
+      const source = { modelDir, dim: lookup.dim, table };
       let encoder: StaticEncoder | undefined;
-      full = { source, encoder: () => (encoder ??= new StaticEncoder(source)) };
+      const loaded = { source, encoder: () => (encoder ??= new StaticEncoder(source)) };
+      // A release while the table was read keeps nothing of it.
+      if (loading !== load) return loaded;
+      loading = null;
+      full = loaded;
       fromFile?.rows.close();
       fromFile = null;
-    }
-    return full;
+      return loaded;
+    }));
+    return load;
   };
   const forQuery = () => {
     if (full) return full.encoder();
@@ -65,6 +73,7 @@ export function createStaticEmbedder(
     pool = undefined;
     // The workers share the table: it is garbage once they are gone. Queries read their rows from the file again.
     full = null;
+    loading = null;
     if (released) await closeIfDone(released);
   };
 
@@ -79,7 +88,7 @@ export function createStaticEmbedder(
       // A small batch before the table is loaded reads only its tokens' rows, as a query does: a commit's few chunks,
       // or the sample an import embeds again (~1,100 contents of tokio), need a few thousand of its 38,224 rows.
       if (!full && prefixed.length < POOL_MIN_BATCH) return split(forQuery().encodeBatch(prefixed), prefixed.length);
-      const { source, encoder } = loadFull();
+      const { source, encoder } = await loadFull();
       if (threads > 1 && prefixed.length >= POOL_MIN_BATCH) {
         const p = (pool ??= { workers: import('./static-pool.js').then((m) => new m.StaticWorkerPool(source, threads)), users: 0 });
         p.users++;

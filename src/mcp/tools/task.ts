@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OcragError } from '../../util/errors.js';
+import { rateText, timeLeftText } from '../../render/progress.js';
 import type { IndexTaskSnapshot, ReindexSnapshot, RepoSessions } from '../../workspace/live.js';
 
 /** An index task as the tools return it: the session's snapshot without the run's internal summary. */
@@ -12,9 +13,10 @@ export const taskShape = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   percent: z.number(),
-  files: z.object({ done: z.number(), total: z.number() }).describe('files (distinct contents) durably stored, of those the run has to store'),
-  chunks: z.number().describe('chunks durably stored so far'),
-  chunksPerSecond: z.number(),
+  files: z.object({ done: z.number(), total: z.number() }).describe('while running: files (distinct contents) durably stored, of those the run has to store; once done: the files search sees, as counts.files'),
+  chunks: z.number().describe('while running: chunks durably stored so far; once done: the chunks search sees, as counts.chunks'),
+  chunksPerSecond: z.number().nullable().describe('chunks stored a second over the last 10 s; null in a phase that stores none'),
+  secondsLeft: z.number().nullable().describe('estimated seconds until the last file is stored; null when not known'),
   errors: z.array(z.string()),
   warnings: z.array(z.string()),
 });
@@ -39,6 +41,7 @@ export function describeTask(t: TaskView): string {
   const name = `${t.id ? `task ${t.id} ` : ''}(${t.kind})`;
   const counts = `${t.files.done}/${t.files.total} files, ${t.chunks} chunks`;
   const warnings = t.warnings.length ? `; warning: ${t.warnings.join('; ')}` : '';
-  if (t.state === 'running' || t.state === 'cancelling') return `${name} ${t.state} ${t.percent}% (${t.phase ?? 'starting'}): ${counts}, ${t.chunksPerSecond} chunks/s${warnings}`;
+  const pace = [rateText(t.chunksPerSecond), timeLeftText(t.secondsLeft)].filter(Boolean).map((s) => `, ${s}`).join('');
+  if (t.state === 'running' || t.state === 'cancelling') return `${name} ${t.state} ${t.percent}% (${t.phase ?? 'starting'}): ${counts}${pace}${warnings}`;
   return `${name} ${t.state} at ${t.finishedAt}: ${counts}${t.errors.length ? `; errors: ${t.errors.join('; ')}` : ''}${warnings}`;
 }

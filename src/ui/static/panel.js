@@ -123,15 +123,15 @@ function showTask(t) {
   lastState = t.state;
 }
 
-/** Phase, percent, counts and rate, time since the start, and a rough time left from the percent done so far. */
+/** Phase, percent, files and chunks stored, the recent rate (none in a phase that stores no chunks), time since the start and the server's estimate of the time left. */
 function runningLine(t) {
   const elapsed = t.startedAt ? (Date.now() - Date.parse(t.startedAt)) / 1000 : null;
-  const left = t.etaSeconds ?? (elapsed !== null && t.percent >= 5 && t.percent < 100 ? (elapsed * (100 - t.percent)) / t.percent : null);
+  const left = t.secondsLeft ?? null;
   return [
     `${t.kind} run ${t.state}${t.phase ? ` (${t.phase})` : ''}`,
     `${t.percent}%`,
     `${t.files.done}/${t.files.total} files, ${plural(t.chunks, 'chunk')}`,
-    `${t.chunksPerSecond} chunks/s`,
+    ...(t.chunksPerSecond !== null && t.chunksPerSecond !== undefined ? [`${t.chunksPerSecond} chunks/s`] : []),
     ...(elapsed !== null ? [`${duration(elapsed)} elapsed`] : []),
     ...(left !== null ? [`about ${duration(left)} left`] : []),
     `task ${t.id}`,
@@ -140,7 +140,8 @@ function runningLine(t) {
 
 function endedLine(t) {
   const took = t.startedAt && t.finishedAt ? ` in ${duration((Date.parse(t.finishedAt) - Date.parse(t.startedAt)) / 1000)}` : '';
-  const counts = `${t.files.done}/${t.files.total} files, ${plural(t.chunks, 'chunk')}`;
+  // A finished run shows what search sees, the header's numbers; a stopped one what it stored.
+  const counts = t.state === 'done' ? `${plural(t.files.total, 'file')}, ${plural(t.chunks, 'chunk')}` : `${t.files.done}/${t.files.total} files, ${plural(t.chunks, 'chunk')}`;
   return `${t.kind} run ${t.state} at ${new Date(t.finishedAt).toLocaleTimeString()}${took} · ${counts}${t.errors.length ? ` · ${t.errors.join('; ')}` : ''} · task ${t.id}`;
 }
 

@@ -1,0 +1,97 @@
+// node --import tsx bench/status-poll.ts [--files N] [--repo DIR] [--every MS] [--profile DIR]: how fast `index_status` answers while
+// the MCP server indexes a repository, as an agent polling a run sees it. Prints numbers; asserts nothing.
+//   A synthetic repository of N files (default 1000, fixtures/synthetic-repo.ts) is generated unless --repo names
+//   one; `ocrag mcp` is spawned over stdio with the SDK client; index_codebase {full: true} starts a run, and every
+//   MS (default 50) one index_status {task_id} (the cheap poll) and one index_status {} (the whole report) are
+//   timed until the task ends. Also printed: the task's percent, files and chunks as the polls saw them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { writeSyntheticRepo } from '../fixtures/synthetic-repo.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+
+const option = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+};
+const FILES = Number(option('--files') ?? 1000);
+const EVERY_MS = Number(option('--every') ?? 50);
+/** --profile DIR: the server writes a CPU profile there (node --cpu-prof), to see what holds its thread. */
+const PROFILE = option('--profile');
+
+interface Task {
+  state: string;
+  phase: string | null;
+  percent: number;
+  files: { done: number; total: number };
+  chunks: number;
+  chunksPerSecond: number | null;
+  secondsLeft?: number | null;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+const summary = (values: number[]) =>
+  `p50 ${percentile(values, 50).toFixed(1)} ms  p95 ${percentile(values, 95).toFixed(1)} ms  max ${Math.max(...values).toFixed(1)} ms  (n=${values.length})`;
+
+async function call(client: Client, args: Record<string, unknown>): Promise<{ ms: number; content: Record<string, unknown> }> {
+  const t = performance.now();
+  const r = (await client.callTool({ name: 'index_status', arguments: args })) as CallToolResult;
+  const ms = performance.now() - t;
+  if (r.isError) throw new Error(`index_status: ${JSON.stringify(r.content)}`);
+  return { ms, content: r.structuredContent as Record<string, unknown> };
+}
+
+async function main(): Promise<void> {
+  let repo = option('--repo');
+  if (!repo) {
+    repo = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-status-poll-')), 'repo');
+    await writeSyntheticRepo(repo, { files: FILES, seed: 7 });
+  }
+  console.log(`repository   ${repo} (${FILES} files generated unless --repo)`);
+  console.log(`machine      ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const client = new Client({ name: 'ocrag-bench', version: '0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []), CLI, 'mcp'], cwd: repo, stderr: 'ignore' }));
+  try {
+    const started = (await client.callTool({ name: 'index_codebase', arguments: { full: true } })) as CallToolResult;
+    const taskId = (started.structuredContent as { taskId: string }).taskId;
+    const t0 = performance.now();
+    const byTask: number[] = [];
+    const whole: number[] = [];
+    const seen: string[] = [];
+    const slow: { ms: number; line: string }[] = [];
+    for (;;) {
+      const tick = performance.now();
+      const at = ((performance.now() - t0) / 1000).toFixed(1);
+      const { ms, content } = await call(client, { task_id: taskId });
+      byTask.push(ms);
+      const wholeMs = (await call(client, {})).ms;
+      whole.push(wholeMs);
+      const task = content.task as Task;
+      const rate = task.chunksPerSecond === null ? '-' : `${task.chunksPerSecond}/s`;
+      const left = task.secondsLeft === undefined || task.secondsLeft === null ? '' : ` ~${task.secondsLeft}s left`;
+      slow.push({ ms: Math.max(ms, wholeMs), line: `${at}s ${ms.toFixed(0)} ms + ${wholeMs.toFixed(0)} ms (${task.phase ?? task.state})` });
+      seen.push(`${at}s ${task.percent}% ${task.phase ?? task.state} files ${task.files.done}/${task.files.total} chunks ${task.chunks} ${rate}${left}`);
+      if (!['running', 'cancelling'].includes(task.state)) break;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, EVERY_MS - (performance.now() - tick))));
+    }
+    console.log(`index run    ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(`index_status {task_id}  ${summary(byTask)}`);
+    console.log(`index_status {}         ${summary(whole)}`);
+    console.log(`slowest      ${slow.sort((a, b) => b.ms - a.ms).slice(0, 6).map((s) => s.line).join('; ')}`);
+    // Every tenth poll's view of the task, and the last: does the bar move with the counts?
+    for (const [i, line] of seen.entries()) if (i % 10 === 0 || i === seen.length - 1) console.log(`  ${line}`);
+  } finally {
+    await client.close();
+  }
+}
+
+await main();
