@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeAtomicallyWith } from '../util/atomic-write.js';
+import type { ChunkRow } from '../store/contract.js';
 import { crashPoint } from '../util/crash-point.js';
 import { packStrings, unpackStrings } from './packed-strings.js';
 import { SectionedFile, writeSectionedFile, type Section } from './sectioned-file.js';
@@ -34,18 +35,7 @@ interface SegmentMeta {
 }
 
 /** One chunk as a segment keeps it: its info, search words, and the int8 vector with its scale, as the set holds it. */
-export interface SegmentRow {
-  id: string;
-  blob: string;
-  startLine: number;
-  endLine: number;
-  language: string;
-  symbol: string;
-  text: string;
-  terms: string;
-  vector: Int8Array;
-  scale: number;
-}
+export type SegmentRow = Omit<ChunkRow, 'vector'> & { vector: Int8Array; scale: number };
 
 /** A segment's chunks and the blobs it learnt have none. */
 export interface Segment {
