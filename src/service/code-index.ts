@@ -13,7 +13,7 @@ import { refreshSearchSnapshot } from './search-snapshot.js';
 import { ChunksInHand } from '../index/chunks-in-hand.js';
 import { summarize } from '../index/known-tree.js';
 import type { IndexProgress, IndexSummary } from '../index/indexer.js';
-import { RunRecorder } from './run-record.js';
+import { recordedRun } from './run-record.js';
 import { asStoreDamage, isStoreDamage } from '../store/damage.js';
 import { checkSearchSet } from './stored-rows.js';
 import { storeExists } from '../store/open-store.js';
@@ -95,13 +95,12 @@ export class CodeIndex {
   private indexFolder(rebuild?: boolean, signal?: AbortSignal, runId?: string): Promise<IndexSummary> {
     const started = performance.now();
     const run = this.locked(() => this.recorded(rebuild, runId, async (onProgress) => (await this.readyFolderLocked(started, rebuild, signal, onProgress)) ?? this.scanFolder(started, onProgress)));
-    return run.then((summary) => (this.remember(), summary)).catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables))).finally(() => this.releaseStore());
+    return this.settled(run.then((summary) => this.remembered(summary)));
   }
 
   /** The folder's store made ready under the lock; redone beside, scan included, when it must be (that run's summary). */
   private readyFolder(started: number): Promise<IndexSummary | null> {
-    const ready = this.locked(() => this.readyFolderLocked(started));
-    return ready.catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables))).finally(() => this.releaseStore());
+    return this.settled(this.locked(() => this.readyFolderLocked(started)));
   }
 
   private readyFolderLocked(started: number, rebuild = false, signal?: AbortSignal, onProgress?: IndexProgressListener): Promise<IndexSummary | null> {
@@ -144,25 +143,23 @@ export class CodeIndex {
         return await (await import('../index/gc-policy.js')).summaryAfterGc(this.ctx, summary, this.hooks.onNotice);
       });
     // The run wrote (and maybe compacted) through its own handle: a kept one would not see it.
-    return (holdingLock ? run() : this.locked(run))
-      .then((summary) => (this.remember(), summary))
-      .catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables)))
-      .finally(() => this.releaseStore());
+    return this.settled((holdingLock ? run() : this.locked(run)).then((summary) => this.remembered(summary)));
   }
 
-  /** This machine's list of indexed roots (the panel's switcher) learns of this one. */
-  private remember(): void {
+  /** A writer's end: damage it met named as such, and the store handle let go (the writer used its own). */
+  private settled<T>(work: Promise<T>): Promise<T> {
+    return work.catch((e) => Promise.reject(asStoreDamage(e, this.ctx.layout.tables))).finally(() => this.releaseStore());
+  }
+
+  /** This machine's list of indexed roots (the panel's switcher) learns of this one after a run. */
+  private remembered(summary: IndexSummary): IndexSummary {
     rememberIndexedRoot({ root: this.ctx.repo.root, kind: this.ctx.kind.noun, index: this.ctx.layout.dir });
+    return summary;
   }
 
-  /** Runs `run` with the record every other process of this repository shows while it goes on (run-record.ts); the caller holds the index lock. */
-  private async recorded<T>(rebuild: boolean | undefined, runId: string | undefined, run: (onProgress: IndexProgressListener) => Promise<T>): Promise<T> {
-    const record = new RunRecorder(this.ctx.layout, rebuild ? 'full' : 'incremental', runId);
-    try {
-      return await run((p) => (this.hooks.onProgress?.(p), record.progress(p)));
-    } finally {
-      record.end();
-    }
+  /** Runs `run` recorded where every other process of this repository sees it (run-record.ts); the caller holds the index lock. */
+  private recorded<T>(rebuild: boolean | undefined, runId: string | undefined, run: (onProgress: IndexProgressListener) => Promise<T>): Promise<T> {
+    return recordedRun(this.ctx.layout, rebuild ? 'full' : 'incremental', runId, this.hooks.onProgress, run);
   }
 
   /** Runs a writer under the index lock, waiting for a run in another process (a hook's) to finish first. */

@@ -55,3 +55,8 @@ export async function indexCountsNow(ctx: IndexContext): Promise<IndexCounts> {
     store.close();
   }
 }
+
+/** A finished run's summary with the counts every surface shows for the index it left (as it was, if they cannot be read). */
+export function withIndexCounts<S extends object>(ctx: IndexContext, summary: S): Promise<S | (S & { counts: IndexCounts })> {
+  return indexCountsNow(ctx).then((counts) => ({ ...summary, counts }), () => summary);
+}

@@ -1,5 +1,9 @@
 import type { Config } from '../config/config.js';
 import type { PlainFolderUse } from '../index/index-context.js';
+import { mcpWaitMs } from '../config/environment.js';
+
+/** How long a search waits for the index to catch up with HEAD before answering "ask again in a moment": well within the tool-call timeouts of common clients (Codex: 60 s). OCRAG_MCP_WAIT_MS overrides it. */
+export const FOREGROUND_BUDGET_MS = mcpWaitMs() ?? 20_000;
 
 export interface SessionOptions {
   /** The repository is the one containing this folder. */

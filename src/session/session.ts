@@ -1,9 +1,8 @@
 import path from 'node:path';
 import type { Config } from '../config/config.js';
-import { mcpWaitMs } from '../config/environment.js';
 import { currentManifest } from '../index/manifest-state.js';
 import type { IndexContext } from '../index/index-context.js';
-import type { IndexProgress, IndexSummary } from '../index/indexer.js';
+import type { IndexProgress } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import { CodeIndex } from '../service/code-index.js';
 import { listSources, removeAgentSource } from '../service/sources.js';
@@ -22,7 +21,7 @@ import { idle, type ReindexKind, type ReindexOutcome, type ReindexRun, type Rein
 import { asStorageError } from '../util/storage-problem.js';
 import { asIsNotice } from '../service/as-is.js';
 import { SearchNotices } from './search-notices.js';
-import type { SessionOptions } from './session-options.js';
+import { FOREGROUND_BUDGET_MS, type SessionOptions } from './session-options.js';
 import { taskElsewhere } from './run-elsewhere.js';
 import type { IndexLayout } from '../store/layout.js';
 import { relatedCode, type RelatedAnswer, type RelatedQuery } from '../service/related.js';
@@ -30,10 +29,7 @@ import { definitions, SYMBOL_CANDIDATES, type SymbolDefinition } from '../search
 import { indexedManifest, listFiles, type ListedFile } from '../service/file-list.js';
 import { askedOptions, searchAsAsked, searchesLiveView, type SearchQuery } from '../service/asked-search.js';
 import { cliMayAsk, listenForIndex, type WarmListener } from './warm/session-listen.js';
-import { indexCountsNow } from '../service/index-counts.js';
-
-/** How long a search waits for the index to catch up with HEAD before answering "ask again in a moment": well within the tool-call timeouts of common clients (Codex: 60 s). OCRAG_MCP_WAIT_MS overrides it. */
-const FOREGROUND_BUDGET_MS = mcpWaitMs() ?? 20_000;
+import { withIndexCounts } from '../service/index-counts.js';
 
 /**
  * The repository a server answers for: one CodeIndex (model loaded once), the live view searches run against,
@@ -187,8 +183,7 @@ export class RepoSession {
     const { index, live } = await this.open();
     this.jobProgress = onProgress;
     // A finished task shows the counts the header, the file list and doctor show for the index it left.
-    const counted = (summary: IndexSummary) => indexCountsNow(index.ctx).then((counts) => ({ ...summary, counts }), () => summary);
-    return index.index({ rebuild: kind === 'full', signal, runId: id }).then(counted).finally(() => {
+    return index.index({ rebuild: kind === 'full', signal, runId: id }).then((summary) => withIndexCounts(index.ctx, summary)).finally(() => {
       this.jobProgress = null;
       live.invalidate();
     });
