@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ChunkBatch, ChunkInfo } from '../store/contract.js';
+import type { ChunkBatch, ChunkInfo, ChunkRow } from '../store/contract.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { stem } from '../text/stem.js';
 import { BoundedMemo } from '../util/bounded-memo.js';
@@ -198,18 +198,26 @@ export class ResidentChunks {
         if (seen.has(chunkId)) continue;
         seen.add(chunkId);
       }
-      const i = this.info.length;
-      const info: ChunkInfo = { id: chunkId, blob, startLine: startLine(r), endLine: endLine(r), language: language(r), symbol: symbol(r), text: text(r) };
-      this.info.push(info);
-      let list = this.byBlob.get(blob);
-      if (!list) this.byBlob.set(blob, (list = []));
-      list.push(i);
-      this.storeVector(i, vector(r));
-      this.index(i, terms(r), info.symbol, info.text);
-      const name = ownDefinition(info.symbol);
-      if (name) {
-        this.definitions.writable(definitionKey(name))[0].push(i);
-      }
+      this.addChunk({ id: chunkId, blob, startLine: startLine(r), endLine: endLine(r), language: language(r), symbol: symbol(r), text: text(r) }, terms(r), vector(r));
+    }
+  }
+
+  /** Adds chunks held in memory, not read from a store (a fresh clone's early answer embeds a few files itself). */
+  addRows(rows: Iterable<ChunkRow>): void {
+    for (const { terms, vector, ...info } of rows) this.addChunk(info, terms, vector);
+  }
+
+  private addChunk(info: ChunkInfo, terms: string, vector: Float32Array): void {
+    const i = this.info.length;
+    this.info.push(info);
+    let list = this.byBlob.get(info.blob);
+    if (!list) this.byBlob.set(info.blob, (list = []));
+    list.push(i);
+    this.storeVector(i, vector);
+    this.index(i, terms, info.symbol, info.text);
+    const name = ownDefinition(info.symbol);
+    if (name) {
+      this.definitions.writable(definitionKey(name))[0].push(i);
     }
   }
 

@@ -6,6 +6,7 @@ import type { IndexContext, PlainFolderUse } from '../index/index-context.js';
 import type { GcResult } from '../index/gc.js';
 import { withWorkingTree } from '../index/overlay.js';
 import { remoteFirstAnswer } from './remote-first-answer.js';
+import { earlyAnswer, goOnInBackground, type PartialAnswer } from './early-answer.js';
 import { withSources, type SourcesView } from '../index/sources.js';
 import { readyFolderStore, viewSources } from '../index/folder.js';
 import { AsIs } from './as-is.js';
@@ -34,6 +35,8 @@ export type { CodeIndexHooks, CodeIndexOptions, ViewOptions } from './code-index
 /** One repository's index behind the front door: model and store kept open across calls, the index brought up to date with the checked-out commit before each answer. */
 export class CodeIndex {
   private embedder: Promise<Embedder> | null = null;
+  /** Work an answer left to do before the process may end (an early answer's store and background run). */
+  private afterAnswer: Promise<void> = Promise.resolve();
   /** HEAD was read by open(); the first refresh can skip git. Later calls (a long-lived server) re-read it. */
   private headJustRead = true;
 
@@ -189,12 +192,16 @@ export class CodeIndex {
    * Answers for the tree the user sees: HEAD's index plus uncommitted edits and untracked files (unless
    * `committedOnly`), brought up to date first unless `update` is false.
    */
-  async search(query: string, opts: SearchOptions & ViewOptions): Promise<SearchResult[]> {
+  async search(query: string, opts: SearchOptions & ViewOptions & { onPartial?: (partial: PartialAnswer) => void }): Promise<SearchResult[]> {
     if (!query.trim()) throw new OcragError('empty query: say what code you are looking for');
     checkQueryLength(query);
     opts = { onNotice: this.hooks.onNotice, ...opts };
     const first = this.hooks.startBackgroundIndex && (await remoteFirstAnswer(this.ctx, opts, () => this.model(), this.hooks.startBackgroundIndex, this.hooks.onNotice));
     if (first) return searchManifest(first.manifest, first.retriever, query, opts);
+    const early = this.hooks.startBackgroundIndex && (await earlyAnswer(this.ctx, opts, () => this.model(), query));
+    // Said now; once it is given (`close` waits), its chunks are stored and the rest is indexed in the background.
+    if (early) this.afterAnswer = goOnInBackground(early, this.ctx.repo.root, this.hooks, opts.onPartial);
+    if (early) return early.results;
     return this.withView(opts, async (view, store, embedder, { absolute: onDisk }) => {
       const results = await searchManifest(view, storeRetriever(store, embedder), query, opts);
       // A source's file says which source it is of and where it is: the scan that laid it over the view knows.
@@ -277,6 +284,7 @@ export class CodeIndex {
   }
 
   async close(): Promise<void> {
+    await this.afterAnswer;
     this.releaseStore();
     if (this.embedder && !this.hooks.sharedModel) await (await this.embedder.catch(() => null))?.close();
   }

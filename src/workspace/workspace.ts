@@ -6,6 +6,7 @@ import type { GcResult } from '../index/gc.js';
 import type { IndexProgress, IndexSummary } from '../index/indexer.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import type { CodeIndex, ViewOptions } from '../service/code-index.js';
+import type { PartialAnswer } from '../service/early-answer.js';
 import { relatedCode, type RelatedAnswer, type RelatedQuery } from '../service/related.js';
 import { definitions, SYMBOL_CANDIDATES, type SymbolDefinition } from '../search/symbol-match.js';
 import { removeFromIndex, type Excluded } from '../service/exclude.js';
@@ -55,6 +56,8 @@ export interface SearchQuery extends Omit<SearchOptions, 'k'>, ViewOptions {
   k?: number;
   /** Only files of this added source (`ocrag add`); `pathGlob` then matches paths inside it. */
   source?: string;
+  /** Told when the answer is partial: a fresh clone's, given while its first index is built in the background. */
+  onPartial?: (partial: PartialAnswer) => void;
 }
 
 /** A question of any of the three kinds a workspace answers (see `find`). */

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
-import { checkQueryLength, DEFAULT_MIN_MATCH, MAX_QUERY_CHARS_TEXT } from '../../workspace/types.js';
+import { checkQueryLength, DEFAULT_MIN_MATCH, MAX_QUERY_CHARS_TEXT, type PartialAnswer } from '../../workspace/types.js';
 import { OcragError } from '../../util/errors.js';
 import { openIndex, positiveInt } from '../options.js';
 import { paint } from '../output.js';
@@ -54,9 +54,11 @@ export function registerSearch(program: Command): void {
       try {
         const started = performance.now();
         const language = opts.language === undefined ? undefined : checkLanguage(opts.language);
-        const results = await workspace.search(query, { k: opts.topK, pathGlob: opts.path, source: opts.source, language, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources, whole: opts.whole });
+        // A fresh clone's first answer may be partial (its index goes on in the background): said on stderr, and in the report.
+        let partial: PartialAnswer | undefined;
+        const results = await workspace.search(query, { k: opts.topK, pathGlob: opts.path, source: opts.source, language, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources, whole: opts.whole, onPartial: (p) => (partial = p) });
         if (results.length === 0 && opts.minMatch) process.stderr.write(`ocrag: no good match for "${query}" (--min-match ${opts.minMatch}): try other words or an identifier\n`);
-        printReport({ query, latencyMs: performance.now() - started, results }, format, opts.maxTokens);
+        printReport({ query, latencyMs: performance.now() - started, results, ...(partial ? { partial } : {}) }, format, opts.maxTokens);
       } finally {
         await workspace.close();
       }
