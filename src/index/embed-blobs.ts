@@ -200,12 +200,12 @@ export type CopyContents = (wanted: ContentsWanted) => Promise<Map<string, { vec
 export type ContentsWanted = Map<string, { blob: string; startLine: number; endLine: number; embedding: string }>;
 
 /** Whole blobs' chunks, stored in one commit. */
-type Group = { blob: string; chunks: Chunk[] }[];
+export type Group = { blob: string; chunks: Chunk[] }[];
 
 /** A chunk on its way to the store: its content key, and what is embedded should its content be new. */
 export type PendingChunk = ChunkToAdd & { key: string; embedding: string };
 
-function rowsOf(group: Group, embedder: Embedder): PendingChunk[] {
+export function rowsOf(group: Group, embedder: Embedder): PendingChunk[] {
   const flat = group.flatMap((g) => g.chunks.map((c) => ({ blob: g.blob, chunk: c })));
   return flat.map(({ blob, chunk }) => {
     const symbol = formatBreadcrumb(chunk.symbols);
@@ -227,7 +227,7 @@ function rowsOf(group: Group, embedder: Embedder): PendingChunk[] {
  * Embeds each of these contents once and gives its vector and words to every row that has it; returns how many.
  * `onSlice` hears the share embedded after each slice.
  */
-async function embedContents(rows: PendingChunk[], keys: Set<string>, embedder: Embedder, onSlice?: (share: number) => void): Promise<number> {
+export async function embedContents(rows: PendingChunk[], keys: Set<string>, embedder: Embedder, onSlice?: (share: number) => void): Promise<number> {
   if (keys.size === 0) return 0;
   const first = new Map<string, PendingChunk>();
   for (const r of rows) if (keys.has(r.key) && !first.has(r.key)) first.set(r.key, r);

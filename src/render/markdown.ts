@@ -3,7 +3,8 @@ import { echoedQuery, leftOutNote, type SearchReport } from './report.js';
 
 /**
  * One `### path:start-end` heading (with `quoted "caf\351.py"`, the exact name, when the path is not) and one fenced
- * block per result; fences outgrow any backtick run in the code. A last line says what a token budget left out.
+ * block per result; fences outgrow any backtick run in the code. A last line says what a token budget left out,
+ * and one that the answer is partial (a fresh clone's, while its first index is built).
  */
 export function formatMarkdown(report: SearchReport): string {
   const n = report.results.length;
@@ -15,6 +16,7 @@ export function formatMarkdown(report: SearchReport): string {
     out.push('', `### ${title.join(' · ')}`, '', `${fence}${infoString(r.language)}\n${body}${fence}`);
   }
   if (report.leftOut) out.push('', `${capitalized(leftOutNote(report.leftOut))}.`);
+  if (report.partial) out.push('', `${capitalized(report.partial.notice)}.`);
   return out.join('\n') + '\n';
 }
 

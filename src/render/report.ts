@@ -1,5 +1,6 @@
 import type { SearchResult } from '../search/search.js';
 import { withThousands } from '../search/query-limit.js';
+import type { PartialAnswer } from '../service/early-answer.js';
 
 /** What a search printed in any format: the query, how long it took, and the ranked chunks. */
 export interface SearchReport {
@@ -8,6 +9,8 @@ export interface SearchReport {
   results: SearchResult[];
   /** Present when a token budget left something out (budget.ts): every format ends by saying what. */
   leftOut?: LeftOut;
+  /** Present when the answer is partial (a fresh clone's first index still being built): how far it looked, and why. */
+  partial?: PartialAnswer;
 }
 
 /** What a token budget left out of a report. */

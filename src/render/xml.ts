@@ -12,7 +12,8 @@ const NOT_XML_GLOBAL = new RegExp(NOT_XML.source, 'gu');
  * The code sits in CDATA, split so that no `]]>` in it can close the section, and with carriage returns as
  * character references (a parser would otherwise turn them into newlines). Code holding characters XML cannot
  * represent is sent as base64 with `encoding="base64"`, so the document is always well-formed and exact.
- * A last `<leftOut dropped cut maxTokens/>` says what a token budget left out: results dropped, results cut.
+ * A last `<leftOut dropped cut maxTokens/>` says what a token budget left out: results dropped, results cut; and
+ * `<partial searched total notice/>` that the answer is partial (a fresh clone's, while its first index is built).
  */
 export function formatXml(report: SearchReport): string {
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
@@ -35,6 +36,8 @@ export function formatXml(report: SearchReport): string {
   }
   const left = report.leftOut;
   if (left) out.push(`  <leftOut dropped="${left.dropped}" cut="${left.cut}" maxTokens="${left.maxTokens}"/>`);
+  const partial = report.partial;
+  if (partial) out.push(`  <partial searched="${partial.searched}" total="${partial.total}" notice="${attr(partial.notice)}"/>`);
   out.push('</results>');
   return out.join('\n') + '\n';
 }

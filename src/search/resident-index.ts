@@ -1,4 +1,4 @@
-import type { ChunkBatch, ChunkInfo } from '../store/contract.js';
+import type { ChunkBatch, ChunkInfo, ChunkRow } from '../store/contract.js';
 import { readFields } from '../store/chunk-batch.js';
 import { CHUNK_FIELDS } from '../store/chunk-columns.js';
 import { ownDefinition } from '../text/breadcrumb.js';
@@ -122,6 +122,11 @@ export class ResidentIndex {
       const info: ChunkInfo = { id: chunkId, blob, startLine: startLine(r), endLine: endLine(r), language: language(r), symbol: symbol(r), text: text(r) };
       this.addRow(info, terms(r), quantize(vector(r)));
     }
+  }
+
+  /** Adds chunks held in memory, not read from a store (a fresh clone's early answer embeds a few files itself). */
+  addRows(rows: Iterable<ChunkRow>): void {
+    for (const { terms, vector, ...info } of rows) this.addRow(info, terms, quantize(vector));
   }
 
   /** Adds one chunk, its vector already in int8 with its scale. */

@@ -4,6 +4,7 @@ import { OcragError } from '../util/errors.js';
 import type { IndexContext } from '../index/index-context.js';
 import type { CodeIndex, ViewOptions } from './code-index.js';
 import { listSources } from './sources.js';
+import type { PartialAnswer } from './early-answer.js';
 
 /** Results a search gives when the caller names no k. */
 export const DEFAULT_K = 10;
@@ -13,6 +14,8 @@ export interface SearchQuery extends Omit<SearchOptions, 'k'>, ViewOptions {
   k?: number;
   /** Only files of this added source (`ocrag add`); `pathGlob` then matches paths inside it. */
   source?: string;
+  /** Told when the answer is partial: a fresh clone's, given while its first index is built in the background. */
+  onPartial?: (partial: PartialAnswer) => void;
 }
 
 /**

@@ -1,11 +1,13 @@
 import type { Config } from '../config/config.js';
-import { loadEmbedder, type Embedder } from '../embed/index.js';
+import type { Embedder } from '../embed/index.js';
 import { openContext } from '../index/context.js';
 import { requireHead, supersededDefaultModel } from '../index/manifest-state.js';
 import type { IndexContext, PlainFolderUse } from '../index/index-context.js';
 import type { GcResult } from '../index/gc.js';
 import { withWorkingTree } from '../index/overlay.js';
-import { remoteFirstAnswer } from './remote-first-answer.js';
+import { answerBeforeIndex } from './before-index.js';
+import { ModelSlot } from './model-slot.js';
+import type { PartialAnswer } from './early-answer.js';
 import { withSources, type SourcesView } from '../index/sources.js';
 import { readyFolderStore, viewSources } from '../index/folder.js';
 import { AsIs } from './as-is.js';
@@ -37,7 +39,9 @@ export type { CodeIndexHooks, CodeIndexOptions, ViewOptions } from './code-index
 
 /** One repository's index behind the front door: model and store kept open across calls, the index brought up to date with the checked-out commit before each answer. */
 export class CodeIndex {
-  private embedder: Promise<Embedder> | null = null;
+  private embedder: ModelSlot;
+  /** Work an answer left to do before the process may end (an early answer's store and background run). */
+  private afterAnswer: Promise<void> = Promise.resolve();
   /** HEAD was read by open(); the first refresh can skip git. Later calls (a long-lived server) re-read it. */
   private headJustRead = true;
 
@@ -45,6 +49,7 @@ export class CodeIndex {
 
   private constructor(private context: IndexContext, private readonly hooks: CodeIndexHooks, private readonly options: CodeIndexOptions = {}) {
     this.kept = new KeptStore(context.layout);
+    this.embedder = new ModelSlot(hooks);
   }
 
   /** Where this index runs, with HEAD as last read; re-reading HEAD makes a new context, so a run keeps its own. */
@@ -64,16 +69,7 @@ export class CodeIndex {
 
   /** The model, loaded (and on first use built) once per CodeIndex. */
   model(): Promise<Embedder> {
-    if (!this.embedder) {
-      const { model: spec } = this.ctx.config;
-      const loading = (this.hooks.sharedModel?.(spec) ?? loadEmbedder(spec, { onNotice: this.hooks.onNotice })).then((m) => this.hooks.wrapModel?.(m) ?? m);
-      // A failed load (say, a missing model folder) is not cached: the next call tries again.
-      loading.catch(() => {
-        if (this.embedder === loading) this.embedder = null;
-      });
-      this.embedder = loading;
-    }
-    return this.embedder;
+    return this.embedder.get(this.ctx.config.model);
   }
 
   /** Indexes HEAD (a folder: its files). Waits for a run in another process (a hook's) unless the caller holds the lock already. */
@@ -206,12 +202,15 @@ export class CodeIndex {
    * Answers for the tree the user sees: HEAD's index plus uncommitted edits and untracked files (unless
    * `committedOnly`), brought up to date first unless `update` is false.
    */
-  async search(query: string, opts: SearchOptions & ViewOptions): Promise<SearchResult[]> {
+  async search(query: string, opts: SearchOptions & ViewOptions & { onPartial?: (partial: PartialAnswer) => void }): Promise<SearchResult[]> {
     if (!query.trim()) throw new OcragError('empty query: say what code you are looking for');
     checkQueryLength(query);
     opts = { onNotice: this.hooks.onNotice, ...opts };
-    const first = this.hooks.startBackgroundIndex && (await remoteFirstAnswer(this.ctx, opts, () => this.model(), this.hooks.startBackgroundIndex, this.hooks.onNotice));
-    if (first) return searchManifest(first.manifest, first.retriever, query, opts);
+    const before = await answerBeforeIndex(this.ctx, query, opts, () => this.model(), this.hooks);
+    if (before) {
+      this.afterAnswer = before.after;
+      return before.results;
+    }
     return this.withView(opts, async (view, store, embedder, { absolute: onDisk }) => {
       const results = await searchManifest(view, storeRetriever(store, embedder), query, opts);
       // A source's file says which source it is of and where it is: the scan that laid it over the view knows.
@@ -294,7 +293,8 @@ export class CodeIndex {
   }
 
   async close(): Promise<void> {
+    await this.afterAnswer;
     this.releaseStore();
-    if (this.embedder && !this.hooks.sharedModel) await (await this.embedder.catch(() => null))?.close();
+    await this.embedder.close();
   }
 }

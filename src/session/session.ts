@@ -10,7 +10,7 @@ import type { SourceSpec } from '../store/sources.js';
 import { addAgentSources } from './agent-sources.js';
 import type { Manifest } from '../store/manifest.js';
 import { OcragError } from '../util/errors.js';
-import { firstAnswer } from './first-answer.js';
+import { EarlyAnswers } from './early-first-answer.js';
 import { checkQueryLength } from '../search/query-limit.js';
 import { SessionStatusReader, type SessionStatus } from './session-status.js';
 import { LiveView } from './live-view.js';
@@ -52,9 +52,11 @@ export class RepoSession {
   private readonly notices: SearchNotices;
   /** Where the index is, once opened: another process's run is read from it. */ private layout: IndexLayout | null = null;
   /** Where one-shot searches of the repository ask this session (options.warm). */ private warm: Promise<WarmListener | null> | null = null;
+  /** A fresh clone's answers before its first index is complete. */ private readonly early: EarlyAnswers;
 
   constructor(private readonly options: SessionOptions) {
     this.notices = new SearchNotices(options.log);
+    this.early = new EarlyAnswers(options.log);
     this.tasks = new IndexTasks(path.resolve(options.cwd), (kind, run) => this.runTask(kind, run), taskElsewhere(() => this.layout));
   }
 
@@ -75,7 +77,8 @@ export class RepoSession {
   /** Searches what the user sees now. While our own reindex runs, answers from the index as it was before it. */
   async search(query: string, opts: SearchOptions, onProgress?: (p: IndexProgress) => void): Promise<{ results: SearchResult[]; notice: string | null }> {
     checkQueryLength(query);
-    const first = await firstAnswer((await this.open()).index, this.tasks, query, opts);
+    const { index } = await this.open();
+    const first = await this.early.answer(index, this.tasks, query, opts);
     if (first) return first;
     const { value: results, notices } = await this.notices.during(async () => this.searchView(await this.view(onProgress), query, opts));
     if (this.tasks.active) notices.push(`a reindex is running (${this.reindexSnapshot().percent}%): results come from the index as it was before it started`);
@@ -132,9 +135,7 @@ export class RepoSession {
     return removeAgentSource(await this.context(), nameOrPath);
   }
 
-  async listSources(): Promise<SourceSpec[]> {
-    return listSources(await this.context());
-  }
+  listSources = async (): Promise<SourceSpec[]> => listSources(await this.context());
 
   /** Where the session answers: the repository and its settings. */
   private async context(): Promise<IndexContext> {
@@ -182,6 +183,7 @@ export class RepoSession {
   private async runTask(kind: ReindexKind, { signal, onProgress, id }: ReindexRun & { id: string }) {
     const { index, live } = await this.open();
     this.jobProgress = onProgress;
+    await this.early.beforeRun();
     // A finished task shows the counts the header, the file list and doctor show for the index it left.
     return index.index({ rebuild: kind === 'full', signal, runId: id }).then((summary) => withIndexCounts(index.ctx, summary)).finally(() => {
       this.jobProgress = null;

@@ -12,6 +12,7 @@ export type { SymbolDefinition, SymbolMatch } from '../search/symbol-match.js';
 export type { Excluded } from '../service/exclude.js';
 export type { FileState, ListedFile } from '../service/file-list.js';
 export type { RelatedAnswer, RelatedQuery } from '../service/related.js';
+export type { PartialAnswer } from '../service/early-answer.js';
 export type { IndexStatus, RemoteStatus } from '../service/status.js';
 export { STDOUT_NAME } from '../share/artifact-target.js';
 export type { ExportOptions, ExportSummary } from '../share/export.js';

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
-import { checkQueryLength, DEFAULT_MIN_MATCH, MAX_QUERY_CHARS_TEXT } from '../../workspace/types.js';
+import { checkQueryLength, DEFAULT_MIN_MATCH, MAX_QUERY_CHARS_TEXT, type PartialAnswer } from '../../workspace/types.js';
 import { OcragError } from '../../util/errors.js';
 import type { SearchQuery, SearchResult } from '../../workspace/index.js';
 import { askWarmServer } from '../../workspace/warm.js';
@@ -58,9 +58,11 @@ export function registerSearch(program: Command): void {
       // over when absent or unfit. A blank --language is left to the CLI's own error.
       const warm = opts.language?.trim() === '' ? null : await askWarmServer({ cwd: workDir(cmd), query, options, flags: configFlags(cmd) });
       if (warm) for (const line of warm.notices) notice(line);
-      const answer = warm ? { results: warm.results, started } : await searchHere(cmd, query, options);
+      // A fresh clone's first answer may be partial (its index goes on in the background): said on stderr, and in the report.
+      let partial: PartialAnswer | undefined;
+      const answer = warm ? { results: warm.results, started } : await searchHere(cmd, query, { ...options, onPartial: (p) => (partial = p) });
       if (answer.results.length === 0 && opts.minMatch) process.stderr.write(`ocrag: no good match for "${query}" (--min-match ${opts.minMatch}): try other words or an identifier\n`);
-      printReport({ query, latencyMs: performance.now() - answer.started, results: answer.results }, format, opts.maxTokens);
+      printReport({ query, latencyMs: performance.now() - answer.started, results: answer.results, ...(partial ? { partial } : {}) }, format, opts.maxTokens);
     });
 }
 

@@ -1,0 +1,91 @@
+// A fresh clone's first answer against the full index, with the built CLI (`npm run bench:early`):
+//   node --import tsx bench/early-answer.ts [repo=/tmp/tok-tokio] [--questions N]
+// For each question: a copy of the repository without .ocrag/, `ocrag search --json` timed (wall), the background
+// index it starts waited for, then the same search again (the final answer). Reports each first answer's wall time
+// against a full `ocrag index` of a fresh copy (median of the runs before and after), and how many of the final
+// top 10 the first top 10 holds.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const CLI = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'dist', 'cli', 'main.js');
+const source = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '/tmp/tok-tokio';
+const limit = Number(process.argv[process.argv.indexOf('--questions') + 1]) || Infinity;
+
+/** Questions an agent new to tokio asks: identifiers, descriptions in English, a few in Chinese. */
+const QUESTIONS = [
+  'spawn_blocking',
+  'JoinHandle',
+  'block_in_place',
+  'how does the scheduler steal work from other workers',
+  'timer wheel insertion of a timeout',
+  'read a file asynchronously',
+  'TcpListener accept incoming connections',
+  'mpsc channel bounded capacity send waits',
+  'broadcast channel lagged receivers',
+  'Semaphore acquire permits',
+  'graceful shutdown of the runtime',
+  'LocalSet run !Send futures',
+  'cancel a task with an abort handle',
+  'copy bytes from a reader to a writer',
+  'signal handling ctrl_c',
+  'Notify notify_waiters',
+  'how is the io driver woken up',
+  'interval tick missed behavior',
+  '生成阻塞任务',
+  '互斥锁',
+  '定时器 超时',
+  '读取文件',
+].slice(0, limit);
+
+type Item = { path?: string; startLine?: number; endLine?: number; partial?: unknown };
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-early-bench-'));
+const copy = path.join(work, 'repo');
+
+function freshCopy(): void {
+  fs.rmSync(copy, { recursive: true, force: true });
+  fs.cpSync(source, copy, { recursive: true, filter: (p) => path.basename(p) !== '.ocrag' });
+}
+
+function ocrag(args: string[]): { ms: number; stdout: string; stderr: string } {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: copy, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`ocrag ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return { ms: performance.now() - started, stdout: r.stdout, stderr: r.stderr };
+}
+
+function fullIndexMs(): number {
+  freshCopy();
+  return ocrag(['index']).ms;
+}
+
+const where = (r: Item) => `${r.path}:${r.startLine}-${r.endLine}`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+try {
+  execFileSync('git', ['-C', source, 'rev-parse', 'HEAD'], { stdio: 'ignore' });
+  const indexRuns = [fullIndexMs()];
+  const rows: { q: string; ms: number; overlap: number; partial: boolean }[] = [];
+  for (const q of QUESTIONS) {
+    freshCopy();
+    const first = ocrag(['search', q, '-k', '10', '--json']);
+    const items = JSON.parse(first.stdout) as Item[];
+    // `ocrag index` waits for the background run the search started, and finds HEAD indexed.
+    ocrag(['index']);
+    const final = (JSON.parse(ocrag(['search', q, '-k', '10', '--json']).stdout) as Item[]).map(where);
+    const early = items.filter((r) => r.path).map(where);
+    rows.push({ q, ms: first.ms, overlap: early.filter((w) => final.includes(w)).length, partial: items.some((r) => r.partial) });
+    console.log(`${q.padEnd(54)} first ${(first.ms / 1000).toFixed(2)} s  overlap ${rows.at(-1)!.overlap}/10${rows.at(-1)!.partial ? '' : '  (not partial)'}`);
+  }
+  indexRuns.push(fullIndexMs());
+  const index = median(indexRuns);
+  const firsts = rows.map((r) => r.ms);
+  console.log(`\nfull index (fresh copy, wall): ${indexRuns.map((ms) => (ms / 1000).toFixed(2)).join(' s, ')} s`);
+  console.log(`first answer (wall): median ${(median(firsts) / 1000).toFixed(2)} s = ${((100 * median(firsts)) / index).toFixed(0)}% of the index, max ${(Math.max(...firsts) / 1000).toFixed(2)} s = ${((100 * Math.max(...firsts)) / index).toFixed(0)}%`);
+  const overlaps = rows.map((r) => r.overlap);
+  console.log(`top-10 overlap with the final answer: mean ${(overlaps.reduce((a, b) => a + b, 0) / overlaps.length).toFixed(2)}, min ${Math.min(...overlaps)}, ${overlaps.filter((o) => o >= 6).length}/${overlaps.length} questions at 6 or more`);
+} finally {
+  fs.rmSync(work, { recursive: true, force: true });
+}
