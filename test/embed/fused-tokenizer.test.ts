@@ -86,9 +86,11 @@ describe('the fused tokenizer path on the default model', () => {
     assert.deepEqual(differences(texts, library, fused), []);
   });
 
-  test('gives the library ids on every text file of several installed packages (JS, TS, JSON, markdown, source maps)', () => {
-    const texts = packageTexts();
-    assert.ok(texts.size > 1000, `${texts.size} files`);
+  // Every fourth file (by path) of the packages: 1,885 files and 10 M characters tokenized twice were the suite's
+  // slowest minute under load; the whole corpus is compared by bench/tokenize.ts.
+  test('gives the library ids on text files of several installed packages (JS, TS, JSON, markdown, source maps)', () => {
+    const texts = new Map([...packageTexts()].sort(([a], [b]) => (a < b ? -1 : 1)).filter((_, i) => i % 4 === 0));
+    assert.ok(texts.size > 250, `${texts.size} files`);
     for (const ext of ['.js', '.ts', '.json', '.md']) assert.ok([...texts.keys()].some((f) => f.endsWith(ext)), `some ${ext} file`);
     assert.deepEqual(differences(texts, library, fused), []);
   });
