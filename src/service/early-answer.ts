@@ -22,8 +22,7 @@ export interface EarlyAnswer {
  * enough to index at once.
  */
 export async function earlyAnswer(ctx: IndexContext, opts: SearchOptions & ViewOptions, model: () => Promise<Embedder>, query: string): Promise<EarlyAnswer | null> {
-  if (opts.update === false || !ctx.head.commit || !ctx.kind.match({ git: () => true, folder: () => false })) return null;
-  if (listManifests(ctx.layout.manifests).length) return null;
+  if (opts.update === false || !ctx.head.commit || !neverIndexed(ctx)) return null;
   if (opts.sources !== false && readSources(ctx.layout.sources).length) return null;
   const changes = opts.committedOnly ? null : ctx.kind.workingChanges(ctx);
   changes?.catch(() => undefined);
@@ -35,6 +34,11 @@ export async function earlyAnswer(ctx: IndexContext, opts: SearchOptions & ViewO
   const results = await searchManifest(view.manifest, view.retriever, query, opts);
   const store = async (onNotice?: (message: string) => void) => (await import('../index/early/store-early.js')).storeEarlyChunks(ctx, embedder, view.embedded, onNotice);
   return { results, searched: view.searched, total: view.total, store };
+}
+
+/** A git work tree none of whose commits was ever indexed here: the only place an early answer applies. */
+export function neverIndexed(ctx: IndexContext): boolean {
+  return ctx.kind.match({ git: () => true, folder: () => false }) && listManifests(ctx.layout.manifests).length === 0;
 }
 
 /** What a caller learns of an answer that is partial (the CLI's `--json` says it). */

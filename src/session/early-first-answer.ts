@@ -1,6 +1,6 @@
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import type { CodeIndex } from '../service/code-index.js';
-import { earlyAnswer, earlyNotice, type EarlyAnswer } from '../service/early-answer.js';
+import { earlyAnswer, earlyNotice, neverIndexed, type EarlyAnswer } from '../service/early-answer.js';
 import { firstAnswer } from './first-answer.js';
 import type { IndexTasks } from './index-tasks.js';
 
@@ -23,6 +23,8 @@ export class EarlyAnswers {
   async answer(index: CodeIndex, tasks: IndexTasks, query: string, opts: SearchOptions): Promise<{ results: SearchResult[]; notice: string } | null> {
     const fromTeam = await firstAnswer(index, tasks, query, opts);
     if (fromTeam) return fromTeam;
+    // Checked before HEAD is read again: an indexed clone's search must leave the index's idea of HEAD to view().
+    if (!neverIndexed(index.ctx)) return null;
     await index.refreshHead();
     const early = await earlyAnswer(index.ctx, opts, () => index.model(), query);
     if (!early) return null;

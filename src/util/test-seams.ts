@@ -24,6 +24,8 @@ export interface TestSeams {
   readonly knownRootsDir?: string;
   /** A file `ocrag search` appends one line to saying which path answered: `warm <server pid>`, or `cold <why>` (session/warm/). */
   readonly warmTrace?: string;
+  /** How long index_codebase waits for a run that ends at once (mcp/tools/reindex.ts), long where a loaded machine runs the test. */
+  readonly firstLookMs?: number;
 }
 
 export const TEST_SEAMS_KEY = Symbol.for('ocrag.test-seams');

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { makeFixtureRepo, runJson, tempDir, twoLanguageRepo } from '../helpers.js';
 import { call, search, startServer, text, until } from './mcp-helpers.js';
+import { seamEnv } from '../support/seams.js';
 
 describe('set_root: one MCP server serving two repositories', () => {
   let a: string;
@@ -96,7 +97,8 @@ describe('set_root: one MCP server serving two repositories', () => {
 describe('an index run that selects no file', () => {
   test('says so as a warning in the task, in index_codebase\'s and index_status\'s replies', async () => {
     const repo = makeFixtureRepo();
-    const client = await startServer(repo, ['--include', 'nothing/**']);
+    // The reply waits FIRST_LOOK_MS (60 ms) for a run that ends at once: on a loaded machine the run may take longer.
+    const client = await startServer(repo, ['--include', 'nothing/**'], seamEnv({ firstLookMs: 10_000 }) as Record<string, string>);
     try {
       const started = await call(client, 'index_codebase', {});
       const { taskId } = started.structuredContent as { taskId: string };

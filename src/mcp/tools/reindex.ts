@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { testSeams } from '../../util/test-seams.js';
 import { guarded } from './errors.js';
 import { answer, fromContract, typed } from './shared.js';
 import { describeTask, findTask, taskShape, toTaskView } from './task.js';
@@ -71,7 +72,7 @@ export function registerReindex(server: McpServer, sessions: RepoSessions, log: 
 async function firstLook(tasks: IndexTasks, start: TaskStart): Promise<IndexTaskSnapshot | null> {
   if (!start.started) return null;
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), FIRST_LOOK_MS)));
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), testSeams().firstLookMs ?? FIRST_LOOK_MS)));
   const ended = await Promise.race([tasks.settled().then(() => true), late]).finally(() => clearTimeout(timer));
   return ended ? tasks.status(start.id) : null;
 }
