@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { writeSyntheticRepo } from '../fixtures/synthetic-repo.js';
+import type { IndexTaskSnapshot } from '../src/session/index-tasks.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
@@ -25,15 +26,8 @@ const EVERY_MS = Number(option('--every') ?? 50);
 /** --profile DIR: the server writes a CPU profile there (node --cpu-prof), to see what holds its thread. */
 const PROFILE = option('--profile');
 
-interface Task {
-  state: string;
-  phase: string | null;
-  percent: number;
-  files: { done: number; total: number };
-  chunks: number;
-  chunksPerSecond: number | null;
-  secondsLeft?: number | null;
-}
+/** What index_status says of a task: the session's own snapshot type. */
+type Task = IndexTaskSnapshot;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
 import { latin1Key } from './path-key.js';
-import { gitEnv, GitError } from './run.js';
+import { gitBuffer } from './run.js';
 
 /** A file's matches: each word searched for (lower-case) → how often it occurs. */
 export type WordCounts = Map<string, number>;
@@ -23,7 +22,7 @@ export async function grepWordCounts(root: string, tree: string, words: string[]
   if (!wanted.length) return out;
   // The output's shape is fixed whatever the user's grep settings (line numbers, columns, colour).
   const args = ['grep', '--no-color', '--no-line-number', '--no-column', '--no-textconv', '-I', '-i', '-F', '-o', '-z', ...wanted.flatMap((w) => ['-e', w]), tree, '--'];
-  const stdout = await run(args, root);
+  const { stdout } = await gitBuffer(args, { cwd: root, okCodes: [1], maxBytes: MAX_OUTPUT_BYTES });
   parseMatches(stdout, `${tree}:`, wanted, out);
   return out;
 }
@@ -55,29 +54,4 @@ export function parseMatches(stdout: Buffer, prefix: string, words: string[], ou
 /** Lower-cases A-Z only: other latin1 characters here are bytes of UTF-8 sequences, not letters. */
 function asciiLower(text: string): string {
   return text.replace(/[A-Z]+/g, (c) => c.toLowerCase());
-}
-
-/** Runs git, reading at most MAX_OUTPUT_BYTES of its output; exit 1 (nothing matched) is an empty answer. */
-function run(args: string[], cwd: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: gitEnv() });
-    const chunks: Buffer[] = [];
-    const err: Buffer[] = [];
-    let size = 0;
-    let cut = false;
-    child.stdout.on('data', (b: Buffer) => {
-      if (cut) return;
-      chunks.push(b);
-      size += b.length;
-      if (size < MAX_OUTPUT_BYTES) return;
-      cut = true;
-      child.kill();
-    });
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e) => reject(new GitError(args, null, `could not run git: ${e.message}`)));
-    child.on('close', (code) => {
-      if (cut || code === 0 || code === 1) resolve(Buffer.concat(chunks));
-      else reject(new GitError(args, code, Buffer.concat(err).toString('utf8')));
-    });
-  });
 }

@@ -14,6 +14,8 @@ export interface GitRunOptions {
   input?: string | Buffer;
   /** Exit codes that are answers, not failures (e.g. 1 for `rev-parse --verify -q`). */
   okCodes?: number[];
+  /** Reads at most about this many bytes of stdout, then stops git and answers with what it read. */
+  maxBytes?: number;
 }
 
 /** Runs git without a shell (arguments are never interpreted) and returns stdout as bytes. */
@@ -22,11 +24,20 @@ export function gitBuffer(args: string[], opts: GitRunOptions): Promise<{ stdout
     const child = spawn('git', args, { cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'], env: gitEnv() });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
+    let size = 0;
+    let cut = false;
+    child.stdout.on('data', (b: Buffer) => {
+      if (cut) return;
+      out.push(b);
+      size += b.length;
+      if (opts.maxBytes === undefined || size < opts.maxBytes) return;
+      cut = true;
+      child.kill();
+    });
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e) => reject(new GitError(args, null, `could not run git: ${e.message}`)));
     child.on('close', (code) => {
-      const ok = code === 0 || (code !== null && opts.okCodes?.includes(code));
+      const ok = cut || code === 0 || (code !== null && opts.okCodes?.includes(code));
       if (ok) resolve({ stdout: Buffer.concat(out), code: code ?? 0 });
       else reject(new GitError(args, code, Buffer.concat(err).toString('utf8')));
     });

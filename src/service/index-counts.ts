@@ -23,7 +23,7 @@ export function indexedFiles(ctx: IndexContext): Map<string, string> {
   const files = new Map(Object.entries(currentManifest(ctx)?.files ?? {}));
   for (const spec of viewSources(ctx)) {
     const prefix = spec.name ? `${spec.name}:` : '';
-    for (const [rel, blob] of searchedFiles(readSourceScan(ctx.layout.sourceScans, spec.name))) files.set(prefix ? prefixedKey(prefix, rel) : rel, blob);
+    for (const [rel, blob] of searchedFiles(readSourceScan(ctx.layout.sourceScans, spec.name))) files.set(prefixedKey(prefix, rel), blob);
   }
   return files;
 }

@@ -66,10 +66,6 @@ export class RunRecorder {
 }
 
 /**
- * The run another process of this machine is doing on this index now, or null: a record counts only while the
- * process that wrote it holds the index lock, so a killed run's record is never shown as running.
- */
-/**
  * Runs `run` with the record every other process of this repository shows while it goes on, each progress report
  * passed to `onProgress` too; the caller holds the index lock.
  */
@@ -82,6 +78,10 @@ export async function recordedRun<T>(layout: IndexLayout, kind: RunRecord['kind'
   }
 }
 
+/**
+ * The run another process of this machine is doing on this index now, or null: a record counts only while the
+ * process that wrote it holds the index lock, so a killed run's record is never shown as running.
+ */
 export function runningElsewhere(layout: IndexLayout): RunRecord | null {
   const record = readJson<RunRecord>(layout.run);
   if (!record || typeof record.pid !== 'number' || record.pid === process.pid) return null;

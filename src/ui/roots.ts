@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { HttpError, type Route } from './http-server.js';
 import { indexedRoots } from '../workspace/machine.js';
+import { realPathOr } from '../util/linked-path.js';
 import type { RepoSession, RepoSessions } from '../workspace/live.js';
 
 /** The query parameter an API call names its root in; without it, the call is for the root the panel started in. */
@@ -28,7 +28,7 @@ export class PanelRoots {
   private readonly homeRoot: string;
 
   constructor(private readonly sessions: RepoSessions, private readonly home: RepoSession, homeRoot: string) {
-    this.homeRoot = realPath(homeRoot);
+    this.homeRoot = realPathOr(homeRoot);
   }
 
   list(): RootChoice[] {
@@ -49,13 +49,5 @@ export class PanelRoots {
 
   route(): Route {
     return { method: 'GET', path: '/api/roots', handle: async () => ({ json: { roots: this.list() } }) };
-  }
-}
-
-function realPath(p: string): string {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return p;
   }
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { processState } from './process-state.js';
 
 /**
  * Who holds a lock. The file's mtime is its heartbeat: the holder touches it every tenth of `staleMs`, so a long
@@ -188,7 +189,7 @@ function isStale(held: { text: string; mtimeMs: number }, staleMs: number): bool
   const owner = parseOwner(held.text);
   if (owner?.process === THIS_PROCESS) return false;
   if (Date.now() - held.mtimeMs >= staleMs) return true;
-  return owner !== null && (owner.host === undefined || owner.host === hostname()) && !isAlive(owner.pid);
+  return owner !== null && (owner.host === undefined || owner.host === hostname()) && processState(owner.pid) === 'gone';
 }
 
 function parseOwner(text: string): LockOwner | null {
@@ -197,14 +198,5 @@ function parseOwner(text: string): LockOwner | null {
     return typeof owner.pid === 'number' ? owner : null;
   } catch {
     return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

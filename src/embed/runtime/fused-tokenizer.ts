@@ -1,6 +1,6 @@
 import type { Tokenizer } from '@huggingface/tokenizers';
 import { SPACE, UNIT_CLASS } from './word-split.js';
-import { HASH_SEED, hashStep, WordMemo } from './word-memo.js';
+import { HASH_SEED, hashStep, WORD_MEMO_LIMIT, WordMemo } from './word-memo.js';
 
 /** Ids of one text, as `tokenizer.encode(text, { add_special_tokens: true }).ids` gives them; at most `limit` of them. */
 export type TokenIds = (text: string, limit: number) => number[];
@@ -23,8 +23,6 @@ interface Word {
 
 const UNKNOWN = -1;
 
-/** Distinct words remembered; then the memo starts again (a run's working set refills in one pass). */
-const WORD_MEMO_LIMIT = 200_000;
 
 /**
  * The library's `encode` for one tokenizer shape — any normaliser, the Whitespace pre-tokenizer then Metaspace,

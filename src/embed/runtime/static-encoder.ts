@@ -7,6 +7,7 @@ import { clipText, isBlank } from './text-limits.js';
 import { tokenizerFrom } from './fast-unigram.js';
 import { fusedTokenIds, type TokenIds } from './fused-tokenizer.js';
 import { readTokenizerFile } from './tokenizer-sidecar.js';
+import { WORD_MEMO_LIMIT } from './word-memo.js';
 
 /** What a worker needs to rebuild an identical encoder (the table is shared, not copied). */
 export interface StaticEncoderSource {
@@ -118,7 +119,6 @@ export class StaticEncoder {
   }
 }
 
-const WORD_MEMO_LIMIT = 200_000;
 
 /**
  * A Unigram model's lattice search dominates tokenization time, and it is a pure function of

@@ -6,6 +6,9 @@
  * Open addressing over a power-of-two table of entry numbers, doubled at half full; `limit` entries, then it
  * starts again empty (the working set refills in one pass).
  */
+/** Distinct words a tokenizer remembers; then its memo starts again (a run's working set refills in one pass). */
+export const WORD_MEMO_LIMIT = 200_000;
+
 export class WordMemo<V> {
   private slots = new Int32Array(1 << 12);
   private words: string[] = [];

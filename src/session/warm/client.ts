@@ -87,10 +87,11 @@ function plainCloneAbove(cwd: string): { root: string; indexDir: string } | null
   } catch {
     return null;
   }
-  const device = fs.statSync(dir).dev;
+  // The walk stays on the device it starts on (cwd's real path, so its lstat is its stat).
+  let device: number | undefined;
   for (;;) {
     const here = fs.lstatSync(dir, { throwIfNoEntry: false });
-    if (!here || here.dev !== device) return null;
+    if (!here || here.dev !== (device ??= here.dev)) return null;
     const dotGit = fs.lstatSync(path.join(dir, '.git'), { throwIfNoEntry: false });
     if (dotGit) {
       const ours = dotGit.isDirectory() && dotGit.uid === uid && here.uid === uid && fs.lstatSync(path.join(dir, '.git', 'HEAD'), { throwIfNoEntry: false })?.isFile();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processState } from '../../util/process-state.js';
 import { VERSION } from '../../util/version.js';
 
 /**
@@ -88,7 +89,7 @@ export function warmServers(indexDir: string, root: string): WarmServer[] {
     const pid = Number(/^(\d+)\.json$/.exec(name)?.[1]);
     if (!pid) continue;
     const record = readRecord(recordPath(folder, pid));
-    if (!record || record.value.pid !== pid || record.value.root !== root || record.value.version !== warmVersion() || !alive(pid)) continue;
+    if (!record || record.value.pid !== pid || record.value.root !== root || record.value.version !== warmVersion() || processState(pid) !== 'ours') continue;
     const socket = socketPath(folder, pid);
     if (socket && isOurs(lstat(socket), 'socket')) found.push({ pid, socket, at: record.at });
   }
@@ -99,7 +100,7 @@ export function warmServers(indexDir: string, root: string): WarmServer[] {
 export function sweepDeadServers(folder: string): void {
   for (const name of fs.readdirSync(folder)) {
     const pid = Number(/^(\d+)\.(json|sock)$/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || alive(pid)) continue;
+    if (!pid || pid === process.pid || processState(pid) === 'ours') continue;
     const file = path.join(folder, name);
     if (isOurs(lstat(file), 'any')) fs.rmSync(file, { force: true });
   }
@@ -122,16 +123,6 @@ function readRecord(file: string): { value: WarmRecord; at: number } | null {
     return null;
   } finally {
     fs.closeSync(fd);
-  }
-}
-
-/** Whether a process runs with this pid that we may signal (another user's is not ours to talk to). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
