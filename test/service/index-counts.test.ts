@@ -68,6 +68,8 @@ describe('file and chunk counts', () => {
     const byPath = new Map(listed.map((r) => [r.path, r.chunks]));
     assert.equal(byPath.get('src/retry.ts'), byPath.get('vendor/retry-copy.ts'));
     assert.equal(byPath.get('src/empty.ts'), 0);
+    // Surfaces that all said 0 would agree too: every file with text has chunks.
+    assert.ok([...byPath].every(([p, n]) => p === 'src/empty.ts' || n > 0), JSON.stringify([...byPath]));
     assert.deepEqual({ files: listed.length, chunks: listed.reduce((n, r) => n + r.chunks, 0) }, counts, 'list');
     assert.deepEqual(doctor.find((c) => c.name === 'index')?.counts, counts, 'doctor');
     assert.deepEqual({ files: panel.files, chunks: panel.chunks }, counts, 'panel header');

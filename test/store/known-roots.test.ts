@@ -1,5 +1,6 @@
 // This machine's list of indexed roots (the panel's switcher): what an index run records, what is listed, and
 // what is never taken on trust from the files (a path not absolute and normal, an entry filed under another name).
+import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -80,7 +81,14 @@ describe('the roots this machine indexed', () => {
       { ...good, index: '/etc' },
       { ...good, index: path.join(base, 'elsewhere', '.ocrag') },
     ];
-    forged.forEach((entry, i) => fs.writeFileSync(path.join(dir, `forged-${i}.json`), JSON.stringify(entry)));
+    // Each under the file its own root names, so only the entry's checks can pass it over; the real one after each.
+    for (const entry of forged) {
+      const name = `${createHash('sha256').update(String(entry.root)).digest('hex').slice(0, 32)}.json`;
+      fs.writeFileSync(path.join(dir, name), JSON.stringify(entry));
+      assert.deepEqual(indexedRoots().map((r) => r.root), name === own ? [] : [real], JSON.stringify(entry));
+      fs.rmSync(path.join(dir, name), { force: true });
+      fs.writeFileSync(path.join(dir, own), JSON.stringify(good));
+    }
     // The right content under another root's name: each root has one file, named by its path.
     fs.writeFileSync(path.join(dir, `${'0'.repeat(32)}.json`), JSON.stringify(good));
     fs.writeFileSync(path.join(dir, 'torn.json'), '{"root": "/');
