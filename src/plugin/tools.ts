@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { echoedQuery, renderer, trimToTokenBudget, type OutputFormat } from '../render/index.js';
-import type { ArgsOf, SurfaceId, ToolId, TOOLS } from '../render/contract/tools.js';
+import type { ArgsOf, SurfaceId, SurfaceToolId, ToolId, TOOLS } from '../render/contract/tools.js';
 import { toolShape } from '../render/contract/zod.js';
 import { addedLine } from '../render/sources.js';
 import { formatStatus } from '../render/status.js';
@@ -27,7 +27,7 @@ export interface ToolAnswer {
   text: string;
 }
 
-const SURFACE: SurfaceId = 'opencode';
+const SURFACE = 'opencode' satisfies SurfaceId;
 type Args<Id extends ToolId> = ArgsOf<(typeof TOOLS)[Id]['args']>;
 type Answerer<Id extends ToolId> = (open: Open, cwd: string, args: Args<Id>) => Promise<ToolAnswer>;
 
@@ -35,7 +35,7 @@ type Answerer<Id extends ToolId> = (open: Open, cwd: string, args: Args<Id>) => 
  * What each of the plugin's tools answers (the contract's OpenCode tools, src/render/contract/): results as the
  * CLI renders them, markdown by default; every answer with a one-line title.
  */
-const TOOLS_ANSWERED: { [Id in ToolId]?: Answerer<Id> } = {
+const TOOLS_ANSWERED: { [Id in SurfaceToolId<typeof SURFACE>]: Answerer<Id> } = {
   async search_code(open, cwd, args) {
     const started = performance.now();
     const results = await withWorkspace(open, cwd, 'existing', (w) => w.search(args.query, { k: args.k, pathGlob: args.path_glob, language: args.language, whole: args.whole, minMatch: args.min_score }));
@@ -76,18 +76,26 @@ const TOOLS_ANSWERED: { [Id in ToolId]?: Answerer<Id> } = {
 
 /** Answers one call with a workspace opened for it (so it sees the settings and HEAD of this moment) and closed after. */
 export async function answerCall(call: ToolCall, openWorkspace: (at: string, opts: OpenOptions) => Promise<Workspace>, models: ModelPool): Promise<ToolAnswer> {
-  const id = call.tool as ToolId;
-  const answer = Object.hasOwn(TOOLS_ANSWERED, id) ? (TOOLS_ANSWERED[id] as Answerer<ToolId> | undefined) : undefined;
+  const id = call.tool as SurfaceToolId<typeof SURFACE>;
+  const answer = Object.hasOwn(TOOLS_ANSWERED, id) ? (TOOLS_ANSWERED[id] as Answerer<ToolId>) : undefined;
   if (!answer) throw new OcragError(`no tool "${call.tool}": the plugin and this ocrag are of different versions (run ocrag setup opencode again)`);
   return answer((at, folder) => openWorkspace(at, { folder, models }), call.cwd, checkedArgs(id, call.args));
 }
 
 /** The call's arguments read by the contract's schema (the plugin checked them already; a host driven by another client may not have). */
 function checkedArgs<Id extends ToolId>(id: Id, args: Record<string, unknown>): Args<Id> {
-  const read = z.object(toolShape(id, SURFACE)).safeParse(args);
+  const read = argsSchema(id).safeParse(args);
   if (read.success) return read.data as Args<Id>;
   const issue = read.error.issues[0];
   throw new OcragError(`${issue.path.join('.') || 'arguments'}: ${issue.message}`);
+}
+
+/** Each tool's schema, built once per host: a host answers many calls, and the contract does not change under it. */
+const SCHEMAS = new Map<ToolId, z.ZodType>();
+function argsSchema(id: ToolId): z.ZodType {
+  let schema = SCHEMAS.get(id);
+  if (!schema) SCHEMAS.set(id, (schema = z.object(toolShape(id, SURFACE))));
+  return schema;
 }
 
 function rendered(format: OutputFormat, report: { query: string; latencyMs: number; results: SearchResult[] }, maxTokens?: number): string {

@@ -33,6 +33,9 @@ export const TOOLS = {
 
 export type ToolId = keyof typeof TOOLS;
 
+/** The tools one surface offers, as a type: a surface's table of answerers must then have one for each, and no other. */
+export type SurfaceToolId<S extends SurfaceId> = { [Id in ToolId]: S extends (typeof TOOLS)[Id]['surfaces'][number] ? Id : never }[ToolId];
+
 /** OpenCode names a tool by its server and tool (`ocrag_search_code`): the plugin's tools take the same names. */
 const PREFIX: Record<SurfaceId, string> = { mcp: '', opencode: 'ocrag_' };
 
