@@ -27,21 +27,3 @@ export const UNIT_CLASS: Uint8Array = (() => {
   for (const unit of SPACE_UNITS) table[unit] = SPACE;
   return table;
 })();
-
-/** The words of `text` as the Whitespace pre-tokenizer cuts them (for tests; the fused path scans inline). */
-export function splitWords(text: string): string[] {
-  const words: string[] = [];
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const kind = UNIT_CLASS[text.charCodeAt(i)];
-    if (kind === SPACE) {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (++i < n && UNIT_CLASS[text.charCodeAt(i)] === kind);
-    words.push(text.slice(start, i));
-  }
-  return words;
-}
