@@ -1,8 +1,10 @@
-// node --import tsx bench/mcp.ts [repo] [--queries N]: latency of `ocrag mcp` as an agent sees it, over stdio
+// node --import tsx bench/mcp.ts [repo] [--queries N] [--profile DIR]: latency of `ocrag mcp` as an agent sees it, over stdio
 // with the SDK client. Prints numbers; asserts nothing. Default repo: /tmp/bench-repos/tokio (indexed first if needed).
 //   start → first answer: spawn the server, initialize, one search_code (model and index on disk, page cache warm)
 //   search p50/p90/p99: round trips of search_code after warm-up, cycling through QUERIES (nothing changes)
 //   after an edit: the first search after an uncommitted file change (git status + re-embedding that file)
+//   against rg: each search_code round trip is followed by `rg -n -i` for the query's longest word over the same
+//   tree (a process per search, as an agent runs it), so both p50s come from one interleaved run (skipped without rg)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,6 +27,9 @@ const QUERIES = [
 const args = process.argv.slice(2);
 const queriesAt = args.indexOf('--queries');
 const rounds = queriesAt >= 0 ? Number(args.splice(queriesAt, 2)[1]) : 200;
+const profileAt = args.indexOf('--profile');
+/** --profile DIR: the server writes a CPU profile there (node --cpu-prof), to see where a search's time goes. */
+const profileDir = profileAt >= 0 ? path.resolve(args.splice(profileAt, 2)[1]) : undefined;
 const repo = path.resolve(args[0] ?? '/tmp/bench-repos/tokio');
 
 function percentile(values: number[], p: number): number {
@@ -40,7 +45,7 @@ function ocrag(cliArgs: string[]): string {
 
 async function start(): Promise<Client> {
   const client = new Client({ name: 'ocrag-bench', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: repo, stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), CLI, 'mcp'], cwd: repo, stderr: 'ignore' }));
   return client;
 }
 
@@ -51,6 +56,14 @@ async function search(client: Client, query: string): Promise<{ ms: number; serv
   if (r.isError) throw new Error(`search_code "${query}": ${JSON.stringify(r.content)}`);
   const s = r.structuredContent as { latencyMs: number; results: unknown[] };
   return { ms, serverMs: s.latencyMs, results: s.results.length };
+}
+
+/** One `rg` over the repository for the query's longest word, output read as an agent's shell reads it; its wall time. */
+function rg(query: string): number {
+  const word = query.split(/[^\w]+/).reduce((a, b) => (b.length > a.length ? b : a), '');
+  const t = performance.now();
+  spawnSync('rg', ['-n', '-i', '--', word], { cwd: repo, encoding: 'utf8', maxBuffer: 256 << 20 });
+  return performance.now() - t;
 }
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -75,12 +88,18 @@ async function main(): Promise<void> {
   for (const q of QUERIES) await search(client, q);
   const trips: number[] = [];
   const inServer: number[] = [];
+  const rgTimes: number[] = [];
+  const hasRg = spawnSync('rg', ['--version']).status === 0;
   for (let i = 0; i < rounds; i++) {
-    const r = await search(client, QUERIES[i % QUERIES.length]);
+    const query = QUERIES[i % QUERIES.length];
+    const r = await search(client, query);
     trips.push(r.ms);
     inServer.push(r.serverMs);
+    if (hasRg) rgTimes.push(rg(query));
   }
   console.log(`search_code (${rounds} after warm-up)   p50 ${fmt(percentile(trips, 50))}  p90 ${fmt(percentile(trips, 90))}  p99 ${fmt(percentile(trips, 99))}  (in server: p50 ${fmt(percentile(inServer, 50))}, p90 ${fmt(percentile(inServer, 90))})`);
+  if (hasRg) console.log(`rg -n -i <longest word>, interleaved   p50 ${fmt(percentile(rgTimes, 50))}  p90 ${fmt(percentile(rgTimes, 90))}   search_code/rg p50 ${(percentile(trips, 50) / percentile(rgTimes, 50)).toFixed(2)}×`);
+  else console.log('rg not found: the comparison with rg is skipped (apt-get install ripgrep)');
 
   const scratch = path.join(repo, 'ocrag-bench-scratch.rs');
   const afterEdit: number[] = [];
