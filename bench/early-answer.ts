@@ -1,5 +1,5 @@
 // A fresh clone's first answer against the full index, with the built CLI (`npm run bench:early`):
-//   node --import tsx bench/early-answer.ts [repo=/tmp/tok-tokio] [--questions N]
+//   node --import tsx bench/early-answer.ts [repo=/tmp/tok-tokio] [--questions N] [--json FILE]
 // For each question: a copy of the repository without .ocrag/, `ocrag search --json` timed (wall), the background
 // index it starts waited for, then the same search again (the final answer). Reports each first answer's wall time
 // against a full `ocrag index` of a fresh copy (median of the runs before and after), and how many of the final
@@ -8,9 +8,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeJsonResult } from './json-result.js';
 
 const CLI = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'dist', 'cli', 'main.js');
-const source = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '/tmp/tok-tokio';
+const source = process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--')) ?? '/tmp/tok-tokio';
 const limit = Number(process.argv[process.argv.indexOf('--questions') + 1]) || Infinity;
 
 /** Questions an agent new to tokio asks: identifiers, descriptions in English, a few in Chinese. */
@@ -86,6 +87,7 @@ try {
   console.log(`first answer (wall): median ${(median(firsts) / 1000).toFixed(2)} s = ${((100 * median(firsts)) / index).toFixed(0)}% of the index, max ${(Math.max(...firsts) / 1000).toFixed(2)} s = ${((100 * Math.max(...firsts)) / index).toFixed(0)}%`);
   const overlaps = rows.map((r) => r.overlap);
   console.log(`top-10 overlap with the final answer: mean ${(overlaps.reduce((a, b) => a + b, 0) / overlaps.length).toFixed(2)}, min ${Math.min(...overlaps)}, ${overlaps.filter((o) => o >= 6).length}/${overlaps.length} questions at 6 or more`);
+  writeJsonResult({ repo: path.basename(source), indexMs: index, firstMedianMs: median(firsts), firstMaxMs: Math.max(...firsts), medianShare: median(firsts) / index, overlapMin: Math.min(...overlaps), overlapAtLeast6: overlaps.filter((o) => o >= 6).length, questions: overlaps.length, load: os.loadavg()[0] });
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }

@@ -1,4 +1,4 @@
-// node --import tsx bench/mcp.ts [repo] [--queries N] [--profile DIR]: latency of `ocrag mcp` as an agent sees it, over stdio
+// node --import tsx bench/mcp.ts [repo] [--queries N] [--profile DIR] [--json FILE]: latency of `ocrag mcp` as an agent sees it, over stdio
 // with the SDK client. Prints numbers; asserts nothing. Default repo: /tmp/bench-repos/tokio (indexed first if needed).
 //   start → first answer: spawn the server, initialize, one search_code (model and index on disk, page cache warm)
 //   search p50/p90/p99: round trips of search_code after warm-up, cycling through QUERIES (nothing changes)
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { writeJsonResult } from './json-result.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
@@ -27,6 +28,8 @@ const QUERIES = [
 const args = process.argv.slice(2);
 const queriesAt = args.indexOf('--queries');
 const rounds = queriesAt >= 0 ? Number(args.splice(queriesAt, 2)[1]) : 200;
+const jsonAt = args.indexOf('--json');
+const jsonArgs = jsonAt >= 0 ? args.splice(jsonAt, 2) : [];
 const profileAt = args.indexOf('--profile');
 /** --profile DIR: the server writes a CPU profile there (node --cpu-prof), to see where a search's time goes. */
 const profileDir = profileAt >= 0 ? path.resolve(args.splice(profileAt, 2)[1]) : undefined;
@@ -100,6 +103,7 @@ async function main(): Promise<void> {
   console.log(`search_code (${rounds} after warm-up)   p50 ${fmt(percentile(trips, 50))}  p90 ${fmt(percentile(trips, 90))}  p99 ${fmt(percentile(trips, 99))}  (in server: p50 ${fmt(percentile(inServer, 50))}, p90 ${fmt(percentile(inServer, 90))})`);
   if (hasRg) console.log(`rg -n -i <longest word>, interleaved   p50 ${fmt(percentile(rgTimes, 50))}  p90 ${fmt(percentile(rgTimes, 90))}   search_code/rg p50 ${(percentile(trips, 50) / percentile(rgTimes, 50)).toFixed(2)}×`);
   else console.log('rg not found: the comparison with rg is skipped (apt-get install ripgrep)');
+  const result = { repo: path.basename(repo), chunks, searchP50Ms: percentile(trips, 50), rgP50Ms: hasRg ? percentile(rgTimes, 50) : null, ratio: hasRg ? percentile(trips, 50) / percentile(rgTimes, 50) : null, load: os.loadavg()[0] };
 
   const scratch = path.join(repo, 'ocrag-bench-scratch.rs');
   const afterEdit: number[] = [];
@@ -113,6 +117,7 @@ async function main(): Promise<void> {
   }
   console.log(`first search after an edit   median ${fmt(percentile(afterEdit, 50))}  (runs: ${afterEdit.map((s) => s.toFixed(0)).join(', ')} ms)`);
   await client.close();
+  writeJsonResult({ ...result, afterEditMedianMs: percentile(afterEdit, 50) }, ['--json', ...jsonArgs.slice(1)]);
 }
 
 await main();
