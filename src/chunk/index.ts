@@ -50,9 +50,7 @@ export async function chunkFile(path: string, text: string, options: Partial<Chu
     }
     let spans: Span[];
     try {
-      spans = Object.hasOwn(SFC_REVISIONS, language)
-        ? ((await sfcSpans(lines, settings, (lang, script, scriptLines) => syntaxSpans(lang, script, scriptLines, settings))) ?? [])
-        : await syntaxSpans(language, text, lines, settings);
+      spans = Object.hasOwn(SFC_REVISIONS, language) ? (sfcSpans(lines, settings) ?? []) : await syntaxSpans(language, text, lines, settings);
     } catch {
       spans = [];
     }

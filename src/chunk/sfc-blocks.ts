@@ -1,12 +1,12 @@
 /**
  * The top-level blocks of a single-file component (`.vue`, `.svelte`): `<script>` (and `<script setup>`),
- * `<template>` and `<style>`, with the lines and characters each takes. Pure text scanning, no grammar: the chunker
- * (sfc.ts) parses what a script block holds and cuts the rest as markup or styles.
+ * `<template>` and `<style>`, with the lines and characters each takes, and the name a component gives itself.
+ * Pure text scanning, no grammar.
  *
- * Revisions: vue and svelte are 2 since their files are cut by blocks, the script by its grammar (they were line
- * windows, `lines`, before): raising them re-chunks those files only.
+ * Revisions: vue is 2 since a component that names itself heads its windows' breadcrumbs with the name (sfc.ts);
+ * they were line windows, `lines`, with none before. Svelte components give no name: their chunks are as before.
  */
-export const SFC_REVISIONS: Readonly<Record<string, number>> = { vue: 2, svelte: 2 };
+export const SFC_REVISIONS: Readonly<Record<string, number>> = { vue: 2 };
 
 export type BlockTag = 'script' | 'template' | 'style';
 
@@ -51,14 +51,6 @@ export function sfcBlocks(text: string): SfcBlock[] | null {
   }
   return blocks.length ? blocks : null;
 }
-
-/** The language a script block is written in: its `lang` (ts, tsx, jsx…), JavaScript when it names none. */
-export function scriptLanguage(attrs: string): string | null {
-  const lang = /\blang\s*=\s*["']?([\w-]+)/i.exec(attrs)?.[1]?.toLowerCase() ?? 'js';
-  return SCRIPT_LANGUAGES[lang] ?? null;
-}
-
-const SCRIPT_LANGUAGES: Record<string, string> = { js: 'javascript', javascript: 'javascript', jsx: 'javascript', mjs: 'javascript', ts: 'typescript', typescript: 'typescript', tsx: 'tsx' };
 
 /**
  * The name a component gives itself, from a script's text: Vue's options object (`export default { name: 'UserList'`,
