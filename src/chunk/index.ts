@@ -5,6 +5,8 @@ import { detectLanguage, detectLanguageFromShebang } from './languages.js';
 import { SourceLines } from './lines.js';
 import { grammarFailure, grammarFor } from './parser.js';
 import { rulesFor } from './rules.js';
+import { sfcSpans } from './sfc.js';
+import { SFC_REVISIONS } from './sfc-blocks.js';
 import { parseDefinitions } from './syntax.js';
 import type { Chunk, ChunkOptions } from './types.js';
 import { slidingWindows, type Span } from './windows.js';
@@ -48,7 +50,7 @@ export async function chunkFile(path: string, text: string, options: Partial<Chu
     }
     let spans: Span[];
     try {
-      spans = await syntaxSpans(language, text, lines, settings);
+      spans = Object.hasOwn(SFC_REVISIONS, language) ? (sfcSpans(lines, settings) ?? []) : await syntaxSpans(language, text, lines, settings);
     } catch {
       spans = [];
     }

@@ -1,6 +1,7 @@
 import { testSeams, type TestSeams } from '../util/test-seams.js';
 import { DOCUMENT_REVISIONS } from './documents.js';
 import { ruleRevisions } from './rules.js';
+import { SFC_REVISIONS } from './sfc-blocks.js';
 
 /**
  * The chunker's versions. Each language's chunking has a revision of its own: its `SyntaxRules.version`, or, for
@@ -72,7 +73,7 @@ export function parseChunkerVersions(text: string): ChunkerVersions {
 function currentEntry(): Entry {
   const { chunkerRevisions, ruleless } = testSeams();
   if (!current || current.seams.chunkerRevisions !== chunkerRevisions || current.seams.ruleless !== ruleless) {
-    const own = { ...ruleRevisions(), ...DOCUMENT_REVISIONS };
+    const own = { ...ruleRevisions(), ...DOCUMENT_REVISIONS, ...SFC_REVISIONS };
     const revisions: Record<string, number> = { ...own, [LINE_WINDOWS]: LINE_WINDOWS_REVISION };
     // Tests raise revisions without editing rules (the seam `chunkerRevisions`).
     for (const [key, value] of Object.entries(chunkerRevisions ?? {})) if (value >= 1) revisions[key] = Math.floor(value);

@@ -6,7 +6,7 @@ import { chunkerVersion, chunkerVersionOf, formatChunkerVersions, parseChunkerVe
 import { chunkId } from '../../src/index/chunk-id.js';
 import { withSeams } from '../support/seams.js';
 
-const TODAY = '1+asciidoc.2+bash.2+c.4+c_sharp.3+cpp.4+csv.2+dart.2+elixir.3+go.2+haskell.2+html.3+java.2+javascript.2+kotlin.2+lines.2+lua.2+markdown.2+objective_c.2+pdf.3+php.3+python.2+rst.2+ruby.3+rust.2+scala.2+swift.2+text.2+tsv.2+tsx.2+typescript.2+zig.2';
+const TODAY = '1+asciidoc.2+bash.2+c.4+c_sharp.3+cpp.4+csv.2+dart.2+elixir.3+go.2+haskell.2+html.3+java.2+javascript.2+kotlin.2+lines.2+lua.2+markdown.2+objective_c.2+pdf.3+php.3+python.2+rst.2+ruby.3+rust.2+scala.2+swift.2+text.2+tsv.2+tsx.2+typescript.2+vue.2+zig.2';
 
 test('code languages moved to revision 2 together (members became chunks); documents and windows have their own', () => {
   assert.equal(chunkerVersion(), TODAY);
