@@ -1,6 +1,6 @@
 // Hook and branch numbers on a real repository with history (issue 3). Prints numbers; asserts nothing.
 // usage: node --import tsx bench/hooks.ts <clone with history>   (it works on a fresh local clone of it)
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -138,8 +138,81 @@ export async function benchHooks(source: string): Promise<Record<string, unknown
   };
 }
 
+/** Milliseconds and CPU seconds of one one-file commit's hook run, and when a search first found the commit's text. */
+interface Searchable {
+  cli: string;
+  runEndMs: number;
+  searchFoundMs: number;
+  /** When the search that found it started: the commit became searchable between this and searchFoundMs. */
+  foundSearchStartMs: number;
+  searches: number;
+  hookCpuS: number;
+}
+
+/**
+ * A one-file commit, searchable: a new word is committed (hooks off), then the post-commit run is started as the
+ * hook block starts it (detached `ocrag hook post-commit`) and, from the same moment, `ocrag search --no-update` for
+ * the word, again until an answer holds it (`--no-update`: the search never indexes itself, so the hook's run is
+ * what it waits for; each search takes CPU from that run, alike for every build). Times from the hook's start: the
+ * answer that first held the word, and the run's log line. Several CLIs (builds) are run interleaved, A B A B …
+ * `repo` is an indexed clone; it gets one commit per round and CLI.
+ */
+export async function benchOneFileSearchable(repo: string, clis: string[], rounds: number): Promise<Searchable[]> {
+  const files = git(repo, 'ls-files', '*.rs', '*.ts', '*.py', '*.go').split('\n').filter(Boolean).slice(0, 40);
+  const out: Searchable[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const cli of clis) {
+      // Asked within the file: the answer then holds the word's chunk exactly when the index has the new blob.
+      const word = `zqxsearchable${Date.now().toString(36)}${round}`;
+      const file = files[(round * clis.length + clis.indexOf(cli)) % files.length];
+      fs.appendFileSync(path.join(repo, file), `\n// ${word} one-file bench edit\n`);
+      git(repo, 'add', file);
+      git(repo, '-c', 'core.hooksPath=/dev/null', 'commit', '-q', '-m', `bench: one file ${word}`);
+      const offset = logOf(repo).length;
+      const timeFile = path.join(os.tmpdir(), `ocrag-bench-hook-time-${process.pid}`);
+      const t = performance.now();
+      // /usr/bin/time reports the run's CPU, all its threads; the search below is not counted in it.
+      const hook = spawn('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, process.execPath, cli, 'hook', 'post-commit'], { cwd: repo, env: ENV, stdio: 'ignore' });
+      const exited = new Promise((resolve) => hook.once('exit', resolve));
+      let searches = 0;
+      let searchFoundMs = -1;
+      let foundSearchStartMs = -1;
+      while (searchFoundMs < 0 && searches < 50) {
+        searches++;
+        foundSearchStartMs = ms(t);
+        const answer = spawnSync(process.execPath, [cli, 'search', word, '-k', '3', '--path', file, '--no-update', '--json'], { cwd: repo, env: ENV, encoding: 'utf8' }).stdout;
+        if (answer.includes(word)) searchFoundMs = ms(t);
+      }
+      await waitForLogLine(repo, offset, /post-commit: (indexed|up to date|another run)/);
+      const runEndMs = ms(t);
+      await exited;
+      const [user, sys] = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+      out.push({ cli, runEndMs, searchFoundMs, foundSearchStartMs, searches, hookCpuS: +(user + sys).toFixed(2) });
+    }
+  }
+  return out;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const source = process.argv[2];
-  if (!source) throw new Error('usage: bench/hooks.ts <clone with history>');
-  console.log(JSON.stringify(await benchHooks(path.resolve(source)), null, 2));
+  if (!source) throw new Error('usage: bench/hooks.ts <clone with history> | <indexed clone> --searchable [--rounds n] [--cli dist/cli/main.js …]');
+  if (process.argv.includes('--searchable')) {
+    const clis = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--cli' ? [path.resolve(a)] : []));
+    const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
+    const loadBefore = os.loadavg()[0];
+    const runs = await benchOneFileSearchable(path.resolve(source), clis.length ? clis : [CLI], rounds);
+    const by = (cli: string, k: keyof Searchable) => runs.filter((r) => r.cli === cli).map((r) => r[k] as number);
+    const summary = Object.fromEntries((clis.length ? clis : [CLI]).map((cli) => [cli, {
+      searchFoundMs: by(cli, 'searchFoundMs').join(' '), searchFoundMsP50: median(by(cli, 'searchFoundMs')),
+      foundSearchStartMs: by(cli, 'foundSearchStartMs').join(' '),
+      runEndMs: by(cli, 'runEndMs').join(' '), runEndMsP50: median(by(cli, 'runEndMs')),
+      hookCpuS: by(cli, 'hookCpuS').join(' '), hookCpuSP50: median(by(cli, 'hookCpuS')),
+      searches: by(cli, 'searches').join(' '),
+    }]));
+    console.log(JSON.stringify({ ...summary, load1m: `${loadBefore.toFixed(2)} → ${os.loadavg()[0].toFixed(2)} on ${os.cpus().length} cores` }, null, 2));
+  } else {
+    console.log(JSON.stringify(await benchHooks(path.resolve(source)), null, 2));
+  }
 }
