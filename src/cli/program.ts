@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
 import { debugStacks } from '../workspace/environment.js';
 import { GitError } from '../workspace/types.js';
@@ -118,17 +117,3 @@ function reportError(e: unknown): number {
   if (!known && !(e instanceof GitError) && debugStacks()) process.stderr.write(`${(e as Error)?.stack}\n`);
   return known ? EXIT_OF[known.kind] : EXIT.error;
 }
-
-// A reader that stops early (`ocrag search … | head`) closes the pipe: the rest of the output has nobody to go to,
-// which is no error of ocrag's, so the process ends quietly instead of dying on an unhandled EPIPE.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode === undefined ? EXIT.ok : Number(process.exitCode));
-    throw e;
-  });
-}
-
-// `git ocrag …` runs the git-ocrag bin, which is this same file.
-main(process.argv).then((code) => {
-  process.exitCode = code;
-});

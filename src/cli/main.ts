@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// The `ocrag` program (and `git ocrag`, the git-ocrag bin, which is this same file). A git hook's run, `ocrag hook
+// <name>` (what the installed blocks start after every commit and checkout), goes straight to the hook's own entry:
+// commander, the command table and the hooks command's module (install, status, the setup code they bring) were
+// about a tenth of a one-file commit's run, before the commit is searchable.
+
+// A reader that stops early (`ocrag search … | head`) closes the pipe: the rest of the output has nobody to go to,
+// which is no error of ocrag's, so the process ends quietly (exit 0 unless a code was set) instead of dying on an
+// unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode === undefined ? 0 : Number(process.exitCode));
+    throw e;
+  });
+}
+
+const [command, name, ...args] = process.argv.slice(2);
+if (command === 'hook' && name !== undefined && !name.startsWith('-')) {
+  // Never fails, exit 0 (as the hidden `hook` command of the full program).
+  await (await import('../workspace/hook.js')).runHook(process.cwd(), name, args);
+} else {
+  process.exitCode = await (await import('./program.js')).main(process.argv);
+}
