@@ -1,6 +1,6 @@
 // Hook and branch numbers on a real repository with history (issue 3). Prints numbers; asserts nothing.
 // usage: node --import tsx bench/hooks.ts <clone with history>   (it works on a fresh local clone of it)
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -175,8 +175,9 @@ function firstWrite(dir: string, t: number): { ms: () => number; close: () => vo
  * clone, so that each pays for its own upkeep: compaction, the snapshot's rewrite); a clone gets a commit per round.
  */
 export async function benchOneFileSearchable(clones: string[], clis: string[], rounds: number, poll = false): Promise<Searchable[]> {
+  // Not spawnSync: the watchers below must hear their events while a search runs.
   const search = (repo: string, cli: string, word: string, file: string) =>
-    spawnSync(process.execPath, [cli, 'search', word, '-k', '3', '--path', file, '--no-update', '--json'], { cwd: repo, env: ENV, encoding: 'utf8' }).stdout.includes(word);
+    new Promise<boolean>((resolve) => execFile(process.execPath, [cli, 'search', word, '-k', '3', '--path', file, '--no-update', '--json'], { cwd: repo, env: ENV }, (_e, stdout) => resolve(String(stdout).includes(word))));
   const out: Searchable[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const [i, cli] of clis.entries()) {
@@ -199,7 +200,7 @@ export async function benchOneFileSearchable(clones: string[], clis: string[], r
       const polled: Pick<Searchable, 'searchFoundMs' | 'foundSearchStartMs'> = {};
       for (let searches = 0; poll && polled.searchFoundMs === undefined && searches < 50; searches++) {
         const asked = ms(t);
-        if (search(repo, cli, word, file)) Object.assign(polled, { searchFoundMs: ms(t), foundSearchStartMs: asked });
+        if (await search(repo, cli, word, file)) Object.assign(polled, { searchFoundMs: ms(t), foundSearchStartMs: asked });
       }
       await waitForLogLine(repo, offset, /post-commit: (indexed|up to date|another run)/);
       const runEndMs = ms(t);
@@ -210,7 +211,7 @@ export async function benchOneFileSearchable(clones: string[], clis: string[], r
       manifest.close();
       snapshot.close();
       const s = performance.now();
-      const found = search(repo, cli, word, file);
+      const found = await search(repo, cli, word, file);
       out.push({ cli, manifestMs, snapshotMs, runEndMs, hookCpuS: +(user + sys).toFixed(2), ...polled, searchAfterMs: ms(s), found });
     }
   }
