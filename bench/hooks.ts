@@ -1,6 +1,6 @@
 // Hook and branch numbers on a real repository with history (issue 3). Prints numbers; asserts nothing.
 // usage: node --import tsx bench/hooks.ts <clone with history>   (it works on a fresh local clone of it)
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -138,8 +138,111 @@ export async function benchHooks(source: string): Promise<Record<string, unknown
   };
 }
 
+/** One one-file commit's run: milliseconds from the hook's start, its CPU seconds, and what the search after it saw. */
+interface Searchable {
+  cli: string;
+  /** HEAD's manifest written: from then on a search answers with the commit. */
+  manifestMs: number;
+  /** The search set's snapshot (a segment, or the whole file) first written by the run: a one-shot search restores it without LanceDB. */
+  snapshotMs: number;
+  runEndMs: number;
+  hookCpuS: number;
+  /** With --poll: when a search started with the hook first held the word, and the start of that search (the commit became searchable in between). */
+  searchFoundMs?: number;
+  foundSearchStartMs?: number;
+  /** The `ocrag search` after the run: its wall time, and whether it found the word. */
+  searchAfterMs: number;
+  found: boolean;
+}
+
+/** Milliseconds from `t` (performance.now()) to the first file (not a temporary one) that appears or changes in `dir`. */
+function firstWrite(dir: string, t: number): { ms: () => number; close: () => void } {
+  let first = -1;
+  const watcher = fs.watch(dir, (_event, name) => {
+    if (first < 0 && name && !name.endsWith('.tmp') && !name.includes('.tmp-')) first = ms(t);
+  });
+  return { ms: () => first, close: () => watcher.close() };
+}
+
+/**
+ * A one-file commit, searchable: a new word is committed (hooks off), then the post-commit run is started as the
+ * hook block starts it (detached `ocrag hook post-commit`). Times from the hook's start: HEAD's manifest written (the
+ * commit is searchable), the search set's snapshot written (a one-shot search answers from it), the run's end; then
+ * one `ocrag search --no-update` for the word (within the file, so the answer holds the word's chunk exactly when the
+ * index has the new blob) must find it. With `poll`, `ocrag search --no-update` is also asked from the hook's start
+ * until an answer holds the word (it never indexes itself; each search takes CPU from the run, alike for every build).
+ * Several CLIs (builds) are run interleaved, A B A B …, each in its own indexed clone (`clones[i]`, copies of one
+ * clone, so that each pays for its own upkeep: compaction, the snapshot's rewrite); a clone gets a commit per round.
+ */
+export async function benchOneFileSearchable(clones: string[], clis: string[], rounds: number, poll = false): Promise<Searchable[]> {
+  // Not spawnSync: the watchers below must hear their events while a search runs.
+  const search = (repo: string, cli: string, word: string, file: string) =>
+    new Promise<boolean>((resolve) => execFile(process.execPath, [cli, 'search', word, '-k', '3', '--path', file, '--no-update', '--json'], { cwd: repo, env: ENV }, (_e, stdout) => resolve(String(stdout).includes(word))));
+  const out: Searchable[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, cli] of clis.entries()) {
+      const repo = clones[i];
+      const dir = path.join(repo, '.ocrag');
+      const files = git(repo, 'ls-files', '*.rs', '*.ts', '*.py', '*.go').split('\n').filter(Boolean).slice(0, 40);
+      const word = `zqxsearchable${Date.now().toString(36)}${round}`;
+      const file = files[(round * clis.length + i) % files.length];
+      fs.appendFileSync(path.join(repo, file), `\n// ${word} one-file bench edit\n`);
+      git(repo, 'add', file);
+      git(repo, '-c', 'core.hooksPath=/dev/null', 'commit', '-q', '-m', `bench: one file ${word}`);
+      const offset = logOf(repo).length;
+      const timeFile = path.join(os.tmpdir(), `ocrag-bench-hook-time-${process.pid}`);
+      const t = performance.now();
+      const manifest = firstWrite(path.join(dir, 'manifests'), t);
+      const snapshot = firstWrite(path.join(dir, 'resident'), t);
+      // /usr/bin/time reports the run's CPU, all its threads; searches are not counted in it.
+      const hook = spawn('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, process.execPath, cli, 'hook', 'post-commit'], { cwd: repo, env: ENV, stdio: 'ignore' });
+      const exited = new Promise((resolve) => hook.once('exit', resolve));
+      const polled: Pick<Searchable, 'searchFoundMs' | 'foundSearchStartMs'> = {};
+      for (let searches = 0; poll && polled.searchFoundMs === undefined && searches < 50; searches++) {
+        const asked = ms(t);
+        if (await search(repo, cli, word, file)) Object.assign(polled, { searchFoundMs: ms(t), foundSearchStartMs: asked });
+      }
+      await waitForLogLine(repo, offset, /post-commit: (indexed|up to date|another run)/);
+      const runEndMs = ms(t);
+      await exited;
+      const [user, sys] = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+      const manifestMs = manifest.ms();
+      const snapshotMs = snapshot.ms();
+      manifest.close();
+      snapshot.close();
+      const s = performance.now();
+      const found = await search(repo, cli, word, file);
+      out.push({ cli, manifestMs, snapshotMs, runEndMs, hookCpuS: +(user + sys).toFixed(2), ...polled, searchAfterMs: ms(s), found });
+    }
+  }
+  return out;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const source = process.argv[2];
-  if (!source) throw new Error('usage: bench/hooks.ts <clone with history>');
-  console.log(JSON.stringify(await benchHooks(path.resolve(source)), null, 2));
+  if (!source) throw new Error('usage: bench/hooks.ts <clone with history> | <indexed clone> --searchable [--poll] [--rounds n] [--cli dist/cli/main.js[=<its own clone>] …]');
+  if (process.argv.includes('--searchable')) {
+    // --cli <build's dist/cli/main.js>[=<its own clone>]; by default every build runs in the clone given first.
+    const pairs = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--cli' ? [a.split('=')] : []));
+    const clis = pairs.map(([cli]) => path.resolve(cli));
+    const clones = pairs.map(([, clone]) => path.resolve(clone ?? source));
+    const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
+    const loadBefore = os.loadavg()[0];
+    const runs = await benchOneFileSearchable(clis.length ? clones : [path.resolve(source)], clis.length ? clis : [CLI], rounds, process.argv.includes('--poll'));
+    const keys = ['manifestMs', 'snapshotMs', 'runEndMs', 'hookCpuS', 'searchAfterMs', 'searchFoundMs', 'foundSearchStartMs'] as const;
+    const summary = Object.fromEntries((clis.length ? clis : [CLI]).map((cli) => {
+      const mine = runs.filter((r) => r.cli === cli);
+      const row: Record<string, unknown> = { found: mine.map((r) => r.found).join(' ') };
+      for (const k of keys) {
+        const xs = mine.map((r) => r[k]).filter((x): x is number => x !== undefined);
+        if (xs.length) Object.assign(row, { [k]: xs.join(' '), [`${k}P50`]: median(xs) });
+      }
+      return [cli, row];
+    }));
+    console.log(JSON.stringify({ ...summary, load1m: `${loadBefore.toFixed(2)} → ${os.loadavg()[0].toFixed(2)} on ${os.cpus().length} cores` }, null, 2));
+  } else {
+    console.log(JSON.stringify(await benchHooks(path.resolve(source)), null, 2));
+  }
 }

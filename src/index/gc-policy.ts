@@ -74,14 +74,31 @@ export function recordGcCheck(ctx: IndexContext, chunks: number): void {
   writeFileAtomic(ctx.layout.gcCheck, JSON.stringify({ chunks, at: new Date().toISOString() } satisfies GcCheck) + '\n');
 }
 
-/** After a run that stored something: the run's summary, with what gc collected when it was due. Never fails the run. */
-export async function summaryAfterGc(ctx: IndexContext, summary: IndexSummary, onNotice?: (message: string) => void): Promise<IndexSummary> {
+/**
+ * After a run that stored something: the run's summary, with what gc collected when it was due; `compact`: the store
+ * is compacted when fragmented unless gc did it (a small run leaves that to here, see indexer.ts `deferCompaction`).
+ * Never fails the run.
+ */
+export async function summaryAfterGc(ctx: IndexContext, summary: IndexSummary, onNotice?: (message: string) => void, compact = false): Promise<IndexSummary> {
   try {
     const { gc } = await collectGarbageIfDue(ctx, onNotice);
+    if (!gc && compact) await compactIfFragmented(ctx);
     if (!gc) return summary;
     return { ...summary, garbageCollected: { manifestsRemoved: gc.manifestsRemoved.length, chunksRemoved: gc.chunksRemoved, bytesFreed: Math.max(0, gc.bytesBefore - gc.bytesAfter) } };
   } catch (e) {
     onNotice?.(`ocrag: automatic gc skipped: ${(e as Error).message}`);
     return summary;
+  }
+}
+
+/** Folds a store's small commits when they have piled up (LanceStore.compactIfFragmented). */
+async function compactIfFragmented(ctx: IndexContext): Promise<void> {
+  const meta = readMeta(ctx.layout.meta);
+  if (!meta || !storeExists(ctx.layout)) return;
+  const store = await openStore(ctx.layout, meta.dim, { create: false });
+  try {
+    await store.compactIfFragmented();
+  } finally {
+    store.close();
   }
 }

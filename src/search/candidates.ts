@@ -119,6 +119,11 @@ export async function keepSnapshotCurrent(store: StoreHandle, modelId: string, b
   if (await fitsInMemory(store, resident, tree, tree)) await resident.ensure(store, tree, held);
 }
 
+/** After an index run whose commit is searchable: the snapshot written whole once its segments are due (ResidentChunks.compactSegments). */
+export function compactSnapshot(store: StoreHandle, modelId: string): void {
+  residentOf(store, modelId).compactSegments();
+}
+
 /** LanceDB's full-text search over the view's chunks, kept to measure against the resident BM25. */
 async function storeTextScores(store: StoreHandle, resident: ResidentChunks, visible: VisibleChunks, q: QueryInfo, settings: CandidateSettings): Promise<Map<number, number>> {
   // The store's index ranks over every branch's chunks: widen the window until enough visible ones come back.

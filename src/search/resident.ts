@@ -4,7 +4,7 @@ import { CHUNK_FIELDS } from '../store/chunk-columns.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { readSnapshot, snapshotBlobs, writeSnapshot, type ResidentState, type RestoredState } from './resident-snapshot.js';
 import { SectionDamageError } from './sectioned-file.js';
-import { isSegmentOf, MAX_SEGMENTS, readSegments, writeSegment, type Segment, type SegmentRow } from './resident-segments.js';
+import { isSegmentOf, MAX_SEGMENTS, readSegments, segmentFile, writeSegment, type Segment, type SegmentRow } from './resident-segments.js';
 import { ResidentIndex } from './resident-index.js';
 
 export { definitionKey } from './resident-index.js';
@@ -73,9 +73,10 @@ export class ResidentChunks extends ResidentIndex {
   /**
    * Appends to the snapshot on disk, as a segment, the chunks of these blobs it lacks, from `held` alone, without
    * restoring it: an index run's commit then costs reading the snapshot's blob list and writing its new chunks
-   * (restoring tokio's whole set and writing it anew was most of a one-file commit's 1.2–1.5 s). False when that
-   * will not do (a set already restored here, no snapshot, a damaged one, segments due for compaction, blobs
-   * `held` lacks, or too many new chunks): then `ensure` does it.
+   * (restoring tokio's whole set and writing it anew was most of a one-file commit's 1.2–1.5 s). Past MAX_SEGMENTS
+   * too, by up to LATE_SEGMENTS: the run writes the set whole once the commit is searchable (`compactSegments`).
+   * False when that will not do (a set already restored here, no snapshot, a damaged one, segments far past due,
+   * blobs `held` lacks, or too many new chunks): then `ensure` does it.
    */
   async appendHeld(blobs: Set<string>, held: () => Promise<HeldChunks>): Promise<boolean> {
     const file = this.snapshotFile;
@@ -83,7 +84,7 @@ export class ResidentChunks extends ResidentIndex {
     const listed = snapshotBlobs(file, this.dim);
     if (!listed || listed.id === undefined) return false;
     const segments = readSegments(file, listed.id, this.dim);
-    if (segments === 'damaged' || segments.length >= MAX_SEGMENTS) return false;
+    if (segments === 'damaged' || segments.length >= MAX_SEGMENTS + LATE_SEGMENTS) return false;
     for (const { rows, empty } of segments) for (const b of [...rows.map((r) => r.blob), ...empty]) listed.blobs.add(b);
     const missing = new Set([...blobs].filter((b) => !listed.blobs.has(b)));
     if (!missing.size) return true;
@@ -94,6 +95,21 @@ export class ResidentChunks extends ResidentIndex {
     writeSegment(file, listed.id, segments.length + 1, this.dim, { rows: added, empty: empty.filter((b) => missing.has(b)) });
     residentLoads.held += added.length;
     return true;
+  }
+
+  /**
+   * Writes the snapshot whole with its segments inside once they reach MAX_SEGMENTS: what an index run's appends
+   * (`appendHeld`) leave for after its commit is searchable. Only on a set this process has not restored or added to.
+   */
+  compactSegments(): void {
+    const file = this.snapshotFile;
+    if (!file || this.restored || this.size) return;
+    const id = snapshotBlobs(file, this.dim)?.id;
+    if (id === undefined || !fs.existsSync(segmentFile(file, id, MAX_SEGMENTS))) return;
+    this.restoreSnapshot();
+    if (this.base.segments < MAX_SEGMENTS) return;
+    this.detachSnapshot();
+    this.base = { id: writeSnapshot(file, this.dim, this.state()) ?? undefined, segments: 0 };
   }
 
   private markEmpty(blob: string): void {
@@ -204,6 +220,12 @@ export class ResidentChunks extends ResidentIndex {
   }
 
 }
+
+/**
+ * Segments an index run may append past MAX_SEGMENTS before it must write the set whole first: the run compacts
+ * after the commit is searchable, so only runs killed before that (or a store no run compacts) pile up to here.
+ */
+const LATE_SEGMENTS = MAX_SEGMENTS;
 
 /** Below this many chunks a segment is always small enough (a commit's), whatever the snapshot it extends. */
 const SMALL_SEGMENT = 2000;

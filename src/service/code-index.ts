@@ -11,7 +11,7 @@ import type { PartialAnswer } from './early-answer.js';
 import { withSources, type SourcesView } from '../index/sources.js';
 import { readyFolderStore, viewSources } from '../index/folder.js';
 import { AsIs } from './as-is.js';
-import { refreshSearchSnapshot } from './search-snapshot.js';
+import { settleRun } from './search-snapshot.js';
 import { ChunksInHand } from '../index/chunks-in-hand.js';
 import { summarize } from '../index/known-tree.js';
 import type { IndexProgress, IndexSummary } from '../index/indexer.js';
@@ -81,8 +81,7 @@ export class CodeIndex {
     await this.refreshHead();
     const inHand = new ChunksInHand();
     const summary = await this.runIndex(opts.rebuild, opts.holdingLock, opts.signal, opts.runId, inHand);
-    if (!summary.upToDate) await refreshSearchSnapshot(this.ctx, inHand);
-    else await checkSearchSet(this.ctx);
+    if (summary.upToDate) await checkSearchSet(this.ctx);
     await this.refreshSources();
     return summary;
   }
@@ -133,10 +132,10 @@ export class CodeIndex {
   private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal, runId?: string, inHand?: ChunksInHand): Promise<IndexSummary> {
     const run = () =>
       this.recorded(rebuild, runId, async (onProgress) => {
-        const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress, onNotice: this.hooks.onNotice, signal, inHand });
+        const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress, onNotice: this.hooks.onNotice, signal, inHand, deferCompaction: true });
         if (summary.upToDate) return summary;
         this.releaseStore();
-        return await (await import('../index/gc-policy.js')).summaryAfterGc(this.ctx, summary, this.hooks.onNotice);
+        return settleRun(this.ctx, summary, inHand, this.hooks.onNotice);
       });
     // The run wrote (and maybe compacted) through its own handle: a kept one would not see it.
     return this.settled((holdingLock ? run() : this.locked(run)).then((summary) => this.remembered(summary)));
