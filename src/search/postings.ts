@@ -1,3 +1,4 @@
+import { runAll, type Steps } from '../util/event-loop.js';
 import { packStrings, unpackStrings, type PackedStrings } from './packed-strings.js';
 
 /** Numbers a reader may index and iterate: plain arrays while growing, typed views once restored. */
@@ -9,6 +10,9 @@ export interface PackedLists {
   starts: Uint32Array;
   columns: (Int32Array | Float32Array)[];
 }
+
+/** Keys handled between two chances to pause while packing (a few hundred microseconds of copying). */
+const STEP_KEYS = 4096;
 
 /** Element type of each column: indices are whole numbers, weights may be halves. */
 export type ColumnKind = 'int32' | 'float32';
@@ -53,12 +57,35 @@ export class ListTable {
   }
 
   pack(): PackedLists {
+    return runAll(this.packing());
+  }
+
+  /** As `pack`, in steps that may pause between them (see Steps). */
+  *packing(): Steps<PackedLists> {
     const keys = [...new Set([...(this.packed?.index.keys() ?? []), ...this.live.keys()])];
     const starts = new Uint32Array(keys.length + 1);
-    keys.forEach((key, k) => (starts[k + 1] = starts[k] + this.get(key)![0].length));
+    const lists: NumberList[][] = [];
+    for (let k = 0; k < keys.length; k++) {
+      const list = this.listsOf(keys[k]);
+      lists.push(list);
+      starts[k + 1] = starts[k] + list[0].length;
+      if (k % STEP_KEYS === STEP_KEYS - 1) yield;
+    }
     const columns = this.kinds.map((kind) => (kind === 'int32' ? new Int32Array(starts[keys.length]) : new Float32Array(starts[keys.length])));
-    keys.forEach((key, k) => this.get(key)!.forEach((list, c) => columns[c].set(list, starts[k])));
+    for (let k = 0; k < keys.length; k++) {
+      lists[k].forEach((list, c) => columns[c].set(list, starts[k]));
+      if (k % STEP_KEYS === STEP_KEYS - 1) yield;
+    }
     return { keys: packStrings(keys), starts, columns };
+  }
+
+  /** A key's lists as they are, without keeping a view of restored ones (packing visits every key once). */
+  private listsOf(key: string): NumberList[] {
+    const lists = this.live.get(key);
+    if (lists) return lists;
+    const { index, lists: packed } = this.packed!;
+    const k = index.get(key)!;
+    return packed.columns.map((column) => column.subarray(packed.starts[k], packed.starts[k + 1]));
   }
 }
 

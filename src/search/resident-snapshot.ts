@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChunkInfo } from '../store/contract.js';
-import { writeAtomicallyWith } from '../util/atomic-write.js';
+import { streamAtomically } from '../util/atomic-write.js';
+import { noPause, runPausing, type Pause, type Steps } from '../util/event-loop.js';
 import { packBytes, packStrings, unpackStrings, type PackedStrings } from './packed-strings.js';
 import { ListTable, PostingTable, type PackedLists } from './postings.js';
-import { SectionedFile, writeSectionedFile, type Section } from './sectioned-file.js';
+import { SectionedFile, writeSectionedFilePausing, type Section } from './sectioned-file.js';
 import { segmentsDamage } from './resident-segments.js';
 import { crashPoint } from '../util/crash-point.js';
 
@@ -173,14 +174,15 @@ function unpack(file: SectionedFile<SnapshotMeta>, dim: number): ResidentState |
 
 /**
  * Writes atomically (a reader sees the old file or the new one) and returns the new snapshot's id, or null when
- * writing failed, which only costs the next process time.
+ * writing failed, which only costs the next process time. The event loop is let in at each `pause`: packing and
+ * writing a 1,000-file tree's set held a server's thread 70–100 ms at once, and an agent's status poll with it.
  */
-export function writeSnapshot(file: string, dim: number, state: ResidentState): string | null {
+export async function writeSnapshot(file: string, dim: number, state: ResidentState, pause: Pause = noPause): Promise<string | null> {
   try {
-    const { meta, eager, lazy } = pack(dim, state);
+    const { meta, eager, lazy } = await runPausing(pack(dim, state), pause);
     // Not flushed to disk: a search that loaded new blobs writes it before answering, and an fsync of a
     // large repository's snapshot (30-100 MB) adds 150-300 ms there; a snapshot a crash tore reads as absent.
-    writeAtomicallyWith(file, (tmp) => (writeSectionedFile(tmp, MAGIC, meta, eager, lazy), crashPoint('snapshot.write')), { durable: false });
+    await streamAtomically(file, async (tmp) => (await writeSectionedFilePausing(tmp, MAGIC, meta, eager, lazy, pause), crashPoint('snapshot.write')), { durable: false });
     // One store incarnation and model is current at a time: older snapshots (and older layouts) are dead weight.
     // A process still reading one holds it open, so removing it is safe.
     const dir = path.dirname(file);
@@ -193,7 +195,10 @@ export function writeSnapshot(file: string, dim: number, state: ResidentState): 
   }
 }
 
-function pack(dim: number, state: ResidentState): { meta: SnapshotMeta; eager: Record<string, Section>; lazy: Record<string, Section> } {
+/** Chunks handled between two chances to pause while packing: each costs a few microseconds. */
+const STEP_CHUNKS = 2048;
+
+function* pack(dim: number, state: ResidentState): Steps<{ meta: SnapshotMeta; eager: Record<string, Section>; lazy: Record<string, Section> }> {
   const n = state.info.length;
   const blobIndex = new Map<string, number>();
   const languageIndex = new Map<string, number>();
@@ -201,14 +206,23 @@ function pack(dim: number, state: ResidentState): { meta: SnapshotMeta; eager: R
   const languageOf = new Uint16Array(n);
   const starts = new Int32Array(n);
   const ends = new Int32Array(n);
-  state.info.forEach((c, i) => {
+  const ids: string[] = [];
+  const symbols: string[] = [];
+  const texts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = state.info[i];
     if (!blobIndex.has(c.blob)) blobIndex.set(c.blob, blobIndex.size);
     if (!languageIndex.has(c.language)) languageIndex.set(c.language, languageIndex.size);
     blobOf[i] = blobIndex.get(c.blob)!;
     languageOf[i] = languageIndex.get(c.language)!;
     starts[i] = c.startLine;
     ends[i] = c.endLine;
-  });
+    ids.push(c.id);
+    symbols.push(c.symbol);
+    // A restored chunk's text is read from the snapshot file here, a block at a time.
+    texts.push(c.text);
+    if (i % STEP_CHUNKS === STEP_CHUNKS - 1) yield;
+  }
   const eager: Record<string, Section> = { blobOf, languageOf, starts, ends };
   const stringSections = (name: string, packed: PackedStrings) => {
     eager[`${name}.utf8`] = packed.utf8;
@@ -221,18 +235,20 @@ function pack(dim: number, state: ResidentState): { meta: SnapshotMeta; eager: R
     eager[`${name}.starts`] = table.starts;
     columns.forEach((c, i) => (eager[`${name}.${c}`] = table.columns[i]));
   };
-  strings('ids', state.info.map((c) => c.id));
+  strings('ids', ids);
   strings('blobs', [...blobIndex.keys()]);
-  strings('symbols', state.info.map((c) => c.symbol));
+  strings('symbols', symbols);
   strings('empty', [...state.empty]);
-  const texts = packBytes(state.info.map((c) => c.text));
-  eager.textEnds = texts.byteEnds;
+  yield;
+  const packedTexts = packBytes(texts);
+  eager.textEnds = packedTexts.byteEnds;
   eager.lengths = Float64Array.from(state.lengths);
   eager.scales = Float64Array.from(state.scales);
   eager.vectors = state.vectors.subarray(0, n * dim);
-  lists('definitions', state.definitions.pack(), ['docs']);
-  lists('postings', state.postings.lists.pack(), ['docs', 'tfs']);
+  yield;
+  lists('definitions', yield* state.definitions.packing(), ['docs']);
+  lists('postings', yield* state.postings.lists.packing(), ['docs', 'tfs']);
   // Of what it holds, so the same set always writes the same bytes (a published set is stored by its sha256).
   const id = createHash('sha256').update(eager['ids.utf8'] as Uint8Array).update(eager['empty.utf8'] as Uint8Array).digest('hex').slice(0, 16);
-  return { meta: { dim, count: n, languages: [...languageIndex.keys()], id }, eager, lazy: { texts: texts.utf8 } };
+  return { meta: { dim, count: n, languages: [...languageIndex.keys()], id }, eager, lazy: { texts: packedTexts.utf8 } };
 }

@@ -1,10 +1,11 @@
+import type { HeadSnapshot } from '../git/repo.js';
 import type { IndexContext } from '../index/index-context.js';
 import type { CodeIndex } from '../service/code-index.js';
 import { indexStatus, type IndexStatus } from '../service/status.js';
 import type { IndexTasks, IndexTaskSnapshot } from './index-tasks.js';
 import type { QueryCache } from './query-cache.js';
 import type { ReindexSnapshot } from './reindex-job.js';
-import { stateSignature } from './state-signature.js';
+import { stateSignature, type StateSignature } from './state-signature.js';
 
 export interface SessionStatus {
   status: IndexStatus | null;
@@ -30,29 +31,29 @@ type IndexPart = Pick<SessionStatus, 'status' | 'statusError' | 'head' | 'uncomm
  * chunks: the manifest is written at the end, which changes the state and ends the reuse.
  */
 export class SessionStatusReader {
-  private kept: { state: string; part: Promise<IndexPart> } | null = null;
-  private refreshing: Promise<IndexPart> | null = null;
+  private kept: { state: StateSignature; part: Promise<ReadPart> } | null = null;
+  private refreshing: Promise<ReadPart> | null = null;
 
   async read(index: CodeIndex, tasks: IndexTasks, reindex: ReindexSnapshot, cache: QueryCache | null): Promise<SessionStatus> {
     const task = tasks.status();
     const running = task !== null && (task.state === 'running' || task.state === 'cancelling');
     return {
-      ...(await this.indexPart(index, running)),
+      ...(await this.indexPart(index, running)).part,
       reindex,
       task,
       queryCache: { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 },
     };
   }
 
-  private indexPart(index: CodeIndex, running: boolean): Promise<IndexPart> {
-    const signature = stateSignature(index.ctx);
-    const state = signature && `${signature.source}\n${signature.index}`;
+  private indexPart(index: CodeIndex, running: boolean): Promise<ReadPart> {
+    const state = stateSignature(index.ctx);
     const kept = this.kept;
     if (running && state !== null && kept) {
       // The run's last steps (a rebuild's swap, the manifest) change the state before it ends: read the new one
-      // beside, answering from the last meanwhile.
-      if (kept.state !== state && !this.refreshing) {
-        const part = (this.refreshing = readIndexPart(index));
+      // beside, answering from the last meanwhile. HEAD and the work tree are taken as kept while HEAD's files are
+      // unchanged: git's processes forked from the run's process held its thread 30 ms of CPU each, polls waiting.
+      if (!sameState(kept.state, state) && !this.refreshing) {
+        const part = (this.refreshing = kept.state.source === state.source ? kept.part.then((last) => readIndexPart(index, last)) : readIndexPart(index));
         part.then(() => (this.kept = { state, part }), () => undefined).finally(() => (this.refreshing = null));
       }
       return kept.part;
@@ -63,8 +64,17 @@ export class SessionStatusReader {
   }
 }
 
-async function readIndexPart(index: CodeIndex): Promise<IndexPart> {
-  const head = await index.ctx.kind.headNow(index.ctx);
+const sameState = (a: StateSignature, b: StateSignature) => a.source === b.source && a.index === b.index;
+
+/** The index part, and HEAD as it was read for it. */
+interface ReadPart {
+  part: IndexPart;
+  head: HeadSnapshot;
+}
+
+/** Reads the index part; HEAD and the count of uncommitted changes are `last`'s when given, else asked of git. */
+async function readIndexPart(index: CodeIndex, last?: ReadPart): Promise<ReadPart> {
+  const head = last?.head ?? (await index.ctx.kind.headNow(index.ctx));
   let status: IndexStatus | null = null;
   let statusError: string | null = null;
   try {
@@ -72,8 +82,8 @@ async function readIndexPart(index: CodeIndex): Promise<IndexPart> {
   } catch (e) {
     statusError = (e as Error).message;
   }
-  const changes = await uncommittedChanges(index.ctx);
-  return { status, statusError, head: { branch: head.branch, commit: head.commit }, uncommittedChanges: changes };
+  const changes = last ? last.part.uncommittedChanges : await uncommittedChanges(index.ctx);
+  return { part: { status, statusError, head: { branch: head.branch, commit: head.commit }, uncommittedChanges: changes }, head };
 }
 
 /** Uncommitted edits and untracked files a view lays over HEAD's index; null where there is no git to ask. */

@@ -87,7 +87,7 @@ describe('static fast path vs Transformers.js pipeline on the default model', ()
     }
   });
 
-  test('the worker pool (big batches) returns exactly the in-thread vectors, in order', async () => {
+  test('the worker pool (big batches, then small ones) returns exactly the in-thread vectors, in order', async () => {
     const pooled = await loadEmbedder('default', { threads: 2 });
     try {
       const many = Array.from({ length: 150 }, (_, i) => `${TEXTS[i % TEXTS.length]} // variant ${i}`);
@@ -95,6 +95,9 @@ describe('static fast path vs Transformers.js pipeline on the default model', ()
       const viaPool = await pooled.embed(many);
       assert.equal(viaPool.length, many.length);
       viaPool.forEach((v, i) => assert.deepEqual(v, inThread[i]));
+      // Once the workers are up a small batch (a group's last slice) goes to them too: the same bits.
+      const few = many.slice(0, 5);
+      (await pooled.embed(few)).forEach((v, i) => assert.deepEqual(v, inThread[i]));
     } finally {
       await pooled.close();
     }

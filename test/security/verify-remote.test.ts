@@ -110,7 +110,7 @@ describe('an index run holds what it copies from the team store to the repositor
     restored.detach();
     edit(restored.state);
     const tampered = path.join(path.dirname(file), 'tampered.snap');
-    writeSnapshot(tampered, identity.dim, restored.state);
+    await writeSnapshot(tampered, identity.dim, restored.state);
     await writeRemoteSearchSet(store, { commit, chunks: published.set.chunks, modelId: identity.modelId, dim: identity.dim, chunkerVersion: identity.chunkerVersion }, fs.readFileSync(tampered));
   }
 

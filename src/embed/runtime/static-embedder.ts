@@ -89,7 +89,9 @@ export function createStaticEmbedder(
       // or the sample an import embeds again (~1,100 contents of tokio), need a few thousand of its 38,224 rows.
       if (!full && prefixed.length < POOL_MIN_BATCH) return split(forQuery().encodeBatch(prefixed), prefixed.length);
       const { source, encoder } = await loadFull();
-      if (threads > 1 && prefixed.length >= POOL_MIN_BATCH) {
+      // Once the workers are up, small batches (a group's last slice) go to them too: on this thread the first set
+      // up a tokenizer of its own (75 ms) and each held a server's event loop while it encoded.
+      if (threads > 1 && (prefixed.length >= POOL_MIN_BATCH || pool)) {
         const p = (pool ??= { workers: import('./static-pool.js').then((m) => new m.StaticWorkerPool(source, threads)), users: 0 });
         p.users++;
         try {
