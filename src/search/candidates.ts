@@ -120,8 +120,8 @@ export async function keepSnapshotCurrent(store: StoreHandle, modelId: string, b
 }
 
 /** After an index run whose commit is searchable: the snapshot written whole once its segments are due (ResidentChunks.compactSegments). */
-export function compactSnapshot(store: StoreHandle, modelId: string): void {
-  residentOf(store, modelId).compactSegments();
+export function compactSnapshot(store: StoreHandle, modelId: string): Promise<void> {
+  return residentOf(store, modelId).compactSegments();
 }
 
 /** LanceDB's full-text search over the view's chunks, kept to measure against the resident BM25. */

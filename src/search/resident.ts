@@ -110,7 +110,7 @@ export class ResidentChunks extends ResidentIndex {
    * Writes the snapshot whole with its segments inside once they reach MAX_SEGMENTS: what an index run's appends
    * (`appendHeld`) leave for after its commit is searchable. Only on a set this process has not restored or added to.
    */
-  compactSegments(): void {
+  async compactSegments(): Promise<void> {
     const file = this.snapshotFile;
     if (!file || this.restored || this.size) return;
     const id = snapshotBlobs(file, this.dim)?.id;
@@ -118,7 +118,7 @@ export class ResidentChunks extends ResidentIndex {
     this.restoreSnapshot();
     if (this.base.segments < MAX_SEGMENTS) return;
     this.detachSnapshot();
-    this.base = { id: writeSnapshot(file, this.dim, this.state()) ?? undefined, segments: 0 };
+    this.base = { id: (await writeSnapshot(file, this.dim, this.state())) ?? undefined, segments: 0 };
   }
 
   private markEmpty(blob: string): void {

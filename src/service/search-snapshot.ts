@@ -14,7 +14,7 @@ import type { IndexSummary } from '../index/known-tree.js';
 export async function settleRun(ctx: IndexContext, summary: IndexSummary, inHand: ChunksInHand | undefined, onNotice?: (message: string) => void): Promise<IndexSummary> {
   if (inHand) await refreshSearchSnapshot(ctx, inHand);
   const after = await (await import('../index/gc-policy.js')).summaryAfterGc(ctx, summary, onNotice, true);
-  if (inHand) compactSearchSnapshot(ctx);
+  if (inHand) await compactSearchSnapshot(ctx);
   return after;
 }
 
@@ -45,13 +45,13 @@ export async function refreshSearchSnapshot(ctx: IndexContext, inHand?: ChunksIn
  * After a run that refreshed the snapshot, once its commit is searchable: the snapshot written whole when its
  * segments reached their limit, so the next commit's run appends again. Best effort, as a cache.
  */
-export function compactSearchSnapshot(ctx: IndexContext): void {
+export async function compactSearchSnapshot(ctx: IndexContext): Promise<void> {
   try {
     const meta = readMeta(ctx.layout.meta);
     if (!meta) return;
     const store = new StoreHandle(ctx.layout, meta.dim, meta.createdAt);
     try {
-      compactSnapshot(store, meta.modelId);
+      await compactSnapshot(store, meta.modelId);
     } finally {
       store.close();
     }
