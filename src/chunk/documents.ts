@@ -3,6 +3,7 @@ import type { Chunk, ChunkOptions } from './types.js';
 import { htmlChunks } from './html.js';
 import { isProsePath, proseChunks } from './prose.js';
 import { splitAtBoundaries, type Span } from './windows.js';
+import { DOCUMENT_REVISIONS } from './revisions.js';
 
 /**
  * Documents are cut where their authors cut them: Markdown, reStructuredText and AsciiDoc at headings, each
@@ -11,15 +12,15 @@ import { splitAtBoundaries, type Span } from './windows.js';
  * never read without its column names. A line window cut these mid-section and lost the header after the first.
  * HTML is read as the text it shows (html.ts), plain text by paragraphs (prose.ts).
  *
- * Revisions: raising one re-chunks (and, for changed text, re-embeds) the files of that format only. html and text
- * are 2 since HTML is read as text and plain text by paragraphs (both were line windows, `lines`, before); files of
- * language "text" that keep windows (an unknown extension) get the same windows under the new id. pdf is 3 since a
- * PDF is told by a real header (`%PDF-1.x` first, pdf.ts), not by `%PDF-` anywhere in the first KiB: the marks the
- * PDF reader gave under 2 are dropped with the revision (index/chunker-upgrade.ts), so code it refused is read.
- * html is 3 since text that begins with a broken tag (`<` alone) starts on its own line, not at line 0, which every
- * store read refuses.
+ * Revisions (revisions.ts): raising one re-chunks (and, for changed text, re-embeds) the files of that format only.
+ * html and text are 2 since HTML is read as text and plain text by paragraphs (both were line windows, `lines`,
+ * before); files of language "text" that keep windows (an unknown extension) get the same windows under the new id.
+ * pdf is 3 since a PDF is told by a real header (`%PDF-1.x` first, pdf.ts), not by `%PDF-` anywhere in the first
+ * KiB: the marks the PDF reader gave under 2 are dropped with the revision (index/chunker-upgrade.ts), so code it
+ * refused is read. html is 3 since text that begins with a broken tag (`<` alone) starts on its own line, not at
+ * line 0, which every store read refuses.
  */
-export const DOCUMENT_REVISIONS: Readonly<Record<string, number>> = { markdown: 2, rst: 2, asciidoc: 2, csv: 2, tsv: 2, pdf: 3, html: 3, text: 2 };
+export { DOCUMENT_REVISIONS };
 
 /** Rows per table chunk: ~40 rows of a typical export (~60 characters each) keep a chunk near 2,500 characters. */
 const TABLE_ROWS = 40;

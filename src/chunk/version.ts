@@ -1,6 +1,5 @@
 import { testSeams, type TestSeams } from '../util/test-seams.js';
-import { DOCUMENT_REVISIONS } from './documents.js';
-import { ruleRevisions } from './rules.js';
+import { DOCUMENT_REVISIONS, RULE_REVISIONS } from './revisions.js';
 import { SFC_REVISIONS } from './sfc-blocks.js';
 
 /**
@@ -71,15 +70,18 @@ export function parseChunkerVersions(text: string): ChunkerVersions {
 }
 
 function currentEntry(): Entry {
-  const { chunkerRevisions, ruleless } = testSeams();
-  if (!current || current.seams.chunkerRevisions !== chunkerRevisions || current.seams.ruleless !== ruleless) {
-    const own = { ...ruleRevisions(), ...DOCUMENT_REVISIONS, ...SFC_REVISIONS };
+  const { chunkerRevisions, ruleless: seamRuleless } = testSeams();
+  if (!current || current.seams.chunkerRevisions !== chunkerRevisions || current.seams.ruleless !== seamRuleless) {
+    // Tests chunk as an ocrag from before some languages had rules did (the seam `ruleless`, as rules.ts reads it).
+    const ruleless = new Set(seamRuleless);
+    const rules = Object.fromEntries(Object.entries(RULE_REVISIONS).filter(([language]) => !ruleless.has(language)));
+    const own = { ...rules, ...DOCUMENT_REVISIONS, ...SFC_REVISIONS };
     const revisions: Record<string, number> = { ...own, [LINE_WINDOWS]: LINE_WINDOWS_REVISION };
     // Tests raise revisions without editing rules (the seam `chunkerRevisions`).
     for (const [key, value] of Object.entries(chunkerRevisions ?? {})) if (value >= 1) revisions[key] = Math.floor(value);
     for (const key of Object.keys(revisions)) if (revisions[key] === 1) delete revisions[key];
     const versions = { base: BASE_CHUNKER_VERSION, revisions };
-    current = { seams: { chunkerRevisions, ruleless }, versions, text: formatChunkerVersions(versions), ruled: new Set(Object.keys(own)) };
+    current = { seams: { chunkerRevisions, ruleless: seamRuleless }, versions, text: formatChunkerVersions(versions), ruled: new Set(Object.keys(own)) };
   }
   return current;
 }

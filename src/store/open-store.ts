@@ -2,11 +2,11 @@ import { OcragError } from '../util/errors.js';
 import type { ChunkStore, StoreBackend } from './contract.js';
 import { lanceBackend, lanceObjectBackend } from './lance/backend.js';
 import type { StoreLocation } from './layout.js';
-import { objectStoreSchemes } from './object-stores.js';
+import { OBJECT_STORE_SCHEMES } from './object-schemes.js';
 
 /**
  * The backend for each kind of location: tables in a local folder, or at a URI on a team's object store (`s3://…`,
- * `file://…`: which kinds of object storage there are is object-stores.ts's business, not the backend's).
+ * `file://…`: which kinds of object storage there are is object-schemes.ts's business, not the backend's).
  */
 const BACKENDS: Record<'folder' | 'objects', StoreBackend> = {
   folder: lanceBackend,
@@ -19,7 +19,7 @@ const URI = /^([a-z][a-z0-9+.-]*):\/\//i;
 function backendFor(location: StoreLocation): StoreBackend {
   const scheme = URI.exec(location.tables)?.[1].toLowerCase();
   if (scheme === undefined) return BACKENDS.folder;
-  const known = objectStoreSchemes();
+  const known: readonly string[] = OBJECT_STORE_SCHEMES;
   if (!known.includes(scheme)) throw new OcragError(`no store backend for "${scheme}://" locations (${location.tables}); known: ${[...new Set(['file', ...known])].join(', ')}`);
   return BACKENDS.objects;
 }

@@ -7,12 +7,12 @@ import type { IndexProgress, IndexSummary } from '../index/indexer.js';
 import type { SearchResult } from '../search/search.js';
 import type { CodeIndex } from '../service/code-index.js';
 import { DEFAULT_K, searchAsAsked, type SearchQuery } from '../service/asked-search.js';
-import { relatedCode, type RelatedAnswer, type RelatedQuery } from '../service/related.js';
+import type { RelatedAnswer, RelatedQuery } from '../service/related.js';
 import { definitions, SYMBOL_CANDIDATES, type SymbolDefinition } from '../search/symbol-match.js';
 import { removeFromIndex, type Excluded } from '../service/exclude.js';
-import { indexedManifest, listFiles, type ListedFile } from '../service/file-list.js';
+import type { ListedFile } from '../service/file-list.js';
 import { addSources, agentSourcePaths, listSources, removeAgentSource, removeSource } from '../service/sources.js';
-import { indexStatus, type IndexStatus } from '../service/status.js';
+import type { IndexStatus } from '../service/status.js';
 import type { ExportOptions, ExportSummary } from '../share/export.js';
 import type { ImportSummary } from '../share/import.js';
 import type { PublishSummary } from '../share/publish.js';
@@ -108,6 +108,8 @@ export class Workspace {
     const view = await this.engine.currentView();
     const { ctx } = this.engine;
     const where = { root: ctx.repo.root, maxLineChars: ctx.config.maxLineChars, view };
+    // Loaded when asked: it brings the chunker (tree-sitter and its rules), which a search never needs.
+    const { relatedCode } = await import('../service/related.js');
     return relatedCode(where, { ...query, k: query.k ?? DEFAULT_K }, (text, opts) => this.engine.searchView(view, text, opts));
   }
 
@@ -142,12 +144,14 @@ export class Workspace {
     return this.engine.gc(keep);
   }
 
-  status(): Promise<IndexStatus> {
-    return indexStatus(this.engine.ctx);
+  async status(): Promise<IndexStatus> {
+    // Loaded when asked, as the other commands' parts: gc, remote and source scans are no part of a search.
+    return (await import('../service/status.js')).indexStatus(this.engine.ctx);
   }
 
   /** The files search sees (with `committedOnly`, HEAD's as committed), with their chunk counts and where each comes from. */
   async files(opts: { glob?: string; committedOnly?: boolean } = {}): Promise<ListedFile[]> {
+    const { indexedManifest, listFiles } = await import('../service/file-list.js');
     const manifest = indexedManifest(this.engine.ctx);
     // A folder has no commits: its files as they are are all there is.
     const committed = opts.committedOnly && !this.engine.ctx.kind.ownSources(this.engine.ctx).length;

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ruleRevisions } from '../../src/chunk/rules.js';
+import { RULE_REVISIONS } from '../../src/chunk/revisions.js';
 import { chunkerVersion, chunkerVersionOf, formatChunkerVersions, parseChunkerVersions } from '../../src/chunk/version.js';
 import { chunkId } from '../../src/index/chunk-id.js';
 import { withSeams } from '../support/seams.js';
@@ -35,6 +36,12 @@ test('code languages moved to revision 2 together (members became chunks); docum
   assert.equal(chunkId('a'.repeat(40), chunkerVersionOf('perl'), 'model', 1, 5), chunkId('a'.repeat(40), '1+lines.2', 'model', 1, 5));
   assert.notEqual(chunkId('a'.repeat(40), chunkerVersionOf('kotlin'), 'model', 1, 5), chunkId('a'.repeat(40), '1+lines.2', 'model', 1, 5));
   assert.notEqual(chunkId('a'.repeat(40), chunkerVersionOf('rust'), 'model', 1, 5), chunkId('a'.repeat(40), '1', 'model', 1, 5));
+});
+
+test('the table of revisions a search reads says what the rules say', () => {
+  // version.ts reads the table, so a search never loads the rules: a rule's revision raised without the table would
+  // leave the chunks of its language under the old version.
+  assert.deepEqual({ ...RULE_REVISIONS }, ruleRevisions());
 });
 
 test('only the languages that had rules when versions became per language may have rules at revision 1', () => {

