@@ -21,7 +21,7 @@ interface Rule {
 const rule = (shareWeight: number, shareCap: number, shareFloor: number): Rule => ({ name: `w=${shareWeight} cap=${shareCap} floor=${shareFloor}`, rule: { shareWeight, shareCap, shareFloor } });
 
 /** The row's best match score; a query naming a definition the view holds always answers (relevance.ts). */
-const best = (r: Rule, row: Row) => (row.named ? Infinity : Math.max(0, ...row.hits.map((_, i) => matchScore({ weights: row.weights, found: row.hits.map((h) => h.found), cosines: row.hits.map((h) => h.cos) }, i, r.rule))));
+const best = (r: Rule, row: Row) => (row.named ? Infinity : Math.max(0, ...row.hits.map((_, i) => matchScore({ weights: row.weights, found: row.hits.map((h) => h.found), cosines: row.hits.map((h) => h.cos), absentWeight: row.absent }, i, r.rule))));
 
 interface Outcome {
   offNoMatch: number;
@@ -82,7 +82,7 @@ function main(): void {
   const values = (name: string, fallback: number[]) => (process.env[name] ? process.env[name]!.split(',').map(Number) : fallback);
   // The shipped rule first, then a grid (W, CAP, FLOOR: comma-separated values in the environment to change it).
   const rules: { r: Rule; t?: number }[] = [{ r: { name: 'shipped', rule: MATCH_RULE }, t: DEFAULT_MIN_MATCH }];
-  for (const w of values('W', [1, 1.5, 2])) for (const cap of values('CAP', [Infinity, 24, 32])) for (const floor of values('FLOOR', [0, 6, 10])) rules.push({ r: rule(w, cap, floor) });
+  for (const w of values('W', [1, 1.5, 2])) for (const cap of values('CAP', [Infinity, 3, 4, 5])) for (const floor of values('FLOOR', [0, 0.5, 0.7, 0.9])) rules.push({ r: rule(w, cap, floor) });
   for (const { r, t } of rules) {
     const sa = a.map((row) => best(r, row));
     const sb = b.map((row) => best(r, row));

@@ -22,6 +22,7 @@ export interface Row {
   off: boolean;
   weights: number[];
   named: boolean;
+  absent: number;
   hits: { cos: number; found: boolean[]; rel: boolean }[];
 }
 
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
         const ask = async (query: string, task?: Task) => {
           const { hits, evidence } = await s.explainMatch(query, K);
           const rel = (i: number) => !!task && spec.h.scoreQuery([{ path: hits[i]!.file.path, start: hits[i]!.candidate.chunk.startLine, end: hits[i]!.candidate.chunk.endLine }], task).ranks.length > 0;
-          rows.push({ set: spec.name, repo: repo.name, query, off: !task, weights: evidence.weights, named: evidence.namesDefinition, hits: hits.map((_, i) => ({ cos: evidence.cosines[i]!, found: evidence.found[i]!, rel: rel(i) })) });
+          rows.push({ set: spec.name, repo: repo.name, query, off: !task, weights: evidence.weights, named: evidence.namesDefinition, absent: evidence.absentWeight, hits: hits.map((_, i) => ({ cos: evidence.cosines[i]!, found: evidence.found[i]!, rel: rel(i) })) });
         };
         for (const task of s.tasks) await ask(task.query, task);
         // The off-topic questions once per repository (the Chinese set shares the English set's repositories).

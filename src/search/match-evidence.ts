@@ -17,9 +17,11 @@ export interface MatchEvidence {
   cosines: number[];
   /** The query names an identifier the view defines (`parseArgs`, `Router.handle`). */
   namesDefinition: boolean;
+  /** The weight of a word the view never holds (the most a word can weigh in this view: it grows with the view's size). */
+  absentWeight: number;
 }
 
-export const NO_EVIDENCE: MatchEvidence = { weights: [], found: [], cosines: [], namesDefinition: false };
+export const NO_EVIDENCE: MatchEvidence = { weights: [], found: [], cosines: [], namesDefinition: false, absentWeight: 1 };
 
 /**
  * A query's words as the rule counts them: a short query's concepts (an English word with its other spellings, a
@@ -40,6 +42,7 @@ function wordsOf(q: Pick<QueryInfo, 'terms' | 'termWeights' | 'concepts'>): { te
 export function matchEvidence(pool: Pick<CandidatePool, 'resident' | 'visible' | 'defined'>, q: Pick<QueryInfo, 'terms' | 'termWeights' | 'concepts'>, hits: readonly Hit[]): MatchEvidence {
   const { resident, visible } = pool;
   const n = visible.chunks.length;
+  const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const wanted = new Set(hits.map((h) => h.candidate.index));
   const rarity = new Map<string, { idf: number; holders: Set<number> }>();
   const termRarity = (term: string) => {
@@ -54,7 +57,7 @@ export function matchEvidence(pool: Pick<CandidatePool, 'resident' | 'visible' |
         df++;
         if (wanted.has(d)) holders.add(d);
       }
-      rarity.set(s, (r = { idf: Math.log(1 + (n - df + 0.5) / (df + 0.5)), holders }));
+      rarity.set(s, (r = { idf: idf(df), holders }));
     }
     return r;
   };
@@ -65,5 +68,5 @@ export function matchEvidence(pool: Pick<CandidatePool, 'resident' | 'visible' |
     weights.push(Math.min(...spellings.map((s) => s.idf * s.weight)));
     hits.forEach((h, i) => found[i]!.push(spellings.some((s) => s.holders.has(h.candidate.index))));
   }
-  return { weights, found, cosines: hits.map((h) => h.candidate.cosine), namesDefinition: pool.defined.size > 0 };
+  return { weights, found, cosines: hits.map((h) => h.candidate.cosine), namesDefinition: pool.defined.size > 0, absentWeight: idf(0) };
 }
