@@ -34,7 +34,7 @@ export function registerSearch(program: Command): void {
     .option('-k, --top-k <n>', 'how many results', positiveInt('-k/--top-k', 1000), 10)
     .option('--path <glob>', "only results whose path matches, e.g. 'src/**' or '**/*.py'")
     .option('--min-score <x>', 'drop results scoring below x (relevance 0..1: ~0.3-0.5 weak, 0.6-0.8 good, >0.9 a defining chunk or matching path)', parseScore)
-    .option('--min-match <x>', `answer nothing ("no good match") unless a chunk matches at least this well (0..1: closeness in meaning and the share of the question's rarer words it holds; default ${DEFAULT_MIN_MATCH}, as search_code); 0 shows the closest chunks whatever they are`, parseMatch, DEFAULT_MIN_MATCH)
+    .option('--min-match <x>', `answer nothing ("no good match") unless a chunk matches at least this well (0..1: closeness in meaning and the share of the question's rarer words it holds, as search_code's min_score); 0 shows the closest chunks whatever they are`, parseMatch, DEFAULT_MIN_MATCH)
     .option('--no-update', 'answer from the index as it is, even if HEAD moved since it was built')
     .option('--committed-only', 'ignore uncommitted edits and untracked files; answer for HEAD as committed')
     .option('--no-sources', 'leave out the sources added with ocrag add')
