@@ -44,6 +44,12 @@ export function makeFixtureRepo(): string {
   return dir;
 }
 
+/** For makeFixtureRepo: a pasted report of many words the repository never holds, and the one identifier that says where to look. */
+export const LONG_QUESTION_WITH_IDENTIFIER =
+  'Yesterday our release pipeline broke after upgrading the base image; the nightly job that renders reports for the finance team started failing on every run, ' +
+  'and the operators noticed the scheduler logs filling with warnings about unexpected tokens. After bisecting, the culprit seems to be parseArgs receiving an ' +
+  'extra trailing value when the wrapper script forwards quoted options, so the downstream exporter never gets the destination it expects.';
+
 /** A small repository of two TypeScript and two Python files, one commit on main. */
 export function twoLanguageRepo(): string {
   const repo = path.join(tempDir('two'), 'two');

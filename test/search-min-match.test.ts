@@ -1,20 +1,28 @@
-// `ocrag search --min-match`: the relevance cut search_code applies by default, on request in the CLI.
+// `ocrag search`'s relevance rule (src/search/relevance.ts), on by default as in search_code and the plugin: an
+// off-topic question gets "no good match"; on-topic and long questions naming an identifier still answer.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { makeFixtureRepo, runCli, runJson } from './helpers.js';
+import { LONG_QUESTION_WITH_IDENTIFIER, makeFixtureRepo, runCli, runJson } from './helpers.js';
 
-describe('ocrag search --min-match', () => {
-  test('an off-topic question gets "no good match" and no result; a real one keeps its chunk; without it nothing changes', async () => {
+describe('ocrag search: "no good match" by default', () => {
+  test('an off-topic question gets "no good match" and no result; on-topic and long questions answer; --min-match 0 shows everything', async () => {
     const repo = makeFixtureRepo();
     await runJson(['index'], repo);
-    const off = await runCli(['search', '--min-match', '0.3', '--json', 'how to knit a wool sweater for winter'], repo);
-    assert.equal(off.code, 0, off.stderr);
-    assert.deepEqual(JSON.parse(off.stdout), []);
-    assert.match(off.stderr, /no good match for "how to knit a wool sweater for winter" \(--min-match 0\.3\)/);
-    const real = await runJson<{ path: string }[]>(['search', '--min-match', '0.3', '--json', 'parse command line arguments'], repo);
+    for (const question of ['how to knit a wool sweater for winter', 'kubernetes helm chart ingress annotations', '今天天气怎么样']) {
+      const off = await runCli(['search', '--json', question], repo);
+      assert.equal(off.code, 0, off.stderr);
+      assert.deepEqual(JSON.parse(off.stdout), [], question);
+      assert.match(off.stderr, /^ocrag: no good match for ".+": .*an identifier you know.*--min-match 0 to see the closest chunks anyway\n$/, question);
+    }
+    const text = await runCli(['search', 'how to knit a wool sweater for winter'], repo);
+    assert.equal(text.stdout, '');
+    assert.doesNotMatch(text.stderr, /no results/, 'said once');
+    const real = await runJson<{ path: string }[]>(['search', '--json', 'parse command line arguments'], repo);
     assert.equal(real[0].path, 'src/cli/args.ts');
-    const plain = await runJson<unknown[]>(['search', '--json', '-k', '3', 'how to knit a wool sweater for winter'], repo);
-    assert.equal(plain.length, 3, 'the default answers as before');
+    const long = await runJson<{ path: string }[]>(['search', '--json', LONG_QUESTION_WITH_IDENTIFIER], repo);
+    assert.equal(long[0]?.path, 'src/cli/args.ts', 'a long question holding a rare identifier answers');
+    const all = await runJson<unknown[]>(['search', '--json', '-k', '3', '--min-match', '0', 'how to knit a wool sweater for winter'], repo);
+    assert.equal(all.length, 3, '--min-match 0 answers with the closest chunks');
     const bad = await runCli(['search', '--min-match', '2', 'x'], repo);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--min-match must be a number from 0 to 1, got "2"/);

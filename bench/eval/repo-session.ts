@@ -1,7 +1,7 @@
 // One benchmark checkout, indexed once through CodeIndex, then searched in-process as many times as needed.
 import fs from 'node:fs';
 import { CodeIndex } from '../../src/service/code-index.js';
-import { rankHits, searchManifest, storeRetriever, type Retriever, type SearchResult } from '../../src/search/search.js';
+import { rankHits, rankWithEvidence, searchManifest, storeRetriever, type Retriever, type SearchResult } from '../../src/search/search.js';
 import type { Hit } from '../../src/search/rank/hit.js';
 import type { RankingConfig } from '../../src/search/rank/config.js';
 import { readMeta } from '../../src/store/meta.js';
@@ -80,6 +80,12 @@ export class RepoSession {
   async explain(query: string, k: number, ranking?: Partial<RankingConfig>): Promise<Hit[]> {
     await this.searchCached(query, 1, ranking);
     return rankHits(this.view, this.retriever!, query, { k, pathGlob: this.glob, ranking });
+  }
+
+  /** The top hits with what the relevance rule reads of them (src/search/match-evidence.ts). */
+  async explainMatch(query: string, k: number, ranking?: Partial<RankingConfig>): ReturnType<typeof rankWithEvidence> {
+    await this.searchCached(query, 1, ranking);
+    return rankWithEvidence(this.view, this.retriever!, query, { k, pathGlob: this.glob, ranking });
   }
 
   async run(h: Harness, k: number, mode: 'user' | 'cached', ranking?: Partial<RankingConfig>): Promise<RepoRun> {

@@ -4,6 +4,7 @@ import { echoedQuery, renderer, trimToTokenBudget, type OutputFormat } from '../
 import type { ArgsOf, SurfaceId, SurfaceToolId, ToolId, TOOLS } from '../render/contract/tools.js';
 import { toolShape } from '../render/contract/zod.js';
 import { addedLine } from '../render/sources.js';
+import { agentNoGoodMatch } from '../render/no-match.js';
 import { formatStatus } from '../render/status.js';
 import { PLAIN } from '../render/text.js';
 import type { ModelPool, OpenOptions, PlainFolderUse, SearchResult, Workspace } from '../workspace/index.js';
@@ -39,6 +40,7 @@ const TOOLS_ANSWERED: { [Id in SurfaceToolId<typeof SURFACE>]: Answerer<Id> } = 
   async search_code(open, cwd, args) {
     const started = performance.now();
     const results = await withWorkspace(open, cwd, 'existing', (w) => w.search(args.query, { k: args.k, pathGlob: args.path_glob, language: args.language, whole: args.whole, minMatch: args.min_score }));
+    if (results.length === 0 && args.min_score > 0 && !args.language) return { title: `no good match for "${echoedQuery(args.query)}"`, text: agentNoGoodMatch(args.query, SURFACE) };
     const title = `${counted(results.length, 'result')} for "${echoedQuery(args.query)}"`;
     return { title, text: rendered(args.format, { query: args.query, latencyMs: performance.now() - started, results }, args.max_tokens) };
   },

@@ -11,6 +11,7 @@ import type { Hit } from './rank/hit.js';
 import { rescoreHits, scoreHits } from './rank/rank.js';
 import { rerankHits, type Reranker } from './rank/rerank.js';
 import { hasGoodMatch } from './relevance.js';
+import { matchEvidence, NO_EVIDENCE, type MatchEvidence } from './match-evidence.js';
 import { selectTop } from './rank/select.js';
 import { inLanguage, languageFetchCount } from './language.js';
 import { searchView } from './view.js';
@@ -69,8 +70,8 @@ export async function searchManifest(manifest: Manifest, retriever: Retriever, q
   const minScore = opts.minScore ?? -Infinity;
   const k = opts.language === undefined ? opts.k : languageFetchCount(opts.k);
   const answer = await recovering(retriever, async () => {
-    const { q, hits } = await rank(manifest, retriever, query, { ...opts, k });
-    if (!hasGoodMatch(hits, opts.minMatch ?? 0)) return [];
+    const { q, hits, evidence } = await rank(manifest, retriever, query, { ...opts, k });
+    if (!hasGoodMatch(evidence, opts.minMatch ?? 0)) return [];
     const results = hits
       .map((h) => {
         const { chunk } = h.candidate;
@@ -90,6 +91,11 @@ export async function rankHits(manifest: Manifest, retriever: Retriever, query: 
   return recovering(retriever, async () => (await rank(manifest, retriever, query, opts)).hits);
 }
 
+/** The k best hits with what the relevance rule reads of them (bench/off-topic/collect.ts records them to choose its constants). */
+export async function rankWithEvidence(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<{ hits: Hit[]; evidence: MatchEvidence }> {
+  return recovering(retriever, async () => rank(manifest, retriever, query, opts));
+}
+
 /** Runs a search once more when it failed on something its retriever can start afresh from (a damaged snapshot). */
 async function recovering<T>(retriever: Retriever, search: () => Promise<T>): Promise<T> {
   try {
@@ -100,17 +106,18 @@ async function recovering<T>(retriever: Retriever, search: () => Promise<T>): Pr
   }
 }
 
-async function rank(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<{ q: QueryInfo; hits: Hit[] }> {
+async function rank(manifest: Manifest, retriever: Retriever, query: string, opts: SearchOptions): Promise<{ q: QueryInfo; hits: Hit[]; evidence: MatchEvidence }> {
   const cfg: RankingConfig = { ...DEFAULT_RANKING, ...opts.ranking };
   const view = searchView(manifest, opts.pathGlob);
   if (!view.files.length && opts.pathGlob) throw noFileMatches(opts.pathGlob, searchView(manifest));
-  if (!view.files.length) return { q: analyzeQuery(query), hits: [] };
+  if (!view.files.length) return { q: analyzeQuery(query), hits: [], evidence: NO_EVIDENCE };
   const q = analyzeQuery(query, hasCjk(query) ? await chineseLexicon(opts.onNotice) : undefined, { longQueries: cfg.longQueries });
   const candidates = await gatherCandidates(retriever, view, q, cfg);
   const hits = scoreHits(fuse(candidates.pool.values(), q, cfg), { q, cfg, view, candidates });
   rescoreHits(hits, cfg);
   const reranked = opts.reranker ? await rerankHits(hits, query, opts.reranker) : hits;
-  return { q, hits: selectTop(reranked, opts.k, cfg) };
+  const top = selectTop(reranked, opts.k, cfg);
+  return { q, hits: top, evidence: matchEvidence(candidates, q, top) };
 }
 
 let lexiconFailureSaid = false;

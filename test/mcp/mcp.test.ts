@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Command } from 'commander';
 import { registerMcp } from '../../src/cli/commands/mcp-command.js';
-import { CLI, PROJECT_ROOT, git, makeFixtureRepo, runCommand, runJson, tempDir } from '../helpers.js';
+import { CLI, LONG_QUESTION_WITH_IDENTIFIER, PROJECT_ROOT, git, makeFixtureRepo, runCommand, runJson, tempDir } from '../helpers.js';
 import { call, search, startServer, text, until, type CodeResult } from './mcp-helpers.js';
 
 describe('ocrag mcp, driven by the MCP SDK client over stdio', () => {
@@ -81,12 +81,12 @@ describe('ocrag mcp, driven by the MCP SDK client over stdio', () => {
   });
 
   test('search_code answers "no good match" to a question the code cannot answer, and min_score overrides the cut', async () => {
-    for (const query of ['how to knit a wool sweater for winter', 'wedding dress shopping tips']) {
+    for (const query of ['how to knit a wool sweater for winter', 'wedding dress shopping tips', 'kubernetes helm chart ingress annotations', '今天天气怎么样']) {
       const r = await call(client, 'search_code', { query });
       assert.ok(!r.isError, text(r));
       const { results, notice } = r.structuredContent as { results: CodeResult[]; notice?: string };
       assert.deepEqual(results, [], `${query}: no chunk`);
-      assert.match(notice ?? '', /^no good match for ".+": .*min_score=0/);
+      assert.match(notice ?? '', /^no good match for ".+": .*an identifier you know \(find_symbol finds a definition by its name\), or min_score=0/);
       assert.match(text(r), /no good match for/);
       const all = await search(client, query, { min_score: 0, k: 3 });
       assert.equal(all.length, 3, 'min_score=0 keeps the closest chunks');
@@ -94,6 +94,7 @@ describe('ocrag mcp, driven by the MCP SDK client over stdio', () => {
     const real = await search(client, 'parse command line arguments', { k: 3 });
     assert.equal(real[0].path, 'src/cli/args.ts', 'a real question still gets its chunk');
     assert.equal((await search(client, 'parseArgs', { k: 1 }))[0].path, 'src/cli/args.ts', 'and an identifier');
+    assert.equal((await search(client, LONG_QUESTION_WITH_IDENTIFIER, { k: 3 }))[0]?.path, 'src/cli/args.ts', 'and a long question naming a rare identifier');
   });
 
   test('find_symbol returns the definition by exact name first; related finds similar code but not the anchor', async () => {

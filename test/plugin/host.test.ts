@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
-import { CLI, TEST_CACHE, tempDir, twoLanguageRepo } from '../helpers.js';
+import { CLI, LONG_QUESTION_WITH_IDENTIFIER, TEST_CACHE, makeFixtureRepo, tempDir, twoLanguageRepo } from '../helpers.js';
 
 test('a hostile or mistaken call is answered with an error line and the host keeps answering', async () => {
   const repo = twoLanguageRepo();
@@ -33,4 +33,29 @@ test('a hostile or mistaken call is answered with an error line and the host kee
   assert.equal((JSON.parse(replies[4].text!) as { path: string }[])[0].path, 'tools/backup.py');
   assert.match(replies[5].error!, /^ocrag: k: .*50/);
   assert.match(replies[6].error!, /^ocrag: no tool "toString"/);
+});
+
+test('search_code through the plugin: "no good match" for an off-topic question, answers for on-topic and long ones', async () => {
+  const repo = makeFixtureRepo();
+  const call = (id: number, query: string, extra: Record<string, unknown> = {}) => JSON.stringify({ id, tool: 'search_code', root: repo, cwd: repo, args: { query, k: 3, format: 'json', ...extra } });
+  const calls = [
+    call(1, 'kubernetes helm chart ingress annotations'),
+    call(2, '今天天气怎么样'),
+    call(3, 'parse command line arguments'),
+    call(4, LONG_QUESTION_WITH_IDENTIFIER),
+    call(5, 'kubernetes helm chart ingress annotations', { min_score: 0 }),
+  ];
+  const host = spawn(process.execPath, [CLI, 'plugin-host'], { env: { ...process.env, OCRAG_CACHE: TEST_CACHE, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  host.stdout.on('data', (b) => (out += b));
+  host.stdin.end(calls.join('\n') + '\n');
+  assert.equal(await new Promise((resolve) => host.on('close', resolve)), 0);
+  const replies = out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; title?: string; text?: string; error?: string });
+  for (const r of replies.slice(0, 2)) {
+    assert.match(r.title ?? '', /^no good match for "/, r.error);
+    assert.match(r.text ?? '', /^no good match for ".+": .*an identifier you know \(ocrag_find_symbol finds a definition by its name\), or min_score=0 to see the closest chunks anyway$/);
+  }
+  assert.equal((JSON.parse(replies[2]!.text!) as { path: string }[])[0]!.path, 'src/cli/args.ts');
+  assert.equal((JSON.parse(replies[3]!.text!) as { path: string }[])[0]!.path, 'src/cli/args.ts', 'a long question naming a rare identifier answers');
+  assert.equal((JSON.parse(replies[4]!.text!) as unknown[]).length, 3, 'min_score 0 answers with the closest chunks');
 });

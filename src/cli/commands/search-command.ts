@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
 import { checkQueryLength, DEFAULT_MIN_MATCH, MAX_QUERY_CHARS_TEXT, type PartialAnswer } from '../../workspace/types.js';
 import { OcragError } from '../../util/errors.js';
+import { noGoodMatch } from '../../render/no-match.js';
 import type { SearchQuery, SearchResult } from '../../workspace/index.js';
 import { askWarmServer } from '../../workspace/warm.js';
 import { configFlags, openIndex, positiveInt, workDir } from '../options.js';
@@ -33,7 +34,7 @@ export function registerSearch(program: Command): void {
     .option('-k, --top-k <n>', 'how many results', positiveInt('-k/--top-k', 1000), 10)
     .option('--path <glob>', "only results whose path matches, e.g. 'src/**' or '**/*.py'")
     .option('--min-score <x>', 'drop results scoring below x (relevance 0..1: ~0.3-0.5 weak, 0.6-0.8 good, >0.9 a defining chunk or matching path)', parseScore)
-    .option('--min-match <x>', `answer nothing ("no good match") unless a chunk is this close in meaning (cosine 0..1; ${DEFAULT_MIN_MATCH} is what search_code uses) or shares the query's words strongly; default: always answer`, parseMatch)
+    .option('--min-match <x>', `answer nothing ("no good match") unless a chunk matches at least this well (0..1: closeness in meaning and the share of the question's rarer words it holds, as search_code's min_score); 0 shows the closest chunks whatever they are`, parseMatch, DEFAULT_MIN_MATCH)
     .option('--no-update', 'answer from the index as it is, even if HEAD moved since it was built')
     .option('--committed-only', 'ignore uncommitted edits and untracked files; answer for HEAD as committed')
     .option('--no-sources', 'leave out the sources added with ocrag add')
@@ -61,8 +62,9 @@ export function registerSearch(program: Command): void {
       // A fresh clone's first answer may be partial (its index goes on in the background): said on stderr, and in the report.
       let partial: PartialAnswer | undefined;
       const answer = warm ? { results: warm.results, started } : await searchHere(cmd, query, { ...options, onPartial: (p) => (partial = p) });
-      if (answer.results.length === 0 && opts.minMatch) process.stderr.write(`ocrag: no good match for "${query}" (--min-match ${opts.minMatch}): try other words or an identifier\n`);
-      printReport({ query, latencyMs: performance.now() - answer.started, results: answer.results, ...(partial ? { partial } : {}) }, format, opts.maxTokens);
+      const noMatch = answer.results.length === 0 && opts.minMatch !== undefined && opts.minMatch > 0 && opts.language === undefined && opts.minScore === undefined;
+      if (noMatch) process.stderr.write(`ocrag: ${noGoodMatch(query, { showAll: '--min-match 0' })}\n`);
+      printReport({ query, latencyMs: performance.now() - answer.started, results: answer.results, ...(partial ? { partial } : {}) }, format, opts.maxTokens, noMatch);
     });
 }
 
@@ -83,7 +85,7 @@ function outputFormat(opts: SearchFlags): OutputFormat {
   return opts.json ? 'json' : (opts.format ?? 'text');
 }
 
-function printReport(report: SearchReport, format: OutputFormat, maxTokens: number | undefined): void {
+function printReport(report: SearchReport, format: OutputFormat, maxTokens: number | undefined, said = false): void {
   const render = renderer(format, paint(process.stdout));
   if (maxTokens !== undefined) {
     const trimmed = trimToTokenBudget(report, maxTokens, renderer(format));
@@ -92,7 +94,7 @@ function printReport(report: SearchReport, format: OutputFormat, maxTokens: numb
     report = trimmed.report;
   }
   if (format === 'text' && report.results.length === 0) {
-    process.stderr.write('no results\n');
+    if (!said) process.stderr.write('no results\n');
     return;
   }
   process.stdout.write(render(report));

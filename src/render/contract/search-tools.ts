@@ -59,7 +59,7 @@ The index follows HEAD by itself: after a commit or a branch switch the next sea
       min: 0,
       max: 1,
       default: DEFAULT_MIN_MATCH,
-      description: () => `how closely the best chunk must match for an answer (similarity 0..1, default ${SEARCH_CODE.args.min_score.default}; a chunk sharing the query's words strongly always counts); below it the answer is "no good match". 0 keeps everything`,
+      description: () => `how well a chunk must match for an answer (0..1: closeness in meaning and the share of the question's rarer words it holds; default ${SEARCH_CODE.args.min_score.default}; an identifier the repository defines always counts); below it the answer is "no good match". 0 keeps everything`,
     },
     format: {
       type: 'enum',
