@@ -2,7 +2,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
 import { readFields } from '../src/store/chunk-batch.js';
 import type { ChunkStore } from '../src/store/contract.js';
 
@@ -17,6 +18,12 @@ export const GIT_IDENTITY = {
   GIT_COMMITTER_NAME: 'Test',
   GIT_COMMITTER_EMAIL: 'test@example.invalid',
 };
+
+// Baseline-compiled WebAssembly in this process and in every node process a test starts (test/support/liftoff.mjs
+// says why): an index run of the fixture takes half the CPU.
+v8.setFlagsFromString('--liftoff-only');
+const LIFTOFF = `--import=${pathToFileURL(path.join(PROJECT_ROOT, 'test', 'support', 'liftoff.mjs')).href}`;
+if (!process.env.NODE_OPTIONS?.includes(LIFTOFF)) process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, LIFTOFF].filter(Boolean).join(' ');
 
 /** Folders this test file made, removed when its process ends (OCRAG_KEEP_TEMP=1 keeps them to look into a failure). */
 const made: string[] = [];
