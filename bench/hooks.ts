@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeJsonResult } from './json-result.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
@@ -222,7 +223,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const source = process.argv[2];
-  if (!source) throw new Error('usage: bench/hooks.ts <clone with history> | <indexed clone> --searchable [--poll] [--rounds n] [--cli dist/cli/main.js[=<its own clone>] …]');
+  if (!source) throw new Error('usage: bench/hooks.ts <clone with history> | <indexed clone> --searchable [--poll] [--rounds n] [--cli dist/cli/main.js[=<its own clone>] …] [--json FILE]');
   if (process.argv.includes('--searchable')) {
     // --cli <build's dist/cli/main.js>[=<its own clone>]; by default every build runs in the clone given first.
     const pairs = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--cli' ? [a.split('=')] : []));
@@ -241,7 +242,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       }
       return [cli, row];
     }));
-    console.log(JSON.stringify({ ...summary, load1m: `${loadBefore.toFixed(2)} → ${os.loadavg()[0].toFixed(2)} on ${os.cpus().length} cores` }, null, 2));
+    const result = { ...summary, load1m: `${loadBefore.toFixed(2)} → ${os.loadavg()[0].toFixed(2)} on ${os.cpus().length} cores` };
+    console.log(JSON.stringify(result, null, 2));
+    writeJsonResult(result);
   } else {
     console.log(JSON.stringify(await benchHooks(path.resolve(source)), null, 2));
   }

@@ -1,4 +1,4 @@
-// npm run bench [-- <repo> ...]: indexing and search numbers on real repositories. Prints numbers; asserts nothing.
+// npm run bench:index [-- <repo> ...]: indexing and search numbers on real repositories. Prints numbers; asserts nothing.
 // Default repositories: this one, and $OCRAG_BENCH_REPOS (comma-separated paths of clones) when set.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -17,6 +17,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { writeSyntheticRepo } from '../fixtures/synthetic-repo.js';
 import type { IndexTaskSnapshot } from '../src/session/index-tasks.js';
+import { writeJsonResult } from './json-result.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
     console.log(`idle server  {task_id}  ${summary(idleByTask)}`);
     console.log(`idle server  {}         ${summary(idleWhole)}`);
     console.log(`slowest      ${slow.sort((a, b) => b.ms - a.ms).slice(0, 6).map((s) => s.line).join('; ')}`);
+    writeJsonResult({ files: FILES, runSeconds, taskP50Ms: percentile(byTask, 50), taskP95Ms: percentile(byTask, 95), wholeP50Ms: percentile(whole, 50), wholeP95Ms: percentile(whole, 95), polls: byTask.length, load: os.loadavg()[0] });
     // Every tenth poll's view of the task, and the last: does the bar move with the counts?
     for (const [i, line] of seen.entries()) if (i % 10 === 0 || i === seen.length - 1) console.log(`  ${line}`);
     if (PROBE) printBlocks(PROBE, phases);

@@ -2,12 +2,13 @@
 // `git grep -n <word>`, `ocrag search <word>` answering in its own process (OCRAG_WARM=0), and the same search
 // answered by a running `ocrag mcp` of the repository (the warm path). Prints the p50 of each, their ratios to git
 // grep, and the load average, which on a shared machine says how far to trust the numbers.
-// `npm run bench:warm -- [--repo DIR] [--word WORD] [--rounds N] [--cli dist/cli/main.js]`; the repository must be indexed.
+// `npm run bench:warm -- [--repo DIR] [--word WORD] [--rounds N] [--cli dist/cli/main.js]`; the repository must be indexed. `--json FILE`: the p50s and ratios.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeJsonResult } from './json-result.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: string) => {
@@ -60,6 +61,7 @@ try {
   console.log(`  git grep -n                 p50 ${grep.toFixed(1)} ms`);
   console.log(`  ocrag search, no server     p50 ${p50(times.cold).toFixed(1)} ms  ${(p50(times.cold) / grep).toFixed(1)}x git grep`);
   console.log(`  ocrag search, mcp running   p50 ${p50(times.warm).toFixed(1)} ms  ${(p50(times.warm) / grep).toFixed(1)}x git grep`);
+  writeJsonResult({ repo: path.basename(repo), word, rounds, gitGrepP50Ms: grep, ownP50Ms: p50(times.cold), warmP50Ms: p50(times.warm), ownRatio: p50(times.cold) / grep, warmRatio: p50(times.warm) / grep, load: os.loadavg()[0] });
 } finally {
   server.stdin.end();
   server.kill('SIGTERM');
