@@ -15,8 +15,8 @@ interface Answer {
   notice?: string;
 }
 
-async function ask(client: Client, query: string): Promise<{ answer: Answer; said: string }> {
-  const r = await call(client, 'search_code', { query, k: 10 });
+async function ask(client: Client, query: string, extra: Record<string, unknown> = {}): Promise<{ answer: Answer; said: string }> {
+  const r = await call(client, 'search_code', { query, k: 10, ...extra });
   assert.ok(!r.isError, text(r));
   return { answer: r.structuredContent as unknown as Answer, said: text(r) };
 }
@@ -67,7 +67,9 @@ describe('a fresh clone answers its first search before its index is complete', 
     const other = await startServer(fresh);
     try {
       const pwned = path.join(fresh, 'pwned');
-      const { answer } = await ask(other, `--open-files-in-pager=touch ${pwned} -O document feed`);
+      // min_score 0: the question is mostly an attacker's option text, which the relevance cut would rightly call no
+      // good match; here the early answer must run its lexical pass over those words and still answer.
+      const { answer } = await ask(other, `--open-files-in-pager=touch ${pwned} -O document feed`, { min_score: 0 });
       assert.ok(answer.results.length > 0);
       assert.match(answer.notice ?? '', /partial answer/);
       assert.equal(fs.existsSync(pwned), false);
