@@ -2,7 +2,8 @@
 // off-topic question gets "no good match"; on-topic and long questions naming an identifier still answer.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LONG_QUESTION_WITH_IDENTIFIER, makeFixtureRepo, runCli, runJson } from './helpers.js';
+import path from 'node:path';
+import { committedRepo, LONG_QUESTION_WITH_IDENTIFIER, makeFixtureRepo, runCli, runJson, tempDir } from './helpers.js';
 
 describe('ocrag search: "no good match" by default', () => {
   test('an off-topic question gets "no good match" and no result; on-topic and long questions answer; --min-match 0 shows everything', async () => {
@@ -26,5 +27,19 @@ describe('ocrag search: "no good match" by default', () => {
     const bad = await runCli(['search', '--min-match', '2', 'x'], repo);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--min-match must be a number from 0 to 1, got "2"/);
+  });
+
+  test('a repository of one file: a real question about it answers, off-topic ones still do not', async () => {
+    // In a view this small every word its chunk holds is "common"; rarity is judged as in a view of 64 chunks.
+    const auth = 'def check_password(given, stored):\n    """Compare a login attempt with the stored hash in constant time."""\n    return hmac.compare_digest(given, stored)\n';
+    const repo = committedRepo(path.join(tempDir('min-match-tiny'), 'repo'), { 'src/auth.py': auth }, 'one');
+    await runJson(['index'], repo);
+    for (const question of ['how is the password verified', "how do we verify a user's password"]) {
+      const found = await runJson<{ path: string }[]>(['search', '--json', '-k', '1', question], repo);
+      assert.equal(found[0]?.path, 'src/auth.py', question);
+    }
+    for (const question of ['chocolate cake recipe with fresh strawberries', 'kubernetes helm chart ingress annotations', '今天天气怎么样']) {
+      assert.deepEqual(await runJson<unknown[]>(['search', '--json', question], repo), [], question);
+    }
   });
 });

@@ -21,6 +21,14 @@ export interface MatchEvidence {
   absentWeight: number;
 }
 
+/**
+ * Rarity is judged as in a view of at least this many chunks. In a smaller one every word a chunk holds is common
+ * (a one-file repository's only chunk holds all of its words), so the words a question shares with it weighed almost
+ * nothing against those it lacks, and "how do we verify a user's password" got "no good match" from the one file
+ * that checks passwords. The benchmark's smallest view has 94 chunks (redux), so no measured answer changes.
+ */
+const RARITY_VIEW_CHUNKS = 64;
+
 export const NO_EVIDENCE: MatchEvidence = { weights: [], found: [], cosines: [], namesDefinition: false, absentWeight: 1 };
 
 /**
@@ -41,7 +49,7 @@ function wordsOf(q: Pick<QueryInfo, 'terms' | 'termWeights' | 'concepts'>): { te
  */
 export function matchEvidence(pool: Pick<CandidatePool, 'resident' | 'visible' | 'defined'>, q: Pick<QueryInfo, 'terms' | 'termWeights' | 'concepts'>, hits: readonly Hit[]): MatchEvidence {
   const { resident, visible } = pool;
-  const n = visible.chunks.length;
+  const n = Math.max(visible.chunks.length, RARITY_VIEW_CHUNKS);
   const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const wanted = new Set(hits.map((h) => h.candidate.index));
   const rarity = new Map<string, { idf: number; holders: Set<number> }>();
