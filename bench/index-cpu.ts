@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildDefaultModel } from '../src/embed/index.js';
 import { writeJsonResult } from './json-result.js';
-import { chunkTexts, type Ids, makers } from './tokenizers.js';
+import { chunkTexts, makers, tokenizeCpuMs } from './tokenizers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
@@ -21,14 +21,6 @@ const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) 
 const repo = path.resolve(args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? '/tmp/tok-tokio');
 const ROUNDS = Number(option('--rounds') ?? 3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-function tokenizeCpuMs(make: () => Ids, texts: string[]): number {
-  const ids = make();
-  const start = process.cpuUsage();
-  for (const text of texts) ids(text);
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
 
 /** A full index of a fresh clone: its CPU and wall milliseconds. */
 function indexCpuMs(work: string, round: number): { cpu: number; wall: number } {

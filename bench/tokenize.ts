@@ -10,18 +10,9 @@
 import path from 'node:path';
 import { buildDefaultModel } from '../src/embed/index.js';
 import { EDGE_CASES, packageTexts, repositoryTexts } from '../test/embed/token-corpus.js';
-import { chunkTexts, makers, type Ids } from './tokenizers.js';
+import { chunkTexts, makers, tokenizeCpuMs } from './tokenizers.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-
-/** CPU milliseconds (user + system) of tokenizing every text once: wall time on a loaded machine counts waiting. */
-function time(make: () => Ids, texts: string[]): number {
-  const ids = make();
-  const start = process.cpuUsage();
-  for (const text of texts) ids(text);
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -46,7 +37,7 @@ async function main(): Promise<void> {
       continue;
     }
     const ms: Record<string, number[]> = { library: [], memo: [], fused: [] };
-    for (let r = 0; r < ROUNDS; r++) for (const way of Object.keys(ms)) ms[way].push(time(ways[way], texts));
+    for (let r = 0; r < ROUNDS; r++) for (const way of Object.keys(ms)) ms[way].push(tokenizeCpuMs(ways[way], texts));
     const m = Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, median(v)]));
     console.log(
       `${name}: ${texts.length} texts, ${(chars / 1e6).toFixed(2)} M chars, ids differ on ${differ} | CPU, median of ${ROUNDS}: ` +

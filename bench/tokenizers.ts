@@ -50,3 +50,11 @@ export function makers(dir: string): Record<string, () => Ids> {
   };
 }
 
+/** CPU milliseconds (user + system) of tokenizing every text once with a fresh tokenizer: wall time on a loaded machine counts waiting. */
+export function tokenizeCpuMs(make: () => Ids, texts: string[]): number {
+  const ids = make();
+  const start = process.cpuUsage();
+  for (const text of texts) ids(text);
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
