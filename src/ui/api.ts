@@ -1,5 +1,6 @@
 import { HttpError, type Route } from './http-server.js';
-import type { Config } from '../workspace/types.js';
+import { DEFAULT_MIN_MATCH, type Config } from '../workspace/types.js';
+import { noGoodMatch } from '../render/no-match.js';
 import { doctor, lastIndexRun } from '../workspace/machine.js';
 import { OcragError } from '../util/errors.js';
 import { type IndexTaskKind, idle, type RepoSession } from '../workspace/live.js';
@@ -57,14 +58,18 @@ export function apiRoutes({ session, cwd, flags }: ApiOptions): Route[] {
         const filters = await filtersOf(session, query);
         const started = performance.now();
         // The panel numbers each line from startLine: it shows whole chunks, a person scrolls rather than pays.
-        const { results, notice } = await session.search(q, { k, whole: true, pathGlob: filters.pathGlob, language: filters.language });
+        // The relevance rule of every surface (search/relevance.ts); `all=1` (the panel's "show the closest anyway")
+        // answers with the closest chunks whatever they are.
+        const minMatch = query.get('all') === '1' ? 0 : DEFAULT_MIN_MATCH;
+        const { results, notice } = await session.search(q, { k, whole: true, pathGlob: filters.pathGlob, language: filters.language, minMatch });
         const [root, sources, { editorLink: template }] = await Promise.all([session.root(), session.listSources(), session.settings()]);
         const linked = results.map((r) => {
           const file = absolutePathOf(r, root, sources);
           const source = r.source ?? sources.find((s) => r.path.startsWith(`${s.name}:`))?.name;
           return { ...r, ...(source ? { source } : {}), editorUrl: file === null ? null : editorLink(template, file, r.startLine) };
         });
-        return { json: { query: q, k, filters: filters.shown, latencyMs: Math.round(performance.now() - started), notice, results: linked } };
+        const noMatch = results.length === 0 && minMatch > 0 ? noGoodMatch(q, { showAll: '"show the closest anyway"' }) : undefined;
+        return { json: { query: q, k, filters: filters.shown, latencyMs: Math.round(performance.now() - started), notice, noMatch, results: linked } };
       },
     },
     {

@@ -201,4 +201,18 @@ describe('ocrag ui over raw HTTP', () => {
     assert.equal(unknown.body.error, 'no source named "nope": none was added (ocrag add PATH adds one)');
     assert.equal((await search(`q=render&path=${'a'.repeat(501)}`)).status, 400);
   });
+
+  test('a search answers by the relevance rule of every surface: an off-topic question gets "no good match", all=1 the closest chunks', async () => {
+    const off = await raw(ui.port, 'GET', `/api/search?q=${encodeURIComponent('how to knit a wool sweater for winter')}`, own);
+    const body = JSON.parse(off.body) as { results: unknown[]; noMatch?: string };
+    assert.equal(off.status, 200, off.body);
+    assert.deepEqual(body.results, []);
+    assert.match(body.noMatch ?? '', /^no good match for "how to knit a wool sweater for winter": .*"show the closest anyway"/);
+    const all = JSON.parse((await raw(ui.port, 'GET', `/api/search?q=${encodeURIComponent('how to knit a wool sweater for winter')}&all=1&k=2`, own)).body) as { results: unknown[]; noMatch?: string };
+    assert.equal(all.results.length, 2);
+    assert.equal(all.noMatch, undefined);
+    const real = JSON.parse((await raw(ui.port, 'GET', '/api/search?q=database+backup', own)).body) as { results: unknown[]; noMatch?: string };
+    assert.ok(real.results.length > 0);
+    assert.equal(real.noMatch, undefined);
+  });
 });

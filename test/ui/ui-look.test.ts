@@ -126,8 +126,8 @@ describe('the panel as a person sees it, in chromium', { skip: skipWithoutChromi
   });
 
   test('the filters narrow a search: k, a path glob, a language, a source (whose link points into its folder)', async () => {
-    assert.equal((await search('code', { k: '2' })).length, 2);
-    const inSrc = await search('configuration', { path: 'src/platform-services/**' });
+    assert.equal((await search('feature flags', { k: '2' })).length, 2);
+    const inSrc = await search('smtp relay pool', { path: 'src/platform-services/**' });
     assert.ok(inSrc.length > 0 && inSrc.every((r) => r.location.startsWith('src/platform-services/')), inSrc.map((r) => r.location).join(', '));
     assert.match((await page.textContent('#search-info')) ?? '', /\(path src\/platform-services\/\*\*\)/);
     const python = await search('resident registry', { language: 'python' });
@@ -136,6 +136,16 @@ describe('the panel as a person sees it, in chromium', { skip: skipWithoutChromi
     const fromNotes = await search('pager incident on-call', { source: 'notes' });
     assert.ok(fromNotes.length > 0 && fromNotes.every((r) => r.location.startsWith('notes:')), fromNotes.map((r) => r.location).join(', '));
     assert.equal(fromNotes[0].href, vscodeUrl(path.join(notes, 'on-call.md'), 1));
+  });
+
+  test('an off-topic question says "no good match" and offers the closest chunks anyway', async () => {
+    await page.fill('#query', 'how to knit a wool sweater for winter');
+    await page.click('#search-form button');
+    await page.waitForFunction(() => /^no good match for /.test(document.getElementById('search-info')?.textContent ?? ''));
+    assert.equal((await results()).length, 0);
+    await page.click('#search-info button');
+    await page.waitForFunction(() => /^\d+ results?\b/.test(document.getElementById('search-info')?.textContent ?? ''));
+    assert.ok((await results()).length > 0);
   });
 
   test('the switcher offers the repository and the plain folder indexed here; the folder shows its own status, search, index run and skipped files, without git words', async () => {

@@ -235,10 +235,11 @@ function resultItem(hit, mark) {
     codeBlock(hit, mark));
 }
 
-async function search(query) {
+async function search(query, all = false) {
   $('search-info').textContent = 'searching…';
   $('results').replaceChildren();
   const params = new URLSearchParams({ q: query, k: $('k').value || '10' });
+  if (all) params.set('all', '1');
   for (const name of ['path', 'language', 'source']) if ($(name).value.trim()) params.set(name, $(name).value.trim());
   try {
     const r = await api(`/api/search?${params}`);
@@ -246,6 +247,15 @@ async function search(query) {
     const filters = Object.entries(r.filters).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v}`);
     const within = filters.length ? ` (${filters.join(', ')})` : '';
     $('search-info').textContent = `${plural(r.results.length, 'result')}${within} in ${r.latencyMs} ms${r.notice ? ` · ${r.notice}` : ''}`;
+    if (r.noMatch) {
+      // The relevance rule said no: its words, and a way to see the closest chunks anyway.
+      const anyway = document.createElement('button');
+      anyway.type = 'button';
+      anyway.className = 'small';
+      anyway.textContent = 'show the closest anyway';
+      anyway.addEventListener('click', () => search(query, true));
+      $('search-info').replaceChildren(`${r.noMatch} `, anyway);
+    }
     $('results').replaceChildren(...r.results.map((hit) => resultItem(hit, mark)));
   } catch (e) {
     $('search-info').textContent = e.message;
