@@ -24,6 +24,8 @@ describe('ocrag search: "no good match" by default', () => {
     assert.equal(long[0]?.path, 'src/cli/args.ts', 'a long question holding a rare identifier answers');
     const all = await runJson<unknown[]>(['search', '--json', '-k', '3', '--min-match', '0', 'how to knit a wool sweater for winter'], repo);
     assert.equal(all.length, 3, '--min-match 0 answers with the closest chunks');
+    const narrowed = await runCli(['search', '--path', 'src/cli/**', 'how to knit a wool sweater for winter'], repo);
+    assert.match(narrowed.stderr, /^ocrag: no good match for "how to knit a wool sweater for winter": nothing in the files the filter keeps is close enough/, 'a filter narrowed what was judged');
     const bad = await runCli(['search', '--min-match', '2', 'x'], repo);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--min-match must be a number from 0 to 1, got "2"/);

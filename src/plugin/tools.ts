@@ -40,7 +40,7 @@ const TOOLS_ANSWERED: { [Id in SurfaceToolId<typeof SURFACE>]: Answerer<Id> } = 
   async search_code(open, cwd, args) {
     const started = performance.now();
     const results = await withWorkspace(open, cwd, 'existing', (w) => w.search(args.query, { k: args.k, pathGlob: args.path_glob, language: args.language, whole: args.whole, minMatch: args.min_score }));
-    if (results.length === 0 && args.min_score > 0 && !args.language) return { title: `no good match for "${echoedQuery(args.query)}"`, text: agentNoGoodMatch(args.query, SURFACE) };
+    if (results.length === 0 && args.min_score > 0 && !args.language) return { title: `no good match for "${echoedQuery(args.query)}"`, text: agentNoGoodMatch(args.query, SURFACE, args.path_glob !== undefined) };
     const title = `${counted(results.length, 'result')} for "${echoedQuery(args.query)}"`;
     return { title, text: rendered(args.format, { query: args.query, latencyMs: performance.now() - started, results }, args.max_tokens) };
   },

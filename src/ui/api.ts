@@ -68,7 +68,7 @@ export function apiRoutes({ session, cwd, flags }: ApiOptions): Route[] {
           const source = r.source ?? sources.find((s) => r.path.startsWith(`${s.name}:`))?.name;
           return { ...r, ...(source ? { source } : {}), editorUrl: file === null ? null : editorLink(template, file, r.startLine) };
         });
-        const noMatch = results.length === 0 && minMatch > 0 ? noGoodMatch(q, { showAll: '"show the closest anyway"' }) : undefined;
+        const noMatch = results.length === 0 && minMatch > 0 ? noGoodMatch(q, { showAll: '"show the closest anyway"', filtered: Object.values(filters.shown).some((v) => v !== null) }) : undefined;
         return { json: { query: q, k, filters: filters.shown, latencyMs: Math.round(performance.now() - started), notice, noMatch, results: linked } };
       },
     },

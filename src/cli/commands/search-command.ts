@@ -63,7 +63,7 @@ export function registerSearch(program: Command): void {
       let partial: PartialAnswer | undefined;
       const answer = warm ? { results: warm.results, started } : await searchHere(cmd, query, { ...options, onPartial: (p) => (partial = p) });
       const noMatch = answer.results.length === 0 && opts.minMatch !== undefined && opts.minMatch > 0 && opts.language === undefined && opts.minScore === undefined;
-      if (noMatch) process.stderr.write(`ocrag: ${noGoodMatch(query, { showAll: '--min-match 0' })}\n`);
+      if (noMatch) process.stderr.write(`ocrag: ${noGoodMatch(query, { showAll: '--min-match 0', filtered: opts.path !== undefined || opts.source !== undefined })}\n`);
       printReport({ query, latencyMs: performance.now() - answer.started, results: answer.results, ...(partial ? { partial } : {}) }, format, opts.maxTokens, noMatch);
     });
 }

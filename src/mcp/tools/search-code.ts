@@ -30,7 +30,7 @@ export function registerSearchCode(server: McpServer, sessions: RepoSessions, lo
         const { results: found, notice } = await session.search(args.query, { k: args.k, pathGlob: args.path_glob, minMatch: args.min_score, whole: args.whole, language: args.language }, progressNotifier(extra));
         const notes: string[] = notice ? [notice] : [];
         if (found.length === 0 && args.language) notes.push(`no ${args.language} results among the best matches${args.min_score > 0 ? ` that match well enough (min_score ${args.min_score})` : ''}; try without language or with path_glob`);
-        else if (found.length === 0 && args.min_score > 0) notes.push(agentNoGoodMatch(args.query, 'mcp'));
+        else if (found.length === 0 && args.min_score > 0) notes.push(agentNoGoodMatch(args.query, 'mcp', args.path_glob !== undefined));
         // The budget counts the text as the agent reads it: the notes, the results and the line saying what was left out.
         const asText = (r: SearchReport) => resultsAsText(r.query, r.latencyMs, r.results.map(toCodeResult), notes, r.leftOut);
         let report: SearchReport = { query: args.query, latencyMs: Math.round(performance.now() - started), results: found };
