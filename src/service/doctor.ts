@@ -106,7 +106,7 @@ async function indexCheck(ctx: IndexContext): Promise<Omit<Check, 'name'>> {
       // Reads a column of every data file: a missing or short one shows up here, not just in the row count.
       const perBlob = await store.chunkCounts();
       for (const n of perBlob.values()) chunks += n;
-      counts = countsOf(indexedFiles(ctx), perBlob);
+      counts = countsOf(indexedFiles(ctx, manifest), perBlob);
       // Then every row search reads for this branch, checked: a garbled data file shows up here.
       if (manifest) await readViewRows(store, Object.values(manifest.files));
     } finally {

@@ -5,7 +5,7 @@ import { currentManifest } from '../index/manifest-state.js';
 import { asStoreDamage } from '../store/damage.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
-import { readSourceScan, type SourceScan } from '../store/sources.js';
+import { readSourceScan, type SourceScan, type SourceSpec } from '../store/sources.js';
 
 /**
  * What search sees of the index as built, the one meaning of "files" and "chunks" every surface shows (status,
@@ -18,12 +18,20 @@ export interface IndexCounts {
   chunks: number;
 }
 
-/** Path → blob of every file counted in IndexCounts (keys as search results show them). */
-export function indexedFiles(ctx: IndexContext): Map<string, string> {
-  const files = new Map(Object.entries(currentManifest(ctx)?.files ?? {}));
-  for (const spec of viewSources(ctx)) {
+/** The view's sources, each with its last scan. */
+export function viewScans(ctx: IndexContext): { spec: SourceSpec; scan: SourceScan }[] {
+  return viewSources(ctx).map((spec) => ({ spec, scan: readSourceScan(ctx.layout.sourceScans, spec.name) }));
+}
+
+/**
+ * Path → blob of every file counted in IndexCounts (keys as search results show them), from HEAD's manifest and
+ * the sources' scans (read here unless the caller read them already).
+ */
+export function indexedFiles(ctx: IndexContext, manifest = currentManifest(ctx), scans = viewScans(ctx)): Map<string, string> {
+  const files = new Map(Object.entries(manifest?.files ?? {}));
+  for (const { spec, scan } of scans) {
     const prefix = spec.name ? `${spec.name}:` : '';
-    for (const [rel, blob] of searchedFiles(readSourceScan(ctx.layout.sourceScans, spec.name))) files.set(prefixedKey(prefix, rel), blob);
+    for (const [rel, blob] of searchedFiles(scan)) files.set(prefixedKey(prefix, rel), blob);
   }
   return files;
 }

@@ -7,13 +7,11 @@ import { asStoreDamage } from '../store/damage.js';
 import { listManifests, readManifest } from '../store/manifest.js';
 import { readMeta } from '../store/meta.js';
 import { openStore, storeExists } from '../store/open-store.js';
-import { readSourceScan } from '../store/sources.js';
-import { countsOf, indexedFiles, searchedFiles } from './index-counts.js';
+import { countsOf, indexedFiles, searchedFiles, viewScans } from './index-counts.js';
 import { dirSize } from '../util/dir-size.js';
 import { ArtifactError } from '../util/errors.js';
 import { openRemote, readRemoteIdentity } from '../store/remote.js';
 import { readRemoteRun, type RemoteRun } from '../store/remote-run.js';
-import { viewSources } from '../index/folder.js';
 
 export interface IndexStatus {
   root: string;
@@ -60,8 +58,8 @@ export async function indexStatus(ctx: IndexContext): Promise<IndexStatus> {
   let chunksStored = 0;
   let chunksReclaimable = 0;
   let counts = new Map<string, number>();
-  const scans = viewSources(ctx).map((spec) => ({ spec, scan: readSourceScan(ctx.layout.sourceScans, spec.name) }));
-  const files = indexedFiles(ctx);
+  const scans = viewScans(ctx);
+  const files = indexedFiles(ctx, manifest, scans);
   const blobs = new Set(files.values());
   if (meta && storeExists(ctx.layout)) {
     try {
