@@ -4,7 +4,7 @@ import type { CodeIndex } from '../service/code-index.js';
 import { indexStatus, type IndexStatus } from '../service/status.js';
 import type { IndexTasks, IndexTaskSnapshot } from './index-tasks.js';
 import type { QueryCache } from './query-cache.js';
-import type { ReindexSnapshot } from './reindex-job.js';
+import { idle, type ReindexSnapshot } from './reindex-job.js';
 import { stateSignature, type StateSignature } from './state-signature.js';
 
 export interface SessionStatus {
@@ -34,12 +34,13 @@ export class SessionStatusReader {
   private kept: { state: StateSignature; part: Promise<ReadPart> } | null = null;
   private refreshing: Promise<ReadPart> | null = null;
 
-  async read(index: CodeIndex, tasks: IndexTasks, reindex: ReindexSnapshot, cache: QueryCache | null): Promise<SessionStatus> {
+  async read(index: CodeIndex, tasks: IndexTasks, cache: QueryCache | null): Promise<SessionStatus> {
+    // Read once: asking again re-reads another process's run record and the lock, and may see that run end between.
     const task = tasks.status();
     const running = task !== null && (task.state === 'running' || task.state === 'cancelling');
     return {
       ...(await this.indexPart(index, running)).part,
-      reindex,
+      reindex: task ?? idle(),
       task,
       queryCache: { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 },
     };

@@ -241,7 +241,7 @@ export class RepoSession {
 
   /** A read-only report; never waits for a running reindex, never moves the index's idea of HEAD under it. */
   async status(): Promise<SessionStatus> {
-    return this.statusReader.read((await this.open()).index, this.tasks, this.reindexSnapshot(), this.queryCache);
+    return this.statusReader.read((await this.open()).index, this.tasks, this.queryCache);
   }
 
   async close(): Promise<void> {
