@@ -47,6 +47,11 @@ describe('a fresh clone answers its first search before its index is complete', 
     const task = /task ([0-9a-f]{12})/.exec(first.answer.notice!)![1];
     const status = await call(client, 'index_status', { task_id: task });
     assert.ok(!status.isError, text(status));
+    // The run stores what the answer embedded before it starts, so it has fewer files left to store than HEAD holds.
+    const toStore = await until('the run to count what it has to store', async () => {
+      const t = ((await call(client, 'index_status', { task_id: task })).structuredContent as { task: { state: string; files: { total: number } } }).task;
+      return t.state !== 'running' ? Promise.reject(new Error(`the task ended (${t.state}) before it was seen storing`)) : t.files.total > 0 ? t.files.total : null;
+    });
 
     // The task ends; the same question then has no notice and the answer a search of the finished index gives.
     await until('the index task to end', async () => {
@@ -54,6 +59,8 @@ describe('a fresh clone answers its first search before its index is complete', 
       const state = s.task?.state ?? s.state;
       return state === 'done' ? true : state === 'failed' ? Promise.reject(new Error('index task failed')) : null;
     }, 300_000);
+    const { blobs } = await runJson<{ blobs: number }>(['status', '--json'], clone);
+    assert.ok(toStore < blobs, `the run stored ${toStore} of HEAD's ${blobs} contents itself`);
     const final = await ask(client, QUERY);
     assert.equal(final.answer.notice, undefined);
     const normal = await runJson<{ path: string; startLine: number; endLine: number }[]>(['search', QUERY, '-k', '10', '--no-update'], clone);
