@@ -1,4 +1,5 @@
 import { readMeta } from '../store/meta.js';
+import type { ChunkStore } from '../store/contract.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { dirSize } from '../util/dir-size.js';
@@ -34,42 +35,54 @@ export interface AutoGcOutcome {
  * `ocrag gc` keeps: the checked-out branches and commits, and the `keepManifests` most recently indexed others.
  * Runs under the index lock, as the index run does.
  */
-export async function collectGarbageIfDue(ctx: IndexContext, onNotice?: (message: string) => void): Promise<AutoGcOutcome> {
+export async function collectGarbageIfDue(ctx: IndexContext, onNotice?: (message: string) => void, compact = false): Promise<AutoGcOutcome> {
   const none: AutoGcOutcome = { looked: false, storedChunks: 0, reclaimableChunks: 0 };
   const meta = readMeta(ctx.layout.meta);
-  if (!ctx.config.autoGc || !meta || !storeExists(ctx.layout)) return none;
-  const budget = ctx.config.storeBudgetMB * 1024 * 1024;
-  const overBudget = budget > 0 && dirSize(ctx.layout.dir) > budget;
-  const last = readJson<GcCheck>(ctx.layout.gcCheck);
+  if (!(ctx.config.autoGc || compact) || !meta || !storeExists(ctx.layout)) return none;
   const store = await openStore(ctx.layout, meta.dim, { create: false });
-  let stored: number;
-  let reclaimable = 0;
+  let look: Look | null;
   try {
-    stored = await store.countChunks();
-    if (!overBudget && typeof last?.chunks === 'number' && stored < last.chunks * REGROWTH) return { ...none, storedChunks: stored };
-    const { kept } = await chooseManifests(ctx, ctx.config.keepManifests);
-    const referenced = referencedBlobs(ctx, kept.values());
-    for (const [blob, n] of await store.chunkCounts()) if (!referenced.has(blob)) reclaimable += n;
+    look = ctx.config.autoGc ? await lookAt(ctx, store) : null;
+    // `compact`: on the store already open, unless gc, which compacts, is due.
+    if (compact && !look?.due) await store.compactIfFragmented();
   } finally {
     store.close();
   }
-  const due = reclaimable > 0 && (overBudget || reclaimable * 100 >= stored * ctx.config.autoGcPercent);
-  if (!due) {
+  if (!look) return none;
+  const { stored, reclaimable } = look;
+  if (reclaimable === undefined) return { ...none, storedChunks: stored };
+  if (!look.due) {
     recordGcCheck(ctx, stored);
     return { looked: true, storedChunks: stored, reclaimableChunks: reclaimable };
   }
-  const why = overBudget ? `.ocrag/ is over storeBudgetMB (${ctx.config.storeBudgetMB} MB)` : `${Math.round((reclaimable * 100) / stored)}% of ${stored} stored chunks are reclaimable`;
+  const why = look.overBudget ? `.ocrag/ is over storeBudgetMB (${ctx.config.storeBudgetMB} MB)` : `${Math.round((reclaimable * 100) / stored)}% of ${stored} stored chunks are reclaimable`;
   onNotice?.(`ocrag: ${why}: collecting garbage (autoGc; keeps the checked-out branches and ${ctx.config.keepManifests} recent manifests)`);
   const gc = await collectGarbage(ctx, ctx.config.keepManifests);
   recordGcCheck(ctx, stored - gc.chunksRemoved);
   return { looked: true, storedChunks: stored, reclaimableChunks: reclaimable, gc };
 }
 
-/**
- * Records that the store holds `chunks` and nothing reclaimable. An index run into an empty store knows it without
- * the look (every chunk is its manifest's), which would read all 363k chunks' blobs of a 50,000-file index at the
- * run's high-water mark of memory.
- */
+/** What a look at the store found; `reclaimable` unset when it had not grown enough to be measured again. */
+interface Look {
+  stored: number;
+  reclaimable?: number;
+  overBudget: boolean;
+  due: boolean;
+}
+
+async function lookAt(ctx: IndexContext, store: ChunkStore): Promise<Look> {
+  const budget = ctx.config.storeBudgetMB * 1024 * 1024;
+  const overBudget = budget > 0 && dirSize(ctx.layout.dir) > budget;
+  const last = readJson<GcCheck>(ctx.layout.gcCheck);
+  const stored = await store.countChunks();
+  if (!overBudget && typeof last?.chunks === 'number' && stored < last.chunks * REGROWTH) return { stored, overBudget, due: false };
+  const { kept } = await chooseManifests(ctx, ctx.config.keepManifests);
+  const referenced = referencedBlobs(ctx, kept.values());
+  let reclaimable = 0;
+  for (const [blob, n] of await store.chunkCounts()) if (!referenced.has(blob)) reclaimable += n;
+  return { stored, reclaimable, overBudget, due: reclaimable > 0 && (overBudget || reclaimable * 100 >= stored * ctx.config.autoGcPercent) };
+}
+
 export function recordGcCheck(ctx: IndexContext, chunks: number): void {
   writeFileAtomic(ctx.layout.gcCheck, JSON.stringify({ chunks, at: new Date().toISOString() } satisfies GcCheck) + '\n');
 }
@@ -81,24 +94,11 @@ export function recordGcCheck(ctx: IndexContext, chunks: number): void {
  */
 export async function summaryAfterGc(ctx: IndexContext, summary: IndexSummary, onNotice?: (message: string) => void, compact = false): Promise<IndexSummary> {
   try {
-    const { gc } = await collectGarbageIfDue(ctx, onNotice);
-    if (!gc && compact) await compactIfFragmented(ctx);
+    const { gc } = await collectGarbageIfDue(ctx, onNotice, compact);
     if (!gc) return summary;
     return { ...summary, garbageCollected: { manifestsRemoved: gc.manifestsRemoved.length, chunksRemoved: gc.chunksRemoved, bytesFreed: Math.max(0, gc.bytesBefore - gc.bytesAfter) } };
   } catch (e) {
     onNotice?.(`ocrag: automatic gc skipped: ${(e as Error).message}`);
     return summary;
-  }
-}
-
-/** Folds a store's small commits when they have piled up (LanceStore.compactIfFragmented). */
-async function compactIfFragmented(ctx: IndexContext): Promise<void> {
-  const meta = readMeta(ctx.layout.meta);
-  if (!meta || !storeExists(ctx.layout)) return;
-  const store = await openStore(ctx.layout, meta.dim, { create: false });
-  try {
-    await store.compactIfFragmented();
-  } finally {
-    store.close();
   }
 }

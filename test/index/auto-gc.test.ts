@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { answersOf, git, runJson, twoLanguageRepo } from '../helpers.js';
-import { withIndex } from '../robustness/robustness-helpers.js';
+import { layoutOf, withIndex } from '../robustness/robustness-helpers.js';
 
 interface Summary {
   upToDate: boolean;
@@ -87,4 +87,22 @@ test('after a first index the gc check holds the store\'s chunks (nothing to rec
     }
   });
   assert.ok(collected > 0, 'a later run collected garbage');
+});
+
+test('a commit run defers compaction to after its commit is searchable, and it happens there, autoGc off too', async () => {
+  const repo = twoLanguageRepo();
+  fs.mkdirSync(path.join(repo, '.ocrag'), { recursive: true });
+  fs.writeFileSync(path.join(repo, '.ocrag', 'config.json'), JSON.stringify({ autoGc: false }));
+  const dataFiles = () => fs.readdirSync(path.join(layoutOf(repo).tables, 'chunk_refs.lance', 'data')).length;
+  // Past LanceStore.compactIfFragmented's 24 fragments: each run of one file's commit adds one.
+  const most = { files: 0 };
+  await withIndex(repo, async (index) => {
+    for (let i = 0; i < 28; i++) {
+      fs.writeFileSync(path.join(repo, 'tools', 'backup.py'), `def backup_database_${i}(path):\n    return path + ".bak${i}"\n`);
+      git(repo, 'commit', '-qam', `backup ${i}`);
+      await index.index();
+      most.files = Math.max(most.files, dataFiles());
+    }
+  });
+  assert.ok(most.files <= 25, `at most 25 data files after any run, saw ${most.files}`);
 });

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '../helpers.js';
-import { SectionDamageError, SectionedFile, writeSectionedFile } from '../../src/search/sectioned-file.js';
+import { SectionDamageError, SectionedFile, writeSectionedFile, writeSectionedFilePausing } from '../../src/search/sectioned-file.js';
+import { eventLoopYielder } from '../../src/util/event-loop.js';
 
 const MAGIC = 'testSF01';
 
@@ -112,4 +113,23 @@ test('a file of a few tiny sections has room for its header (its length was once
     assert.deepEqual([...(opened.section(`s${sections - 1}`) as Int32Array)], [sections - 1]);
     opened.detach();
   }
+});
+
+test('written in paused steps (a server writing its snapshot), the file is byte for byte the one written at once', async () => {
+  const dir = tempDir('sf-paused');
+  // Sections past the 1 MiB step, so checksums and copies are cut mid-section.
+  const big = new Uint8Array(3 * (1 << 20) + 12345).map((_, i) => (i * 31 + (i >> 9)) & 0xff);
+  const eager = { big, i32: Int32Array.from({ length: 300_001 }, (_, i) => i * 7 - 5), none: new Int32Array(0) };
+  const lazy = { texts: big.subarray(1000), more: Buffer.from('tail', 'utf8') };
+  const atOnce = path.join(dir, 'once.snap');
+  const paused = path.join(dir, 'paused.snap');
+  writeSectionedFile(atOnce, MAGIC, { note: 'same' }, eager, lazy);
+  let pauses = 0;
+  const yielder = eventLoopYielder(0);
+  await writeSectionedFilePausing(paused, MAGIC, { note: 'same' }, eager, lazy, () => (pauses++, yielder()));
+  assert.ok(pauses > 4, `paused ${pauses} times`);
+  assert.ok(fs.readFileSync(paused).equals(fs.readFileSync(atOnce)));
+  const opened = SectionedFile.open<{ note: string }>(paused, MAGIC, ['big', 'i32'])!;
+  assert.deepEqual(opened.section('big'), big);
+  opened.close();
 });

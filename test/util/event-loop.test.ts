@@ -14,11 +14,14 @@ function* squares(n: number, seen: number[]): Steps<number> {
 }
 
 describe('event loop', () => {
-  test('steps give the same result run at once or paused at every step', async () => {
+  test('steps give the same result run at once or paused at every step, and paused ones let the event loop in', async () => {
     const atOnce: number[] = [];
     const paused: number[] = [];
+    let stepsWhenLetIn = -1;
+    setImmediate(() => (stepsWhenLetIn = paused.length));
     assert.equal(runAll(squares(50, atOnce)), await runPausing(squares(50, paused), eventLoopYielder(0)));
     assert.deepEqual(paused, atOnce);
+    assert.ok(stepsWhenLetIn > 0 && stepsWhenLetIn < 50, `the event loop ran between steps (after ${stepsWhenLetIn} of 50)`);
   });
 
   test('loops that pause resume one per turn of the event loop, in turn', async () => {
