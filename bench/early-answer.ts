@@ -11,10 +11,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeJsonResult } from './json-result.js';
+import { option, positional } from './argv.js';
 
 const CLI = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'dist', 'cli', 'main.js');
-const source = process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--')) ?? '/tmp/tok-tokio';
-const limit = Number(process.argv[process.argv.indexOf('--questions') + 1]) || Infinity;
+const source = positional() ?? '/tmp/tok-tokio';
+const limit = Number(option('--questions')) || Infinity;
 
 /** Questions an agent new to tokio asks: identifiers, descriptions in English, a few in Chinese. */
 const QUESTIONS = [

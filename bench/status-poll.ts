@@ -18,13 +18,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { writeSyntheticRepo } from '../fixtures/synthetic-repo.js';
 import type { IndexTaskSnapshot } from '../src/session/index-tasks.js';
 import { writeJsonResult } from './json-result.js';
+import { option } from './argv.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const option = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-};
 const FILES = Number(option('--files') ?? 1000);
 const EVERY_MS = Number(option('--every') ?? 50);
 /** --profile DIR: the server writes a CPU profile there (node --cpu-prof), to see what holds its thread. */

@@ -9,16 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeJsonResult } from './json-result.js';
+import { option } from './argv.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const cli = path.resolve(arg('--cli', path.join(ROOT, 'dist/cli/main.js')));
-const repo = path.resolve(arg('--repo', '/tmp/tok-tokio'));
-const word = arg('--word', 'spawn_blocking');
-const rounds = Number(arg('--rounds', '15'));
+const cli = path.resolve(option('--cli', path.join(ROOT, 'dist/cli/main.js')));
+const repo = path.resolve(option('--repo', '/tmp/tok-tokio'));
+const word = option('--word', 'spawn_blocking');
+const rounds = Number(option('--rounds', '15'));
 const PRELOAD = pathToFileURL(path.join(ROOT, 'test/support/seams-preload.mjs')).href;
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): { ms: number; stdout: string } {
