@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeJsonResult } from './json-result.js';
 import { option, positional } from './argv.js';
+import { median } from './stats.js';
 
 const CLI = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'dist', 'cli', 'main.js');
 const source = positional() ?? '/tmp/tok-tokio';
@@ -66,7 +67,6 @@ function fullIndexMs(): number {
 }
 
 const where = (r: Item) => `${r.path}:${r.startLine}-${r.endLine}`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 try {
   execFileSync('git', ['-C', source, 'rev-parse', 'HEAD'], { stdio: 'ignore' });

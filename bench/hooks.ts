@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeJsonResult } from './json-result.js';
 import { option } from './argv.js';
+import { median } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
@@ -220,7 +221,6 @@ export async function benchOneFileSearchable(clones: string[], clis: string[], r
   return out;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const source = process.argv[2];
