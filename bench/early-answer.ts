@@ -11,10 +11,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeJsonResult } from './json-result.js';
+import { option, positional } from './argv.js';
+import { median } from './stats.js';
 
 const CLI = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'dist', 'cli', 'main.js');
-const source = process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--')) ?? '/tmp/tok-tokio';
-const limit = Number(process.argv[process.argv.indexOf('--questions') + 1]) || Infinity;
+const source = positional() ?? '/tmp/tok-tokio';
+const limit = Number(option('--questions')) || Infinity;
 
 /** Questions an agent new to tokio asks: identifiers, descriptions in English, a few in Chinese. */
 const QUESTIONS = [
@@ -65,7 +67,6 @@ function fullIndexMs(): number {
 }
 
 const where = (r: Item) => `${r.path}:${r.startLine}-${r.endLine}`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 try {
   execFileSync('git', ['-C', source, 'rev-parse', 'HEAD'], { stdio: 'ignore' });

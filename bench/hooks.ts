@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeJsonResult } from './json-result.js';
+import { option } from './argv.js';
+import { median } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
@@ -219,7 +221,6 @@ export async function benchOneFileSearchable(clones: string[], clis: string[], r
   return out;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const source = process.argv[2];
@@ -229,7 +230,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const pairs = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--cli' ? [a.split('=')] : []));
     const clis = pairs.map(([cli]) => path.resolve(cli));
     const clones = pairs.map(([, clone]) => path.resolve(clone ?? source));
-    const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
+    const rounds = Number(option('--rounds')) || 5;
     const loadBefore = os.loadavg()[0];
     const runs = await benchOneFileSearchable(clis.length ? clones : [path.resolve(source)], clis.length ? clis : [CLI], rounds, process.argv.includes('--poll'));
     const keys = ['manifestMs', 'snapshotMs', 'runEndMs', 'hookCpuS', 'searchAfterMs', 'searchFoundMs', 'foundSearchStartMs'] as const;

@@ -13,14 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { buildDefaultModel } from '../src/embed/index.js';
 import { writeJsonResult } from './json-result.js';
 import { chunkTexts, makers, tokenizeCpuMs } from './tokenizers.js';
+import { option, positional } from './argv.js';
+import { median } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
-const args = process.argv.slice(2);
-const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-const repo = path.resolve(args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? '/tmp/tok-tokio');
+const repo = path.resolve(positional() ?? '/tmp/tok-tokio');
 const ROUNDS = Number(option('--rounds') ?? 3);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A full index of a fresh clone: its CPU and wall milliseconds. */
 function indexCpuMs(work: string, round: number): { cpu: number; wall: number } {

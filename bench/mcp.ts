@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { writeJsonResult } from './json-result.js';
+import { percentile } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
@@ -34,11 +35,6 @@ const profileAt = args.indexOf('--profile');
 /** --profile DIR: the server writes a CPU profile there (node --cpu-prof), to see where a search's time goes. */
 const profileDir = profileAt >= 0 ? path.resolve(args.splice(profileAt, 2)[1]) : undefined;
 const repo = path.resolve(args[0] ?? '/tmp/bench-repos/tokio');
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 function ocrag(cliArgs: string[]): string {
   const r = spawnSync(process.execPath, [CLI, ...cliArgs], { cwd: repo, encoding: 'utf8' });

@@ -13,11 +13,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { option } from './argv.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
-const args = process.argv.slice(2);
-const option = (name: string, fallback?: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const repo = path.resolve(option('--repo', '/tmp/tok-tokio')!);
 const large = option('--large');
 const questions = option('--questions', '8')!;

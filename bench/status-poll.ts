@@ -18,13 +18,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { writeSyntheticRepo } from '../fixtures/synthetic-repo.js';
 import type { IndexTaskSnapshot } from '../src/session/index-tasks.js';
 import { writeJsonResult } from './json-result.js';
+import { option } from './argv.js';
+import { percentile } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const option = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-};
 const FILES = Number(option('--files') ?? 1000);
 const EVERY_MS = Number(option('--every') ?? 50);
 /** --profile DIR: the server writes a CPU profile there (node --cpu-prof), to see what holds its thread. */
@@ -39,10 +37,6 @@ const IDLE_POLLS = 40;
 /** What index_status says of a task: the session's own snapshot type. */
 type Task = IndexTaskSnapshot;
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 const summary = (values: number[]) =>
   `p50 ${percentile(values, 50).toFixed(1)} ms  p95 ${percentile(values, 95).toFixed(1)} ms  max ${Math.max(...values).toFixed(1)} ms  (n=${values.length})`;
 

@@ -9,16 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeJsonResult } from './json-result.js';
+import { option } from './argv.js';
+import { median } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const cli = path.resolve(arg('--cli', path.join(ROOT, 'dist/cli/main.js')));
-const repo = path.resolve(arg('--repo', '/tmp/tok-tokio'));
-const word = arg('--word', 'spawn_blocking');
-const rounds = Number(arg('--rounds', '15'));
+const cli = path.resolve(option('--cli', path.join(ROOT, 'dist/cli/main.js')));
+const repo = path.resolve(option('--repo', '/tmp/tok-tokio'));
+const word = option('--word', 'spawn_blocking');
+const rounds = Number(option('--rounds', '15'));
 const PRELOAD = pathToFileURL(path.join(ROOT, 'test/support/seams-preload.mjs')).href;
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): { ms: number; stdout: string } {
@@ -55,13 +53,12 @@ try {
     times.cold.push(search({ OCRAG_WARM: '0' }).ms);
     times.warm.push(search().ms);
   }
-  const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const grep = p50(times.grep);
+  const grep = median(times.grep);
   console.log(`${path.basename(repo)}, "${word}", ${rounds} interleaved rounds, load average ${loadBefore} before, ${load()} after`);
   console.log(`  git grep -n                 p50 ${grep.toFixed(1)} ms`);
-  console.log(`  ocrag search, no server     p50 ${p50(times.cold).toFixed(1)} ms  ${(p50(times.cold) / grep).toFixed(1)}x git grep`);
-  console.log(`  ocrag search, mcp running   p50 ${p50(times.warm).toFixed(1)} ms  ${(p50(times.warm) / grep).toFixed(1)}x git grep`);
-  writeJsonResult({ repo: path.basename(repo), word, rounds, gitGrepP50Ms: grep, ownP50Ms: p50(times.cold), warmP50Ms: p50(times.warm), ownRatio: p50(times.cold) / grep, warmRatio: p50(times.warm) / grep, load: os.loadavg()[0] });
+  console.log(`  ocrag search, no server     p50 ${median(times.cold).toFixed(1)} ms  ${(median(times.cold) / grep).toFixed(1)}x git grep`);
+  console.log(`  ocrag search, mcp running   p50 ${median(times.warm).toFixed(1)} ms  ${(median(times.warm) / grep).toFixed(1)}x git grep`);
+  writeJsonResult({ repo: path.basename(repo), word, rounds, gitGrepP50Ms: grep, ownP50Ms: median(times.cold), warmP50Ms: median(times.warm), ownRatio: median(times.cold) / grep, warmRatio: median(times.warm) / grep, load: os.loadavg()[0] });
 } finally {
   server.stdin.end();
   server.kill('SIGTERM');

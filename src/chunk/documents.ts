@@ -20,7 +20,6 @@ import { DOCUMENT_REVISIONS } from './revisions.js';
  * refused is read. html is 3 since text that begins with a broken tag (`<` alone) starts on its own line, not at
  * line 0, which every store read refuses.
  */
-export { DOCUMENT_REVISIONS };
 
 /** Rows per table chunk: ~40 rows of a typical export (~60 characters each) keep a chunk near 2,500 characters. */
 const TABLE_ROWS = 40;

@@ -2,11 +2,7 @@
  * The top-level blocks of a single-file component (`.vue`, `.svelte`): `<script>` (and `<script setup>`),
  * `<template>` and `<style>`, with the lines and characters each takes, and the name a component gives itself.
  * Pure text scanning, no grammar.
- *
- * Revisions: vue is 2 since a component that names itself heads its windows' breadcrumbs with the name (sfc.ts);
- * they were line windows, `lines`, with none before. Svelte components give no name: their chunks are as before.
  */
-export const SFC_REVISIONS: Readonly<Record<string, number>> = { vue: 2 };
 
 export type BlockTag = 'script' | 'template' | 'style';
 

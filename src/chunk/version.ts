@@ -1,6 +1,5 @@
 import { testSeams, type TestSeams } from '../util/test-seams.js';
-import { DOCUMENT_REVISIONS, RULE_REVISIONS } from './revisions.js';
-import { SFC_REVISIONS } from './sfc-blocks.js';
+import { DOCUMENT_REVISIONS, RULE_REVISIONS, SFC_REVISIONS } from './revisions.js';
 
 /**
  * The chunker's versions. Each language's chunking has a revision of its own: its `SyntaxRules.version`, or, for

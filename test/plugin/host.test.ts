@@ -44,6 +44,7 @@ test('search_code through the plugin: "no good match" for an off-topic question,
     call(3, 'parse command line arguments'),
     call(4, LONG_QUESTION_WITH_IDENTIFIER),
     call(5, 'kubernetes helm chart ingress annotations', { min_score: 0 }),
+    call(6, 'kubernetes helm chart ingress annotations', { path_glob: 'src/**' }),
   ];
   const host = spawn(process.execPath, [CLI, 'plugin-host'], { env: { ...process.env, OCRAG_CACHE: TEST_CACHE, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
@@ -53,9 +54,11 @@ test('search_code through the plugin: "no good match" for an off-topic question,
   const replies = out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; title?: string; text?: string; error?: string });
   for (const r of replies.slice(0, 2)) {
     assert.match(r.title ?? '', /^no good match for "/, r.error);
-    assert.match(r.text ?? '', /^no good match for ".+": .*an identifier you know \(ocrag_find_symbol finds a definition by its name\), or min_score=0 to see the closest chunks anyway$/);
+    assert.match(r.text ?? '', /^no good match for ".+": nothing in this repository .*an identifier you know \(ocrag_find_symbol finds a definition by its name\), or min_score=0 to see the closest chunks anyway$/);
   }
   assert.equal((JSON.parse(replies[2]!.text!) as { path: string }[])[0]!.path, 'src/cli/args.ts');
   assert.equal((JSON.parse(replies[3]!.text!) as { path: string }[])[0]!.path, 'src/cli/args.ts', 'a long question naming a rare identifier answers');
   assert.equal((JSON.parse(replies[4]!.text!) as unknown[]).length, 3, 'min_score 0 answers with the closest chunks');
+  // Narrowed by path_glob, the search judged only the files the glob keeps, and says so.
+  assert.match(replies[5]!.text ?? '', /^no good match for ".+": nothing in the files the filter keeps /, replies[5]!.error);
 });

@@ -207,7 +207,10 @@ describe('ocrag ui over raw HTTP', () => {
     const body = JSON.parse(off.body) as { results: unknown[]; noMatch?: string };
     assert.equal(off.status, 200, off.body);
     assert.deepEqual(body.results, []);
-    assert.match(body.noMatch ?? '', /^no good match for "how to knit a wool sweater for winter": .*"show the closest anyway"/);
+    assert.match(body.noMatch ?? '', /^no good match for "how to knit a wool sweater for winter": nothing in this repository .*"show the closest anyway"/);
+    // Narrowed by a filter, it judged only the filter's files, and says so.
+    const narrowed = JSON.parse((await raw(ui.port, 'GET', `/api/search?q=${encodeURIComponent('how to knit a wool sweater for winter')}&path=${encodeURIComponent('src/**')}`, own)).body) as { results: unknown[]; noMatch?: string };
+    assert.match(narrowed.noMatch ?? '', /: nothing in the files the filter keeps /);
     const all = JSON.parse((await raw(ui.port, 'GET', `/api/search?q=${encodeURIComponent('how to knit a wool sweater for winter')}&all=1&k=2`, own)).body) as { results: unknown[]; noMatch?: string };
     assert.equal(all.results.length, 2);
     assert.equal(all.noMatch, undefined);

@@ -47,29 +47,18 @@ export function writeSidecars(onnxPath: string, lookup: StaticLookup | null): vo
   store(onnxPath, statSync(onnxPath), sha256Hex(bytes), lookup);
 }
 
-export function readTable(tablePath: string, shared: boolean): Float32Array {
-  const size = statSync(tablePath).size;
-  const buffer = shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
-  const fd = openSync(tablePath, 'r');
-  try {
-    const view = new Uint8Array(buffer);
-    let offset = 0;
-    while (offset < size) offset += readSync(fd, view, offset, size - offset, offset);
-  } finally {
-    closeSync(fd);
-  }
-  // Raw little-endian float32, the byte order of every platform Node supports in practice.
-  return new Float32Array(buffer);
-}
-
-/** `readTable` without holding the thread: the default model's 78 MB took 1.9 s on a busy machine, while a server must answer. */
-export async function readTableAsync(tablePath: string, shared: boolean): Promise<Float32Array> {
+/**
+ * The model's whole table, read without holding the thread: the default model's 78 MB took 1.9 s on a busy machine,
+ * while a server must answer.
+ */
+export async function readTable(tablePath: string, shared: boolean): Promise<Float32Array> {
   const file = await open(tablePath, 'r');
   try {
     const { size } = await file.stat();
     const buffer = shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
     const view = new Uint8Array(buffer);
     for (let offset = 0; offset < size; ) offset += (await file.read(view, offset, size - offset, offset)).bytesRead;
+    // Raw little-endian float32, the byte order of every platform Node supports in practice.
     return new Float32Array(buffer);
   } finally {
     await file.close();

@@ -6,8 +6,6 @@ import { buildZhEntries } from '../../text/zh-lexicon-build.js';
 import { ZH_GLOSSARY } from '../../text/zh-glossary.js';
 import { CHINESE_WORDS, SENSE_WEIGHTS } from './chinese-recipe.js';
 
-export { CHINESE_RECIPE } from './chinese-recipe.js';
-
 /** Chinese pieces for the student vocabulary: tokenizer scores, and the English senses each row is made of. */
 export interface ChinesePieces {
   pieces: ScoredPiece[];

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { embedThreads } from '../../config/environment.js';
-import { readTableAsync, TableFileRows } from '../models/onnx-sidecar.js';
+import { readTable, TableFileRows } from '../models/onnx-sidecar.js';
 import { withPrefix, type Prompts } from './prompts.js';
 import { StaticEncoder, type StaticEncoderSource } from './static-encoder.js';
 import type { StaticWorkerPool } from './static-pool.js';
@@ -38,7 +38,7 @@ export function createStaticEmbedder(
   let loading: Promise<Full> | null = null;
   const loadFull = async (): Promise<Full> => {
     if (full) return full;
-    const load: Promise<Full> = (loading ??= readTableAsync(lookup.tablePath, threads > 1).then((table) => {
+    const load: Promise<Full> = (loading ??= readTable(lookup.tablePath, threads > 1).then((table) => {
       const source = { modelDir, dim: lookup.dim, table };
       let encoder: StaticEncoder | undefined;
       const loaded = { source, encoder: () => (encoder ??= new StaticEncoder(source)) };
