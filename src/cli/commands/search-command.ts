@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
 import { checkQueryLength, DEFAULT_MIN_MATCH, MAX_QUERY_CHARS_TEXT, type PartialAnswer } from '../../workspace/types.js';
 import { OcragError } from '../../util/errors.js';
-import { noGoodMatch } from '../../render/no-match.js';
+import { CLI_NEXT_STEPS, emptyAnswerNote } from '../../render/no-match.js';
 import type { SearchQuery, SearchResult } from '../../workspace/index.js';
 import { askWarmServer } from '../../workspace/warm.js';
 import { configFlags, openIndex, positiveInt, workDir } from '../options.js';
@@ -62,9 +62,9 @@ export function registerSearch(program: Command): void {
       // A fresh clone's first answer may be partial (its index goes on in the background): said on stderr, and in the report.
       let partial: PartialAnswer | undefined;
       const answer = warm ? { results: warm.results, started } : await searchHere(cmd, query, { ...options, onPartial: (p) => (partial = p) });
-      const noMatch = answer.results.length === 0 && opts.minMatch !== undefined && opts.minMatch > 0 && opts.language === undefined && opts.minScore === undefined;
-      if (noMatch) process.stderr.write(`ocrag: ${noGoodMatch(query, { showAll: '--min-match 0', filtered: opts.path !== undefined || opts.source !== undefined })}\n`);
-      printReport({ query, latencyMs: performance.now() - answer.started, results: answer.results, ...(partial ? { partial } : {}) }, format, opts.maxTokens, noMatch);
+      const empty = answer.results.length === 0 ? emptyAnswerNote({ query, minMatch: opts.minMatch ?? 0, language: opts.language, narrowed: opts.path !== undefined || opts.source !== undefined, minScore: opts.minScore }, CLI_NEXT_STEPS) : null;
+      if (empty) process.stderr.write(`ocrag: ${empty}\n`);
+      printReport({ query, latencyMs: performance.now() - answer.started, results: answer.results, ...(partial ? { partial } : {}) }, format, opts.maxTokens, empty !== null);
     });
 }
 
