@@ -26,7 +26,8 @@ const BUNDLED_PACKAGES = new Set(['commander', '@huggingface/tokenizers', '@lanc
 const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 const BANNER = "import { createRequire as __ocragRequire } from 'node:module'; const require = __ocragRequire(import.meta.url);";
-// The bundle replaces tsc's main.js and quick-search.js: bundling them again would bundle a bundle whose chunks are about to go.
+// The bundles replace tsc's main.js, quick-search.js and search-cold.js: bundling them again would bundle a bundle
+// whose chunks are about to go.
 for (const entry of ['main.js', 'quick-search.js', 'search-cold.js']) {
   if (fs.readFileSync(path.join(out, entry), 'utf8').includes(BANNER)) {
     console.error(`dist/cli/${entry} is already bundled: run "npm run build" (tsc, then this script)`);
