@@ -2,7 +2,8 @@
 // The `ocrag` program (and `git ocrag`, the git-ocrag bin, which is this same file). A git hook's run, `ocrag hook
 // <name>` (what the installed blocks start after every commit and checkout), goes straight to the hook's own entry:
 // commander, the command table and the hooks command's module (install, status, the setup code they bring) were
-// about a tenth of a one-file commit's run, before the commit is searchable.
+// about a tenth of a one-file commit's run, before the commit is searchable. A plain `ocrag search` likewise goes to
+// its quick entry (quick-search.ts), which leaves any command line it does not read with certainty to the full program.
 
 // A reader that stops early (`ocrag search … | head`) closes the pipe: the rest of the output has nobody to go to,
 // which is no error of ocrag's, so the process ends quietly (exit 0 unless a code was set) instead of dying on an
@@ -19,5 +20,6 @@ if (command === 'hook' && name !== undefined && !name.startsWith('-')) {
   // Never fails, exit 0 (as the hidden `hook` command of the full program).
   await (await import('../workspace/hook.js')).runHook(process.cwd(), name, args);
 } else {
-  process.exitCode = await (await import('./program.js')).main(process.argv);
+  const quick = process.argv.slice(2).includes('search') ? await (await import('./quick-search.js')).quickSearch(process.argv) : null;
+  process.exitCode = quick ?? (await (await import('./program.js')).main(process.argv));
 }
