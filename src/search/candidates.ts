@@ -3,7 +3,7 @@ import type { Embedder } from '../embed/index.js';
 import type { ChunkInfo } from '../store/contract.js';
 import type { IndexLayout } from '../store/layout.js';
 import type { StoreHandle } from '../store/store-handle.js';
-import { bm25, topEntries, visibleChunks, type VisibleChunks } from './lexical.js';
+import { bm25, topEntries, topOfLists, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
 import { ResidentChunks, type HeldChunks } from './resident.js';
 import { residentFor, snapshotFileFor } from './resident-registry.js';
@@ -225,12 +225,7 @@ export async function gatherCandidates(retriever: Retriever, view: SearchView, q
     return c;
   };
   if (settings.dense) {
-    const order = topEntries(
-      (function* () {
-        for (let j = 0; j < cosines.length; j++) yield [visible.chunks[j], cosines[j]] as [number, number];
-      })(),
-      settings.perSource,
-    );
+    const order = topOfLists(visible.chunks, cosines, settings.perSource);
     order.forEach(([index], rank) => (add(index).denseRank = rank));
   }
   topEntries(lexical, settings.perSource).forEach(([index], rank) => (add(index).lexicalRank = rank));

@@ -6,6 +6,7 @@ import { stem } from '../text/stem.js';
 import { BoundedMemo } from '../util/bounded-memo.js';
 import type { Pause } from '../util/event-loop.js';
 import { forEachIndexedWord } from './indexed-words.js';
+import { int8DotKernel, KERNEL_MIN_CHUNKS, type DotSums } from './int8-dots.js';
 import { memberIndices } from './members.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
 
@@ -32,6 +33,8 @@ export class ResidentIndex {
   /** Blob → its member chunks, worked out when first asked (a blob's rows never change once loaded whole). */
   protected readonly membersByBlob = new Map<string, Set<number>>();
   protected ids = new Map<string, number>();
+  /** The vectors' dot products in WebAssembly, made on the first large view; null where it is unavailable. */
+  private kernel: DotSums | null | undefined;
   constructor(readonly dim: number) {
     this.vectors = new Int8Array(dim * 1024);
   }
@@ -83,10 +86,11 @@ export class ResidentIndex {
   /** Cosine of every listed chunk to a unit query vector (the stored vectors are unit length). */
   cosines(query: Float32Array, chunks: Int32Array): Float32Array {
     const out = new Float32Array(chunks.length);
+    const from = this.kernelCosines(query, chunks, out);
     const dim = this.dim;
     const v = this.vectors;
     const q = Float32Array.from(query);
-    for (let j = 0; j < chunks.length; j++) {
+    for (let j = from; j < chunks.length; j++) {
       const i = chunks[j];
       const base = i * dim;
       let s0 = 0;
@@ -104,6 +108,23 @@ export class ResidentIndex {
       out[j] = (s0 + s1 + s2 + s3) * this.scales[i];
     }
     return out;
+  }
+
+  /** The kernel's share of `cosines` (the same sums, int8-dots.ts): how many of the first chunks it filled in. */
+  private kernelCosines(query: Float32Array, chunks: Int32Array, out: Float32Array): number {
+    const even = chunks.length & ~1;
+    if (even < KERNEL_MIN_CHUNKS || this.kernel === null) return 0;
+    try {
+      this.kernel ??= int8DotKernel(this.dim);
+      if (!this.kernel) return 0;
+      const sums = this.kernel(Float64Array.from(query), this.vectors, this.info.length, even === chunks.length ? chunks : chunks.subarray(0, even));
+      for (let j = 0; j < even; j++) out[j] = sums[j] * this.scales[chunks[j]];
+      return even;
+    } catch {
+      // Out of memory for the copy: the JavaScript loop answers, now and after.
+      this.kernel = null;
+      return 0;
+    }
   }
 
   /**
