@@ -102,14 +102,22 @@ function headOf(lines: string[], name: string): Span {
 function bestWindow(lines: string[], terms: ReadonlySet<string>, fallback: number): Span {
   const lineTerms = lines.map((l) => (terms.size === 0 ? [] : codeTerms(l).map(stem).filter((t) => terms.has(t))));
   let best = { start: Math.min(fallback, lines.length - WINDOW_LINES), distinct: 0, hits: 0 };
-  for (let start = 0; start + WINDOW_LINES <= lines.length; start++) {
-    const seen = new Set<string>();
-    let hits = 0;
-    for (let i = start; i < Math.min(lines.length, start + WINDOW_LINES); i++) {
-      for (const t of lineTerms[i]!) seen.add(t);
-      hits += lineTerms[i]!.length;
+  // The window slides a line at a time: each term's count in it, the lines entering and leaving.
+  const counts = new Map<string, number>();
+  let hits = 0;
+  const enter = (i: number, by: 1 | -1) => {
+    for (const t of lineTerms[i]!) {
+      const n = (counts.get(t) ?? 0) + by;
+      if (n) counts.set(t, n);
+      else counts.delete(t);
     }
-    if (seen.size > best.distinct || (seen.size === best.distinct && hits > best.hits)) best = { start, distinct: seen.size, hits };
+    hits += by * lineTerms[i]!.length;
+  };
+  for (let i = 0; i < WINDOW_LINES - 1 && i < lines.length; i++) enter(i, 1);
+  for (let start = 0; start + WINDOW_LINES <= lines.length; start++) {
+    enter(start + WINDOW_LINES - 1, 1);
+    if (counts.size > best.distinct || (counts.size === best.distinct && hits > best.hits)) best = { start, distinct: counts.size, hits };
+    enter(start, -1);
   }
   return { start: best.start, end: Math.min(lines.length, best.start + WINDOW_LINES) - 1 };
 }
