@@ -9,6 +9,7 @@ import { forEachIndexedWord } from './indexed-words.js';
 import { int8DotKernel, KERNEL_MIN_CHUNKS, type DotSums } from './int8-dots.js';
 import { memberIndices } from './members.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
+import { indexRow, type IndexedRow, type RowMemo } from './row-memo.js';
 
 /**
  * Chunks held in memory for exact search: info, text, an int8 copy of each vector, postings of identifier-aware
@@ -35,6 +36,8 @@ export class ResidentIndex {
   protected ids = new Map<string, number>();
   /** The vectors' dot products in WebAssembly, made on the first large view; null where it is unavailable. */
   private kernel: DotSums | null | undefined;
+  /** Rows indexed for earlier queries: given to a set of one query's candidates (candidates.ts), which is never written. */
+  rowMemo?: RowMemo;
   constructor(readonly dim: number) {
     this.vectors = new Int8Array(dim * 1024);
   }
@@ -156,8 +159,9 @@ export class ResidentIndex {
         if (seen.has(chunkId)) return;
         seen.add(chunkId);
       }
-      const info: ChunkInfo = { id: chunkId, blob, startLine: startLine(r), endLine: endLine(r), language: language(r), symbol: symbol(r), text: text(r) };
-      this.addRow(info, terms(r), quantize(vector(r)));
+      const info = (): ChunkInfo => ({ id: chunkId, blob, startLine: startLine(r), endLine: endLine(r), language: language(r), symbol: symbol(r), text: text(r) });
+      if (this.rowMemo) this.addIndexed(this.rowMemo.get(chunkId, blob, () => indexRow(info(), terms(r), quantize(vector(r)))));
+      else this.addRow(info(), terms(r), quantize(vector(r)));
     };
   }
 
@@ -168,12 +172,29 @@ export class ResidentIndex {
 
   /** Adds one chunk, its vector already in int8 with its scale. */
   protected addRow(chunk: ChunkInfo, terms: string, { vector, scale }: { vector: Int8Array; scale: number }): void {
-    const i = this.info.length;
     const { id, blob, startLine, endLine, language, symbol, text } = chunk;
-    const info: ChunkInfo = { id, blob, startLine, endLine, language, symbol, text };
+    const i = this.place({ id, blob, startLine, endLine, language, symbol, text }, vector, scale);
+    this.added(terms);
+    this.index(i, terms, symbol, text);
+  }
+
+  /** Adds a chunk indexed before (row-memo.ts): the postings and length addRow would give it. Never in a set that is written. */
+  private addIndexed({ info, stems, tfs, length, vector, scale }: IndexedRow): void {
+    const i = this.place(info, vector, scale);
+    this.lengths[i] = length;
+    for (let k = 0; k < stems.length; k++) {
+      const [docs, weights] = this.postings.lists.writable(stems[k]);
+      docs.push(i);
+      weights.push(tfs[k]);
+    }
+  }
+
+  /** Takes in a chunk's info, vector and definition; its index. */
+  private place(info: ChunkInfo, vector: Int8Array, scale: number): number {
+    const i = this.info.length;
     this.info.push(info);
-    let list = this.byBlob.get(blob);
-    if (!list) this.byBlob.set(blob, (list = []));
+    let list = this.byBlob.get(info.blob);
+    if (!list) this.byBlob.set(info.blob, (list = []));
     list.push(i);
     if ((i + 1) * this.dim > this.vectors.length) {
       const grown = new Int8Array(Math.max(this.vectors.length * 2, this.dim * 1024));
@@ -182,10 +203,9 @@ export class ResidentIndex {
     }
     this.vectors.set(vector, i * this.dim);
     this.scales[i] = scale;
-    this.added(terms);
-    this.index(i, terms, symbol, text);
-    const name = ownDefinition(symbol);
+    const name = ownDefinition(info.symbol);
     if (name) this.definitions.writable(definitionKey(name))[0].push(i);
+    return i;
   }
 
   private index(i: number, terms: string, symbol: string, text: string): void {
