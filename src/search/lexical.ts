@@ -106,9 +106,11 @@ export function fileTermCounts(resident: ResidentChunks, visible: VisibleChunks,
 }
 
 /** The `n` best entries of a score list, best first (a bounded selection: lists can be a whole branch long). */
-export function topEntries(scores: Iterable<[number, number]>, n: number): [number, number][] {
+export function topEntries(scores: Iterable<[number, number]> | ReadonlyMap<number, number>, n: number): [number, number][] {
   const heap: [number, number][] = [];
-  for (const [index, score] of scores) offer(heap, index, score, n);
+  // A map is visited without an entry made for each of its (thousands of) scores: the same entries, in the same order.
+  if (scores instanceof Map) scores.forEach((score: number, index: number) => offer(heap, index, score, n));
+  else for (const [index, score] of scores as Iterable<[number, number]>) offer(heap, index, score, n);
   return heap.sort(bestFirst);
 }
 

@@ -75,7 +75,7 @@ describe('int8 dot products in WebAssembly', () => {
   });
 });
 
-describe('topOfLists', () => {
+describe('topOfLists and topEntries of a map', () => {
   test('is topEntries over the same pairs, ties broken by the lower index', () => {
     const next = random(3);
     for (const n of [0, 1, 5, 100, 2000]) {
@@ -84,6 +84,9 @@ describe('topOfLists', () => {
       const scores = Float32Array.from({ length: 1500 }, () => Math.round(next() * 20) / 20);
       const pairs = [...indices].map((index, j) => [index, scores[j]] as [number, number]);
       assert.deepEqual(topOfLists(indices, scores, n), topEntries(pairs, n));
+      // A map (a query's word scores) is read in its own order, each index once.
+      const byIndex = new Map(pairs);
+      assert.deepEqual(topEntries(byIndex, n), topEntries([...byIndex], n));
     }
   });
 });
