@@ -1,4 +1,5 @@
 import { stem } from '../text/stem.js';
+import type { NumberList } from './postings.js';
 import type { ResidentChunks } from './resident.js';
 
 /** BM25 term-frequency saturation and length normalisation. */
@@ -40,6 +41,22 @@ export function visibleChunks(resident: ResidentChunks, chunks: Int32Array): Vis
   return v;
 }
 
+/** Per view searched, each stem's count of visible chunks holding it: the same for every query while the view stands. */
+const visibleCounts = new WeakMap<VisibleChunks, Map<string, number>>();
+
+/** How many of a stem's chunks (`docs`, its posting's) are visible. */
+export function visibleCount(visible: VisibleChunks, stemmed: string, docs: NumberList): number {
+  let counts = visibleCounts.get(visible);
+  if (!counts) visibleCounts.set(visible, (counts = new Map()));
+  let df = counts.get(stemmed);
+  if (df === undefined) {
+    df = 0;
+    for (let j = 0; j < docs.length; j++) if (visible.mask[docs[j]]) df++;
+    counts.set(stemmed, df);
+  }
+  return df;
+}
+
 /**
  * BM25 over exactly the visible chunks: document frequencies and lengths are those of the branch (and glob)
  * being searched, not of everything the shared store holds. Returns chunk index → score, only for matches.
@@ -50,8 +67,7 @@ export function bm25(resident: ResidentChunks, visible: VisibleChunks, words: st
   for (const [word, weight] of stemmedWeights(words, weights)) {
     const posting = resident.postings.get(word);
     if (!posting) continue;
-    let df = 0;
-    for (const d of posting.docs) if (visible.mask[d]) df++;
+    const df = visibleCount(visible, word, posting.docs);
     if (!df) continue;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
     for (let j = 0; j < posting.docs.length; j++) {

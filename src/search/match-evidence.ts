@@ -1,6 +1,6 @@
 import { stem } from '../text/stem.js';
 import type { CandidatePool } from './candidates.js';
-import type { VisibleChunks } from './lexical.js';
+import { visibleCount } from './lexical.js';
 import type { NumberList } from './postings.js';
 import type { QueryInfo } from './query.js';
 import type { Hit } from './rank/hit.js';
@@ -74,21 +74,6 @@ export function matchEvidence(pool: Pick<CandidatePool, 'resident' | 'visible' |
     hits.forEach((h, i) => found[i]!.push(spellings.some((s) => s.holders.has(h.candidate.index))));
   }
   return { weights, found, cosines: hits.map((h) => h.candidate.cosine), namesDefinition: pool.defined.size > 0, absentWeight: idf(0) };
-}
-
-/** Per view searched, each stem's count of visible chunks holding it: the same for every query while the view stands. */
-const visibleCounts = new WeakMap<VisibleChunks, Map<string, number>>();
-
-function visibleCount(visible: VisibleChunks, stemmed: string, docs: NumberList): number {
-  let counts = visibleCounts.get(visible);
-  if (!counts) visibleCounts.set(visible, (counts = new Map()));
-  let df = counts.get(stemmed);
-  if (df === undefined) {
-    df = 0;
-    for (let j = 0; j < docs.length; j++) if (visible.mask[docs[j]]) df++;
-    counts.set(stemmed, df);
-  }
-  return df;
 }
 
 /** Posting lists seen in ascending order, by their length then (a growing list is looked at again). */
