@@ -5,7 +5,7 @@
  * keeps the four accumulators of the JavaScript loop (dimension d is added to sum d mod 4, in order of d), every
  * product int8 × float32 is exact in a double, and the four sums are added in the same order. Only the order in
  * which the machine waits for additions changes (two chunks' chains interleave), never what is added to what.
- * Measured on 2 loaded cores, tokio's view: 8.5 ms of CPU → about 2 ms.
+ * Measured on 2 loaded cores over 14,801 random rows of 512: 8.5–14 ms of CPU per query in JavaScript, 2.6–3.1 ms here.
  */
 
 /** The sums of one chunk's products, added as the JavaScript loop adds them. */
