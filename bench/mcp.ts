@@ -5,6 +5,7 @@
 //   after an edit: the first search after an uncommitted file change (git status + re-embedding that file)
 //   against rg: each search_code round trip is followed by `rg -n -i` for the query's longest word over the same
 //   tree (a process per search, as an agent runs it), so both p50s come from one interleaved run (skipped without rg)
+//   server memory: the server's resident set after those searches, and its peak (Linux /proc; skipped elsewhere)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,10 +43,25 @@ function ocrag(cliArgs: string[]): string {
   return r.stdout;
 }
 
+let serverPid: number | null = null;
+
 async function start(): Promise<Client> {
   const client = new Client({ name: 'ocrag-bench', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), CLI, 'mcp'], cwd: repo, stderr: 'ignore' }));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), CLI, 'mcp'], cwd: repo, stderr: 'ignore' });
+  await client.connect(transport);
+  serverPid = transport.pid;
   return client;
+}
+
+/** The server's resident and peak memory in MB (VmRSS, VmHWM), or null where /proc does not say. */
+function serverMemory(): { rssMb: number; peakMb: number } | null {
+  try {
+    const status = fs.readFileSync(`/proc/${serverPid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+    return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
 }
 
 async function search(client: Client, query: string): Promise<{ ms: number; serverMs: number; results: number }> {
@@ -99,7 +115,9 @@ async function main(): Promise<void> {
   console.log(`search_code (${rounds} after warm-up)   p50 ${fmt(percentile(trips, 50))}  p90 ${fmt(percentile(trips, 90))}  p99 ${fmt(percentile(trips, 99))}  (in server: p50 ${fmt(percentile(inServer, 50))}, p90 ${fmt(percentile(inServer, 90))})`);
   if (hasRg) console.log(`rg -n -i <longest word>, interleaved   p50 ${fmt(percentile(rgTimes, 50))}  p90 ${fmt(percentile(rgTimes, 90))}   search_code/rg p50 ${(percentile(trips, 50) / percentile(rgTimes, 50)).toFixed(2)}×`);
   else console.log('rg not found: the comparison with rg is skipped (apt-get install ripgrep)');
-  const result = { repo: path.basename(repo), chunks, searchP50Ms: percentile(trips, 50), rgP50Ms: hasRg ? percentile(rgTimes, 50) : null, ratio: hasRg ? percentile(trips, 50) / percentile(rgTimes, 50) : null, load: os.loadavg()[0] };
+  const memory = serverMemory();
+  if (memory) console.log(`server memory   ${memory.rssMb.toFixed(0)} MB resident, peak ${memory.peakMb.toFixed(0)} MB`);
+  const result = { repo: path.basename(repo), chunks, serverRssMb: memory?.rssMb ?? null, searchP50Ms: percentile(trips, 50), rgP50Ms: hasRg ? percentile(rgTimes, 50) : null, ratio: hasRg ? percentile(trips, 50) / percentile(rgTimes, 50) : null, load: os.loadavg()[0] };
 
   const scratch = path.join(repo, 'ocrag-bench-scratch.rs');
   const afterEdit: number[] = [];

@@ -3,9 +3,10 @@ import type { Embedder } from '../embed/index.js';
 import type { ChunkInfo } from '../store/contract.js';
 import type { IndexLayout } from '../store/layout.js';
 import type { StoreHandle } from '../store/store-handle.js';
-import { bm25, topEntries, visibleChunks, type VisibleChunks } from './lexical.js';
+import { bm25, topEntries, topOfLists, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
 import { ResidentChunks, type HeldChunks } from './resident.js';
+import { RowMemo } from './row-memo.js';
 import { residentFor, snapshotFileFor } from './resident-registry.js';
 import { SectionDamageError } from './sectioned-file.js';
 import { spelledDefinitions, type SpelledDefinitions } from './spelled-names.js';
@@ -152,6 +153,7 @@ async function fromStoreIndexes(store: StoreHandle, view: SearchView, q: QueryIn
   for (let limit = settings.perSource; ; limit *= 4) {
     const hits = await chunks.queryIndexes(await vector, words, limit);
     const resident = new ResidentChunks(store.dim);
+    resident.rowMemo = rowMemoOf(store);
     const seen = new Set<string>();
     for (const batch of hits.rows) resident.add(batch, wanted, seen);
     const visibleIds = resident.idIndex();
@@ -162,6 +164,21 @@ async function fromStoreIndexes(store: StoreHandle, view: SearchView, q: QueryIn
     for (const [id, score] of hits.textScores) if (visibleIds.has(id)) lexical.set(visibleIds.get(id)!, score);
     return { resident, visible: visibleChunks(resident, resident.chunksOf(view, wanted)), lexical };
   }
+}
+
+/**
+ * Rows a long-lived server keeps indexed for a large view's next queries (row-memo.ts): at ~2 KB each (text,
+ * stems, int8 vector) 16,384 are ~30 MB, and hold the candidates of dozens of queries (~300 rows each).
+ */
+const MEMO_ROWS = 16_384;
+
+let rowMemo: { store: string; memo: RowMemo } | null = null;
+
+/** The row memo of this store incarnation (one at a time: a server searches one repository's store at once). */
+function rowMemoOf(store: StoreHandle): RowMemo {
+  const key = `${store.layout.tables}\n${store.generation}`;
+  if (rowMemo?.store !== key) rowMemo = { store: key, memo: new RowMemo(MEMO_ROWS) };
+  return rowMemo.memo;
 }
 
 /** Beyond this many rows per index and query, a view is too small a part of the store to find this way. */
@@ -225,12 +242,7 @@ export async function gatherCandidates(retriever: Retriever, view: SearchView, q
     return c;
   };
   if (settings.dense) {
-    const order = topEntries(
-      (function* () {
-        for (let j = 0; j < cosines.length; j++) yield [visible.chunks[j], cosines[j]] as [number, number];
-      })(),
-      settings.perSource,
-    );
+    const order = topOfLists(visible.chunks, cosines, settings.perSource);
     order.forEach(([index], rank) => (add(index).denseRank = rank));
   }
   topEntries(lexical, settings.perSource).forEach(([index], rank) => (add(index).lexicalRank = rank));

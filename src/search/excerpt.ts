@@ -1,5 +1,6 @@
 import { stem } from '../text/stem.js';
 import { codeTerms } from '../text/terms.js';
+import { BoundedMemo } from '../util/bounded-memo.js';
 
 /** Lines of a chunk as shown, 1-based and inclusive, in the file's numbering. */
 export interface LineSpan {
@@ -48,7 +49,7 @@ export function excerpt(text: string, startLine: number, symbol: string, query: 
   const lines = text.split('\n');
   if (lines.length <= WHOLE_LINES) return { text };
   const head = headOf(lines, innermostName(symbol));
-  const window = definitionWindow(lines, query.symbols) ?? bestWindow(lines, new Set(query.terms.map(stem)), head.end + 1);
+  const window = definitionWindow(lines, query.symbols) ?? bestWindow(text, lines, new Set(query.terms.map(stem)), head.end + 1);
   const spans = mergeSpans([head, window], lines.length);
   if (spans.length === 1 && spans[0]!.start === 0 && spans[0]!.end === lines.length - 1) return { text };
   const out: string[] = [];
@@ -99,19 +100,39 @@ function headOf(lines: string[], name: string): Span {
  * The WINDOW_LINES lines holding the most distinct query terms, then the most occurrences; the earliest of
  * equals. With no query term in the chunk, the lines right after the head (`fallback`: how the body begins).
  */
-function bestWindow(lines: string[], terms: ReadonlySet<string>, fallback: number): Span {
-  const lineTerms = lines.map((l) => (terms.size === 0 ? [] : codeTerms(l).map(stem).filter((t) => terms.has(t))));
+function bestWindow(text: string, lines: string[], terms: ReadonlySet<string>, fallback: number): Span {
+  const stems = terms.size === 0 ? [] : lineStemsOf(text, lines);
+  const lineTerms = lines.map((_, i) => (terms.size === 0 ? [] : stems[i]!.filter((t) => terms.has(t))));
   let best = { start: Math.min(fallback, lines.length - WINDOW_LINES), distinct: 0, hits: 0 };
-  for (let start = 0; start + WINDOW_LINES <= lines.length; start++) {
-    const seen = new Set<string>();
-    let hits = 0;
-    for (let i = start; i < Math.min(lines.length, start + WINDOW_LINES); i++) {
-      for (const t of lineTerms[i]!) seen.add(t);
-      hits += lineTerms[i]!.length;
+  // The window slides a line at a time: each term's count in it, the lines entering and leaving.
+  const counts = new Map<string, number>();
+  let hits = 0;
+  const enter = (i: number, by: 1 | -1) => {
+    for (const t of lineTerms[i]!) {
+      const n = (counts.get(t) ?? 0) + by;
+      if (n) counts.set(t, n);
+      else counts.delete(t);
     }
-    if (seen.size > best.distinct || (seen.size === best.distinct && hits > best.hits)) best = { start, distinct: seen.size, hits };
+    hits += by * lineTerms[i]!.length;
+  };
+  for (let i = 0; i < WINDOW_LINES - 1 && i < lines.length; i++) enter(i, 1);
+  for (let start = 0; start + WINDOW_LINES <= lines.length; start++) {
+    enter(start + WINDOW_LINES - 1, 1);
+    if (counts.size > best.distinct || (counts.size === best.distinct && hits > best.hits)) best = { start, distinct: counts.size, hits };
+    enter(start, -1);
   }
   return { start: best.start, end: Math.min(lines.length, best.start + WINDOW_LINES) - 1 };
+}
+
+/**
+ * Long chunks whose lines' stemmed words are kept: the same chunks come back for many queries, and splitting and
+ * stemming every line of each again was most of an excerpt's time. A few thousand long chunks, a few KB each.
+ */
+const lineStems = new BoundedMemo<string, string[][]>(2048);
+
+/** Each of `lines`' words, stemmed (`text` split into lines, by which they are remembered). */
+function lineStemsOf(text: string, lines: string[]): string[][] {
+  return lineStems.get(text, () => lines.map((l) => codeTerms(l).map(stem)));
 }
 
 /** A declaration keyword before a name on its line: `fun <T> X.name(`, `def name`, `public static Foo name(`. */

@@ -1,4 +1,5 @@
 import { stem } from '../text/stem.js';
+import type { NumberList } from './postings.js';
 import type { ResidentChunks } from './resident.js';
 
 /** BM25 term-frequency saturation and length normalisation. */
@@ -40,6 +41,22 @@ export function visibleChunks(resident: ResidentChunks, chunks: Int32Array): Vis
   return v;
 }
 
+/** Per view searched, each stem's count of visible chunks holding it: the same for every query while the view stands. */
+const visibleCounts = new WeakMap<VisibleChunks, Map<string, number>>();
+
+/** How many of a stem's chunks (`docs`, its posting's) are visible. */
+export function visibleCount(visible: VisibleChunks, stemmed: string, docs: NumberList): number {
+  let counts = visibleCounts.get(visible);
+  if (!counts) visibleCounts.set(visible, (counts = new Map()));
+  let df = counts.get(stemmed);
+  if (df === undefined) {
+    df = 0;
+    for (let j = 0; j < docs.length; j++) if (visible.mask[docs[j]]) df++;
+    counts.set(stemmed, df);
+  }
+  return df;
+}
+
 /**
  * BM25 over exactly the visible chunks: document frequencies and lengths are those of the branch (and glob)
  * being searched, not of everything the shared store holds. Returns chunk index → score, only for matches.
@@ -50,8 +67,7 @@ export function bm25(resident: ResidentChunks, visible: VisibleChunks, words: st
   for (const [word, weight] of stemmedWeights(words, weights)) {
     const posting = resident.postings.get(word);
     if (!posting) continue;
-    let df = 0;
-    for (const d of posting.docs) if (visible.mask[d]) df++;
+    const df = visibleCount(visible, word, posting.docs);
     if (!df) continue;
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
     for (let j = 0; j < posting.docs.length; j++) {
@@ -106,31 +122,50 @@ export function fileTermCounts(resident: ResidentChunks, visible: VisibleChunks,
 }
 
 /** The `n` best entries of a score list, best first (a bounded selection: lists can be a whole branch long). */
-export function topEntries(scores: Iterable<[number, number]>, n: number): [number, number][] {
+export function topEntries(scores: Iterable<[number, number]> | ReadonlyMap<number, number>, n: number): [number, number][] {
   const heap: [number, number][] = [];
-  const worse = (a: [number, number], b: [number, number]) => a[1] < b[1] || (a[1] === b[1] && a[0] > b[0]);
-  for (const e of scores) {
-    if (heap.length < n) {
-      heap.push(e);
-      for (let i = heap.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (!worse(heap[i], heap[parent])) break;
-        [heap[i], heap[parent]] = [heap[parent], heap[i]];
-        i = parent;
-      }
-    } else if (n > 0 && worse(heap[0], e)) {
-      heap[0] = e;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && worse(heap[l], heap[m])) m = l;
-        if (r < heap.length && worse(heap[r], heap[m])) m = r;
-        if (m === i) break;
-        [heap[i], heap[m]] = [heap[m], heap[i]];
-        i = m;
-      }
+  // A map is visited without an entry made for each of its (thousands of) scores: the same entries, in the same order.
+  if (scores instanceof Map) scores.forEach((score: number, index: number) => offer(heap, index, score, n));
+  else for (const [index, score] of scores as Iterable<[number, number]>) offer(heap, index, score, n);
+  return heap.sort(bestFirst);
+}
+
+/**
+ * `topEntries` of `indices[j]` scored `scores[j]`, without an entry made for each (a view's every cosine): the
+ * same heap, fed in the same order, so the same answer.
+ */
+export function topOfLists(indices: Int32Array, scores: Float32Array, n: number): [number, number][] {
+  const heap: [number, number][] = [];
+  for (let j = 0; j < indices.length; j++) offer(heap, indices[j], scores[j], n);
+  return heap.sort(bestFirst);
+}
+
+const bestFirst = (a: [number, number], b: [number, number]) => b[1] - a[1] || a[0] - b[0];
+const worse = (a: [number, number], b: [number, number]) => a[1] < b[1] || (a[1] === b[1] && a[0] > b[0]);
+
+/** Keeps (index, score) in a heap of the `n` best, its worst at the root. */
+function offer(heap: [number, number][], index: number, score: number, n: number): void {
+  if (heap.length < n) {
+    heap.push([index, score]);
+    for (let i = heap.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!worse(heap[i], heap[parent])) break;
+      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      i = parent;
     }
+    return;
   }
-  return heap.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  // worse(heap[0], [index, score]) without the pair made first.
+  if (n <= 0 || !(heap[0][1] < score || (heap[0][1] === score && heap[0][0] > index))) return;
+  heap[0] = [index, score];
+  for (let i = 0; ; ) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < heap.length && worse(heap[l], heap[m])) m = l;
+    if (r < heap.length && worse(heap[r], heap[m])) m = r;
+    if (m === i) break;
+    [heap[i], heap[m]] = [heap[m], heap[i]];
+    i = m;
+  }
 }

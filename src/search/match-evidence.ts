@@ -1,5 +1,7 @@
 import { stem } from '../text/stem.js';
 import type { CandidatePool } from './candidates.js';
+import { visibleCount } from './lexical.js';
+import type { NumberList } from './postings.js';
 import type { QueryInfo } from './query.js';
 import type { Hit } from './rank/hit.js';
 
@@ -57,15 +59,10 @@ export function matchEvidence(pool: Pick<CandidatePool, 'resident' | 'visible' |
     const s = stem(term);
     let r = rarity.get(s);
     if (!r) {
-      let df = 0;
+      const docs = resident.postings.get(s)?.docs ?? [];
       const holders = new Set<number>();
-      const posting = resident.postings.get(s);
-      for (const d of posting?.docs ?? []) {
-        if (!visible.mask[d]) continue;
-        df++;
-        if (wanted.has(d)) holders.add(d);
-      }
-      rarity.set(s, (r = { idf: idf(df), holders }));
+      for (const d of wanted) if (visible.mask[d] && holds(docs, d)) holders.add(d);
+      rarity.set(s, (r = { idf: idf(visibleCount(visible, s, docs)), holders }));
     }
     return r;
   };
@@ -77,4 +74,30 @@ export function matchEvidence(pool: Pick<CandidatePool, 'resident' | 'visible' |
     hits.forEach((h, i) => found[i]!.push(spellings.some((s) => s.holders.has(h.candidate.index))));
   }
   return { weights, found, cosines: hits.map((h) => h.candidate.cosine), namesDefinition: pool.defined.size > 0, absentWeight: idf(0) };
+}
+
+/** Posting lists seen in ascending order, by their length then (a growing list is looked at again). */
+const ascending = new WeakMap<object, { length: number; sorted: boolean }>();
+
+/** Whether a posting list holds chunk `d`: by halving when the list is in ascending order (rows are added so), else by looking at each. */
+function holds(docs: NumberList, d: number): boolean {
+  let order = ascending.get(docs);
+  if (order?.length !== docs.length) {
+    let sorted = true;
+    for (let j = 1; j < docs.length && sorted; j++) sorted = docs[j - 1] < docs[j];
+    ascending.set(docs, (order = { length: docs.length, sorted }));
+  }
+  if (!order.sorted) {
+    for (let j = 0; j < docs.length; j++) if (docs[j] === d) return true;
+    return false;
+  }
+  let lo = 0;
+  let hi = docs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (docs[mid] === d) return true;
+    if (docs[mid] < d) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }

@@ -6,8 +6,10 @@ import { stem } from '../text/stem.js';
 import { BoundedMemo } from '../util/bounded-memo.js';
 import type { Pause } from '../util/event-loop.js';
 import { forEachIndexedWord } from './indexed-words.js';
+import { int8DotKernel, KERNEL_MIN_CHUNKS, type DotSums } from './int8-dots.js';
 import { memberIndices } from './members.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
+import { indexRow, type IndexedRow, type RowMemo } from './row-memo.js';
 
 /**
  * Chunks held in memory for exact search: info, text, an int8 copy of each vector, postings of identifier-aware
@@ -32,6 +34,10 @@ export class ResidentIndex {
   /** Blob → its member chunks, worked out when first asked (a blob's rows never change once loaded whole). */
   protected readonly membersByBlob = new Map<string, Set<number>>();
   protected ids = new Map<string, number>();
+  /** The vectors' dot products in WebAssembly, made on the first large view; null where it is unavailable. */
+  private kernel: DotSums | null | undefined;
+  /** Rows indexed for earlier queries: given to a set of one query's candidates (candidates.ts), which is never written. */
+  rowMemo?: RowMemo;
   constructor(readonly dim: number) {
     this.vectors = new Int8Array(dim * 1024);
   }
@@ -83,10 +89,11 @@ export class ResidentIndex {
   /** Cosine of every listed chunk to a unit query vector (the stored vectors are unit length). */
   cosines(query: Float32Array, chunks: Int32Array): Float32Array {
     const out = new Float32Array(chunks.length);
+    const from = this.kernelCosines(query, chunks, out);
     const dim = this.dim;
     const v = this.vectors;
     const q = Float32Array.from(query);
-    for (let j = 0; j < chunks.length; j++) {
+    for (let j = from; j < chunks.length; j++) {
       const i = chunks[j];
       const base = i * dim;
       let s0 = 0;
@@ -104,6 +111,23 @@ export class ResidentIndex {
       out[j] = (s0 + s1 + s2 + s3) * this.scales[i];
     }
     return out;
+  }
+
+  /** The kernel's share of `cosines` (the same sums, int8-dots.ts): how many of the first chunks it filled in. */
+  private kernelCosines(query: Float32Array, chunks: Int32Array, out: Float32Array): number {
+    const even = chunks.length & ~1;
+    if (even < KERNEL_MIN_CHUNKS || this.kernel === null) return 0;
+    try {
+      this.kernel ??= int8DotKernel(this.dim);
+      if (!this.kernel) return 0;
+      const sums = this.kernel(Float64Array.from(query), this.vectors, this.info.length, even === chunks.length ? chunks : chunks.subarray(0, even));
+      for (let j = 0; j < even; j++) out[j] = sums[j] * this.scales[chunks[j]];
+      return even;
+    } catch {
+      // Out of memory for the copy: the JavaScript loop answers, now and after.
+      this.kernel = null;
+      return 0;
+    }
   }
 
   /**
@@ -135,8 +159,9 @@ export class ResidentIndex {
         if (seen.has(chunkId)) return;
         seen.add(chunkId);
       }
-      const info: ChunkInfo = { id: chunkId, blob, startLine: startLine(r), endLine: endLine(r), language: language(r), symbol: symbol(r), text: text(r) };
-      this.addRow(info, terms(r), quantize(vector(r)));
+      const info = (): ChunkInfo => ({ id: chunkId, blob, startLine: startLine(r), endLine: endLine(r), language: language(r), symbol: symbol(r), text: text(r) });
+      if (this.rowMemo) this.addIndexed(this.rowMemo.get(chunkId, blob, () => indexRow(info(), terms(r), quantize(vector(r)))));
+      else this.addRow(info(), terms(r), quantize(vector(r)));
     };
   }
 
@@ -147,12 +172,29 @@ export class ResidentIndex {
 
   /** Adds one chunk, its vector already in int8 with its scale. */
   protected addRow(chunk: ChunkInfo, terms: string, { vector, scale }: { vector: Int8Array; scale: number }): void {
-    const i = this.info.length;
     const { id, blob, startLine, endLine, language, symbol, text } = chunk;
-    const info: ChunkInfo = { id, blob, startLine, endLine, language, symbol, text };
+    const i = this.place({ id, blob, startLine, endLine, language, symbol, text }, vector, scale);
+    this.added(terms);
+    this.index(i, terms, symbol, text);
+  }
+
+  /** Adds a chunk indexed before (row-memo.ts): the postings and length addRow would give it. Never in a set that is written. */
+  private addIndexed({ info, stems, tfs, length, vector, scale }: IndexedRow): void {
+    const i = this.place(info, vector, scale);
+    this.lengths[i] = length;
+    for (let k = 0; k < stems.length; k++) {
+      const [docs, weights] = this.postings.lists.writable(stems[k]);
+      docs.push(i);
+      weights.push(tfs[k]);
+    }
+  }
+
+  /** Takes in a chunk's info, vector and definition; its index. */
+  private place(info: ChunkInfo, vector: Int8Array, scale: number): number {
+    const i = this.info.length;
     this.info.push(info);
-    let list = this.byBlob.get(blob);
-    if (!list) this.byBlob.set(blob, (list = []));
+    let list = this.byBlob.get(info.blob);
+    if (!list) this.byBlob.set(info.blob, (list = []));
     list.push(i);
     if ((i + 1) * this.dim > this.vectors.length) {
       const grown = new Int8Array(Math.max(this.vectors.length * 2, this.dim * 1024));
@@ -161,10 +203,9 @@ export class ResidentIndex {
     }
     this.vectors.set(vector, i * this.dim);
     this.scales[i] = scale;
-    this.added(terms);
-    this.index(i, terms, symbol, text);
-    const name = ownDefinition(symbol);
+    const name = ownDefinition(info.symbol);
     if (name) this.definitions.writable(definitionKey(name))[0].push(i);
+    return i;
   }
 
   private index(i: number, terms: string, symbol: string, text: string): void {

@@ -18,9 +18,11 @@ export function scoreHits(fused: Map<Candidate, number>, scope: QueryScope, sign
   const boosts = on.filter((s): s is BoostSignal => s.stage === 'boost').map((s) => ({ name: s.name, weight: s.weight(cfg), strength: s.prepare(scope) }));
   const penalties = on.filter((s): s is PenaltySignal => s.stage === 'penalty').map((s) => s.prepare(scope));
   const hits: Hit[] = [];
+  // Each hit's parts start as a copy of one neutral set: the same names in the same order, made once per query.
+  const neutral = emptyParts(signals);
   for (const [candidate, base] of fused) {
     for (const file of candidate.files) {
-      const site: HitSite = { candidate, file, parts: emptyParts(signals) };
+      const site: HitSite = { candidate, file, parts: { ...neutral } };
       let score = base;
       for (const boost of boosts) {
         const part = unit * boost.weight * boost.strength(site);

@@ -13,7 +13,7 @@ export const barrels: PenaltySignal<typeof DEFAULTS> = {
   stage: 'penalty',
   defaults: DEFAULTS,
   // Unless it re-exports a name the query gives: then it may be the answer (the definition can live in another package).
-  prepare: ({ cfg }) => (hit) => ((hit.parts.definitions ?? 0) === 0 && isBarrel(hit.candidate.chunk.text) ? cfg.barrelPenalty : 1),
+  prepare: ({ cfg }) => (hit) => ((hit.parts.definitions ?? 0) === 0 && isBarrelChunk(hit.candidate.chunk) ? cfg.barrelPenalty : 1),
 };
 
 /**
@@ -41,6 +41,15 @@ const REEXPORT_LINE = new RegExp(
 );
 
 const WILDCARD_LINE = /^(?:(?:export|import)\s+\*(?:\s+as\s+[\w$]+)?\s+from\b|import\s+[\w$]+\s+from\b|export\s+default\s+[\w$]+;?$|(?:pub(?:\([^)]*\))?\s+)?use\s+[^;]*::\*\s*;|from\s+\S+\s+import\s+\*|(?:module\.)?exports\s*=\s*require\()/;
+
+const barrelChunks = new WeakMap<object, boolean>();
+
+/** `isBarrel` of a chunk's text, worked out once per chunk held (every query whose candidates hold it asked again). */
+export function isBarrelChunk(chunk: { readonly text: string }): boolean {
+  let barrel = barrelChunks.get(chunk);
+  if (barrel === undefined) barrelChunks.set(chunk, (barrel = isBarrel(chunk.text)));
+  return barrel;
+}
 
 /**
  * A chunk that only forwards whole modules (`export * from './x'`, `import z from './x'; export default z`,

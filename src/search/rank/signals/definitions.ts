@@ -43,7 +43,7 @@ export const definitions: BoostSignal<typeof DEFAULTS> = {
 function definitionTier(c: Candidate, file: ViewFile, q: QueryInfo, names: string[], cfg: Readonly<typeof DEFAULTS>, defined: Set<string>): number {
   let tier = 0;
   for (const name of names) {
-    const strength = definitionStrength(c.chunk.symbol, c.chunk.text, name);
+    const strength = chunkStrength(c.chunk, name);
     if (strength === 'none' || (strength === 'reexport' && defined.has(name))) continue;
     let t = strength === 'defines' ? 1 : strength === 'text' || strength === 'reexport' ? cfg.definitionTextTier : cfg.definitionMemberTier;
     // `app.set` asked and `function app.set` found: the qualified name pins the definition down.
@@ -54,6 +54,17 @@ function definitionTier(c: Candidate, file: ViewFile, q: QueryInfo, names: strin
     tier = Math.max(tier, t);
   }
   return q.isName ? tier : tier * cfg.definitionInSentenceFactor;
+}
+
+const strengths = new WeakMap<object, Map<string, DefinitionStrength>>();
+
+/** `definitionStrength` of a chunk held, per name, worked out once (each query naming it asks of the same candidates). */
+function chunkStrength(chunk: Candidate['chunk'], name: string): DefinitionStrength {
+  let byName = strengths.get(chunk);
+  if (!byName) strengths.set(chunk, (byName = new Map()));
+  let strength = byName.get(name);
+  if (strength === undefined) byName.set(name, (strength = definitionStrength(chunk.symbol, chunk.text, name)));
+  return strength;
 }
 
 /** Whether the chunk's own definition is written exactly so (`function app.set` for `app.set`). */

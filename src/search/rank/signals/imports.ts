@@ -1,5 +1,5 @@
 import { isCommentLine } from '../../../text/comments.js';
-import { isBarrel } from './barrels.js';
+import { isBarrelChunk } from './barrels.js';
 import type { HitSite, PenaltySignal } from './signal.js';
 
 const DEFAULTS = {
@@ -97,7 +97,16 @@ export const imports: PenaltySignal<typeof DEFAULTS> = {
 
 /** The factor the imports penalty gave a hit (1 for none). */
 export function importsFactor(hit: Pick<HitSite, 'candidate' | 'parts'>, cfg: Readonly<ImportsSettings>): number {
-  const { text, language } = hit.candidate.chunk;
-  if (REEXPORTING.has(language) || (hit.parts.definitions ?? 0) > 0) return 1;
-  return isImportPreamble(text) && !isBarrel(text) ? cfg.importsPenalty : 1;
+  const { chunk } = hit.candidate;
+  if (REEXPORTING.has(chunk.language) || (hit.parts.definitions ?? 0) > 0) return 1;
+  return isPreambleChunk(chunk) && !isBarrelChunk(chunk) ? cfg.importsPenalty : 1;
+}
+
+const preambleChunks = new WeakMap<object, boolean>();
+
+/** `isImportPreamble` of a chunk's text, worked out once per chunk held. */
+function isPreambleChunk(chunk: { readonly text: string }): boolean {
+  let preamble = preambleChunks.get(chunk);
+  if (preamble === undefined) preambleChunks.set(chunk, (preamble = isImportPreamble(chunk.text)));
+  return preamble;
 }

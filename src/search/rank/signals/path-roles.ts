@@ -40,23 +40,33 @@ export const pathRoles: PenaltySignal<typeof DEFAULTS> = {
   stage: 'penalty',
   defaults: DEFAULTS,
   prepare: ({ q, cfg }) => {
-    const cache = cacheFor(cfg);
-    return (hit) => pathPenalty(hit.file.display, q, cfg, cache, PROSE.has(hit.candidate.chunk.language));
+    const flags = queryFlags(q);
+    const caches = cachesFor(cfg);
+    // Keyed by the path alone, per query and prose flags: a file's path is the same string object query after query.
+    const cache = (prose: boolean) => (caches[flags | (prose ? 1 : 0)] ??= new BoundedMemo(50_000));
+    return (hit) => {
+      const prose = PROSE.has(hit.candidate.chunk.language);
+      return pathPenalty(hit.file.display, q, cfg, cache(prose), prose);
+    };
   },
 };
 
-/** Per set of penalty weights (a sweep tries several in one process), path and query flags → penalty. */
-const caches = new BoundedMemo<string, BoundedMemo<string, number>>(16);
+/** The query's wishes that change a path's penalty, as bits above the prose bit. */
+function queryFlags(q: QueryInfo): number {
+  return (q.wantsTests ? 32 : 0) | (q.wantsExamples ? 16 : 0) | (q.wantsConfig ? 8 : 0) | (q.wantsTranslations ? 4 : 0) | (q.wantsDocs ? 2 : 0);
+}
 
-function cacheFor(cfg: Readonly<typeof DEFAULTS>): BoundedMemo<string, number> {
+/** Per set of penalty weights (a sweep tries several in one process), per query and prose flags, path → penalty. */
+const caches = new BoundedMemo<string, BoundedMemo<string, number>[]>(16);
+
+function cachesFor(cfg: Readonly<typeof DEFAULTS>): BoundedMemo<string, number>[] {
   const weights = [cfg.testPenalty, cfg.examplePenalty, cfg.secondaryPenalty, cfg.declarationPenalty, cfg.packageMarkerPenalty, cfg.hiddenPenalty, cfg.translationPenalty, cfg.changelogPenalty].join();
-  return caches.get(weights, () => new BoundedMemo(50_000));
+  return caches.get(weights, () => []);
 }
 
 /** `prose`: the chunk is documentation, which a docs/ folder holds as its own, not as example code. */
 function pathPenalty(path: string, q: QueryInfo, cfg: Readonly<typeof DEFAULTS>, cache: BoundedMemo<string, number>, prose: boolean): number {
-  const key = `${q.wantsTests ? 1 : 0}${q.wantsExamples ? 1 : 0}${q.wantsConfig ? 1 : 0}${q.wantsTranslations ? 1 : 0}${q.wantsDocs ? 1 : 0}${prose ? 1 : 0}${path}`;
-  return cache.get(key, () => {
+  return cache.get(path, () => {
     const role = pathRole(path);
     let p = 1;
     if (role.test && !q.wantsTests) p *= cfg.testPenalty;

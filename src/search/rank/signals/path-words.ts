@@ -51,6 +51,27 @@ function normalizedWords(pathWords: Set<string>): { word: string; normal: string
   return list;
 }
 
+const matches = new WeakMap<Set<string>, Map<string, Set<string>>>();
+/** Keywords whose matching path words a view keeps (a query's few, over a session's queries). */
+const MATCHED_KEYWORDS = 4096;
+
+/** The path words of a view a keyword matches, compared once per view and keyword (a read-only set, shared). */
+function matchingWords(pathWords: Set<string>, keyword: string): Set<string> {
+  let byKeyword = matches.get(pathWords);
+  if (!byKeyword) matches.set(pathWords, (byKeyword = new Map()));
+  let matching = byKeyword.get(keyword);
+  if (!matching) {
+    matching = new Set<string>();
+    const normalKeyword = normalWord(keyword);
+    for (const { word, normal } of normalizedWords(pathWords)) {
+      if (keyword === word || (keyword.length >= 2 && word.length >= 2 && normalsMatch(normalKeyword, normal))) matching.add(word);
+    }
+    if (byKeyword.size >= MATCHED_KEYWORDS) byKeyword.clear();
+    byKeyword.set(keyword, matching);
+  }
+  return matching;
+}
+
 /** Files that stand for their directory: a query naming the directory names them. */
 const MODULE_ROOTS = new Set(['mod', 'index', 'init', 'lib', 'main', 'package', 'packageinfo']);
 
@@ -72,13 +93,7 @@ export class PathScorer {
   private readonly matching: Set<string>[];
 
   constructor(private readonly keywords: string[], pathWords: Set<string>, private readonly opts: PathScoring) {
-    this.matching = keywords.map(() => new Set<string>());
-    const normalKeywords = keywords.map(normalWord);
-    for (const { word, normal: n } of normalizedWords(pathWords)) {
-      keywords.forEach((k, i) => {
-        if (k === word || (k.length >= 2 && word.length >= 2 && normalsMatch(normalKeywords[i], n))) this.matching[i].add(word);
-      });
-    }
+    this.matching = keywords.map((k) => matchingWords(pathWords, k));
   }
 
   score(file: ViewFile): number {

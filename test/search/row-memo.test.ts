@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { ChunkRow } from '../../src/store/contract.js';
+import { rowsToArrow } from '../../src/store/lance/chunk-arrow.js';
+import { ResidentIndex } from '../../src/search/resident-index.js';
+import { RowMemo } from '../../src/search/row-memo.js';
+import { stem } from '../../src/text/stem.js';
+
+const DIM = 16;
+
+function row(i: number, symbol: string, text: string, terms: string): ChunkRow {
+  return { id: `id${i}`, blob: `blob${i % 3}`, startLine: i * 10 + 1, endLine: i * 10 + 9, language: 'python', symbol, text, terms, vector: Float32Array.from({ length: DIM }, (_, d) => Math.sin(i * 7 + d)) };
+}
+
+const ROWS = [
+  row(0, 'class Parser > def parse', '# Parsing the parsed input\ndef parse(self, text):\n    return self.parser.parse(text)', 'parse self text parser parse'),
+  row(1, 'def parse_args', '"""Parse command line arguments."""\ndef parse_args(argv):\n    return argv', 'parse args argv parse_args'),
+  row(2, 'class Router', '// routes requests\nclass Router:\n    routes = []', 'router routes'),
+  row(3, '', 'x = 1 # a parse of x', 'x'),
+];
+
+/** What a query's ranking reads of a set: info, lengths, postings of every stem, definitions and cosines. */
+function readable(set: ResidentIndex): unknown {
+  const words = ROWS.flatMap((r) => `${r.terms} ${r.symbol} ${r.text}`.toLowerCase().split(/[^a-z_]+/)).filter(Boolean);
+  const postings = Object.fromEntries([...new Set(words.map(stem))].map((s) => {
+    const p = set.postings.get(s);
+    return [s, p && { docs: [...p.docs], tfs: [...p.tfs] }];
+  }));
+  const all = Int32Array.from({ length: set.size }, (_, i) => i);
+  return { info: set.info.map((c) => ({ ...c })), lengths: [...set.lengths], postings, parse: [...set.definitionsOf('parse')], cosines: [...set.cosines(Float32Array.from({ length: DIM }, (_, d) => d / DIM), all)] };
+}
+
+describe('rows indexed before, kept by id', () => {
+  test('give a set of candidates what indexing the rows afresh gives it, the first time and after', () => {
+    const batch = rowsToArrow(ROWS, DIM).batches[0]!;
+    const wanted = new Set(ROWS.map((r) => r.blob));
+    const plain = new ResidentIndex(DIM);
+    plain.add(batch, wanted);
+    const memo = new RowMemo(100);
+    for (const round of [1, 2]) {
+      const set = new ResidentIndex(DIM);
+      set.rowMemo = memo;
+      set.add(batch, wanted);
+      assert.deepEqual(readable(set), readable(plain), `round ${round}`);
+    }
+  });
+
+  test('forget everything once full, and a row of another blob under a known id is indexed afresh', () => {
+    const memo = new RowMemo(2);
+    let computed = 0;
+    const make = (blob: string) => () => {
+      computed++;
+      return { info: { id: 'x', blob, startLine: 1, endLine: 1, language: 'ts', symbol: '', text: '' }, stems: [], tfs: [], length: 0, vector: new Int8Array(DIM), scale: 1 };
+    };
+    memo.get('a', 'b1', make('b1'));
+    memo.get('a', 'b1', make('b1'));
+    assert.equal(computed, 1);
+    memo.get('a', 'b2', make('b2'));
+    assert.equal(computed, 2);
+    memo.get('c', 'b1', make('b1'));
+    memo.get('d', 'b1', make('b1'));
+    memo.get('a', 'b2', make('b2'));
+    assert.equal(computed, 5, 'the memo was cleared when full');
+  });
+});
