@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { embedThreads } from '../../config/environment.js';
 import { readTable, TableFileRows } from '../models/onnx-sidecar.js';
 import { withPrefix, type Prompts } from './prompts.js';
+import { tableMemory, type TableMemory } from './row-sum.js';
 import { StaticEncoder, type StaticEncoderSource } from './static-encoder.js';
 import type { StaticWorkerPool } from './static-pool.js';
 import type { Embedder } from './types.js';
@@ -38,8 +39,13 @@ export function createStaticEmbedder(
   let loading: Promise<Full> | null = null;
   const loadFull = async (): Promise<Full> => {
     if (full) return full;
-    const load: Promise<Full> = (loading ??= readTable(lookup.tablePath, threads > 1).then((table) => {
-      const source = { modelDir, dim: lookup.dim, table };
+    let memory: TableMemory | null = null;
+    const allocate = (bytes: number) => {
+      memory = tableMemory(bytes, lookup.dim, threads > 1);
+      return memory?.table ?? new Float32Array(threads > 1 ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+    };
+    const load: Promise<Full> = (loading ??= readTable(lookup.tablePath, allocate).then((table) => {
+      const source = { modelDir, dim: lookup.dim, table, ...(memory ? { memory: memory.memory } : {}) };
       let encoder: StaticEncoder | undefined;
       const loaded = { source, encoder: () => (encoder ??= new StaticEncoder(source)) };
       // A release while the table was read keeps nothing of it.
