@@ -15,7 +15,7 @@ export interface TableMemory {
 
 /**
  * Scratch sums in one table's memory: the calling thread's encoder and a worker pool's (`defaultThreadCount` gives
- * at most 4; OCRAG_EMBED_THREADS may ask more). An encoder that finds none left sums in JavaScript, as before.
+ * at most 2; OCRAG_EMBED_THREADS may ask more). An encoder that finds none left sums in JavaScript, as before.
  */
 const SLOTS = 16;
 const PAGE_BYTES = 65536;
