@@ -19,5 +19,7 @@ if (command === 'hook' && name !== undefined && !name.startsWith('-')) {
   // Never fails, exit 0 (as the hidden `hook` command of the full program).
   await (await import('../workspace/hook.js')).runHook(process.cwd(), name, args);
 } else {
-  process.exitCode = await (await import('./program.js')).main(process.argv);
+  // An index run on Linux starts itself again with fewer malloc arenas (cli/arenas.ts), before the program loads.
+  const restarted = await (await import('./arenas.js')).runAgainWithArenas(process.argv);
+  process.exitCode = restarted ?? (await (await import('./program.js')).main(process.argv));
 }
