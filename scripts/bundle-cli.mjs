@@ -4,7 +4,13 @@
 //
 // The bundle lives in dist/cli/ (main.js replaced in place, workers and shared chunks beside it), so paths the
 // code takes relative to its own file (../../package.json, ../../hooks, sibling worker modules) stay right.
+//
+// A plain `ocrag search` starts at quick-search.js, a second bundle of one file with no chunks: it asks a running
+// server and prints its answer. Through the shared chunks it loaded ~30 files, each resolved (a realpath), read and
+// compiled, ~20 ms of CPU of a warm search's ~105 (issue 31). What it does not answer itself it leaves to the main
+// bundle (search-cold.js, program.js), whose classes (errors, the workspace) are then the ones that meet.
 import { build } from 'esbuild';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,18 +26,57 @@ const BUNDLED_PACKAGES = new Set(['commander', '@huggingface/tokenizers', '@lanc
 const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 const BANNER = "import { createRequire as __ocragRequire } from 'node:module'; const require = __ocragRequire(import.meta.url);";
-// The bundle replaces tsc's main.js: bundling it again would bundle a bundle whose chunks are about to go.
-if (fs.readFileSync(path.join(out, 'main.js'), 'utf8').includes(BANNER)) {
-  console.error('dist/cli/main.js is already bundled: run "npm run build" (tsc, then this script)');
-  process.exit(1);
+// The bundles replace tsc's main.js, quick-search.js and search-cold.js: bundling them again would bundle a bundle
+// whose chunks are about to go.
+for (const entry of ['main.js', 'quick-search.js', 'search-cold.js']) {
+  if (fs.readFileSync(path.join(out, entry), 'utf8').includes(BANNER)) {
+    console.error(`dist/cli/${entry} is already bundled: run "npm run build" (tsc, then this script)`);
+    process.exit(1);
+  }
 }
+// This build, in both bundles (session/warm/place.ts): a server answers only a CLI of its own build. The package's
+// version too (util/version.ts), which the bundle would otherwise read from package.json at every start.
+const define = {
+  OCRAG_BUNDLE_BUILD: JSON.stringify(crypto.randomBytes(8).toString('hex')),
+  OCRAG_BUNDLE_VERSION: JSON.stringify(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version),
+};
 // The index panel's page is plain HTML, CSS and JavaScript read at run time: tsc compiles none of it.
 fs.cpSync(path.join(root, 'src', 'ui', 'static'), path.join(dist, 'ui', 'static'), { recursive: true });
 for (const file of fs.readdirSync(out)) if (/^chunk-.*\.js(\.map)?$/.test(file)) fs.rmSync(path.join(out, file));
 
 await build({
+  entryPoints: { 'quick-search': path.join(out, 'quick-search.js') },
+  outdir: out,
+  allowOverwrite: true,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  banner: { js: BANNER },
+  define,
+  plugins: [
+    {
+      // Its import() of search-cold.js loads the main bundle's file beside it; every other import() in its modules is
+      // code it never runs (cli/options.ts's openIndex), left where it is rather than bundled. A package would be
+      // loaded by every search: none may come in.
+      name: 'quick-entry-alone',
+      setup(b) {
+        b.onResolve({ filter: /.*/ }, (args) => {
+          if (args.kind === 'dynamic-import' || args.path.startsWith('node:')) return { path: args.path, external: true };
+          if (/^[^./]/.test(args.path)) return { errors: [{ text: `the quick entry of a search imports the package ${args.path} (${args.importer})` }] };
+          return undefined;
+        });
+      },
+    },
+  ],
+});
+
+await build({
   entryPoints: {
     main: path.join(out, 'main.js'),
+    'search-cold': path.join(out, 'search-cold.js'),
     'static-worker': path.join(dist, 'embed', 'runtime', 'static-worker.js'),
     'teacher-worker': path.join(dist, 'embed', 'recipe', 'teacher-worker.js'),
   },
@@ -47,7 +92,15 @@ await build({
   logLevel: 'warning',
   // Bundled CommonJS (commander) calls require() for Node built-ins, which an ES module lacks.
   banner: { js: BANNER },
+  define,
   plugins: [
+    {
+      // main.js starts a plain search at the quick entry's own bundle.
+      name: 'quick-entry-apart',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/quick-search\.js$/ }, (args) => ({ path: args.path, external: true }));
+      },
+    },
     {
       // dist/store/arrow.js takes apache-arrow through require(), the copy LanceDB's JavaScript requires: in the
       // bundle both must be the one CommonJS module, or LanceDB's instanceof checks fail.

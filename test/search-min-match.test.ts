@@ -26,6 +26,12 @@ describe('ocrag search: "no good match" by default', () => {
     assert.equal(all.length, 3, '--min-match 0 answers with the closest chunks');
     const narrowed = await runCli(['search', '--path', 'src/cli/**', 'how to knit a wool sweater for winter'], repo);
     assert.match(narrowed.stderr, /^ocrag: no good match for "how to knit a wool sweater for winter": nothing in the files the filter keeps is close enough/, 'a filter narrowed what was judged');
+    // The language is kept after ranking: none of it among the best, said in the CLI's flags (as MCP and the plugin say it in theirs).
+    const language = await runCli(['search', '--language', 'typescript', 'how to knit a wool sweater for winter'], repo);
+    assert.equal(language.code, 0, language.stderr);
+    assert.equal(language.stderr, 'ocrag: no typescript results among the best matches that match well enough (--min-match 0.25); try without --language or with --path\n');
+    const floor = await runCli(['search', '--min-score', '0.99', 'parse command line arguments'], repo);
+    assert.equal(floor.stderr, 'no results\n', 'a score floor the user chose: the empty answer is theirs, said plainly');
     const bad = await runCli(['search', '--min-match', '2', 'x'], repo);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--min-match must be a number from 0 to 1, got "2"/);

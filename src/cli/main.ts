@@ -2,7 +2,8 @@
 // The `ocrag` program (and `git ocrag`, the git-ocrag bin, which is this same file). A git hook's run, `ocrag hook
 // <name>` (what the installed blocks start after every commit and checkout), goes straight to the hook's own entry:
 // commander, the command table and the hooks command's module (install, status, the setup code they bring) were
-// about a tenth of a one-file commit's run, before the commit is searchable.
+// about a tenth of a one-file commit's run, before the commit is searchable. A plain `ocrag search` likewise goes to
+// its quick entry (quick-search.ts), which leaves any command line it does not read with certainty to the full program.
 
 // A reader that stops early (`ocrag search … | head`) closes the pipe: the rest of the output has nobody to go to,
 // which is no error of ocrag's, so the process ends quietly (exit 0 unless a code was set) instead of dying on an
@@ -19,7 +20,9 @@ if (command === 'hook' && name !== undefined && !name.startsWith('-')) {
   // Never fails, exit 0 (as the hidden `hook` command of the full program).
   await (await import('../workspace/hook.js')).runHook(process.cwd(), name, args);
 } else {
+  const words = process.argv.slice(2);
+  const quick = words.includes('search') ? await (await import('./quick-search.js')).quickSearch(process.argv) : null;
   // An index run on Linux starts itself again with fewer malloc arenas (cli/arenas.ts), before the program loads.
-  const restarted = await (await import('./arenas.js')).runAgainWithArenas(process.argv);
+  const restarted = quick ?? (words.includes('index') ? await (await import('./arenas.js')).runAgainWithArenas(process.argv) : null);
   process.exitCode = restarted ?? (await (await import('./program.js')).main(process.argv));
 }

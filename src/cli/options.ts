@@ -6,7 +6,7 @@ import type { OpenOptions, Workspace } from '../workspace/workspace.js';
 import { OcragError } from '../util/errors.js';
 import { notice } from './output.js';
 
-interface GlobalOptions {
+export interface GlobalOptions {
   cwd?: string;
   model?: string;
   include?: string[];
@@ -16,13 +16,20 @@ interface GlobalOptions {
 
 /** Config overrides given as global flags. */
 export function configFlags(cmd: Command): Partial<Config> {
-  const o = cmd.optsWithGlobals() as GlobalOptions;
+  return configOf(cmd.optsWithGlobals() as GlobalOptions);
+}
+
+export function configOf(o: GlobalOptions): Partial<Config> {
   return { model: o.model, include: o.include, exclude: o.exclude, maxFileBytes: o.maxFileBytes };
 }
 
 /** The folder a command runs in: `-C <dir>`, which must be a folder (else git's "spawn git ENOENT" would say it), or here. */
 export function workDir(cmd: Command): string {
-  const dir = (cmd.optsWithGlobals() as GlobalOptions).cwd;
+  return workDirOf((cmd.optsWithGlobals() as GlobalOptions).cwd);
+}
+
+/** workDir of a `-C` value (undefined: none given). */
+export function workDirOf(dir: string | undefined): string {
   if (dir === undefined) return currentFolder();
   let stat: fs.Stats;
   try {
@@ -50,8 +57,13 @@ function currentFolder(): string {
  * any git repository (see PlainFolderUse); without it, such a folder is exit 3.
  */
 export async function openIndex(cmd: Command, opts: Omit<OpenOptions, 'config' | 'folder'> = {}, folder?: PlainFolderUse): Promise<Workspace> {
+  return openIndexIn(workDir(cmd), configFlags(cmd), opts, folder);
+}
+
+/** openIndex for a command line read without commander (the quick entry of a search, quick-search.ts). */
+export async function openIndexIn(dir: string, config: Partial<Config>, opts: Omit<OpenOptions, 'config' | 'folder'> = {}, folder?: PlainFolderUse): Promise<Workspace> {
   const { Workspace } = await import('../workspace/workspace.js');
-  return Workspace.open(workDir(cmd), { ...opts, config: configFlags(cmd), reporter: { notice, ...opts.reporter }, folder: folder ?? false });
+  return Workspace.open(dir, { ...opts, config, reporter: { notice, ...opts.reporter }, folder: folder ?? false });
 }
 
 export function splitList(value: string): string[] {

@@ -1,17 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
-import { debugStacks } from '../workspace/environment.js';
-import { GitError } from '../workspace/types.js';
 import { COMMANDS, commandOf } from './command-table.js';
-import { OcragError, type ErrorKind } from '../util/errors.js';
-import { failureLine, knownFailure } from '../render/failure.js';
+import { OcragError } from '../util/errors.js';
+import { EXIT, reportFailure } from './failure.js';
 import { VERSION } from '../util/version.js';
 import { positiveInt, splitList } from './options.js';
 
-/** Exit codes, documented in the README and in `ocrag --help`. */
-export const EXIT = { ok: 0, error: 1, usage: 2, noRepo: 3, index: 4, model: 5, remote: 6, storage: 7 } as const;
-
-/** Each kind of failure's exit code (README "Exit codes"). */
-const EXIT_OF: Record<ErrorKind, number> = { failed: EXIT.error, usage: EXIT.usage, 'no-workspace': EXIT.noRepo, index: EXIT.index, model: EXIT.model, remote: EXIT.remote, storage: EXIT.storage };
+export { EXIT } from './failure.js';
 
 export async function buildProgram(argv: string[] = process.argv): Promise<Command> {
   const program = new Command('ocrag')
@@ -66,9 +60,5 @@ function reportError(e: unknown): number {
     process.stderr.write(`ocrag: ${e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see ocrag --help)\n`);
     return EXIT.usage;
   }
-  // A write the disk refused where no layer said so (a lock file, an artifact's temp file) is exit 7 (render/failure.ts).
-  const known = knownFailure(e);
-  process.stderr.write(`${failureLine(e)}\n`);
-  if (!known && !(e instanceof GitError) && debugStacks()) process.stderr.write(`${(e as Error)?.stack}\n`);
-  return known ? EXIT_OF[known.kind] : EXIT.error;
+  return reportFailure(e);
 }

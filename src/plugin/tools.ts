@@ -4,7 +4,7 @@ import { echoedQuery, renderer, trimToTokenBudget, type OutputFormat } from '../
 import type { ArgsOf, SurfaceId, SurfaceToolId, ToolId, TOOLS } from '../render/contract/tools.js';
 import { toolShape } from '../render/contract/zod.js';
 import { addedLine } from '../render/sources.js';
-import { agentNoGoodMatch } from '../render/no-match.js';
+import { agentNextSteps, emptyAnswerNote } from '../render/no-match.js';
 import { formatStatus } from '../render/status.js';
 import { PLAIN } from '../render/text.js';
 import type { ModelPool, OpenOptions, PlainFolderUse, SearchResult, Workspace } from '../workspace/index.js';
@@ -40,7 +40,8 @@ const TOOLS_ANSWERED: { [Id in SurfaceToolId<typeof SURFACE>]: Answerer<Id> } = 
   async search_code(open, cwd, args) {
     const started = performance.now();
     const results = await withWorkspace(open, cwd, 'existing', (w) => w.search(args.query, { k: args.k, pathGlob: args.path_glob, language: args.language, whole: args.whole, minMatch: args.min_score }));
-    if (results.length === 0 && args.min_score > 0 && !args.language) return { title: `no good match for "${echoedQuery(args.query)}"`, text: agentNoGoodMatch(args.query, SURFACE, args.path_glob !== undefined) };
+    const empty = results.length === 0 ? emptyAnswerNote({ query: args.query, minMatch: args.min_score, language: args.language, narrowed: args.path_glob !== undefined }, agentNextSteps(SURFACE)) : null;
+    if (empty) return { title: `${args.language ? 'no results' : 'no good match'} for "${echoedQuery(args.query)}"`, text: empty };
     const title = `${counted(results.length, 'result')} for "${echoedQuery(args.query)}"`;
     return { title, text: rendered(args.format, { query: args.query, latencyMs: performance.now() - started, results }, args.max_tokens) };
   },

@@ -14,6 +14,11 @@ export function knownFailure(e: unknown): OcragError | null {
   return asStorageError(e, file ? path.dirname(file) : 'the current folder');
 }
 
+/** A git command that failed: said as git said it, never with a stack. */
+export function isGitFailure(e: unknown): boolean {
+  return e instanceof GitError;
+}
+
 export function failureLine(e: unknown): string {
   if (e instanceof GitError) return `ocrag: git: ${e.message}`;
   const known = knownFailure(e);

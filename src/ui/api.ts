@@ -1,6 +1,6 @@
 import { HttpError, type Route } from './http-server.js';
 import { DEFAULT_MIN_MATCH, type Config } from '../workspace/types.js';
-import { noGoodMatch } from '../render/no-match.js';
+import { emptyAnswerNote, PANEL_NEXT_STEPS } from '../render/no-match.js';
 import { doctor, lastIndexRun } from '../workspace/machine.js';
 import { OcragError } from '../util/errors.js';
 import { type IndexTaskKind, idle, type RepoSession } from '../workspace/live.js';
@@ -68,7 +68,7 @@ export function apiRoutes({ session, cwd, flags }: ApiOptions): Route[] {
           const source = r.source ?? sources.find((s) => r.path.startsWith(`${s.name}:`))?.name;
           return { ...r, ...(source ? { source } : {}), editorUrl: file === null ? null : editorLink(template, file, r.startLine) };
         });
-        const noMatch = results.length === 0 && minMatch > 0 ? noGoodMatch(q, { showAll: '"show the closest anyway"', filtered: Object.values(filters.shown).some((v) => v !== null) }) : undefined;
+        const noMatch = (results.length === 0 ? emptyAnswerNote({ query: q, minMatch, language: filters.language, narrowed: filters.pathGlob !== undefined }, PANEL_NEXT_STEPS) : null) ?? undefined;
         return { json: { query: q, k, filters: filters.shown, latencyMs: Math.round(performance.now() - started), notice, noMatch, results: linked } };
       },
     },

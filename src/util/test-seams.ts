@@ -24,6 +24,8 @@ export interface TestSeams {
   readonly knownRootsDir?: string;
   /** A file `ocrag search` appends one line to saying which path answered: `warm <server pid>`, or `cold <why>` (session/warm/). */
   readonly warmTrace?: string;
+  /** `ocrag search` read by the full program (commander), never by its quick entry (cli/quick-search.ts): tests compare the two. */
+  readonly fullProgram?: boolean;
   /** How long index_codebase waits for a run that ends at once (mcp/tools/reindex.ts), long where a loaded machine runs the test. */
   readonly firstLookMs?: number;
 }

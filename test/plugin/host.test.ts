@@ -45,6 +45,7 @@ test('search_code through the plugin: "no good match" for an off-topic question,
     call(4, LONG_QUESTION_WITH_IDENTIFIER),
     call(5, 'kubernetes helm chart ingress annotations', { min_score: 0 }),
     call(6, 'kubernetes helm chart ingress annotations', { path_glob: 'src/**' }),
+    call(7, 'kubernetes helm chart ingress annotations', { language: 'typescript' }),
   ];
   const host = spawn(process.execPath, [CLI, 'plugin-host'], { env: { ...process.env, OCRAG_CACHE: TEST_CACHE, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
@@ -61,4 +62,7 @@ test('search_code through the plugin: "no good match" for an off-topic question,
   assert.equal((JSON.parse(replies[4]!.text!) as unknown[]).length, 3, 'min_score 0 answers with the closest chunks');
   // Narrowed by path_glob, the search judged only the files the glob keeps, and says so.
   assert.match(replies[5]!.text ?? '', /^no good match for ".+": nothing in the files the filter keeps /, replies[5]!.error);
+  // Under a language filter the language is kept after ranking: what is said is that none of it was among the best (as over MCP).
+  assert.equal(replies[6]!.title, 'no results for "kubernetes helm chart ingress annotations"', replies[6]!.error);
+  assert.equal(replies[6]!.text, 'no typescript results among the best matches that match well enough (min_score 0.25); try without language or with path_glob');
 });

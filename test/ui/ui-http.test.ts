@@ -211,6 +211,9 @@ describe('ocrag ui over raw HTTP', () => {
     // Narrowed by a filter, it judged only the filter's files, and says so.
     const narrowed = JSON.parse((await raw(ui.port, 'GET', `/api/search?q=${encodeURIComponent('how to knit a wool sweater for winter')}&path=${encodeURIComponent('src/**')}`, own)).body) as { results: unknown[]; noMatch?: string };
     assert.match(narrowed.noMatch ?? '', /: nothing in the files the filter keeps /);
+    // Under a language filter (kept after ranking), none of that language among the best: said as every surface says it.
+    const python = JSON.parse((await raw(ui.port, 'GET', `/api/search?q=${encodeURIComponent('how to knit a wool sweater for winter')}&language=python`, own)).body) as { results: unknown[]; noMatch?: string };
+    assert.equal(python.noMatch, 'no python results among the best matches that match well enough; try without the language filter or with a path filter');
     const all = JSON.parse((await raw(ui.port, 'GET', `/api/search?q=${encodeURIComponent('how to knit a wool sweater for winter')}&all=1&k=2`, own)).body) as { results: unknown[]; noMatch?: string };
     assert.equal(all.results.length, 2);
     assert.equal(all.noMatch, undefined);

@@ -1,30 +1,11 @@
 import { Option, type Command } from 'commander';
-import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../../render/index.js';
-import { checkQueryLength, DEFAULT_MIN_MATCH, MAX_QUERY_CHARS_TEXT, type PartialAnswer } from '../../workspace/types.js';
-import { OcragError } from '../../util/errors.js';
-import { noGoodMatch } from '../../render/no-match.js';
-import type { SearchQuery, SearchResult } from '../../workspace/index.js';
-import { askWarmServer } from '../../workspace/warm.js';
-import { configFlags, openIndex, positiveInt, workDir } from '../options.js';
-import { notice, paint } from '../output.js';
-import { startBackgroundIndex } from '../background-index.js';
+import { DEFAULT_MIN_MATCH, MAX_QUERY_CHARS_TEXT } from '../../workspace/search-ask.js';
+import { configFlags, positiveInt, workDir } from '../options.js';
+import { OUTPUT_FORMATS, parseMatch, parseScore, runSearch, type SearchFlags } from '../search-run.js';
+import { searchHere } from '../search-cold.js';
 
-
-interface SearchFlags {
-  topK: number;
-  path?: string;
-  minScore?: number;
-  minMatch?: number;
-  update: boolean;
-  committedOnly?: boolean;
-  sources?: boolean;
-  source?: string;
-  language?: string;
-  json?: boolean;
-  format?: OutputFormat;
-  maxTokens?: number;
-  whole?: boolean;
-}
+// A plain search (`ocrag search <words> [its flags]`) is read without commander by the quick entry
+// (quick-search.ts), which must take exactly these flags as this does, and leaves everything else here.
 
 export function registerSearch(program: Command): void {
   program
@@ -49,70 +30,7 @@ export function registerSearch(program: Command): void {
       '\nAnswers for the checked-out tree plus uncommitted edits and untracked files. If HEAD moved since the\nlast index run, the index is brought up to date first (said on stderr).\n\nxml: <results query latencyMs count> with one <result path startLine endLine score language symbol> per\nchunk, the code in CDATA. markdown: a `path:start-end` heading and a fenced block per result.',
     )
     .action(async (words: string[], opts: SearchFlags, cmd: Command) => {
-      const query = words.join(' ').trim();
-      if (!query) throw new OcragError('empty query: say what code you are looking for');
-      checkQueryLength(query);
-      const format = outputFormat(opts);
-      const options: SearchQuery = { k: opts.topK, pathGlob: opts.path, source: opts.source, language: opts.language, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources, whole: opts.whole };
-      const started = performance.now();
-      // A server of this repository running (MCP, panel, watch) has everything loaded: asked first, silently passed
-      // over when absent or unfit. A blank --language is left to the CLI's own error.
-      const warm = opts.language?.trim() === '' ? null : await askWarmServer({ cwd: workDir(cmd), query, options, flags: configFlags(cmd) });
-      if (warm) for (const line of warm.notices) notice(line);
-      // A fresh clone's first answer may be partial (its index goes on in the background): said on stderr, and in the report.
-      let partial: PartialAnswer | undefined;
-      const answer = warm ? { results: warm.results, started } : await searchHere(cmd, query, { ...options, onPartial: (p) => (partial = p) });
-      const noMatch = answer.results.length === 0 && opts.minMatch !== undefined && opts.minMatch > 0 && opts.language === undefined && opts.minScore === undefined;
-      if (noMatch) process.stderr.write(`ocrag: ${noGoodMatch(query, { showAll: '--min-match 0', filtered: opts.path !== undefined || opts.source !== undefined })}\n`);
-      printReport({ query, latencyMs: performance.now() - answer.started, results: answer.results, ...(partial ? { partial } : {}) }, format, opts.maxTokens, noMatch);
+      const place = { dir: () => workDir(cmd), flags: configFlags(cmd) };
+      await runSearch(words, opts, place, searchHere(place));
     });
-}
-
-/** The search in this process: the index opened, then searched (latency counted from then, as ever). */
-async function searchHere(cmd: Command, query: string, options: SearchQuery): Promise<{ results: SearchResult[]; started: number }> {
-  const workspace = await openIndex(cmd, { startBackgroundIndex }, 'existing');
-  try {
-    const started = performance.now();
-    if (options.language !== undefined) checkLanguage(options.language);
-    return { results: await workspace.search(query, options), started };
-  } finally {
-    await workspace.close();
-  }
-}
-
-function outputFormat(opts: SearchFlags): OutputFormat {
-  if (opts.json && opts.format && opts.format !== 'json') throw new OcragError(`--json asks for JSON but --format says ${opts.format}: use one of them`);
-  return opts.json ? 'json' : (opts.format ?? 'text');
-}
-
-function printReport(report: SearchReport, format: OutputFormat, maxTokens: number | undefined, said = false): void {
-  const render = renderer(format, paint(process.stdout));
-  if (maxTokens !== undefined) {
-    const trimmed = trimToTokenBudget(report, maxTokens, renderer(format));
-    // Text goes to a person's terminal, where its own last line says it; a program's stdout says it too (leftOut).
-    if (trimmed.report.leftOut && format !== 'text') process.stderr.write(`ocrag: kept ${trimmed.report.results.length} of ${report.results.length} results${trimmed.cut ? ', the best cut to its first lines,' : ''} to fit --max-tokens ${maxTokens} (~${trimmed.tokens} tokens)\n`);
-    report = trimmed.report;
-  }
-  if (format === 'text' && report.results.length === 0) {
-    if (!said) process.stderr.write('no results\n');
-    return;
-  }
-  process.stdout.write(render(report));
-}
-
-function checkLanguage(name: string): string {
-  if (name.trim() === '') throw new OcragError('--language needs a language name, e.g. typescript, python, go');
-  return name;
-}
-
-function parseScore(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < -1 || n > 1) throw new OcragError(`--min-score must be a number from -1 to 1, got "${value}"`);
-  return n;
-}
-
-function parseMatch(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new OcragError(`--min-match must be a number from 0 to 1, got "${value}"`);
-  return n;
 }

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { trimToTokenBudget } from '../../render/budget.js';
 import { echoedQuery, leftOutNote, type SearchReport } from '../../render/report.js';
-import { agentNoGoodMatch } from '../../render/no-match.js';
+import { agentNextSteps, emptyAnswerNote } from '../../render/no-match.js';
 import { guarded } from './errors.js';
 import { answer, codeResultSchema, fromContract, progressNotifier, resultsAsText, toCodeResult, typed } from './shared.js';
 import type { RepoSessions } from '../../workspace/live.js';
@@ -29,8 +29,8 @@ export function registerSearchCode(server: McpServer, sessions: RepoSessions, lo
         const started = performance.now();
         const { results: found, notice } = await session.search(args.query, { k: args.k, pathGlob: args.path_glob, minMatch: args.min_score, whole: args.whole, language: args.language }, progressNotifier(extra));
         const notes: string[] = notice ? [notice] : [];
-        if (found.length === 0 && args.language) notes.push(`no ${args.language} results among the best matches${args.min_score > 0 ? ` that match well enough (min_score ${args.min_score})` : ''}; try without language or with path_glob`);
-        else if (found.length === 0 && args.min_score > 0) notes.push(agentNoGoodMatch(args.query, 'mcp', args.path_glob !== undefined));
+        const empty = found.length === 0 ? emptyAnswerNote({ query: args.query, minMatch: args.min_score, language: args.language, narrowed: args.path_glob !== undefined }, agentNextSteps('mcp')) : null;
+        if (empty) notes.push(empty);
         // The budget counts the text as the agent reads it: the notes, the results and the line saying what was left out.
         const asText = (r: SearchReport) => resultsAsText(r.query, r.latencyMs, r.results.map(toCodeResult), notes, r.leftOut);
         let report: SearchReport = { query: args.query, latencyMs: Math.round(performance.now() - started), results: found };

@@ -33,16 +33,22 @@ export interface WarmServer {
 
 let stamp: string | null = null;
 
+/** The bundle's build, which scripts/bundle-cli.mjs writes into every file of it (its two bundles hold this code twice). */
+declare const OCRAG_BUNDLE_BUILD: string | undefined;
+
 /**
  * ocrag's version and this build's: the package version alone is the same across every build of a branch, whose
- * search may answer differently. The file holding this code (the bundle's chunk, or dist/) tells the build.
+ * search may answer differently. The bundle says its build; else the file holding this code (dist/) tells it.
  */
 export function warmVersion(): string {
   if (stamp === null) {
     let build = '';
     try {
-      const stat = fs.statSync(fileURLToPath(import.meta.url));
-      build = `+${stat.size}.${Math.floor(stat.mtimeMs)}`;
+      if (typeof OCRAG_BUNDLE_BUILD === 'string') build = `+${OCRAG_BUNDLE_BUILD}`;
+      else {
+        const stat = fs.statSync(fileURLToPath(import.meta.url));
+        build = `+${stat.size}.${Math.floor(stat.mtimeMs)}`;
+      }
     } catch {
       // A module not loaded from a file: the version alone.
     }

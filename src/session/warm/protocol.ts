@@ -73,8 +73,8 @@ function fits(value: unknown, type: 'string' | 'number' | 'strings' | undefined)
   return type !== undefined && typeof value === type;
 }
 
-/** The test switches that change answers, as one string (the trace file is the asker's own). */
+/** The test switches that change answers, as one string (the trace file and the asker's entry are the asker's own). */
 export function seamsKey(): string {
-  const { warmTrace: _trace, ...seams } = testSeams();
+  const { warmTrace: _trace, fullProgram: _entry, ...seams } = testSeams();
   return JSON.stringify(seams);
 }

@@ -247,8 +247,9 @@ async function search(query, all = false) {
     const filters = Object.entries(r.filters).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v}`);
     const within = filters.length ? ` (${filters.join(', ')})` : '';
     $('search-info').textContent = `${plural(r.results.length, 'result')}${within} in ${r.latencyMs} ms${r.notice ? ` · ${r.notice}` : ''}`;
-    if (r.noMatch) {
-      // The relevance rule said no: its words, and a way to see the closest chunks anyway.
+    if (r.noMatch && all) $('search-info').textContent = r.noMatch;
+    else if (r.noMatch) {
+      // The relevance rule said no (or nothing of the language was among the best): its words, and a way to see the closest chunks anyway.
       const anyway = document.createElement('button');
       anyway.type = 'button';
       anyway.className = 'small';

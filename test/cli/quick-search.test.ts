@@ -1,0 +1,127 @@
+// A plain `ocrag search` runs through its quick entry (src/cli/quick-search.ts, a bundle of its own): it must answer
+// byte for byte as the full program (commander) does, asked of a running `ocrag mcp` and in its own process, errors
+// and exit codes included, and leave every other command line to the full program. A real repository, its real
+// index, a real server, the built CLI; the full program is forced by the test switch `fullProgram`.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { makeFixtureRepo, runCli, runJson, tempDir, type CliResult } from '../helpers.js';
+import { startServer } from '../mcp/mcp-helpers.js';
+import { seamEnv } from '../support/seams.js';
+
+/** One run, with the line saying which path answered (`warm <pid>`, `cold <why>`), by the quick entry or the full program. */
+async function run(cwd: string, args: string[], full: boolean, env: NodeJS.ProcessEnv = {}): Promise<CliResult & { path: string }> {
+  const trace = path.join(tempDir('trace'), 'trace');
+  const r = await runCli(args, cwd, { ...seamEnv({ warmTrace: trace, ...(full ? { fullProgram: true } : {}) }), ...env });
+  // XML and markdown say how long the search took, which differs between any two runs.
+  const stdout = r.stdout.replace(/latencyMs="\d+"/, 'latencyMs="…"').replace(/^(\d+ results? for .*) \(\d+ ms\)$/m, '$1 (… ms)');
+  return { ...r, stdout, path: fs.existsSync(trace) ? fs.readFileSync(trace, 'utf8').trim() : '' };
+}
+
+async function assertAlike(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult & { path: string }> {
+  const [quick, full] = [await run(cwd, args, false, env), await run(cwd, args, true, env)];
+  const said = `${args.join(' ')} ${JSON.stringify(env)}`;
+  assert.equal(quick.code, full.code, said);
+  assert.equal(quick.stdout, full.stdout, said);
+  assert.equal(quick.stderr, full.stderr, said);
+  assert.equal(quick.path, full.path, said);
+  return quick;
+}
+
+/** The files of dist/cli/ a search loads (a module-loading hook writes each URL to a log). */
+async function filesLoaded(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string[]> {
+  const dir = tempDir('loads');
+  const log = path.join(dir, 'loaded.txt');
+  const hooks = path.join(dir, 'hooks.mjs');
+  fs.writeFileSync(hooks, `import fs from 'node:fs';\nexport async function load(url, context, next) { fs.appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`);
+  const preload = path.join(dir, 'preload.mjs');
+  fs.writeFileSync(preload, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  const r = await runCli(args, cwd, { ...env, NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` });
+  assert.equal(r.code, 0, r.stderr);
+  return fs
+    .readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((u) => u.includes('/dist/'))
+    .map((u) => u.slice(u.indexOf('/dist/') + 1));
+}
+
+describe('the quick entry of ocrag search', () => {
+  let repo: string;
+  let client: Client;
+  before(async () => {
+    repo = makeFixtureRepo();
+    await runJson(['index'], repo);
+    client = await startServer(repo);
+    for (let i = 0; i < 600 && !(await run(repo, ['search', 'parse'], false)).path.startsWith('warm'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  });
+  after(async () => {
+    await client?.close();
+  });
+
+  it('answers every format and filter as the full program, from the server and in its own process', async () => {
+    const asks = [
+      ['search', 'parse command line arguments'],
+      ['search', '--json', 'parse', 'command', 'line', 'arguments'],
+      ['search', '--format', 'xml', '-k', '3', 'retry with backoff'],
+      ['search', '--format=markdown', '--whole', 'parse command line arguments'],
+      ['search', '--json', '--language', 'python', 'read a file'],
+      ['search', '--json', '--path', 'src/**', 'parse arguments'],
+      ['search', '--max-tokens', '120', '--json', 'parse command line arguments'],
+      ['search', '--max-tokens', '120', 'parse command line arguments'],
+      ['search', '-k2', '--min-score', '0.2', '--committed-only', '--no-update', '--no-sources', 'error handling'],
+      ['search', '--min-match', '0.99', 'xyzzy frobnicate quux'],
+      ['search', '--path', 'docs/**', '--min-match', '0.99', 'xyzzy frobnicate quux'],
+      ['-C', repo, 'search', '--json', '解析 命令行 参数'],
+    ];
+    for (const args of asks) {
+      const warm = await assertAlike(repo, args);
+      assert.match(warm.path, /^warm \d+$/, args.join(' '));
+      const cold = await assertAlike(repo, args, { OCRAG_WARM: '0' });
+      assert.equal(cold.path, 'cold refused by OCRAG_WARM', args.join(' '));
+      assert.equal(cold.stdout, warm.stdout, args.join(' '));
+    }
+  });
+
+  it('fails as the full program does: the same line, the same exit code', async () => {
+    const elsewhere = tempDir('no-repo');
+    const fails: [string, string[], number][] = [
+      [repo, ['search', ' '], 2],
+      [repo, ['search', '--json', '--format', 'xml', 'parse'], 2],
+      [repo, ['search', '--language', '', 'parse'], 2],
+      [repo, ['-C', path.join(elsewhere, 'missing'), 'search', 'parse'], 2],
+      [repo, ['search', 'x'.repeat(20_000)], 2],
+      [elsewhere, ['search', 'parse'], 3],
+      [elsewhere, ['-C', repo, 'search', '--language', '', 'parse'], 2],
+    ];
+    for (const [cwd, args, code] of fails) {
+      for (const env of [{}, { OCRAG_WARM: '0' }]) {
+        const r = await assertAlike(cwd, args, env);
+        assert.equal(r.code, code, `${args.join(' ').slice(0, 80)}: ${r.stderr}`);
+        assert.match(r.stderr, /^ocrag: /);
+      }
+    }
+  });
+
+  it('leaves what it does not read to the full program: an unknown flag, help, a global flag after search', async () => {
+    const unknown = await run(repo, ['search', '--bogus', 'parse'], false);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown option '--bogus'/);
+    const help = await run(repo, ['search', '--help'], false);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /Usage: ocrag search/);
+    const late = await assertAlike(repo, ['search', '--json', 'parse', '-C', repo]);
+    assert.match(late.path, /^warm \d+$/);
+  });
+
+  it('loads one file of its own for a warm answer, and the full program only for a search in its own process', async () => {
+    const warm = await filesLoaded(repo, ['search', 'parse command line arguments']);
+    assert.deepEqual(warm, ['dist/cli/main.js', 'dist/cli/quick-search.js']);
+    const cold = await filesLoaded(repo, ['search', 'parse command line arguments'], { OCRAG_WARM: '0' });
+    assert.ok(cold.includes('dist/cli/search-cold.js'), cold.join(' '));
+    // The quick entry leaves its imports of the per-module output unbundled: none may run.
+    assert.deepEqual(cold.filter((f) => !/^dist\/cli\/(main|quick-search|search-cold|chunk-[A-Z0-9]+|static-worker)\.js$/.test(f)), []);
+  });
+});
