@@ -1,3 +1,6 @@
+/** What `trim` keeps: `\s` is exactly the white space and line terminators it removes, and testing for it copies nothing. */
+const NOT_SPACE = /\S/;
+
 /** A file as lines (1-based), the way chunks see it: CR stripped, overlong lines cut. */
 export class SourceLines {
   /** lines[0] is line 1. */
@@ -19,7 +22,7 @@ export class SourceLines {
         line = cutLine(line, maxLineChars);
       }
       this.lines[i] = line;
-      this.blank[i] = line.trim() === '' ? 1 : 0;
+      this.blank[i] = NOT_SPACE.test(line) ? 0 : 1;
     }
     this.overlongChars = overlongChars;
   }
@@ -35,7 +38,8 @@ export class SourceLines {
   /** Leading whitespace width of a line (tabs count as one). */
   indentOf(line: number): number {
     const text = this.lines[line - 1] ?? '';
-    return text.length - text.trimStart().length;
+    const first = text.search(NOT_SPACE);
+    return first < 0 ? text.length : first;
   }
 
   /** The range shrunk to its first and last non-blank lines, or null when all blank. */

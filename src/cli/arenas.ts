@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { childEnv, environment } from '../workspace/environment.js';
+import { commandOf } from './command-table.js';
 
 /**
  * glibc gives each thread that frees memory a pool (arena) of its own and keeps what was freed in it. LanceDB's
@@ -12,6 +13,15 @@ const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 export function restartsWithArenas(command: string | null, env: NodeJS.ProcessEnv = environment(), platform: string = process.platform): boolean {
   return platform === 'linux' && command === 'index' && env.MALLOC_ARENA_MAX === undefined;
+}
+
+/**
+ * The exit code of this command line run again with the setting, when it is one to restart (`restartsWithArenas`);
+ * null: run it here. Asked before the program loads (commander, the command's modules): the process that only
+ * waits for its child stays small and starts fast.
+ */
+export async function runAgainWithArenas(argv: string[]): Promise<number | null> {
+  return restartsWithArenas(commandOf(argv.slice(2))) ? runWithArenas() : null;
 }
 
 /**

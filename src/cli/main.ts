@@ -20,6 +20,9 @@ if (command === 'hook' && name !== undefined && !name.startsWith('-')) {
   // Never fails, exit 0 (as the hidden `hook` command of the full program).
   await (await import('../workspace/hook.js')).runHook(process.cwd(), name, args);
 } else {
-  const quick = process.argv.slice(2).includes('search') ? await (await import('./quick-search.js')).quickSearch(process.argv) : null;
-  process.exitCode = quick ?? (await (await import('./program.js')).main(process.argv));
+  const words = process.argv.slice(2);
+  const quick = words.includes('search') ? await (await import('./quick-search.js')).quickSearch(process.argv) : null;
+  // An index run on Linux starts itself again with fewer malloc arenas (cli/arenas.ts), before the program loads.
+  const restarted = quick ?? (words.includes('index') ? await (await import('./arenas.js')).runAgainWithArenas(process.argv) : null);
+  process.exitCode = restarted ?? (await (await import('./program.js')).main(process.argv));
 }

@@ -218,7 +218,7 @@ export function rowsOf(group: Group, embedder: Embedder): PendingChunk[] {
       symbol,
       text: chunk.text,
       key: contentKey(symbol, chunk.text),
-      embedding: embeddingText(chunk),
+      embedding: contentEmbeddingText(symbol, chunk.text),
     };
   });
 }

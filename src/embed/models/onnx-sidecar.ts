@@ -48,18 +48,18 @@ export function writeSidecars(onnxPath: string, lookup: StaticLookup | null): vo
 }
 
 /**
- * The model's whole table, read without holding the thread: the default model's 78 MB took 1.9 s on a busy machine,
+ * The model's whole table, read into the memory `allocate` gives without holding the thread: the default model's 78 MB took 1.9 s on a busy machine,
  * while a server must answer.
  */
-export async function readTable(tablePath: string, shared: boolean): Promise<Float32Array> {
+export async function readTable(tablePath: string, allocate: (bytes: number) => Float32Array): Promise<Float32Array> {
   const file = await open(tablePath, 'r');
   try {
     const { size } = await file.stat();
-    const buffer = shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
-    const view = new Uint8Array(buffer);
-    for (let offset = 0; offset < size; ) offset += (await file.read(view, offset, size - offset, offset)).bytesRead;
     // Raw little-endian float32, the byte order of every platform Node supports in practice.
-    return new Float32Array(buffer);
+    const table = allocate(size);
+    const view = new Uint8Array(table.buffer, table.byteOffset, size);
+    for (let offset = 0; offset < size; ) offset += (await file.read(view, offset, size - offset, offset)).bytesRead;
+    return table;
   } finally {
     await file.close();
   }

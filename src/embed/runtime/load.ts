@@ -15,7 +15,7 @@ export interface LoadOptions {
    * agree) and fails on a folder it does not accept.
    */
   backend?: 'auto' | (string & {});
-  /** Worker threads of the static path (0/1 = none); default min(cores, 4) or $OCRAG_EMBED_THREADS. */
+  /** Worker threads of the static path (0 = none); default one per two cores, at most 2, or $OCRAG_EMBED_THREADS. */
   threads?: number;
   /** Texts per onnxruntime call on the pipeline path. */
   batchSize?: number;

@@ -6,6 +6,7 @@ import { modelMaxLength } from '../models/model-layout.js';
 import { clipText, isBlank } from './text-limits.js';
 import { tokenizerFrom } from './fast-unigram.js';
 import { fusedTokenIds, type TokenIds } from './fused-tokenizer.js';
+import { RowSummer } from './row-sum.js';
 import { readTokenizerFile } from './tokenizer-sidecar.js';
 import { WORD_MEMO_LIMIT } from './word-memo.js';
 
@@ -15,6 +16,8 @@ export interface StaticEncoderSource {
   /** The whole table, or a reader of single rows (a one-shot query needs a few dozen of its many rows). */
   table: Float32Array | TableRows;
   dim: number;
+  /** The memory the whole table lies in, for the row-summing kernel (row-sum.ts); absent: sums in JavaScript. */
+  memory?: WebAssembly.Memory;
 }
 
 /** Rows of an embedding table read one at a time. */
@@ -38,6 +41,7 @@ export class StaticEncoder {
   private readonly counts: Int32Array;
   private readonly distinct: Int32Array;
   private readonly row: Float32Array;
+  private readonly summer: RowSummer | null;
 
   constructor(private readonly source: StaticEncoderSource) {
     const { json: tokenizerJson, columns } = readTokenizerFile(join(source.modelDir, 'tokenizer.json'));
@@ -46,7 +50,8 @@ export class StaticEncoder {
     this.fused = fusedTokenIds(this.tokenizer, tokenizerJson);
     if (!this.fused) memoiseUnigramWords(this.tokenizer, tokenizerJson);
     this.maxTokens = modelMaxLength(source.modelDir).maxLength;
-    this.sum = new Float64Array(source.dim);
+    this.summer = source.memory && source.table instanceof Float32Array ? RowSummer.over({ memory: source.memory, table: source.table, dim: source.dim }) : null;
+    this.sum = this.summer?.sum ?? new Float64Array(source.dim);
     this.counts = new Int32Array(source.table instanceof Float32Array ? source.table.length / source.dim : source.table.rowCount);
     this.row = new Float32Array(source.dim);
     this.distinct = new Int32Array(this.maxTokens);
@@ -87,6 +92,14 @@ export class StaticEncoder {
     for (const id of ids) {
       if (!(id >= 0 && id < counts.length)) throw new Error(`token id ${id} outside the embedding table (${counts.length} rows)`);
       if (counts[id]++ === 0) distinct[distinctCount++] = id;
+    }
+    if (this.summer) {
+      for (let k = 0; k < distinctCount; k++) {
+        const id = distinct[k];
+        this.summer.addRow(id, counts[id]);
+        counts[id] = 0;
+      }
+      return sum;
     }
     const unrolled = dim - (dim % 4);
     for (let k = 0; k < distinctCount; k++) {

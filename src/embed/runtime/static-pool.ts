@@ -1,7 +1,7 @@
 import type { StaticEncoderSource } from './static-encoder.js';
 import { siblingModule, WorkerPool } from './worker-threads.js';
 
-/** Texts per job: small enough to balance two to four workers, large enough to amortise messaging. */
+/** Texts per job: small enough to balance several workers, large enough to amortise messaging. */
 const JOB_SIZE = 32;
 /**
  * Jobs queued inside each worker. With one, a worker waited for the indexing thread to hand it the next job, and
