@@ -1,4 +1,5 @@
 import crypto, { createHash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 
 const sha256Hex: (text: string) => string = typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text) : (text) => createHash('sha256').update(text).digest('hex');
 
@@ -13,3 +14,37 @@ const sha256Hex: (text: string) => string = typeof crypto.hash === 'function' ? 
 export function contentKey(symbol: string, text: string): string {
   return sha256Hex(`${symbol}\0${text}`).slice(0, 40);
 }
+
+/** A string column as Arrow holds one: UTF-8 bytes, and where each row's start (from `offset`). */
+export interface Utf8Bytes {
+  offset: number;
+  valueOffsets: Int32Array;
+  values: Uint8Array;
+}
+
+/**
+ * The content key of each row of two string columns, hashed from their bytes, without decoding them: contentKey
+ * hashes the UTF-8 of `${symbol}\0${text}`, which a row's bytes are already when both are valid UTF-8 (decoding
+ * and encoding again gives them back). A row that is not is keyed by `decoded`, what the caller reads strings with.
+ */
+export function contentKeysOfBytes(symbols: Utf8Bytes, texts: Utf8Bytes, decoded: (row: number) => [symbol: string, text: string]): (row: number) => string {
+  let scratch = Buffer.alloc(SCRATCH_BYTES);
+  return (row) => {
+    const symbol = slice(symbols, row);
+    const text = slice(texts, row);
+    if (!isUtf8(symbol) || !isUtf8(text)) return contentKey(...decoded(row));
+    const n = symbol.length + 1 + text.length;
+    if (scratch.length < n) scratch = Buffer.alloc(n * 2);
+    scratch.set(symbol, 0);
+    scratch[symbol.length] = 0;
+    scratch.set(text, symbol.length + 1);
+    return sha256HexOfBytes(scratch.subarray(0, n)).slice(0, 40);
+  };
+}
+
+/** Enough for most chunks' breadcrumb and text; a longer one grows it. */
+const SCRATCH_BYTES = 64 * 1024;
+
+const slice = (column: Utf8Bytes, row: number) => column.values.subarray(column.valueOffsets[column.offset + row], column.valueOffsets[column.offset + row + 1]);
+
+const sha256HexOfBytes: (bytes: Uint8Array) => string = typeof crypto.hash === 'function' ? (bytes) => crypto.hash('sha256', bytes) : (bytes) => createHash('sha256').update(bytes).digest('hex');
