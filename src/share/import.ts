@@ -11,7 +11,7 @@ import { readFields } from '../store/chunk-batch.js';
 import { decodeCheckedBytes } from '../store/chunk-bytes.js';
 import type { ChunkReader, ContentStore } from '../store/contract.js';
 import type { Embedder } from '../embed/index.js';
-import { IMPORT_SAMPLE, pathsByBlob, rowSays, verifierFor, type RowVerifier } from '../index/verify/index.js';
+import { IMPORT_SAMPLE, pathsByBlob, rowSaysOfBatch, verifierFor, type RowVerifier } from '../index/verify/index.js';
 import type { IndexIdentity } from '../store/identity.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
@@ -200,10 +200,10 @@ async function storedRows(ctx: IndexContext, dim: number, manifest: Manifest): P
     try {
       const state = await store.blobState(new Set(Object.values(manifest.files)));
       const withChunks = [...state].flatMap(([blob, s]) => (s === 'chunks' ? [blob] : []));
-      const fields = ['id', 'symbol', 'text', 'terms'] as const;
-      for await (const batch of withChunks.length ? store.chunkColumns(withChunks, fields) : []) {
-        const { id, symbol, text, terms } = readFields(batch, fields);
-        for (let i = 0; i < batch.numRows; i++) rows.set(id(i), rowSays(symbol(i), text(i), terms(i)));
+      for await (const batch of withChunks.length ? store.chunkColumns(withChunks, ['id', 'symbol', 'text', 'terms']) : []) {
+        const { id } = readFields(batch, ['id']);
+        const says = rowSaysOfBatch(batch);
+        for (let i = 0; i < batch.numRows; i++) rows.set(id(i), says(i));
       }
     } finally {
       store.close();

@@ -23,21 +23,24 @@ export interface Utf8Bytes {
 }
 
 /**
- * The content key of each row of two string columns, hashed from their bytes, without decoding them: contentKey
- * hashes the UTF-8 of `${symbol}\0${text}`, which a row's bytes are already when both are valid UTF-8 (decoding
- * and encoding again gives them back). A row that is not is keyed by `decoded`, what the caller reads strings with.
+ * The key of each row of these string columns, hashed from their bytes without decoding them: contentKey(a, b)
+ * hashes the UTF-8 of the parts joined by NUL (as rowSays joins three), which a row's bytes are already when each
+ * part is valid UTF-8 (decoding and encoding again gives them back). A row that is not is keyed from `decoded`,
+ * its parts as the caller reads strings.
  */
-export function contentKeysOfBytes(symbols: Utf8Bytes, texts: Utf8Bytes, decoded: (row: number) => [symbol: string, text: string]): (row: number) => string {
+export function keysOfBytes(columns: Utf8Bytes[], decoded: (row: number) => string[]): (row: number) => string {
   let scratch = Buffer.alloc(SCRATCH_BYTES);
   return (row) => {
-    const symbol = slice(symbols, row);
-    const text = slice(texts, row);
-    if (!isUtf8(symbol) || !isUtf8(text)) return contentKey(...decoded(row));
-    const n = symbol.length + 1 + text.length;
+    const parts = columns.map((column) => slice(column, row));
+    if (!parts.every((part) => isUtf8(part))) return sha256Hex(decoded(row).join('\0')).slice(0, 40);
+    const n = parts.reduce((sum, part) => sum + part.length, parts.length - 1);
     if (scratch.length < n) scratch = Buffer.alloc(n * 2);
-    scratch.set(symbol, 0);
-    scratch[symbol.length] = 0;
-    scratch.set(text, symbol.length + 1);
+    let at = 0;
+    parts.forEach((part, i) => {
+      if (i > 0) scratch[at++] = 0;
+      scratch.set(part, at);
+      at += part.length;
+    });
     return sha256HexOfBytes(scratch.subarray(0, n)).slice(0, 40);
   };
 }

@@ -5,6 +5,7 @@ import { RowVerifier } from './row-verifier.js';
 import { EVERY_ROW, sampleBlobs, verificationKey, type SamplePlan, type VerificationKey } from './sample.js';
 
 export { describeProblem, RowVerifier, rowSays, type RowProblem } from './row-verifier.js';
+export { rowSaysOfBatch } from './stored-says.js';
 export { rowsOfBatch, type VerifiableRow } from './batch-rows.js';
 export { contentSampler, EVERY_ROW, IMPORT_SAMPLE, verificationKey, type SamplePlan, type VerificationKey } from './sample.js';
 export { cosine, COSINE_MIN } from './vector-check.js';

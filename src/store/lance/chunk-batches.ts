@@ -2,7 +2,7 @@
 import type * as lancedb from '@lancedb/lancedb';
 import type { Data as DataType, RecordBatch as RecordBatchType, Table as TableType } from 'apache-arrow';
 import arrow from '../arrow.js';
-import { contentKeysOfBytes, type Utf8Bytes } from '../content-key.js';
+import { keysOfBytes, type Utf8Bytes } from '../content-key.js';
 import { CHUNK_COLUMNS, COLUMN } from '../chunk-columns.js';
 import { crashPoint } from '../../util/crash-point.js';
 import { checkStoredBatch } from '../batch-integrity.js';
@@ -90,7 +90,7 @@ export async function addBatchesNotStored(tables: ChunkTables, batches: RecordBa
   for (const batch of batches) {
     const [id, symbol, text] = [COLUMN.id, COLUMN.symbol, COLUMN.text].map((c) => batch.getChild(c)!);
     // Keyed from their bytes: decoding every text (Arrow's accessor, a TextDecoder per value) cost more than hashing it.
-    const keyOf = contentKeysOfBytes(utf8Bytes(symbol.data[0]), utf8Bytes(text.data[0]), (row) => [symbol.get(row) as string, text.get(row) as string]);
+    const keyOf = keysOfBytes([utf8Bytes(symbol.data[0]), utf8Bytes(text.data[0])], (row) => [symbol.get(row) as string, text.get(row) as string]);
     const idOf = stringsOf(id.data[0]);
     for (let row = 0; row < batch.numRows; row++) {
       const rowId = idOf(row);
