@@ -186,7 +186,7 @@ async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outco
  */
 function artifactRows(target: ImportTarget, local: IndexIdentity, manifest: Manifest, stored?: Map<string, string>): RowVerifier {
   const files = [...Object.entries(manifest.files), ...Object.entries(manifest.skippedBlobs)];
-  return verifierFor(target.ctx, { dim: local.dim, paths: pathsByBlob(files), blobs: files.map(([, blob]) => blob), plan: IMPORT_SAMPLE, embedder: () => target.model(), stored });
+  return verifierFor(target.ctx, { dim: local.dim, paths: pathsByBlob(files), blobs: files.map(([, blob]) => blob), plan: IMPORT_SAMPLE, embedder: () => target.model(), stored, cutAside: true });
 }
 
 /**

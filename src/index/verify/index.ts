@@ -27,7 +27,7 @@ export function pathsByBlob(entries: Iterable<readonly [string, string]>): (blob
  */
 export function verifierFor(
   ctx: Pick<IndexContext, 'repo' | 'layout' | 'config'>,
-  opts: { dim: number; paths: (blob: string) => readonly string[]; blobs: Iterable<string>; plan: SamplePlan; embedder: () => Promise<Embedder>; keepProblems?: number; remember?: boolean; key?: VerificationKey; identity?: IndexIdentity; stored?: Map<string, string> },
+  opts: { dim: number; paths: (blob: string) => readonly string[]; blobs: Iterable<string>; plan: SamplePlan; embedder: () => Promise<Embedder>; keepProblems?: number; remember?: boolean; key?: VerificationKey; identity?: IndexIdentity; stored?: Map<string, string>; cutAside?: boolean },
 ): RowVerifier {
   const key = opts.plan === EVERY_ROW ? null : (opts.key ?? verificationKey(ctx.layout));
   return new RowVerifier({
@@ -43,5 +43,6 @@ export function verifierFor(
     identity: opts.identity,
     everything: opts.plan === EVERY_ROW,
     stored: opts.stored,
+    cutAside: opts.cutAside,
   });
 }
