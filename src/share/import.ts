@@ -22,7 +22,7 @@ import { withIndexLock as withLock } from '../util/file-lock.js';
 import { digestOf } from './checksum.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { assertCompatible, chunkMember, ENTRY, requireArtifactFile, type ArtifactHeader } from './format.js';
-import { localIdentity } from './local-identity.js';
+import { asideModel, localIdentity } from './local-identity.js';
 import { checkAgainstRepository, checkSelection, commitTree, type CommitTree } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
 import { peekHeader, verifyArtifact, type VerifiedArtifact } from './verify.js';
@@ -86,12 +86,12 @@ export async function importArtifact(target: ImportTarget, file: string, opts: I
   const started = performance.now();
   requireArtifactFile(file);
   const ctx = target.ctx;
-  const [early, local] = await Promise.all([peekHeader(file), localIdentity(ctx, () => target.model())]);
+  const [early, local, aside] = await Promise.all([peekHeader(file), localIdentity(ctx, () => target.model()), asideModel(ctx)]);
   if (early) assertCompatible(early, local);
   // Git lists the commit's tree while the artifact is verified.
   const here = early ? commitTree(ctx.repo.root, early.commit) : Promise.resolve(null);
   here.catch(() => undefined);
-  const run: ImportRun = { file, local, early, here, opts, rows: (manifest, stored) => artifactRows(target, local, manifest, stored) };
+  const run: ImportRun = { file, local, early, here, opts, rows: (manifest, stored) => artifactRows(target, local, manifest, stored, aside) };
   const outcome = (await importIntoNewStore(ctx, run)) ?? (await importIntoStore(ctx, run));
   return { file: path.resolve(file), ...outcome, seconds: (performance.now() - started) / 1000 };
 }
@@ -184,9 +184,9 @@ async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outco
  * vector lengths of all, a keyed sample cut and embedded again. The paths are the manifest's, which must be the
  * commit's own when the commit is here (checkAgainstRepository).
  */
-function artifactRows(target: ImportTarget, local: IndexIdentity, manifest: Manifest, stored?: Map<string, string>): RowVerifier {
+function artifactRows(target: ImportTarget, local: IndexIdentity, manifest: Manifest, stored?: Map<string, string>, model?: { spec: string; modelId: string; dim: number }): RowVerifier {
   const files = [...Object.entries(manifest.files), ...Object.entries(manifest.skippedBlobs)];
-  return verifierFor(target.ctx, { dim: local.dim, paths: pathsByBlob(files), blobs: files.map(([, blob]) => blob), plan: IMPORT_SAMPLE, embedder: () => target.model(), stored, cutAside: true });
+  return verifierFor(target.ctx, { dim: local.dim, paths: pathsByBlob(files), blobs: files.map(([, blob]) => blob), plan: IMPORT_SAMPLE, embedder: () => target.model(), stored, aside: { model } });
 }
 
 /**

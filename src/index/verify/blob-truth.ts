@@ -43,7 +43,7 @@ export class BlobTruth {
     private readonly bytes: Buffer,
     paths: readonly string[],
     private readonly maxLineChars: number,
-    /** How the blob is cut again: here, or the same code on another thread (blob-cutter.ts). */
+    /** How the blob is cut again: here, or the same code on another thread (aside-worker.ts). */
     private readonly cut: BlobCut = chunksOfBlob,
   ) {
     const content = classifyContent(bytes, maxLineChars);

@@ -2,35 +2,17 @@ import type { Embedder } from '../../embed/index.js';
 import { BlobReader } from '../../git/blobs.js';
 import type { BlobMark, ChunkBatch } from '../../store/contract.js';
 import { contentKey } from '../../store/content-key.js';
+import { rowSays, type RowProblem } from './row-problem.js';
 import { vectorProblem } from '../../store/row-integrity.js';
 import type { IndexIdentity } from '../../store/identity.js';
 import { chunkId } from '../chunk-id.js';
 import { contentEmbeddingText, contentTerms } from '../embed-blobs.js';
 import { chunkerVersionsByLanguage } from '../../chunk/version.js';
-import { BlobCutter } from './blob-cutter.js';
+import { AsideWorker } from './aside-worker.js';
 import { BlobTruth, CUT_TELLS } from './blob-truth.js';
 import type { BlobSample } from './sample.js';
 import { rowsOfBatch, type VerifiableRow } from './batch-rows.js';
 import { SAMPLE_GROUP, VectorCheck, vectorLengthProblem, WHOLE_GROUP, type VectorClaim } from './vector-check.js';
-
-/** One thing wrong, with the row or mark it is wrong with. */
-export interface RowProblem {
-  blob: string;
-  path: string | null;
-  lines: [number, number] | null;
-  what: string;
-}
-
-/** What a stored row says, hashed: its breadcrumb, text and search words. */
-export function rowSays(symbol: string, text: string, terms: string): string {
-  return contentKey(`${symbol}\0${terms}`, text);
-}
-
-/** `src/auth.py:3-6 (blob 1a2b3c4d5e6f) has a text that is not lines 3-6 of its blob`. */
-export function describeProblem(p: RowProblem): string {
-  const where = p.path === null ? `blob ${p.blob.slice(0, 12)}` : `${JSON.stringify(p.path).slice(1, -1)}${p.lines ? `:${p.lines[0]}-${p.lines[1]}` : ''} (blob ${p.blob.slice(0, 12)})`;
-  return `${where} ${p.what}`;
-}
 
 export interface VerifierOptions {
   /** The repository whose object database is the truth. */
@@ -58,10 +40,11 @@ export interface VerifierOptions {
   /** Remember the rows accepted, so the same rows again (a search-ready set's, after a copy) pass without their blobs. */
   remember?: boolean;
   /**
-   * Blobs are cut again on a worker thread, and a row only their cut can judge is judged by `finish` (as the
-   * sample's vectors are): for a caller that keeps nothing of what it checked until `finish` accepted it (an import).
+   * Blobs are cut again on a worker thread (aside-worker.ts), and a row only their cut can judge is judged by `finish`
+   * (as the sample's vectors are): for a caller that keeps nothing it checked until `finish` accepted it (an import).
+   * With `model`, the sample is embedded there too, by the model that spec loads if it is the one this index uses.
    */
-  cutAside?: boolean;
+  aside?: { model?: { spec: string; modelId: string; dim: number } };
 }
 
 /** What a verifier and its forks share: one git process, the blobs read, the rows accepted, the contents embedded. */
@@ -72,7 +55,7 @@ interface Shared {
   /** Rows accepted so far, id → language and content key: the same row again (a search set's) needs no blob. */
   accepted: Map<string, string>;
   embedded: Map<string, Float32Array>;
-  cutter: BlobCutter | null;
+  aside: AsideWorker | null;
 }
 
 /** Blob contents held for rows still to come: a batch's rows are usually of a few blobs, in order. */
@@ -99,7 +82,7 @@ export class RowVerifier {
   private readonly vectors: VectorCheck;
   private readonly keep: number;
   private readonly versionOf: ((language: string) => string) | null;
-  /** Rows judged once their blob's cut comes back (`cutAside`). */
+  /** Rows judged once their blob's cut comes back (`aside`). */
   private readonly awaitingCuts = new Set<Promise<void>>();
 
   constructor(
@@ -107,11 +90,14 @@ export class RowVerifier {
     shared?: Shared,
   ) {
     this.owner = !shared;
-    this.shared = shared ?? { reader: new BlobReader(opts.root), truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), cutter: opts.cutAside && !opts.remember ? new BlobCutter().start() : null };
+    this.shared = shared ?? { reader: new BlobReader(opts.root), truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside && !opts.remember ? new AsideWorker().start() : null };
     this.keep = opts.keepProblems ?? 1;
     this.versionOf = opts.identity ? chunkerVersionsByLanguage(opts.identity) : null;
     const group = opts.everything ? WHOLE_GROUP : SAMPLE_GROUP;
-    this.vectors = new VectorCheck(opts.embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }), group);
+    const { aside } = this.shared;
+    const model = opts.aside?.model;
+    const embedder = aside && model ? async () => aside.embedder(model.spec, model, opts.embedder) : opts.embedder;
+    this.vectors = new VectorCheck(embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }), group);
   }
 
   /**
@@ -214,7 +200,7 @@ export class RowVerifier {
   async close(): Promise<void> {
     await Promise.allSettled(this.awaitingCuts);
     await this.vectors.settle();
-    if (this.owner) await Promise.all([this.shared.reader.close(), this.shared.cutter?.close()]);
+    if (this.owner) await Promise.all([this.shared.reader.close(), this.shared.aside?.close()]);
   }
 
   private async rowProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null> {
@@ -232,7 +218,7 @@ export class RowVerifier {
     const truth = await this.truthOf(row.blob);
     if (!truth) return 'belongs to a blob this repository does not have, so it cannot be checked: git fetch, then try again';
     const whole = sample.chunks ? this.wholeOf(row.blob) : null;
-    if (!this.shared.cutter) {
+    if (!this.shared.aside) {
       await this.countWhole(row, truth, whole);
       return truth.problem(row, sample.chunks);
     }
@@ -281,7 +267,7 @@ export class RowVerifier {
     }
     truth = this.shared.reader.read(blob).then((bytes) => {
       if (!bytes) return null;
-      const held = new BlobTruth(bytes, this.opts.paths(blob), this.opts.maxLineChars, this.shared.cutter?.cut);
+      const held = new BlobTruth(bytes, this.opts.paths(blob), this.opts.maxLineChars, this.shared.aside?.cut);
       this.shared.truthBytes += held.size;
       this.evict();
       return held;

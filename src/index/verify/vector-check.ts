@@ -92,10 +92,13 @@ export class VectorCheck {
     if (this.pending.size === 0) return;
     const group = [...this.pending];
     this.pending = new Map();
+    // Handed to the model at once (one on another thread works while rows are checked here); compared in order.
+    const embedding = this.embedder().then((m) => m.embed(group.map(([, claim]) => claim.embedding)));
+    embedding.catch(() => undefined);
     this.running = this.running.then(async () => {
       if (this.failure) return;
       try {
-        const vectors = await (await this.embedder()).embed(group.map(([, claim]) => claim.embedding));
+        const vectors = await embedding;
         this.embedded += group.length;
         group.forEach(([key], i) => {
           // Kept for a content met again (a search-ready set's rows); bounded, since doctor embeds everything.
