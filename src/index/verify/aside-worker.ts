@@ -25,7 +25,7 @@ export class AsideWorker {
   private pool: WorkerPool<AsideJob, AsideResult> | null = null;
   private cutHere = false;
 
-  /** Starts the worker, so it loads its modules while the caller reads on. */
+  /** Starts the worker (with the first job: an import whose rows are all stored needs none). */
   start(): this {
     this.pool ??= new WorkerPool<AsideJob, AsideResult>(siblingModule(import.meta.url, 'aside-thread'), null, 1, QUEUED_IN_WORKER);
     return this;

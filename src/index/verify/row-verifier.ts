@@ -90,7 +90,7 @@ export class RowVerifier {
     shared?: Shared,
   ) {
     this.owner = !shared;
-    this.shared = shared ?? { reader: new BlobReader(opts.root), truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside && !opts.remember ? new AsideWorker().start() : null };
+    this.shared = shared ?? { reader: new BlobReader(opts.root), truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside && !opts.remember ? new AsideWorker() : null };
     this.keep = opts.keepProblems ?? 1;
     this.versionOf = opts.identity ? chunkerVersionsByLanguage(opts.identity) : null;
     const group = opts.everything ? WHOLE_GROUP : SAMPLE_GROUP;
