@@ -79,6 +79,7 @@ await build({
     'search-cold': path.join(out, 'search-cold.js'),
     'static-worker': path.join(dist, 'embed', 'runtime', 'static-worker.js'),
     'teacher-worker': path.join(dist, 'embed', 'recipe', 'teacher-worker.js'),
+    'aside-thread': path.join(dist, 'index', 'verify', 'aside-thread.js'),
   },
   outdir: out,
   allowOverwrite: true,

@@ -11,7 +11,7 @@ import { readFields } from '../store/chunk-batch.js';
 import { decodeCheckedBytes } from '../store/chunk-bytes.js';
 import type { ChunkReader, ContentStore } from '../store/contract.js';
 import type { Embedder } from '../embed/index.js';
-import { IMPORT_SAMPLE, pathsByBlob, rowSays, verifierFor, type RowVerifier } from '../index/verify/index.js';
+import { IMPORT_SAMPLE, pathsByBlob, rowSaysOfBatch, verifierFor, type RowVerifier } from '../index/verify/index.js';
 import type { IndexIdentity } from '../store/identity.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
@@ -22,7 +22,7 @@ import { withIndexLock as withLock } from '../util/file-lock.js';
 import { digestOf } from './checksum.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { assertCompatible, chunkMember, ENTRY, requireArtifactFile, type ArtifactHeader } from './format.js';
-import { localIdentity } from './local-identity.js';
+import { asideModel, localIdentity } from './local-identity.js';
 import { checkAgainstRepository, checkSelection, commitTree, type CommitTree } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
 import { peekHeader, verifyArtifact, type VerifiedArtifact } from './verify.js';
@@ -86,12 +86,12 @@ export async function importArtifact(target: ImportTarget, file: string, opts: I
   const started = performance.now();
   requireArtifactFile(file);
   const ctx = target.ctx;
-  const [early, local] = await Promise.all([peekHeader(file), localIdentity(ctx, () => target.model())]);
+  const [early, local, aside] = await Promise.all([peekHeader(file), localIdentity(ctx, () => target.model()), asideModel(ctx)]);
   if (early) assertCompatible(early, local);
   // Git lists the commit's tree while the artifact is verified.
   const here = early ? commitTree(ctx.repo.root, early.commit) : Promise.resolve(null);
   here.catch(() => undefined);
-  const run: ImportRun = { file, local, early, here, opts, rows: (manifest, stored) => artifactRows(target, local, manifest, stored) };
+  const run: ImportRun = { file, local, early, here, opts, rows: (manifest, stored) => artifactRows(target, local, manifest, stored, aside) };
   const outcome = (await importIntoNewStore(ctx, run)) ?? (await importIntoStore(ctx, run));
   return { file: path.resolve(file), ...outcome, seconds: (performance.now() - started) / 1000 };
 }
@@ -184,9 +184,9 @@ async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outco
  * vector lengths of all, a keyed sample cut and embedded again. The paths are the manifest's, which must be the
  * commit's own when the commit is here (checkAgainstRepository).
  */
-function artifactRows(target: ImportTarget, local: IndexIdentity, manifest: Manifest, stored?: Map<string, string>): RowVerifier {
+function artifactRows(target: ImportTarget, local: IndexIdentity, manifest: Manifest, stored?: Map<string, string>, model?: { spec: string; modelId: string; dim: number }): RowVerifier {
   const files = [...Object.entries(manifest.files), ...Object.entries(manifest.skippedBlobs)];
-  return verifierFor(target.ctx, { dim: local.dim, paths: pathsByBlob(files), blobs: files.map(([, blob]) => blob), plan: IMPORT_SAMPLE, embedder: () => target.model(), stored });
+  return verifierFor(target.ctx, { dim: local.dim, paths: pathsByBlob(files), blobs: files.map(([, blob]) => blob), plan: IMPORT_SAMPLE, embedder: () => target.model(), stored, aside: { model } });
 }
 
 /**
@@ -200,10 +200,10 @@ async function storedRows(ctx: IndexContext, dim: number, manifest: Manifest): P
     try {
       const state = await store.blobState(new Set(Object.values(manifest.files)));
       const withChunks = [...state].flatMap(([blob, s]) => (s === 'chunks' ? [blob] : []));
-      const fields = ['id', 'symbol', 'text', 'terms'] as const;
-      for await (const batch of withChunks.length ? store.chunkColumns(withChunks, fields) : []) {
-        const { id, symbol, text, terms } = readFields(batch, fields);
-        for (let i = 0; i < batch.numRows; i++) rows.set(id(i), rowSays(symbol(i), text(i), terms(i)));
+      for await (const batch of withChunks.length ? store.chunkColumns(withChunks, ['id', 'symbol', 'text', 'terms']) : []) {
+        const { id } = readFields(batch, ['id']);
+        const says = rowSaysOfBatch(batch);
+        for (let i = 0; i < batch.numRows; i++) rows.set(id(i), says(i));
       }
     } finally {
       store.close();

@@ -20,3 +20,13 @@ export async function localIdentity(ctx: IndexContext, loadModel: () => Promise<
   identity ??= await loadModel();
   return { modelId: identity.modelId, dim: identity.dim, chunkerVersion: chunkerVersion() };
 }
+
+/**
+ * The model the sample of an import may be embedded again by on another thread (index/verify/aside-worker.ts): the
+ * configured one when it is a built token-lookup model (cheap to load twice), stated as its description states it.
+ */
+export async function asideModel(ctx: IndexContext): Promise<{ spec: string; modelId: string; dim: number } | undefined> {
+  const { describeModel, describesDim } = await import('../embed/index.js');
+  const described = await describeModel(ctx.config.model);
+  return described.backend === 'static' && describesDim(described) ? { spec: ctx.config.model, modelId: described.id, dim: described.dim } : undefined;
+}

@@ -8,7 +8,8 @@ import { shown } from '../util/shown.js';
 import { assertCompatible, chunkMember, ENTRY, LIMITS, parseHeader, parseTrailer, type ArtifactHeader, type ArtifactTrailer, type EntryDigest } from './format.js';
 import { manifestBlobs, parseArtifactManifest, parseMarks } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
-import { describeProblem, type RowVerifier } from '../index/verify/row-verifier.js';
+import type { RowVerifier } from '../index/verify/row-verifier.js';
+import { describeProblem } from '../index/verify/row-problem.js';
 
 export interface VerifyOptions {
   /** Chunk entries up to this many bytes in all are kept in `chunkBatches`. */

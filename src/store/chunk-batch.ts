@@ -1,5 +1,6 @@
 import type { Data, RecordBatch } from './arrow.js';
 import { COLUMN, type ChunkField } from './chunk-columns.js';
+import type { Utf8Bytes } from './content-key.js';
 
 /** The fields of a chunk stored as strings, and as line numbers. */
 export type TextField = 'id' | 'blob' | 'language' | 'symbol' | 'text' | 'terms';
@@ -42,6 +43,12 @@ export function rawStrings(batch: RecordBatch, field: TextField): { bytes(row: n
   const values = data.values ?? new Uint8Array(0);
   const text = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
   return { bytes: (row) => offsets[row + 1] - offsets[row], latin1: (row) => text.toString('latin1', offsets[row], offsets[row + 1]) };
+}
+
+/** A string field's bytes as the batch holds them, to hash without decoding (content-key.ts, keysOfBytes). */
+export function utf8BytesOf(batch: RecordBatch, field: TextField): Utf8Bytes {
+  const data = dataOf(batch, field)!;
+  return { offset: data.offset, valueOffsets: data.valueOffsets as Int32Array, values: (data.values as Uint8Array | undefined) ?? new Uint8Array(0) };
 }
 
 function dataOf(batch: RecordBatch, field: ChunkField): Data | undefined {

@@ -1,4 +1,5 @@
 import crypto, { createHash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
 
 const sha256Hex: (text: string) => string = typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text) : (text) => createHash('sha256').update(text).digest('hex');
 
@@ -13,3 +14,40 @@ const sha256Hex: (text: string) => string = typeof crypto.hash === 'function' ? 
 export function contentKey(symbol: string, text: string): string {
   return sha256Hex(`${symbol}\0${text}`).slice(0, 40);
 }
+
+/** A string column as Arrow holds one: UTF-8 bytes, and where each row's start (from `offset`). */
+export interface Utf8Bytes {
+  offset: number;
+  valueOffsets: Int32Array;
+  values: Uint8Array;
+}
+
+/**
+ * The key of each row of these string columns, hashed from their bytes without decoding them: contentKey(a, b)
+ * hashes the UTF-8 of the parts joined by NUL (as rowSays joins three), which a row's bytes are already when each
+ * part is valid UTF-8 (decoding and encoding again gives them back). A row that is not is keyed from `decoded`,
+ * its parts as the caller reads strings.
+ */
+export function keysOfBytes(columns: Utf8Bytes[], decoded: (row: number) => string[]): (row: number) => string {
+  let scratch = Buffer.alloc(SCRATCH_BYTES);
+  return (row) => {
+    const parts = columns.map((column) => slice(column, row));
+    if (!parts.every((part) => isUtf8(part))) return sha256Hex(decoded(row).join('\0')).slice(0, 40);
+    const n = parts.reduce((sum, part) => sum + part.length, parts.length - 1);
+    if (scratch.length < n) scratch = Buffer.alloc(n * 2);
+    let at = 0;
+    parts.forEach((part, i) => {
+      if (i > 0) scratch[at++] = 0;
+      scratch.set(part, at);
+      at += part.length;
+    });
+    return sha256HexOfBytes(scratch.subarray(0, n)).slice(0, 40);
+  };
+}
+
+/** Enough for most chunks' breadcrumb and text; a longer one grows it. */
+const SCRATCH_BYTES = 64 * 1024;
+
+const slice = (column: Utf8Bytes, row: number) => column.values.subarray(column.valueOffsets[column.offset + row], column.valueOffsets[column.offset + row + 1]);
+
+const sha256HexOfBytes: (bytes: Uint8Array) => string = typeof crypto.hash === 'function' ? (bytes) => crypto.hash('sha256', bytes) : (bytes) => createHash('sha256').update(bytes).digest('hex');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { committedRepo, runCli, runJson, tempDir } from '../helpers.js';
+import { cloneRepo, committedRepo, runCli, runJson, tempDir } from '../helpers.js';
 
 test('a text that begins with U+FEFF is stored, checked and answered as it is; the index is not called damaged', async () => {
   const repo = committedRepo(path.join(tempDir('bom'), 'bom'), {
@@ -25,4 +25,22 @@ test('a text that begins with U+FEFF is stored, checked and answered as it is; t
   assert.equal(index.status, 'ok', index.detail);
   const verify = await runCli(['doctor', '--verify', '--json'], repo);
   assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+});
+
+test('an imported text that begins with U+FEFF is stored under the key its breadcrumb and text give; the index is not called damaged', async () => {
+  const origin = committedRepo(path.join(tempDir('bom-share'), 'origin'), {
+    'notes/boms.md': '\uFEFF\uFEFF# Encoding marks\n\nA byte-order mark at the start of a file tells readers it is UTF-8.\n',
+    'src/plain.ts': 'export const plain = 1;\n',
+  }, 'two marks');
+  assert.equal((await runCli(['index'], origin)).code, 0);
+  const artifact = path.join(path.dirname(origin), 'index.tar');
+  assert.equal((await runCli(['export', '--out', artifact], origin)).code, 0);
+  const clone = cloneRepo(origin, 'imported');
+  const imported = await runCli(['import', artifact], clone);
+  assert.equal(imported.code, 0, imported.stderr);
+  const results = await runJson<{ path: string; text: string }[]>(['search', '--json', '--no-update', '--whole', 'byte-order mark encoding'], clone);
+  assert.ok(results.find((r) => r.path === 'notes/boms.md')?.text.startsWith('\uFEFF# Encoding marks'), JSON.stringify(results));
+  const doctor = await runJson<{ name: string; status: string; detail: string }[]>(['doctor', '--json'], clone);
+  const index = doctor.find((c) => c.name === 'index')!;
+  assert.equal(index.status, 'ok', index.detail);
 });

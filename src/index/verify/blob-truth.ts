@@ -9,6 +9,12 @@ import { chunksOfBlob } from '../blob-chunks.js';
 import { shownPath } from '../../git/path-key.js';
 import { classifyContent } from '../select.js';
 
+/** Cuts a blob as an index run does (index/blob-chunks.ts). */
+export type BlobCut = typeof chunksOfBlob;
+
+/** What `uncutProblem` says when only cutting the blob again can tell whether a row is right. */
+export const CUT_TELLS = Symbol('the cut tells');
+
 /** What a row claims of its blob: where it is, what it is and says. */
 export interface RowClaim {
   startLine: number;
@@ -29,7 +35,7 @@ export class BlobTruth {
   private readonly lines: SourceLines | null;
   /** Each way the blob is cut, by the first path that cuts it so: language → path. */
   private readonly variants = new Map<string, string>();
-  private readonly cut = new Map<string, Promise<Map<string, Chunk> | MarkReason>>();
+  private readonly cuts = new Map<string, Promise<Map<string, Chunk> | MarkReason>>();
   /** Why the blob yields no chunks at all (binary, minified…), or null. */
   readonly skipped: MarkReason | null;
 
@@ -37,6 +43,8 @@ export class BlobTruth {
     private readonly bytes: Buffer,
     paths: readonly string[],
     private readonly maxLineChars: number,
+    /** How the blob is cut again: here, or the same code on another thread (aside-worker.ts). */
+    private readonly cut: BlobCut = chunksOfBlob,
   ) {
     const content = classifyContent(bytes, maxLineChars);
     this.skipped = 'reason' in content ? content.reason : null;
@@ -70,16 +78,26 @@ export class BlobTruth {
    * windows: cheap to cut, and their text is not always the lines: a table's rows carry its header).
    */
   async problem(row: RowClaim, whole: boolean): Promise<string | null> {
+    const quick = this.uncutProblem(row, whole);
+    return quick === CUT_TELLS ? this.cutProblem(row) : quick;
+  }
+
+  /** What `problem` finds without cutting the blob, or CUT_TELLS when only its cut can tell. */
+  uncutProblem(row: RowClaim, whole: boolean): string | null | typeof CUT_TELLS {
     if (this.skipped) return `belongs to a blob this ocrag does not index (${this.skipped})`;
-    const paths = this.pathsFor(row.language);
-    if (paths.length === 0) return `says its language is ${JSON.stringify(row.language.slice(0, 40))}, which no path of its blob gives (${[...this.variants.keys()].join(', ')})`;
+    if (this.pathsFor(row.language).length === 0) return `says its language is ${JSON.stringify(row.language.slice(0, 40))}, which no path of its blob gives (${[...this.variants.keys()].join(', ')})`;
     if (this.lines && rulesFor(row.language)) {
       if (row.endLine > this.lines.count) return `ends at line ${row.endLine}, past the blob's ${this.lines.count} lines`;
       if (!this.textIs(row.startLine, row.endLine, row.text)) return `has a text that is not lines ${row.startLine}-${row.endLine} of its blob`;
       if (!whole) return this.breadcrumbWordsProblem(row);
     }
+    return CUT_TELLS;
+  }
+
+  /** The row held to a chunk of the blob cut again (span, breadcrumb and text), once `uncutProblem` left it to the cut. */
+  async cutProblem(row: RowClaim): Promise<string | null> {
     let found: Chunk | undefined;
-    for (const path of paths) {
+    for (const path of this.pathsFor(row.language)) {
       const chunks = await this.chunksAt(path);
       found = typeof chunks === 'string' ? undefined : chunks.get(spanKey(row.startLine, row.endLine));
       if (found && formatBreadcrumb(found.symbols) === row.symbol && found.text === row.text) return null;
@@ -151,10 +169,10 @@ export class BlobTruth {
 
   /** The blob cut as `path` names it, each chunk by its span, or why it yields none. */
   private chunksAt(path: string): Promise<Map<string, Chunk> | MarkReason> {
-    let cut = this.cut.get(path);
+    let cut = this.cuts.get(path);
     if (!cut) {
-      cut = chunksOfBlob(path, this.bytes, this.maxLineChars).then((r) => ('reason' in r ? r.reason : new Map(r.chunks.map((c) => [spanKey(c.startLine, c.endLine), c]))));
-      this.cut.set(path, cut);
+      cut = this.cut(path, this.bytes, this.maxLineChars).then((r) => ('reason' in r ? r.reason : new Map(r.chunks.map((c) => [spanKey(c.startLine, c.endLine), c]))));
+      this.cuts.set(path, cut);
     }
     return cut;
   }

@@ -1,10 +1,12 @@
 import type { Embedder } from '../../embed/index.js';
 import type { IndexIdentity } from '../../store/identity.js';
 import type { IndexContext } from '../index-context.js';
-import { RowVerifier } from './row-verifier.js';
+import { RowVerifier, type VerifierOptions } from './row-verifier.js';
 import { EVERY_ROW, sampleBlobs, verificationKey, type SamplePlan, type VerificationKey } from './sample.js';
 
-export { describeProblem, RowVerifier, rowSays, type RowProblem } from './row-verifier.js';
+export { RowVerifier } from './row-verifier.js';
+export { describeProblem, rowSays, type RowProblem } from './row-problem.js';
+export { rowSaysOfBatch } from './stored-says.js';
 export { rowsOfBatch, type VerifiableRow } from './batch-rows.js';
 export { contentSampler, EVERY_ROW, IMPORT_SAMPLE, verificationKey, type SamplePlan, type VerificationKey } from './sample.js';
 export { cosine, COSINE_MIN } from './vector-check.js';
@@ -26,7 +28,7 @@ export function pathsByBlob(entries: Iterable<readonly [string, string]>): (blob
  */
 export function verifierFor(
   ctx: Pick<IndexContext, 'repo' | 'layout' | 'config'>,
-  opts: { dim: number; paths: (blob: string) => readonly string[]; blobs: Iterable<string>; plan: SamplePlan; embedder: () => Promise<Embedder>; keepProblems?: number; remember?: boolean; key?: VerificationKey; identity?: IndexIdentity; stored?: Map<string, string> },
+  opts: { dim: number; paths: (blob: string) => readonly string[]; blobs: Iterable<string>; plan: SamplePlan; embedder: () => Promise<Embedder>; keepProblems?: number; remember?: boolean; key?: VerificationKey; identity?: IndexIdentity; stored?: Map<string, string>; aside?: VerifierOptions['aside'] },
 ): RowVerifier {
   const key = opts.plan === EVERY_ROW ? null : (opts.key ?? verificationKey(ctx.layout));
   return new RowVerifier({
@@ -42,5 +44,6 @@ export function verifierFor(
     identity: opts.identity,
     everything: opts.plan === EVERY_ROW,
     stored: opts.stored,
+    aside: opts.aside,
   });
 }

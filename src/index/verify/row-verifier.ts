@@ -2,34 +2,17 @@ import type { Embedder } from '../../embed/index.js';
 import { BlobReader } from '../../git/blobs.js';
 import type { BlobMark, ChunkBatch } from '../../store/contract.js';
 import { contentKey } from '../../store/content-key.js';
+import { rowSays, type RowProblem } from './row-problem.js';
 import { vectorProblem } from '../../store/row-integrity.js';
 import type { IndexIdentity } from '../../store/identity.js';
 import { chunkId } from '../chunk-id.js';
 import { contentEmbeddingText, contentTerms } from '../embed-blobs.js';
 import { chunkerVersionsByLanguage } from '../../chunk/version.js';
-import { BlobTruth } from './blob-truth.js';
+import { AsideWorker } from './aside-worker.js';
+import { BlobTruth, CUT_TELLS } from './blob-truth.js';
 import type { BlobSample } from './sample.js';
 import { rowsOfBatch, type VerifiableRow } from './batch-rows.js';
-import { SAMPLE_GROUP, VectorCheck, WHOLE_GROUP, type VectorClaim } from './vector-check.js';
-
-/** One thing wrong, with the row or mark it is wrong with. */
-export interface RowProblem {
-  blob: string;
-  path: string | null;
-  lines: [number, number] | null;
-  what: string;
-}
-
-/** What a stored row says, hashed: its breadcrumb, text and search words. */
-export function rowSays(symbol: string, text: string, terms: string): string {
-  return contentKey(`${symbol}\0${terms}`, text);
-}
-
-/** `src/auth.py:3-6 (blob 1a2b3c4d5e6f) has a text that is not lines 3-6 of its blob`. */
-export function describeProblem(p: RowProblem): string {
-  const where = p.path === null ? `blob ${p.blob.slice(0, 12)}` : `${JSON.stringify(p.path).slice(1, -1)}${p.lines ? `:${p.lines[0]}-${p.lines[1]}` : ''} (blob ${p.blob.slice(0, 12)})`;
-  return `${where} ${p.what}`;
-}
+import { SAMPLE_GROUP, VectorCheck, vectorLengthProblem, WHOLE_GROUP, type VectorClaim } from './vector-check.js';
 
 export interface VerifierOptions {
   /** The repository whose object database is the truth. */
@@ -56,6 +39,12 @@ export interface VerifierOptions {
   identity?: IndexIdentity;
   /** Remember the rows accepted, so the same rows again (a search-ready set's, after a copy) pass without their blobs. */
   remember?: boolean;
+  /**
+   * Blobs are cut again on a worker thread (aside-worker.ts), and a row only their cut can judge is judged by `finish`
+   * (as the sample's vectors are): for a caller that keeps nothing it checked until `finish` accepted it (an import).
+   * With `model`, the sample is embedded there too, by the model that spec loads if it is the one this index uses.
+   */
+  aside?: { model?: { spec: string; modelId: string; dim: number } };
 }
 
 /** What a verifier and its forks share: one git process, the blobs read, the rows accepted, the contents embedded. */
@@ -66,10 +55,13 @@ interface Shared {
   /** Rows accepted so far, id → language and content key: the same row again (a search set's) needs no blob. */
   accepted: Map<string, string>;
   embedded: Map<string, Float32Array>;
+  aside: AsideWorker | null;
 }
 
 /** Blob contents held for rows still to come: a batch's rows are usually of a few blobs, in order. */
 const TRUTH_BYTES = 64 * 1024 * 1024;
+/** Rows waiting for their blob's cut before `check` waits for them: tokio's import has ~1,700 (sample and documents). */
+const ROWS_AWAITING_CUTS = 4096;
 
 /**
  * Holds rows to the local git object database, the one thing ocrag trusts: every row's text against its blob,
@@ -90,17 +82,22 @@ export class RowVerifier {
   private readonly vectors: VectorCheck;
   private readonly keep: number;
   private readonly versionOf: ((language: string) => string) | null;
+  /** Rows judged once their blob's cut comes back (`aside`). */
+  private readonly awaitingCuts = new Set<Promise<void>>();
 
   constructor(
     private readonly opts: VerifierOptions,
     shared?: Shared,
   ) {
     this.owner = !shared;
-    this.shared = shared ?? { reader: new BlobReader(opts.root), truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map() };
+    this.shared = shared ?? { reader: new BlobReader(opts.root), truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside && !opts.remember ? new AsideWorker() : null };
     this.keep = opts.keepProblems ?? 1;
     this.versionOf = opts.identity ? chunkerVersionsByLanguage(opts.identity) : null;
     const group = opts.everything ? WHOLE_GROUP : SAMPLE_GROUP;
-    this.vectors = new VectorCheck(opts.embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }), group);
+    const { aside } = this.shared;
+    const model = opts.aside?.model;
+    const embedder = aside && model ? async () => aside.embedder(model.spec, model, opts.embedder) : opts.embedder;
+    this.vectors = new VectorCheck(embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }), group);
   }
 
   /**
@@ -149,7 +146,7 @@ export class RowVerifier {
       }
       // Hashed only where it is used: a content's key is a sha256 of all its text.
       const key = this.opts.remember || sample.vectors ? contentKey(row.symbol, row.text) : '';
-      const problem = (await this.rowProblem(row, key, sample)) ?? this.vectorLengthProblem(row);
+      const problem = (await this.rowProblem(row, key, sample)) ?? vectorLengthProblem(row, this.opts.dim);
       if (problem) {
         this.report({ blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], what: problem });
         continue;
@@ -157,6 +154,7 @@ export class RowVerifier {
       if (this.opts.remember) this.shared.accepted.set(row.id, `${row.language}\0${key}`);
       if (sample.vectors) this.vectors.add(key, this.claimOf(row));
     }
+    if (this.awaitingCuts.size > ROWS_AWAITING_CUTS) await Promise.all(this.awaitingCuts);
     await this.vectors.keepUp();
     return !this.done;
   }
@@ -175,6 +173,7 @@ export class RowVerifier {
 
   /** Waits for the sample's embeddings; false when any problem was found. */
   async finish(): Promise<boolean> {
+    await Promise.all(this.awaitingCuts);
     for (const [blob, { seen, path, expected }] of this.whole) {
       // Rows dropped from a blob would leave its other chunks stored as if it were whole: searches never see the rest.
       if (expected !== null && seen.size < expected) this.report({ blob, path, lines: null, what: `lacks ${expected - seen.size} of the ${expected} chunks this ocrag cuts from its blob` });
@@ -199,8 +198,9 @@ export class RowVerifier {
   }
 
   async close(): Promise<void> {
+    await Promise.allSettled(this.awaitingCuts);
     await this.vectors.settle();
-    if (this.owner) await this.shared.reader.close();
+    if (this.owner) await Promise.all([this.shared.reader.close(), this.shared.aside?.close()]);
   }
 
   private async rowProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null> {
@@ -218,26 +218,34 @@ export class RowVerifier {
     const truth = await this.truthOf(row.blob);
     if (!truth) return 'belongs to a blob this repository does not have, so it cannot be checked: git fetch, then try again';
     const whole = sample.chunks ? this.wholeOf(row.blob) : null;
-    if (whole && whole.expected === null) {
-      this.counts.blobsCut++;
-      whole.expected = await truth.chunkCount(row.language);
+    if (!this.shared.aside) {
+      await this.countWhole(row, truth, whole);
+      return truth.problem(row, sample.chunks);
     }
-    return truth.problem(row, sample.chunks);
+    const uncut = truth.uncutProblem(row, sample.chunks);
+    if (uncut !== CUT_TELLS) return uncut;
+    // Judged once its blob's cut comes back; `finish` waits for it.
+    const judged = this.countWhole(row, truth, whole).then(async () => {
+      const problem = await truth.cutProblem(row);
+      if (problem) this.report({ blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], what: problem });
+    });
+    this.awaitingCuts.add(judged);
+    void judged.finally(() => this.awaitingCuts.delete(judged)).catch(() => undefined);
+    return null;
+  }
+
+  /** How many chunks a sampled blob's cut gives, for `finish` to hold its rows to: counted once, as its first row comes. */
+  private async countWhole(row: VerifiableRow, truth: BlobTruth, whole: { expected: number | null } | null): Promise<void> {
+    if (!whole || whole.expected !== null) return;
+    this.counts.blobsCut++;
+    whole.expected = 0;
+    whole.expected = await truth.chunkCount(row.language);
   }
 
   private wholeOf(blob: string): { seen: Set<string>; path: string | null; expected: number | null } {
     let whole = this.whole.get(blob);
     if (!whole) this.whole.set(blob, (whole = { seen: new Set(), path: this.opts.paths(blob)[0] ?? null, expected: null }));
     return whole;
-  }
-
-  private vectorLengthProblem(row: VerifiableRow): string | null {
-    if (row.vector.length !== this.opts.dim) return `has no ${this.opts.dim}-d vector`;
-    if (!row.quantized) return vectorProblem(row.vector, 0, this.opts.dim);
-    let sum = 0;
-    for (let d = 0; d < row.vector.length; d++) sum += row.vector[d] * row.vector[d];
-    // An int8 copy of a unit vector keeps its length within ~1 % (scale = largest / 127).
-    return sum !== 0 && !(Math.abs(sum - 1) <= 0.05) ? `has a vector of length ${Math.sqrt(sum).toPrecision(3)}, not 1` : null;
   }
 
   private claimOf(row: VerifiableRow): VectorClaim {
@@ -259,7 +267,7 @@ export class RowVerifier {
     }
     truth = this.shared.reader.read(blob).then((bytes) => {
       if (!bytes) return null;
-      const held = new BlobTruth(bytes, this.opts.paths(blob), this.opts.maxLineChars);
+      const held = new BlobTruth(bytes, this.opts.paths(blob), this.opts.maxLineChars, this.shared.aside?.cut);
       this.shared.truthBytes += held.size;
       this.evict();
       return held;

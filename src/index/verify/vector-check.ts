@@ -1,4 +1,5 @@
 import { POOL_MIN_BATCH, type Embedder } from '../../embed/index.js';
+import { vectorProblem } from '../../store/row-integrity.js';
 
 /** A row's vector as it came, with what it must be the embedding of. */
 export interface VectorClaim {
@@ -91,10 +92,13 @@ export class VectorCheck {
     if (this.pending.size === 0) return;
     const group = [...this.pending];
     this.pending = new Map();
+    // Handed to the model at once (one on another thread works while rows are checked here); compared in order.
+    const embedding = this.embedder().then((m) => m.embed(group.map(([, claim]) => claim.embedding)));
+    embedding.catch(() => undefined);
     this.running = this.running.then(async () => {
       if (this.failure) return;
       try {
-        const vectors = await (await this.embedder()).embed(group.map(([, claim]) => claim.embedding));
+        const vectors = await embedding;
         this.embedded += group.length;
         group.forEach(([key], i) => {
           // Kept for a content met again (a search-ready set's rows); bounded, since doctor embeds everything.
@@ -129,4 +133,14 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   if (na === 0 && nb === 0) return 1;
   if (na === 0 || nb === 0 || a.length !== b.length) return 0;
   return dot / Math.sqrt(na * nb);
+}
+
+/** What is wrong with a row's vector as such: its size, a value that is no finite number, its length (store/row-integrity.ts). */
+export function vectorLengthProblem(row: { vector: Float32Array; quantized?: boolean }, dim: number): string | null {
+  if (row.vector.length !== dim) return `has no ${dim}-d vector`;
+  if (!row.quantized) return vectorProblem(row.vector, 0, dim);
+  let sum = 0;
+  for (let d = 0; d < row.vector.length; d++) sum += row.vector[d] * row.vector[d];
+  // An int8 copy of a unit vector keeps its length within ~1 % (scale = largest / 127).
+  return sum !== 0 && !(Math.abs(sum - 1) <= 0.05) ? `has a vector of length ${Math.sqrt(sum).toPrecision(3)}, not 1` : null;
 }

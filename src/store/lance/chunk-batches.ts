@@ -1,8 +1,8 @@
 // Whole Arrow batches of chunks in and out of the store, for share/: export streams them out, import adds them.
 import type * as lancedb from '@lancedb/lancedb';
-import type { RecordBatch as RecordBatchType, Table as TableType } from 'apache-arrow';
+import type { Data as DataType, RecordBatch as RecordBatchType, Table as TableType } from 'apache-arrow';
 import arrow from '../arrow.js';
-import { contentKey } from '../content-key.js';
+import { keysOfBytes, type Utf8Bytes } from '../content-key.js';
 import { CHUNK_COLUMNS, COLUMN } from '../chunk-columns.js';
 import { crashPoint } from '../../util/crash-point.js';
 import { checkStoredBatch } from '../batch-integrity.js';
@@ -13,7 +13,7 @@ import { isRemoteTables } from './connect.js';
 import { isObjectId } from '../../git/object-id.js';
 import { joinContents, refColumnsFor, storedKeys } from './content-join.js';
 
-const { Utf8, vectorFromArray } = arrow;
+const { Utf8 } = arrow;
 
 /** The two tables of a store's chunks: references (place and content key) and contents (once each). */
 export interface ChunkTables {
@@ -89,11 +89,15 @@ export async function addBatchesNotStored(tables: ChunkTables, batches: RecordBa
   const keys: string[] = [];
   for (const batch of batches) {
     const [id, symbol, text] = [COLUMN.id, COLUMN.symbol, COLUMN.text].map((c) => batch.getChild(c)!);
+    // Keyed from their bytes: decoding every text (Arrow's accessor, a TextDecoder per value) cost more than hashing it.
+    const keyOf = keysOfBytes([utf8Bytes(symbol.data[0]), utf8Bytes(text.data[0])], (row) => [symbol.get(row) as string, text.get(row) as string]);
+    const idOf = stringsOf(id.data[0]);
     for (let row = 0; row < batch.numRows; row++) {
-      if (ids.has(id.get(row) as string)) continue;
-      ids.add(id.get(row) as string);
+      const rowId = idOf(row);
+      if (ids.has(rowId)) continue;
+      ids.add(rowId);
       keep.push({ batch, row });
-      keys.push(contentKey(symbol.get(row) as string, text.get(row) as string));
+      keys.push(keyOf(row));
     }
   }
   if (keep.length === 0) return 0;
@@ -112,10 +116,67 @@ export async function addBatchesNotStored(tables: ChunkTables, batches: RecordBa
   return keep.length;
 }
 
-/** These rows in the columns of `schema`, their content keys as its key column. */
+/**
+ * These rows in the columns of `schema`, their content keys as its key column. A run of a batch's rows in order (an
+ * import into a new store takes every row, its contents all but the repeated ones) lends its columns as they are:
+ * copying them cost an import its every byte once more (tokio: 45 MB) and the garbage collector's time.
+ */
 export function rowsIn(schema: ReturnType<typeof refSchema>, rows: RowRef[], keys: string[]): TableType {
-  const children = schema.fields.map((f) => (f.name === COLUMN.contentKey ? vectorFromArray(keys, new Utf8()).data[0] : takeColumn(f.name, f.type, rows)));
-  return new arrow.Table([batchOf(schema, children, rows.length)]);
+  const parts: RecordBatchType[] = [];
+  const lendable = new Map<RecordBatchType, Map<string, DataType> | null>();
+  let loose = 0;
+  const copyLoose = (to: number) => {
+    if (to > loose) parts.push(batchOf(schema, schema.fields.map((f) => (f.name === COLUMN.contentKey ? keyColumn(keys, loose, to) : takeColumn(f.name, f.type, rows.slice(loose, to)))), to - loose));
+  };
+  for (let i = 0; i < rows.length; ) {
+    const { batch, row } = rows[i];
+    let end = i + 1;
+    while (end < rows.length && rows[end].batch === batch && rows[end].row === row + (end - i)) end++;
+    if (!lendable.has(batch)) lendable.set(batch, lentColumns(schema, batch));
+    const lent = lendable.get(batch);
+    if (lent && end - i >= MIN_LENT_ROWS) {
+      copyLoose(i);
+      parts.push(batchOf(schema, schema.fields.map((f) => (f.name === COLUMN.contentKey ? keyColumn(keys, i, end) : lent.get(f.name)!.slice(row, end - i))), end - i));
+      loose = end;
+    }
+    i = end;
+  }
+  copyLoose(rows.length);
+  return new arrow.Table(parts);
+}
+
+/** Shorter runs are copied together: each batch lent costs its own metadata in the write. */
+const MIN_LENT_ROWS = 32;
+
+/** The columns of `schema` (the key aside) of a batch, when they are plain ones of the schema's types; else null. */
+function lentColumns(schema: ReturnType<typeof refSchema>, batch: RecordBatchType): Map<string, DataType> | null {
+  const columns = new Map<string, DataType>();
+  for (const field of schema.fields) {
+    if (field.name === COLUMN.contentKey) continue;
+    const child = batch.getChild(field.name);
+    const data = child?.data.length === 1 ? child.data[0] : null;
+    if (!data || data.nullCount !== 0 || data.length !== batch.numRows || !arrow.util.compareTypes(data.type, field.type)) return null;
+    columns.set(field.name, data);
+  }
+  return columns;
+}
+
+const utf8Bytes = (data: DataType): Utf8Bytes => ({ offset: data.offset, valueOffsets: data.valueOffsets as Int32Array, values: (data.values as Uint8Array | undefined) ?? new Uint8Array(0) });
+
+/** A string column's values, decoded from their bytes as written (ids: hex digests). */
+function stringsOf(data: DataType): (row: number) => string {
+  const { offset, valueOffsets, values } = utf8Bytes(data);
+  const bytes = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+  return (row) => bytes.toString('utf8', valueOffsets[offset + row], valueOffsets[offset + row + 1]);
+}
+
+/** Content keys from..to as a string column, written straight into its buffers (Arrow's builder took ~0.1 s for tokio's). */
+function keyColumn(keys: string[], from: number, to: number): DataType {
+  const offsets = new Int32Array(to - from + 1);
+  for (let i = from; i < to; i++) offsets[i - from + 1] = offsets[i - from] + Buffer.byteLength(keys[i]);
+  const values = Buffer.alloc(offsets[to - from]);
+  for (let i = from; i < to; i++) values.write(keys[i], offsets[i - from]);
+  return arrow.makeData({ type: new Utf8(), length: to - from, nullCount: 0, valueOffsets: offsets, data: values });
 }
 
 /**

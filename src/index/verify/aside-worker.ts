@@ -1,0 +1,75 @@
+import type { Embedder } from '../../embed/index.js';
+import { siblingModule, WorkerPool } from '../../embed/runtime/worker-threads.js';
+import { chunksOfBlob } from '../blob-chunks.js';
+import type { BlobCut } from './blob-truth.js';
+
+type Cut = Awaited<ReturnType<BlobCut>>;
+
+/** What crosses to the worker: a blob to cut as `path` names it, or documents to embed with the model `spec` loads. */
+export type AsideJob = { kind: 'cut'; path: string; bytes: Uint8Array; maxLineChars: number } | { kind: 'embed'; spec: string; texts: string[] };
+export type AsideResult = { kind: 'cut'; cut: Cut } | { kind: 'embed'; modelId: string; dim: number; vectors: Float32Array };
+
+/**
+ * Jobs queued inside the worker, so it goes from one to the next without waiting for the verifying thread, busy
+ * with every other row; the blobs themselves are held by the verifier anyway.
+ */
+const QUEUED_IN_WORKER = 64;
+
+/**
+ * The verifier's costly checks on a worker thread, while the calling thread reads, checks and writes every row: an
+ * import cuts ~5 % of its blobs again with tree-sitter (tokio: 38 Rust files, ~0.15 s, and as much again for the
+ * grammar's first calls) and embeds their contents again (~700, ~0.15 s and the tokenizer's loading). The worker
+ * runs the very code an index run cuts and embeds with; should it fail, the work is done on the calling thread.
+ */
+export class AsideWorker {
+  private pool: WorkerPool<AsideJob, AsideResult> | null = null;
+  private cutHere = false;
+
+  /** Starts the worker (with the first job: an import whose rows are all stored needs none). */
+  start(): this {
+    this.pool ??= new WorkerPool<AsideJob, AsideResult>(siblingModule(import.meta.url, 'aside-thread'), null, 1, QUEUED_IN_WORKER);
+    return this;
+  }
+
+  readonly cut: BlobCut = async (path, bytes, maxLineChars) => {
+    if (this.cutHere || !bytes) return chunksOfBlob(path, bytes, maxLineChars);
+    try {
+      const result = await this.start().pool!.run({ kind: 'cut', path, bytes, maxLineChars });
+      if (result.kind === 'cut') return result.cut;
+    } catch {
+      // Cut here from now on.
+    }
+    this.cutHere = true;
+    return chunksOfBlob(path, bytes, maxLineChars);
+  };
+
+  /**
+   * An embedder of documents by the model `spec` loads on the worker, taken only if it is `expected` (the model this
+   * index uses, as its description states it); else, or should the worker fail, `here`.
+   */
+  embedder(spec: string, expected: { modelId: string; dim: number }, here: () => Promise<Embedder>): Embedder {
+    let fallback: Promise<Embedder> | null = null;
+    const embedHere = (texts: string[]) => (fallback ??= here()).then((m) => m.embed(texts));
+    return {
+      ...expected,
+      embed: async (texts) => {
+        if (fallback) return embedHere(texts);
+        let result: AsideResult | null = null;
+        try {
+          result = await this.start().pool!.run({ kind: 'embed', spec, texts });
+        } catch {
+          // Embedded here from now on.
+        }
+        if (result?.kind !== 'embed' || result.modelId !== expected.modelId || result.dim !== expected.dim) return embedHere(texts);
+        return texts.map((_, i) => result.vectors.subarray(i * expected.dim, (i + 1) * expected.dim));
+      },
+      embedQuery: async (text) => (await embedHere([text]))[0],
+      close: async () => undefined,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+    this.pool = null;
+  }
+}
