@@ -1,3 +1,5 @@
+import { compiledOrNull, F64, get, I32, kernelModuleBytes, MEMORY_IMPORT, set, simd, V128 } from '../../util/wasm-kernel.js';
+
 /**
  * Summing token rows is most of an encoder's time (tokio: 790,000 rows of 512 floats, 0.75 s of the 1.0 s its
  * 14,800 chunks take; the tokenizer the rest). A small WebAssembly kernel adds a row two doubles at a time: every
@@ -22,26 +24,8 @@ const PAGE_BYTES = 65536;
 /** Bytes the slot counter takes: a 16-byte step keeps every scratch sum aligned for the kernel's loads. */
 const COUNTER_BYTES = 16;
 
-function leb(value: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value) byte |= 0x80;
-    out.push(byte);
-  } while (value);
-  return out;
-}
-
-function section(id: number, body: number[]): number[] {
-  return [id, ...leb(body.length), ...body];
-}
-
 /** `add(sum, row, count, end)`: sum[i] += count * row[i] for the float32s from byte `row` to `end`, sum holding doubles. */
 function kernelBytes(shared: boolean): Uint8Array<ArrayBuffer> {
-  const get = (i: number) => [0x20, i];
-  const set = (i: number) => [0x21, i];
-  const simd = (...op: number[]) => [0xfd, ...op];
   const [sum, row, count, end, scale, four] = [0, 1, 2, 3, 4, 5];
   // One half of the four floats: the sum's two doubles at `offset` plus the two floats widened, times the count.
   const half = (offset: number, swap: boolean) => [
@@ -50,12 +34,11 @@ function kernelBytes(shared: boolean): Uint8Array<ArrayBuffer> {
     ...get(four),
     ...(swap ? [...get(four), ...simd(0x0d, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7)] : []), // i8x16.shuffle: high floats low
     ...simd(0x5f), // f64x2.promote_low_f32x4
-    ...get(scale), ...simd(0xf2, 0x01), // f64x2.mul
-    ...simd(0xf0, 0x01), // f64x2.add
+    ...get(scale), ...simd(0xf2), // f64x2.mul
+    ...simd(0xf0), // f64x2.add
     ...simd(0x0b, 0x03, offset), // v128.store
   ];
-  const code = [
-    0x01, 0x02, 0x7b, // two v128 locals
+  const body = [
     ...get(count), ...simd(0x14), ...set(scale), // f64x2.splat
     0x02, 0x40, 0x03, 0x40, // block, loop
     ...get(row), ...get(end), 0x4f, 0x0d, 0x01, // i32.ge_u, br_if out
@@ -66,28 +49,15 @@ function kernelBytes(shared: boolean): Uint8Array<ArrayBuffer> {
     ...get(sum), 0x41, 32, 0x6a, ...set(sum),
     0x0c, 0x00, 0x0b, 0x0b, 0x0b, // br loop, end, end, end
   ];
-  const name = (s: string) => [s.length, ...Buffer.from(s)];
-  return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [0x01, 0x60, 0x04, 0x7f, 0x7f, 0x7c, 0x7f, 0x00]),
-    // The memory import: at least one page, at most 65,536, shared or not as the memory made for it.
-    ...section(2, [0x01, ...name('env'), ...name('memory'), 0x02, shared ? 0x03 : 0x01, 0x01, ...leb(65536)]),
-    ...section(3, [0x01, 0x00]),
-    ...section(7, [0x01, ...name('add'), 0x00, 0x00]),
-    ...section(10, [0x01, ...leb(code.length), ...code]),
-  ]);
+  // The memory import: at least one page, at most 65,536, shared or not as the memory made for it.
+  return kernelModuleBytes({ name: 'add', params: [I32, I32, F64, I32], locals: [[2, V128]], body, memory: { shared, maximum: 65536 } });
 }
 
 const kernels = new Map<boolean, WebAssembly.Module | null>();
 
+/** Compiled once for each kind of memory; null where WebAssembly SIMD is missing (JavaScript sums then). */
 function kernel(shared: boolean): WebAssembly.Module | null {
-  if (!kernels.has(shared)) {
-    try {
-      kernels.set(shared, new WebAssembly.Module(kernelBytes(shared)));
-    } catch {
-      kernels.set(shared, null); // no WebAssembly SIMD here: JavaScript sums
-    }
-  }
+  if (!kernels.has(shared)) kernels.set(shared, compiledOrNull(() => kernelBytes(shared)));
   return kernels.get(shared)!;
 }
 
@@ -116,7 +86,7 @@ export class RowSummer {
   private readonly sumOffset: number;
 
   private constructor(memory: WebAssembly.Memory, module: WebAssembly.Module, sumOffset: number, dim: number) {
-    const instance = new WebAssembly.Instance(module, { env: { memory } });
+    const instance = new WebAssembly.Instance(module, { [MEMORY_IMPORT]: { memory } });
     this.add = instance.exports.add as RowSummer['add'];
     this.sum = new Float64Array(memory.buffer, sumOffset, dim);
     this.sumOffset = sumOffset;
