@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { cloneRepo, committedRepo, runCli, runJson, tempDir } from '../helpers.js';
+import fs from 'node:fs';
+import { cloneRepo, committedRepo, git, runCli, runJson, tempDir } from '../helpers.js';
+import { toLegacyLayout } from './legacy-layout.js';
 
 test('a text that begins with U+FEFF is stored, checked and answered as it is; the index is not called damaged', async () => {
   const repo = committedRepo(path.join(tempDir('bom'), 'bom'), {
@@ -43,4 +45,24 @@ test('an imported text that begins with U+FEFF is stored under the key its bread
   const doctor = await runJson<{ name: string; status: string; detail: string }[]>(['doctor', '--json'], clone);
   const index = doctor.find((c) => c.name === 'index')!;
   assert.equal(index.status, 'ok', index.detail);
+});
+
+test('a store of the one-table layout holding a text that begins with U+FEFF is upgraded under its key; the index is not called damaged', async () => {
+  const repo = committedRepo(path.join(tempDir('bom-upgrade'), 'bom'), {
+    'notes/boms.md': '\uFEFF\uFEFF# Encoding marks\n\nA byte-order mark at the start of a file tells readers it is UTF-8.\n',
+    'src/plain.ts': 'export const plain = 1;\n',
+  }, 'two marks');
+  assert.equal((await runCli(['index'], repo)).code, 0);
+  await toLegacyLayout(repo);
+  // A new commit: the next run upgrades the store as it indexes.
+  fs.writeFileSync(path.join(repo, 'src', 'more.ts'), 'export const more = 2;\n');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-q', '-m', 'more');
+  const upgrade = await runCli(['index'], repo);
+  assert.equal(upgrade.code, 0, upgrade.stderr);
+  assert.match(upgrade.stderr, /upgrading the store/);
+  const verify = await runCli(['doctor', '--verify', '--json'], repo);
+  assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+  const results = await runJson<{ path: string; text: string }[]>(['search', '--json', '--whole', 'byte-order mark encoding'], repo);
+  assert.ok(results.find((r) => r.path === 'notes/boms.md')?.text.startsWith('\uFEFF# Encoding marks'), JSON.stringify(results));
 });

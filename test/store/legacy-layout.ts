@@ -5,7 +5,8 @@ import path from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { CHUNK_FIELDS } from '../../src/store/chunk-columns.js';
 import type { ChunkRow } from '../../src/store/contract.js';
-import { rowOf, rowsToArrow } from '../../src/store/lance/chunk-arrow.js';
+import { rowsToArrow } from '../../src/store/lance/chunk-arrow.js';
+import { readFields } from '../../src/store/chunk-batch.js';
 import { indexLayout } from '../../src/store/layout.js';
 import { readMeta, writeMeta } from '../../src/store/meta.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -15,7 +16,13 @@ export async function toLegacyLayout(repo: string, dim = 512): Promise<number> {
   const store = await openStore(layout, dim, { create: false });
   const rows: ChunkRow[] = [];
   try {
-    for await (const batch of store.chunkColumns(null, CHUNK_FIELDS)) for (let i = 0; i < batch.numRows; i++) rows.push(rowOf(batch, i));
+    for await (const batch of store.chunkColumns(null, CHUNK_FIELDS)) {
+      // Read as written (Arrow's own accessor drops a text's leading U+FEFF).
+      const f = readFields(batch, CHUNK_FIELDS);
+      for (let i = 0; i < batch.numRows; i++) {
+        rows.push({ id: f.id(i), blob: f.blob(i), startLine: f.startLine(i), endLine: f.endLine(i), language: f.language(i), symbol: f.symbol(i), text: f.text(i), terms: f.terms(i), vector: Float32Array.from(f.vector(i)) });
+      }
+    }
   } finally {
     store.close();
   }

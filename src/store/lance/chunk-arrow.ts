@@ -1,4 +1,4 @@
-import type { Data as DataType, Float32 as Float32Type, FixedSizeList as FixedSizeListType, RecordBatch as RecordBatchType, Schema as SchemaType, Table as TableType } from 'apache-arrow';
+import type { Data as DataType, Float32 as Float32Type, FixedSizeList as FixedSizeListType, Schema as SchemaType, Table as TableType } from 'apache-arrow';
 import arrow from '../arrow.js';
 import type { ChunkRow } from '../contract.js';
 import { COLUMN } from '../chunk-columns.js';
@@ -118,17 +118,3 @@ export function rowsToArrow(rows: ChunkRow[], dim: number): TableType {
   return tableOf(chunkSchema(dim), rows.length, children);
 }
 
-export function rowOf(batch: RecordBatchType, i: number): ChunkRow {
-  const get = (column: string) => batch.getChild(column)!.get(i);
-  return {
-    id: get(COLUMN.id) as string,
-    blob: get(COLUMN.blob) as string,
-    startLine: get(COLUMN.startLine) as number,
-    endLine: get(COLUMN.endLine) as number,
-    language: get(COLUMN.language) as string,
-    symbol: get(COLUMN.symbol) as string,
-    text: get(COLUMN.text) as string,
-    terms: get(COLUMN.terms) as string,
-    vector: Float32Array.from((get(COLUMN.vector) as { toArray(): Float32Array }).toArray()),
-  };
-}

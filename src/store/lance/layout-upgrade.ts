@@ -6,7 +6,8 @@ import type * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch as RecordBatchType } from 'apache-arrow';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { crashPoint } from '../../util/crash-point.js';
-import { CHUNK_COLUMNS, COLUMN } from '../chunk-columns.js';
+import { CHUNK_COLUMNS } from '../chunk-columns.js';
+import { readFields } from '../chunk-batch.js';
 import { contentKey } from '../content-key.js';
 import { isLargeStore } from '../large-store.js';
 import type { StoreLocation } from '../layout.js';
@@ -58,9 +59,10 @@ export async function copyToSplitLayout(db: lancedb.Connection, legacy: lancedb.
   };
   for await (const raw of legacy.query().select(CHUNK_COLUMNS)) {
     const batch = raw as unknown as RecordBatchType;
-    const [symbol, text] = [COLUMN.symbol, COLUMN.text].map((c) => batch.getChild(c)!);
+    // Read as written: Arrow's accessor drops a text's leading U+FEFF, and the key would not be its text's.
+    const { symbol, text } = readFields(batch, ['symbol', 'text']);
     for (let row = 0; row < batch.numRows; row++) {
-      const key = contentKey(symbol.get(row) as string, text.get(row) as string);
+      const key = contentKey(symbol(row), text(row));
       pending.refs.push({ batch, row });
       pending.refKeys.push(key);
       if (seen.has(key)) continue;
