@@ -1,11 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
 import { COMMANDS, commandOf } from './command-table.js';
 import { OcragError } from '../util/errors.js';
-import { EXIT, reportFailure } from './failure.js';
+import { EXIT, exitCodeSoFar, reportFailure } from './failure.js';
 import { VERSION } from '../util/version.js';
 import { positiveInt, splitList } from './options.js';
-
-export { EXIT } from './failure.js';
 
 export async function buildProgram(argv: string[] = process.argv): Promise<Command> {
   const program = new Command('ocrag')
@@ -46,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv);
-    return process.exitCode === undefined ? EXIT.ok : Number(process.exitCode);
+    return exitCodeSoFar();
   } catch (e) {
     return reportError(e);
   }

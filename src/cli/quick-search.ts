@@ -1,5 +1,5 @@
 import { testSeams } from '../util/test-seams.js';
-import { EXIT, reportFailure } from './failure.js';
+import { exitCodeSoFar, reportFailure } from './failure.js';
 import { linePlace, readSearchLine } from './search-line.js';
 import { runSearch } from './search-run.js';
 
@@ -14,7 +14,7 @@ export async function quickSearch(argv: string[]): Promise<number | null> {
   const line = testSeams().fullProgram ? null : readSearchLine(argv.slice(2));
   if (!line) return null;
   try {
-    if (await runSearch(line.words, line.opts, linePlace(line), null)) return process.exitCode === undefined ? EXIT.ok : Number(process.exitCode);
+    if (await runSearch(line.words, line.opts, linePlace(line), null)) return exitCodeSoFar();
   } catch (e) {
     return reportFailure(e);
   }

@@ -2,7 +2,7 @@
 // (quick-search.ts, a bundle of its own) reaches it only by loading this module of the full program, whose errors
 // and exit codes are then said by the full program's own code.
 import { startBackgroundIndex } from './background-index.js';
-import { EXIT, reportFailure } from './failure.js';
+import { exitCodeSoFar, reportFailure } from './failure.js';
 import { openIndexIn } from './options.js';
 import { linePlace, type SearchLine } from './search-line.js';
 import { checkLanguage, runSearch, type AnswerHere, type SearchPlace } from './search-run.js';
@@ -26,7 +26,7 @@ export async function searchLineHere(line: SearchLine): Promise<number> {
   const place = linePlace(line);
   try {
     await runSearch(line.words, line.opts, place, searchHere(place), false);
-    return process.exitCode === undefined ? EXIT.ok : Number(process.exitCode);
+    return exitCodeSoFar();
   } catch (e) {
     return reportFailure(e);
   }
