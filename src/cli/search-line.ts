@@ -63,7 +63,7 @@ export function linePlace(line: SearchLine): SearchPlace {
 export function readSearchLine(args: string[]): SearchLine | null {
   const global: GlobalOptions = {};
   let i = 0;
-  for (; args[i] !== 'search'; ) {
+  while (args[i] !== 'search') {
     const taken = args[i] === undefined ? null : takeValued(args, i, GLOBAL, global);
     if (taken === null) return null;
     i = taken;
