@@ -101,8 +101,7 @@ function headOf(lines: string[], name: string): Span {
  * equals. With no query term in the chunk, the lines right after the head (`fallback`: how the body begins).
  */
 function bestWindow(text: string, lines: string[], terms: ReadonlySet<string>, fallback: number): Span {
-  const stems = terms.size === 0 ? [] : lineStemsOf(text, lines);
-  const lineTerms = lines.map((_, i) => (terms.size === 0 ? [] : stems[i]!.filter((t) => terms.has(t))));
+  const lineTerms: string[][] = terms.size === 0 ? lines.map(() => []) : lineStemsOf(text, lines).map((stems) => stems.filter((t) => terms.has(t)));
   let best = { start: Math.min(fallback, lines.length - WINDOW_LINES), distinct: 0, hits: 0 };
   // The window slides a line at a time: each term's count in it, the lines entering and leaving.
   const counts = new Map<string, number>();

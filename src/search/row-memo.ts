@@ -27,7 +27,7 @@ export function indexRow(info: ChunkInfo, terms: string, { vector, scale }: { ve
     if (k === undefined) {
       at.set(s, stems.length);
       stems.push(s);
-      tfs.push(0 + weight);
+      tfs.push(weight);
     } else tfs[k] += weight;
     length += weight;
   });

@@ -1,10 +1,13 @@
 import { cjkTerms, hasCjk } from './scripts.js';
 
-/** A line opening or continuing a comment or docstring: `//`, `#` (not a Rust `#[attribute]`), `/*`, ` *`, `"""`, `'''`. */
-const COMMENT_LINE = /^\s*(?:\/\/|#(?!\[)|\/\*|\*|"{3}|'{3})/;
+/** What opens or continues a comment or docstring: `//`, `#` (not a Rust `#[attribute]`), `/*`, ` *`, `"""`, `'''`. */
+const COMMENT_MARK = String.raw`(?:\/\/|#(?!\[)|\/\*|\*|"{3}|'{3})`;
+
+/** A line opening or continuing a comment or docstring. */
+const COMMENT_LINE = new RegExp(String.raw`^\s*${COMMENT_MARK}`);
 
 /** COMMENT_LINE at a line's start within a whole text: its spaces never run past the line's end. */
-const COMMENT_AT = /[^\S\n]*(?:\/\/|#(?!\[)|\/\*|\*|"{3}|'{3})/y;
+const COMMENT_AT = new RegExp(String.raw`[^\S\n]*${COMMENT_MARK}`, 'y');
 
 export function isCommentLine(line: string): boolean {
   return COMMENT_LINE.test(line);
@@ -17,14 +20,12 @@ export function isCommentLine(line: string): boolean {
 export function commentWords(text: string): string[] {
   const out: string[] = [];
   // Line by line without splitting the text: most lines are code, and a string for each was a chunk's garbage.
-  for (let start = 0; start <= text.length; ) {
-    const newline = text.indexOf('\n', start);
-    const end = newline < 0 ? text.length : newline;
+  for (let start = 0, end = 0; start <= text.length; start = end + 1) {
+    end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
     COMMENT_AT.lastIndex = start;
-    const comment = COMMENT_AT.test(text);
-    const line = comment ? text.slice(start, end) : '';
-    start = end + 1;
-    if (!comment) continue;
+    if (!COMMENT_AT.test(text)) continue;
+    const line = text.slice(start, end);
     for (const word of line.toLowerCase().split(/[^a-z0-9_]+/)) if (word.length > 1) out.push(word);
     if (hasCjk(line)) out.push(...cjkTerms(line));
   }

@@ -69,6 +69,7 @@ describe('int8 dot products in WebAssembly', () => {
     const query = Float32Array.from({ length: dim }, () => next() - 0.5);
     const all = Int32Array.from({ length: rows }, (_, i) => rows - 1 - i);
     const viaKernel = set.cosines(query, all);
+    assert.equal(typeof (set as unknown as { kernel: unknown }).kernel, 'function', 'a view this large goes through the kernel');
     // One chunk at a time is below the kernel's threshold: the loop answers.
     const viaLoop = Float32Array.from(all, (i) => set.cosines(query, Int32Array.of(i))[0]);
     assert.deepEqual([...viaKernel], [...viaLoop]);

@@ -37,11 +37,15 @@ describe('rows indexed before, kept by id', () => {
     const plain = new ResidentIndex(DIM);
     plain.add(batch, wanted);
     const memo = new RowMemo(100);
+    let computed = 0;
+    const get = memo.get.bind(memo);
+    memo.get = (id, blob, compute) => get(id, blob, () => (computed++, compute()));
     for (const round of [1, 2]) {
       const set = new ResidentIndex(DIM);
       set.rowMemo = memo;
       set.add(batch, wanted);
       assert.deepEqual(readable(set), readable(plain), `round ${round}`);
+      assert.equal(computed, ROWS.length, `round ${round}: each row indexed once, through the memo`);
     }
   });
 

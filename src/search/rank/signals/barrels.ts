@@ -1,5 +1,5 @@
 import { isCommentLine } from '../../../text/comments.js';
-import type { PenaltySignal } from './signal.js';
+import { perChunk, type PenaltySignal } from './signal.js';
 
 const DEFAULTS = {
   /** Chunks that only forward whole modules and define no queried name. */
@@ -42,14 +42,8 @@ const REEXPORT_LINE = new RegExp(
 
 const WILDCARD_LINE = /^(?:(?:export|import)\s+\*(?:\s+as\s+[\w$]+)?\s+from\b|import\s+[\w$]+\s+from\b|export\s+default\s+[\w$]+;?$|(?:pub(?:\([^)]*\))?\s+)?use\s+[^;]*::\*\s*;|from\s+\S+\s+import\s+\*|(?:module\.)?exports\s*=\s*require\()/;
 
-const barrelChunks = new WeakMap<object, boolean>();
-
-/** `isBarrel` of a chunk's text, worked out once per chunk held (every query whose candidates hold it asked again). */
-export function isBarrelChunk(chunk: { readonly text: string }): boolean {
-  let barrel = barrelChunks.get(chunk);
-  if (barrel === undefined) barrelChunks.set(chunk, (barrel = isBarrel(chunk.text)));
-  return barrel;
-}
+/** `isBarrel` of a chunk's text, worked out once per chunk held. */
+export const isBarrelChunk = perChunk(isBarrel);
 
 /**
  * A chunk that only forwards whole modules (`export * from './x'`, `import z from './x'; export default z`,

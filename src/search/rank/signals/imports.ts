@@ -1,6 +1,6 @@
 import { isCommentLine } from '../../../text/comments.js';
 import { isBarrelChunk } from './barrels.js';
-import type { HitSite, PenaltySignal } from './signal.js';
+import { perChunk, type HitSite, type PenaltySignal } from './signal.js';
 
 const DEFAULTS = {
   /**
@@ -102,11 +102,5 @@ export function importsFactor(hit: Pick<HitSite, 'candidate' | 'parts'>, cfg: Re
   return isPreambleChunk(chunk) && !isBarrelChunk(chunk) ? cfg.importsPenalty : 1;
 }
 
-const preambleChunks = new WeakMap<object, boolean>();
-
 /** `isImportPreamble` of a chunk's text, worked out once per chunk held. */
-function isPreambleChunk(chunk: { readonly text: string }): boolean {
-  let preamble = preambleChunks.get(chunk);
-  if (preamble === undefined) preambleChunks.set(chunk, (preamble = isImportPreamble(chunk.text)));
-  return preamble;
-}
+const isPreambleChunk = perChunk(isImportPreamble);

@@ -74,3 +74,17 @@ export type RankingSignal = BoostSignal | PenaltySignal | HitsSignal | Selection
 export function isOn(signal: RankingSignal, cfg: AnySettings): boolean {
   return cfg[signal.name] === true;
 }
+
+/**
+ * `of` a chunk's text, worked out once per chunk held: a resident set's chunk objects stay the same query after
+ * query, and every query whose candidates hold one asked again.
+ */
+export function perChunk<T>(of: (text: string) => T): (chunk: { readonly text: string }) => T {
+  const known = new WeakMap<object, T>();
+  return (chunk) => {
+    if (known.has(chunk)) return known.get(chunk)!;
+    const value = of(chunk.text);
+    known.set(chunk, value);
+    return value;
+  };
+}
