@@ -240,6 +240,7 @@ export class RowVerifier {
   private async countWhole(row: VerifiableRow, truth: BlobTruth, whole: { expected: number | null } | null): Promise<void> {
     if (!whole || whole.expected !== null) return;
     this.counts.blobsCut++;
+    // Not null while the cut runs: the blob's next rows (judged while it runs, `aside`) do not count it again.
     whole.expected = 0;
     whole.expected = await truth.chunkCount(row.language);
   }
