@@ -22,7 +22,7 @@ import { withIndexLock as withLock } from '../util/file-lock.js';
 import { digestOf } from './checksum.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { assertCompatible, chunkMember, ENTRY, requireArtifactFile, type ArtifactHeader } from './format.js';
-import { asideModel, localIdentity } from './local-identity.js';
+import { asideModel, describeConfigured, localIdentity } from './local-identity.js';
 import { checkAgainstRepository, checkSelection, commitTree, type CommitTree } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
 import { peekHeader, verifyArtifact, type VerifiedArtifact } from './verify.js';
@@ -86,7 +86,8 @@ export async function importArtifact(target: ImportTarget, file: string, opts: I
   const started = performance.now();
   requireArtifactFile(file);
   const ctx = target.ctx;
-  const [early, local, aside] = await Promise.all([peekHeader(file), localIdentity(ctx, () => target.model()), asideModel(ctx)]);
+  const described = describeConfigured(ctx);
+  const [early, local, aside] = await Promise.all([peekHeader(file), localIdentity(ctx, () => target.model(), described), asideModel(ctx, described)]);
   if (early) assertCompatible(early, local);
   // Git lists the commit's tree while the artifact is verified.
   const here = early ? commitTree(ctx.repo.root, early.commit) : Promise.resolve(null);

@@ -1,5 +1,6 @@
 import { chunkerVersion } from '../chunk/version.js';
 import type { IndexContext } from '../index/index-context.js';
+import type { ModelDescription } from '../embed/index.js';
 import type { IndexIdentity, ModelIdentity } from '../store/identity.js';
 import { readMeta } from '../store/meta.js';
 
@@ -8,9 +9,9 @@ import { readMeta } from '../store/meta.js';
  * that can be avoided (loading costs more than the rest of a small import): a built static model's description
  * states both (`describesDim`); a pipeline model's size is known only by running it, unless the store records it for that id.
  */
-export async function localIdentity(ctx: IndexContext, loadModel: () => Promise<ModelIdentity>): Promise<IndexIdentity> {
-  const { describeModel, describesDim } = await import('../embed/index.js');
-  const described = await describeModel(ctx.config.model);
+export async function localIdentity(ctx: IndexContext, loadModel: () => Promise<ModelIdentity>, description = describeConfigured(ctx)): Promise<IndexIdentity> {
+  const { describesDim } = await import('../embed/index.js');
+  const described = await description;
   let identity: ModelIdentity | null = null;
   if (describesDim(described)) identity = { modelId: described.id, dim: described.dim };
   else if (described.built) {
@@ -25,8 +26,14 @@ export async function localIdentity(ctx: IndexContext, loadModel: () => Promise<
  * The model the sample of an import may be embedded again by on another thread (index/verify/aside-worker.ts): the
  * configured one when it is a built token-lookup model (cheap to load twice), stated as its description states it.
  */
-export async function asideModel(ctx: IndexContext): Promise<{ spec: string; modelId: string; dim: number } | undefined> {
-  const { describeModel, describesDim } = await import('../embed/index.js');
-  const described = await describeModel(ctx.config.model);
+export async function asideModel(ctx: IndexContext, description = describeConfigured(ctx)): Promise<{ spec: string; modelId: string; dim: number } | undefined> {
+  const { describesDim } = await import('../embed/index.js');
+  const described = await description;
   return described.backend === 'static' && describesDim(described) ? { spec: ctx.config.model, modelId: described.id, dim: described.dim } : undefined;
+}
+
+/** The configured model's description (read once by an import for both the above). */
+export async function describeConfigured(ctx: IndexContext): Promise<ModelDescription> {
+  const { describeModel } = await import('../embed/index.js');
+  return describeModel(ctx.config.model);
 }

@@ -2,7 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import type { Data, RecordBatch } from './arrow.js';
 import { ArtifactError, StoreDamageError } from '../util/errors.js';
 import { contentKeyProblem, vectorProblem } from './row-integrity.js';
-import { keysOfBytes, type Utf8Bytes } from './content-key.js';
+import { keysOfBytes } from './content-key.js';
+import { utf8BytesOfData } from './chunk-batch.js';
 import { COLUMN } from './chunk-columns.js';
 
 /**
@@ -62,7 +63,7 @@ export function storedBatchProblem(batch: RecordBatch): string | null {
   if (badWords >= 0) return `has search words "${printable(stringAt(terms!, badWords))}"`;
   const [key, symbol, text] = [data(COLUMN.contentKey), data(COLUMN.symbol), data(COLUMN.text)];
   // Hashed from the bytes (decoding every text cost more than hashing it); a key that differs is told as before.
-  const keyOf = key && symbol && text ? keysOfBytes([bytesOf(symbol), bytesOf(text)], (row) => [stringAt(symbol, row), stringAt(text, row)]) : null;
+  const keyOf = key && symbol && text ? keysOfBytes([utf8BytesOfData(symbol), utf8BytesOfData(text)], (row) => [stringAt(symbol, row), stringAt(text, row)]) : null;
   for (let row = 0; keyOf && row < batch.numRows; row++) {
     if (keyOf(row) === stringAt(key!, row)) continue;
     const problem = contentKeyProblem(stringAt(symbol!, row), stringAt(text!, row), stringAt(key!, row));
@@ -124,8 +125,6 @@ function badTerms(column: Data): number {
   }
   return -1;
 }
-
-const bytesOf = (column: Data): Utf8Bytes => ({ offset: column.offset, valueOffsets: column.valueOffsets as Int32Array, values: (column.values as Uint8Array | undefined) ?? new Uint8Array(0) });
 
 function stringAt(column: Data, row: number): string {
   const at = column.offset + row;

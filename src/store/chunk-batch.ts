@@ -47,7 +47,11 @@ export function rawStrings(batch: RecordBatch, field: TextField): { bytes(row: n
 
 /** A string field's bytes as the batch holds them, to hash without decoding (content-key.ts, keysOfBytes). */
 export function utf8BytesOf(batch: RecordBatch, field: TextField): Utf8Bytes {
-  const data = dataOf(batch, field)!;
+  return utf8BytesOfData(dataOf(batch, field)!);
+}
+
+/** A string column's bytes as it holds them (content-key.ts, keysOfBytes). */
+export function utf8BytesOfData(data: Data): Utf8Bytes {
   return { offset: data.offset, valueOffsets: data.valueOffsets as Int32Array, values: (data.values as Uint8Array | undefined) ?? new Uint8Array(0) };
 }
 

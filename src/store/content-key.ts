@@ -1,7 +1,8 @@
 import crypto, { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 
-const sha256Hex: (text: string) => string = typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text) : (text) => createHash('sha256').update(text).digest('hex');
+/** A string is hashed as its UTF-8. */
+const sha256Hex: (data: string | Uint8Array) => string = typeof crypto.hash === 'function' ? (data) => crypto.hash('sha256', data) : (data) => createHash('sha256').update(data).digest('hex');
 
 /**
  * The key a chunk's content is stored under: the same breadcrumb and text always give the same key, so a function
@@ -41,7 +42,7 @@ export function keysOfBytes(columns: Utf8Bytes[], decoded: (row: number) => stri
       scratch.set(part, at);
       at += part.length;
     });
-    return sha256HexOfBytes(scratch.subarray(0, n)).slice(0, 40);
+    return sha256Hex(scratch.subarray(0, n)).slice(0, 40);
   };
 }
 
@@ -49,5 +50,3 @@ export function keysOfBytes(columns: Utf8Bytes[], decoded: (row: number) => stri
 const SCRATCH_BYTES = 64 * 1024;
 
 const slice = (column: Utf8Bytes, row: number) => column.values.subarray(column.valueOffsets[column.offset + row], column.valueOffsets[column.offset + row + 1]);
-
-const sha256HexOfBytes: (bytes: Uint8Array) => string = typeof crypto.hash === 'function' ? (bytes) => crypto.hash('sha256', bytes) : (bytes) => createHash('sha256').update(bytes).digest('hex');

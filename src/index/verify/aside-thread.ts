@@ -11,8 +11,8 @@ let model: Promise<Embedder> | null = null;
 serveJobs(
   async (job: AsideJob): Promise<AsideResult> => {
     if (job.kind === 'cut') return { kind: 'cut', cut: await chunksOfBlob(job.path, Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), job.maxLineChars) };
-    // One thread: the sample's groups are smaller than what starts the model's own workers.
-    model ??= loadEmbedder(job.spec, { threads: 1, onNotice: () => undefined });
+    // No workers of its own (0: since 1 means one worker): this thread is the one aside.
+    model ??= loadEmbedder(job.spec, { threads: 0, onNotice: () => undefined });
     const embedder = await model;
     const vectors = new Float32Array(job.texts.length * embedder.dim);
     (await embedder.embed(job.texts)).forEach((v, i) => vectors.set(v, i * embedder.dim));

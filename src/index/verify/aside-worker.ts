@@ -63,7 +63,7 @@ export class AsideWorker {
         if (result?.kind !== 'embed' || result.modelId !== expected.modelId || result.dim !== expected.dim) return embedHere(texts);
         return texts.map((_, i) => result.vectors.subarray(i * expected.dim, (i + 1) * expected.dim));
       },
-      embedQuery: async (text) => (await embedHere([text]))[0],
+      embedQuery: async (text) => (await (fallback ??= here())).embedQuery(text),
       close: async () => undefined,
     };
   }

@@ -96,7 +96,9 @@ export class RowVerifier {
     const group = opts.everything ? WHOLE_GROUP : SAMPLE_GROUP;
     const { aside } = this.shared;
     const model = opts.aside?.model;
-    const embedder = aside && model ? async () => aside.embedder(model.spec, model, opts.embedder) : opts.embedder;
+    // One for the run: it falls back to `opts.embedder` for good once the worker fails.
+    const asideEmbedder = aside && model ? aside.embedder(model.spec, model, opts.embedder) : null;
+    const embedder = asideEmbedder ? async () => asideEmbedder : opts.embedder;
     this.vectors = new VectorCheck(embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }), group);
   }
 
@@ -238,6 +240,7 @@ export class RowVerifier {
   private async countWhole(row: VerifiableRow, truth: BlobTruth, whole: { expected: number | null } | null): Promise<void> {
     if (!whole || whole.expected !== null) return;
     this.counts.blobsCut++;
+    // Not null while the cut runs: the blob's next rows (judged while it runs, `aside`) do not count it again.
     whole.expected = 0;
     whole.expected = await truth.chunkCount(row.language);
   }

@@ -2,18 +2,18 @@
 import type * as lancedb from '@lancedb/lancedb';
 import type { Data as DataType, RecordBatch as RecordBatchType, Table as TableType } from 'apache-arrow';
 import arrow from '../arrow.js';
-import { keysOfBytes, type Utf8Bytes } from '../content-key.js';
+import { keysOfBytes } from '../content-key.js';
+import { utf8BytesOfData } from '../chunk-batch.js';
 import { CHUNK_COLUMNS, COLUMN } from '../chunk-columns.js';
 import { crashPoint } from '../../util/crash-point.js';
 import { checkStoredBatch } from '../batch-integrity.js';
 import { batchOf, takeColumn, type RowRef } from './arrow-take.js';
 import { blobFilters } from './blob-filter.js';
-import { contentSchema, CONTENT_COLUMNS, refSchema } from './chunk-arrow.js';
+import { contentSchema, CONTENT_COLUMNS, refSchema, utf8Column } from './chunk-arrow.js';
 import { isRemoteTables } from './connect.js';
 import { isObjectId } from '../../git/object-id.js';
 import { joinContents, refColumnsFor, storedKeys } from './content-join.js';
 
-const { Utf8 } = arrow;
 
 /** The two tables of a store's chunks: references (place and content key) and contents (once each). */
 export interface ChunkTables {
@@ -90,8 +90,9 @@ export async function addBatchesNotStored(tables: ChunkTables, batches: RecordBa
   for (const batch of batches) {
     const [id, symbol, text] = [COLUMN.id, COLUMN.symbol, COLUMN.text].map((c) => batch.getChild(c)!);
     // Keyed from their bytes: decoding every text (Arrow's accessor, a TextDecoder per value) cost more than hashing it.
-    const keyOf = keysOfBytes([utf8Bytes(symbol.data[0]), utf8Bytes(text.data[0])], (row) => [symbol.get(row) as string, text.get(row) as string]);
-    const idOf = stringsOf(id.data[0]);
+    // A row that is not valid UTF-8 is keyed from its strings read as written (Arrow's accessor drops a leading U+FEFF).
+    const [idOf, symbolOf, textOf] = [id, symbol, text].map((c) => stringsOf(c.data[0]));
+    const keyOf = keysOfBytes([utf8BytesOfData(symbol.data[0]), utf8BytesOfData(text.data[0])], (row) => [symbolOf(row), textOf(row)]);
     for (let row = 0; row < batch.numRows; row++) {
       const rowId = idOf(row);
       if (ids.has(rowId)) continue;
@@ -126,7 +127,7 @@ export function rowsIn(schema: ReturnType<typeof refSchema>, rows: RowRef[], key
   const lendable = new Map<RecordBatchType, Map<string, DataType> | null>();
   let loose = 0;
   const copyLoose = (to: number) => {
-    if (to > loose) parts.push(batchOf(schema, schema.fields.map((f) => (f.name === COLUMN.contentKey ? keyColumn(keys, loose, to) : takeColumn(f.name, f.type, rows.slice(loose, to)))), to - loose));
+    if (to > loose) parts.push(batchOf(schema, schema.fields.map((f) => (f.name === COLUMN.contentKey ? utf8Column(keys.slice(loose, to)) : takeColumn(f.name, f.type, rows.slice(loose, to)))), to - loose));
   };
   for (let i = 0; i < rows.length; ) {
     const { batch, row } = rows[i];
@@ -136,7 +137,7 @@ export function rowsIn(schema: ReturnType<typeof refSchema>, rows: RowRef[], key
     const lent = lendable.get(batch);
     if (lent && end - i >= MIN_LENT_ROWS) {
       copyLoose(i);
-      parts.push(batchOf(schema, schema.fields.map((f) => (f.name === COLUMN.contentKey ? keyColumn(keys, i, end) : lent.get(f.name)!.slice(row, end - i))), end - i));
+      parts.push(batchOf(schema, schema.fields.map((f) => (f.name === COLUMN.contentKey ? utf8Column(keys.slice(i, end)) : lent.get(f.name)!.slice(row, end - i))), end - i));
       loose = end;
     }
     i = end;
@@ -161,22 +162,11 @@ function lentColumns(schema: ReturnType<typeof refSchema>, batch: RecordBatchTyp
   return columns;
 }
 
-const utf8Bytes = (data: DataType): Utf8Bytes => ({ offset: data.offset, valueOffsets: data.valueOffsets as Int32Array, values: (data.values as Uint8Array | undefined) ?? new Uint8Array(0) });
-
-/** A string column's values, decoded from their bytes as written (ids: hex digests). */
+/** A string column's values, decoded from their bytes as written. */
 function stringsOf(data: DataType): (row: number) => string {
-  const { offset, valueOffsets, values } = utf8Bytes(data);
+  const { offset, valueOffsets, values } = utf8BytesOfData(data);
   const bytes = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
   return (row) => bytes.toString('utf8', valueOffsets[offset + row], valueOffsets[offset + row + 1]);
-}
-
-/** Content keys from..to as a string column, written straight into its buffers (Arrow's builder took ~0.1 s for tokio's). */
-function keyColumn(keys: string[], from: number, to: number): DataType {
-  const offsets = new Int32Array(to - from + 1);
-  for (let i = from; i < to; i++) offsets[i - from + 1] = offsets[i - from] + Buffer.byteLength(keys[i]);
-  const values = Buffer.alloc(offsets[to - from]);
-  for (let i = from; i < to; i++) values.write(keys[i], offsets[i - from]);
-  return arrow.makeData({ type: new Utf8(), length: to - from, nullCount: 0, valueOffsets: offsets, data: values });
 }
 
 /**
