@@ -8,8 +8,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { makeFixtureRepo, runCli, runJson, tempDir, type CliResult } from '../helpers.js';
-import { startServer } from '../mcp/mcp-helpers.js';
+import { runCli, tempDir, type CliResult } from '../helpers.js';
+import { servedFixture } from '../mcp/mcp-helpers.js';
 import { seamEnv } from '../support/seams.js';
 
 /** One run, with the line saying which path answered (`warm <pid>`, `cold <why>`), by the quick entry or the full program. */
@@ -52,9 +52,7 @@ describe('the quick entry of ocrag search', () => {
   let repo: string;
   let client: Client;
   before(async () => {
-    repo = makeFixtureRepo();
-    await runJson(['index'], repo);
-    client = await startServer(repo);
+    ({ repo, client } = await servedFixture());
     for (let i = 0; i < 600 && !(await run(repo, ['search', 'parse'], false)).path.startsWith('warm'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   });
   after(async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CLI, git, GIT_IDENTITY, makeFixtureRepo, runCli, runJson, tempDir, TEST_CACHE, type CliResult } from '../helpers.js';
-import { startServer } from '../mcp/mcp-helpers.js';
+import { servedFixture } from '../mcp/mcp-helpers.js';
 import { seamEnv } from '../support/seams.js';
 
 const WARM = '.ocrag/warm';
@@ -39,9 +39,7 @@ describe('ocrag search through a running ocrag mcp', () => {
   let repo: string;
   let client: Client;
   before(async () => {
-    repo = makeFixtureRepo();
-    await runJson(['index'], repo);
-    client = await startServer(repo);
+    ({ repo, client } = await servedFixture());
     await serverRecord(repo);
   });
   after(async () => {

@@ -17,6 +17,13 @@ export async function startServer(cwd: string, args: string[] = [], env: Record<
   return (await startServerWithStderr(cwd, args, env)).client;
 }
 
+/** The fixture repository, indexed, and `ocrag mcp` started in it. */
+export async function servedFixture(): Promise<{ repo: string; client: Client }> {
+  const repo = makeFixtureRepo();
+  await runJson(['index'], repo);
+  return { repo, client: await startServer(repo) };
+}
+
 /** The fixture repository with these files (path → text) committed on top, indexed, and `ocrag mcp` started in it. */
 export async function serveFixtureWith(files: Record<string, string>): Promise<Client> {
   const repo = makeFixtureRepo();

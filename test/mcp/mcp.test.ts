@@ -5,17 +5,15 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Command } from 'commander';
 import { registerMcp } from '../../src/cli/commands/mcp-command.js';
-import { CLI, LONG_QUESTION_WITH_IDENTIFIER, PROJECT_ROOT, git, makeFixtureRepo, runCommand, runJson, tempDir } from '../helpers.js';
-import { call, search, startServer, text, until, type CodeResult } from './mcp-helpers.js';
+import { CLI, LONG_QUESTION_WITH_IDENTIFIER, PROJECT_ROOT, git, runCommand, tempDir } from '../helpers.js';
+import { call, search, startServer, text, until, type CodeResult, servedFixture } from './mcp-helpers.js';
 
 describe('ocrag mcp, driven by the MCP SDK client over stdio', () => {
   let repo: string;
   let client: Client;
 
   before(async () => {
-    repo = makeFixtureRepo();
-    await runJson(['index'], repo);
-    client = await startServer(repo);
+    ({ repo, client } = await servedFixture());
   });
 
   after(async () => {

@@ -8,11 +8,14 @@ import fs from 'node:fs';
 import { cloneRepo, committedRepo, git, runCli, runJson, tempDir } from '../helpers.js';
 import { toLegacyLayout } from './legacy-layout.js';
 
+/** A file that begins with two byte-order marks, and a plain one. */
+const BOM_FILES = {
+  'notes/boms.md': '\uFEFF\uFEFF# Encoding marks\n\nA byte-order mark at the start of a file tells readers it is UTF-8.\n',
+  'src/plain.ts': 'export const plain = 1;\n',
+};
+
 test('a text that begins with U+FEFF is stored, checked and answered as it is; the index is not called damaged', async () => {
-  const repo = committedRepo(path.join(tempDir('bom'), 'bom'), {
-    'notes/boms.md': '\uFEFF\uFEFF# Encoding marks\n\nA byte-order mark at the start of a file tells readers it is UTF-8.\n',
-    'src/plain.ts': 'export const plain = 1;\n',
-  }, 'two marks');
+  const repo = committedRepo(path.join(tempDir('bom'), 'bom'), BOM_FILES, 'two marks');
   assert.equal((await runCli(['index'], repo)).code, 0);
   for (let round = 0; round < 2; round++) {
     // The second search reads the rows back from the snapshot the first one wrote.
@@ -30,10 +33,7 @@ test('a text that begins with U+FEFF is stored, checked and answered as it is; t
 });
 
 test('an imported text that begins with U+FEFF is stored under the key its breadcrumb and text give; the index is not called damaged', async () => {
-  const origin = committedRepo(path.join(tempDir('bom-share'), 'origin'), {
-    'notes/boms.md': '\uFEFF\uFEFF# Encoding marks\n\nA byte-order mark at the start of a file tells readers it is UTF-8.\n',
-    'src/plain.ts': 'export const plain = 1;\n',
-  }, 'two marks');
+  const origin = committedRepo(path.join(tempDir('bom-share'), 'origin'), BOM_FILES, 'two marks');
   assert.equal((await runCli(['index'], origin)).code, 0);
   const artifact = path.join(path.dirname(origin), 'index.tar');
   assert.equal((await runCli(['export', '--out', artifact], origin)).code, 0);
@@ -48,10 +48,7 @@ test('an imported text that begins with U+FEFF is stored under the key its bread
 });
 
 test('a store of the one-table layout holding a text that begins with U+FEFF is upgraded under its key; the index is not called damaged', async () => {
-  const repo = committedRepo(path.join(tempDir('bom-upgrade'), 'bom'), {
-    'notes/boms.md': '\uFEFF\uFEFF# Encoding marks\n\nA byte-order mark at the start of a file tells readers it is UTF-8.\n',
-    'src/plain.ts': 'export const plain = 1;\n',
-  }, 'two marks');
+  const repo = committedRepo(path.join(tempDir('bom-upgrade'), 'bom'), BOM_FILES, 'two marks');
   assert.equal((await runCli(['index'], repo)).code, 0);
   await toLegacyLayout(repo);
   // A new commit: the next run upgrades the store as it indexes.
