@@ -1,5 +1,5 @@
 import type { Embedder } from '../embed/index.js';
-import { retrieveResident, type Retriever } from './candidates.js';
+import { residentWordCounts, retrieveResident, type Retriever } from './candidates.js';
 import { ResidentChunks } from './resident.js';
 
 /**
@@ -26,6 +26,7 @@ export function snapshotRetriever(file: string, embedder: Embedder): { retriever
     retriever: {
       embed: (query) => embedder.embedQuery(query),
       chunks: async (view, q, settings) => retrieveResident(resident, view, q, settings),
+      wordCounts: async (view) => residentWordCounts(resident, view),
     },
   };
 }
