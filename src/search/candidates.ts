@@ -3,7 +3,7 @@ import type { Embedder } from '../embed/index.js';
 import type { ChunkInfo } from '../store/contract.js';
 import type { IndexLayout } from '../store/layout.js';
 import type { StoreHandle } from '../store/store-handle.js';
-import { bm25, topEntries, topOfLists, visibleChunks, visibleWordCounts, type VisibleChunks } from './lexical.js';
+import { bm25, topEntries, topOfLists, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
 import { ResidentChunks, type HeldChunks } from './resident.js';
 import { RowMemo } from './row-memo.js';
@@ -25,8 +25,6 @@ export interface RetrievedChunks {
 export interface Retriever {
   embed(query: string): Promise<Float32Array>;
   chunks(view: SearchView, q: QueryInfo, settings: CandidateSettings, vector: Promise<Float32Array>): Promise<RetrievedChunks>;
-  /** How many of the view's chunks hold a word, when the view is searched in memory (null when not). */
-  wordCounts?(view: SearchView): Promise<((word: string) => number) | null>;
   /** After a search failed with `e`: starts afresh from what failed and says so (the search is then run once more), or false. */
   recover?(e: unknown): boolean;
 }
@@ -60,17 +58,7 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
       }
       return retrieveResident(resident, view, q, settings);
     },
-    async wordCounts(view) {
-      if (!(await fitsInMemory(store, resident, view, view.byBlob.keys()))) return null;
-      await resident.ensure(store, view.byBlob.keys());
-      return residentWordCounts(resident, view);
-    },
   };
-}
-
-/** Word counts over a view whose every chunk this resident set holds. */
-export function residentWordCounts(resident: ResidentChunks, view: SearchView): (word: string) => number {
-  return visibleWordCounts(resident, visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys())));
 }
 
 /**

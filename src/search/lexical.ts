@@ -57,15 +57,6 @@ export function visibleCount(visible: VisibleChunks, stemmed: string, docs: Numb
   return df;
 }
 
-/** How many visible chunks hold each word (by its stem). */
-export function visibleWordCounts(resident: ResidentChunks, visible: VisibleChunks): (word: string) => number {
-  return (word) => {
-    const s = stem(word);
-    const posting = resident.postings.get(s);
-    return posting ? visibleCount(visible, s, posting.docs) : 0;
-  };
-}
-
 /**
  * BM25 over exactly the visible chunks: document frequencies and lengths are those of the branch (and glob)
  * being searched, not of everything the shared store holds. Returns chunk index → score, only for matches.

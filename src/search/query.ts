@@ -1,7 +1,7 @@
 import { cjkRuns, cjkTerms, hanRuns, hasCjk } from '../text/scripts.js';
 import { CHINESE_NAME_FRAME_WORDS, CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS as STOP_WORDS } from '../text/stop-words.js';
 import type { ZhLexicon } from '../text/zh-lexicon.js';
-import { dictionarySenses, englishOfHan, englishReading, hanConcepts, withoutChineseStopWords, type SenseChoice } from '../text/zh-query.js';
+import { englishOfHan, englishReading, hanConcepts, withoutChineseStopWords } from '../text/zh-query.js';
 import { otherSpellings } from '../text/abbreviations.js';
 import { codeTerms, splitIdentifier } from '../text/terms.js';
 import { asksByInstructionOnly, asksForChange, asksHowItWorks, asksHowTo, describesChange, reportAsksHowTo } from './how-to.js';
@@ -76,11 +76,8 @@ const EMBEDDED_SYMBOL = /\b(?:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z][a-z0-9]*[A-Z
 /** Member references in a sentence: `app.set`, `z.record`, `.refine()` (prose never puts a letter right after a dot). */
 const MEMBER_REFERENCE = /(?:\b[A-Za-z_$][\w$]*)?\.[A-Za-z_$][\w$]+(?:\(\))?/g;
 
-/**
- * `lexicon` reads Chinese; without it, CJK text still matches by its bigrams. `longQueries: false` reads every query
- * as a short one; `senses` chooses which of a Chinese word's English senses it is read as.
- */
-export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries = true, senses = dictionarySenses }: { longQueries?: boolean; senses?: SenseChoice } = {}): QueryInfo {
+/** `lexicon` reads Chinese; without it, CJK text still matches by its bigrams. `longQueries: false` reads every query as a short one. */
+export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries = true }: { longQueries?: boolean } = {}): QueryInfo {
   const text = query.trim();
   const cjk = hasCjk(text);
   const latin = cjk ? latinPart(text) : text;
@@ -104,9 +101,9 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
   if (cjk && !framedName) {
     // A long query's parts hold its CJK bigrams already, at the weight of its prose.
     if (!parts) terms.push(...cjkTerms(text));
-    if (!parts) concepts.push(...(lexicon ? hanConcepts(text, lexicon, senses) : cjkTerms(text).map((t) => [t])));
+    if (!parts) concepts.push(...(lexicon ? hanConcepts(text, lexicon) : cjkTerms(text).map((t) => [t])));
     if (lexicon) {
-      const english = englishOfHan(text, lexicon, senses);
+      const english = englishOfHan(text, lexicon);
       // The vector reads the Chinese and the English of its first senses: on the Chinese benchmark queries this
       // beats the Chinese alone (NDCG@10 0.844 against 0.840), and it helps a model that reads no Chinese.
       readEnglish = [...english].filter(([, w]) => w === 1).map(([w]) => w);
@@ -131,7 +128,7 @@ export function analyzeQuery(query: string, lexicon?: ZhLexicon, { longQueries =
     embedText,
     isName,
     symbols,
-    spelledNames: isName || parts ? [] : spelledNameKeys(cjk && lexicon ? englishReading(text, lexicon, senses) : latin),
+    spelledNames: isName || parts ? [] : spelledNameKeys(cjk && lexicon ? englishReading(text, lexicon) : latin),
     long: parts !== null,
     symbolWeights: new Map(parts?.symbols),
     pathHints: parts?.paths ?? [],

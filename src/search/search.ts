@@ -14,9 +14,7 @@ import { hasGoodMatch } from './relevance.js';
 import { matchEvidence, NO_EVIDENCE, type MatchEvidence } from './match-evidence.js';
 import { selectTop } from './rank/select.js';
 import { inLanguage, languageFetchCount } from './language.js';
-import { searchView, type SearchView } from './view.js';
-import { sensesByUse } from './sense-use.js';
-import type { SenseChoice } from '../text/zh-query.js';
+import { searchView } from './view.js';
 import { checkLanguageInView, checkLanguageName, noFileMatches } from './filters.js';
 
 export { compactSnapshot, keepSnapshotCurrent, storeRetriever, type Retriever } from './candidates.js';
@@ -113,21 +111,13 @@ async function rank(manifest: Manifest, retriever: Retriever, query: string, opt
   const view = searchView(manifest, opts.pathGlob);
   if (!view.files.length && opts.pathGlob) throw noFileMatches(opts.pathGlob, searchView(manifest));
   if (!view.files.length) return { q: analyzeQuery(query), hits: [], evidence: NO_EVIDENCE };
-  const lexicon = hasCjk(query) ? await chineseLexicon(opts.onNotice) : undefined;
-  const q = analyzeQuery(query, lexicon, { longQueries: cfg.longQueries, senses: lexicon && (await senseChoice(retriever, view, cfg)) });
+  const q = analyzeQuery(query, hasCjk(query) ? await chineseLexicon(opts.onNotice) : undefined, { longQueries: cfg.longQueries });
   const candidates = await gatherCandidates(retriever, view, q, cfg);
   const hits = scoreHits(fuse(candidates.pool.values(), q, cfg), { q, cfg, view, candidates });
   rescoreHits(hits, cfg);
   const reranked = opts.reranker ? await rerankHits(hits, query, opts.reranker) : hits;
   const top = selectTop(reranked, opts.k, cfg);
   return { q, hits: top, evidence: matchEvidence(candidates, q, top) };
-}
-
-/** How a Chinese query's words are read here: the senses this view's chunks write (search/sense-use.ts), else the dictionary's. */
-async function senseChoice(retriever: Retriever, view: SearchView, cfg: RankingConfig): Promise<SenseChoice | undefined> {
-  if (cfg.senseChoice === 'dictionary') return undefined;
-  const counts = await retriever.wordCounts?.(view);
-  return counts ? sensesByUse(counts, cfg.senseChoice) : undefined;
 }
 
 let lexiconFailureSaid = false;

@@ -1,5 +1,5 @@
 import type { Embedder } from '../embed/index.js';
-import { residentWordCounts, retrieveResident, type Retriever } from './candidates.js';
+import { retrieveResident, type Retriever } from './candidates.js';
 import { ResidentChunks } from './resident.js';
 
 /**
@@ -26,7 +26,6 @@ export function snapshotRetriever(file: string, embedder: Embedder): { retriever
     retriever: {
       embed: (query) => embedder.embedQuery(query),
       chunks: async (view, q, settings) => retrieveResident(resident, view, q, settings),
-      wordCounts: async (view) => residentWordCounts(resident, view),
     },
   };
 }

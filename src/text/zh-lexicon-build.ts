@@ -13,12 +13,8 @@ export interface ZhEntry {
 
 /** Words jieba counted fewer times than this are too rare to help (a third of CC-CEDICT's words lie below). */
 const MIN_FREQ = 3;
-/**
- * Senses kept per word. A query reads the first three (zh-query.ts); the rest are kept for a repository to choose
- * among by what it writes (导入: introduce into, channel, lead, guide into, import; 查询: check, inquire, consult,
- * inquiry, query), where the code sense often comes late.
- */
-const MAX_SENSES = 6;
+/** Senses kept per word: past the third, CC-CEDICT's senses are rare uses that mostly add noise. */
+const MAX_SENSES = 3;
 /** A glossary word jieba never counted (序列化 has 2) is still a word: give it a plain mid-range count. */
 const GLOSSARY_FREQ = 200;
 /** Traditional forms are written less by the people this is for: their count is the simplified form's times this. */

@@ -9,17 +9,6 @@ import type { ZhLexicon } from './zh-lexicon.js';
  * sense is moved there by the lexicon, so later senses are more often wrong for code.
  */
 const SENSE_WEIGHTS = [1, 0.5, 0.25];
-
-/**
- * Which of a word's senses a query reads, best first: by default the lexicon's first three (its order is the
- * dictionary's, a computing sense first); a search may choose by what the repository writes (search/sense-use.ts).
- */
-export type SenseChoice = (senses: readonly string[], word: string) => readonly string[];
-
-/** How many of a word's senses a query reads. */
-export const SENSES_READ = SENSE_WEIGHTS.length;
-
-export const dictionarySenses: SenseChoice = (senses) => senses.slice(0, SENSES_READ);
 /**
  * A character the segmenter leaves alone (成, 按, 组, 器) is a bound morpheme or a function word far more often
  * than the dictionary's first sense of it ("short name for Chengdu", "press", "form", "device"): its senses count
@@ -31,7 +20,7 @@ const LONE_CHARACTER_SHARE = 0.5;
  * The English words the Han runs of `text` mean, each with a weight (1 for a word's first sense, less for later
  * ones); function and question words are skipped. Pure given the lexicon.
  */
-export function englishOfHan(text: string, lexicon: ZhLexicon, choose: SenseChoice = dictionarySenses): Map<string, number> {
+export function englishOfHan(text: string, lexicon: ZhLexicon): Map<string, number> {
   const english = new Map<string, number>();
   const add = (w: string, weight: number) => english.set(w, Math.max(english.get(w) ?? 0, weight));
   for (const run of hanRuns(text)) {
@@ -41,7 +30,7 @@ export function englishOfHan(text: string, lexicon: ZhLexicon, choose: SenseChoi
         previous = [];
         continue;
       }
-      const senses = choose(lexicon.senses(word), word);
+      const senses = lexicon.senses(word);
       if (AGENT_SUFFIXES.has(word) && previous.length) {
         // 提取器, 校验器, 调用者: the one who does what the word before says (extractor, validator, caller).
         previous.forEach((sense, i) => {
@@ -66,12 +55,12 @@ export function englishOfHan(text: string, lexicon: ZhLexicon, choose: SenseChoi
  * bigrams (as the index holds Chinese) and the English words of its senses (as code names things), so a file
  * that says the word either way holds it. Function words are left out. Pure given the lexicon.
  */
-export function hanConcepts(text: string, lexicon: ZhLexicon, choose: SenseChoice = dictionarySenses): string[][] {
+export function hanConcepts(text: string, lexicon: ZhLexicon): string[][] {
   const concepts: string[][] = [];
   for (const run of hanRuns(text)) {
     for (const word of lexicon.segment(run)) {
       if (CHINESE_STOP_WORDS.has(word)) continue;
-      concepts.push([...new Set([...cjkTerms(word), ...englishOfHan(word, lexicon, choose).keys()])]);
+      concepts.push([...new Set([...cjkTerms(word), ...englishOfHan(word, lexicon).keys()])]);
     }
   }
   return concepts;
@@ -108,7 +97,7 @@ export function withoutChineseStopWords(text: string, lexicon: ZhLexicon): strin
  * `JSON element, hierarchy`), a function word or punctuation as a comma, so that words which stand together in the
  * Chinese stand together in the reading. Pure given the lexicon.
  */
-export function englishReading(text: string, lexicon: ZhLexicon, choose: SenseChoice = dictionarySenses): string {
+export function englishReading(text: string, lexicon: ZhLexicon): string {
   const out: string[] = [];
   for (const piece of text.split(/(\p{Script=Han}+)/u)) {
     if (!/\p{Script=Han}/u.test(piece)) {
@@ -124,7 +113,7 @@ export function englishReading(text: string, lexicon: ZhLexicon, choose: SenseCh
         previous = undefined;
         continue;
       }
-      const first = choose(lexicon.senses(word), word)[0];
+      const first = lexicon.senses(word)[0];
       const usable = !CHINESE_STOP_WORDS.has(word) && first !== undefined && (word.length > 1 || ZH_GLOSSARY.has(word));
       out.push(usable ? ` ${first} ` : ',');
       previous = usable ? first : undefined;

@@ -31,11 +31,6 @@ export const RETRIEVAL = {
   semanticShareLong: 0.3,
   /** Candidates from the symbol table: every definition of a name the query gives. */
   symbols: true,
-  /**
-   * A Chinese word read as the senses the searched repository writes, most held first (search/sense-use.ts), or in
-   * the dictionary's order; `present` puts the senses it writes first, in the dictionary's order.
-   */
-  senseChoice: 'held' as 'held' | 'present' | 'dictionary',
 };
 
 /** The retrieval settings, as a signal that reads some of them declares (`R` of its type in signals/signal.ts). */
