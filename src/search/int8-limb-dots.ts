@@ -19,6 +19,8 @@ const LIMBS = 3;
 /** The largest |q·2^E| three limbs hold (the top one signed). */
 const MAX_SCALED = 2 ** (LIMB_BITS * LIMBS - 1);
 const MAX_DIM = 1024;
+const MIDDLE_UNIT = 2 ** LIMB_BITS;
+const HIGH_UNIT = 2 ** (2 * LIMB_BITS);
 /** Dimensions per step of the kernel: one v128 of int8s. */
 export const LIMB_BLOCK = 16;
 /** Bytes of limbs per block: three limbs of sixteen i16s. */
@@ -28,12 +30,13 @@ export function limbBytes(dim: number): number {
   return (dim / LIMB_BLOCK) * BLOCK_BYTES;
 }
 
-const bits = new DataView(new ArrayBuffer(4));
+const asFloat = new Float32Array(1);
+const asWord = new Uint32Array(asFloat.buffer);
 
 /** The exponent k of a non-zero float32 x = odd × 2^k. */
 function lowestBit(x: number): number {
-  bits.setFloat32(0, x);
-  const word = bits.getUint32(0);
+  asFloat[0] = x;
+  const word = asWord[0];
   const exponent = (word >>> 23) & 0xff;
   let mantissa = word & 0x7fffff;
   if (exponent !== 0) mantissa |= 0x800000;
@@ -49,7 +52,8 @@ export function queryLimbs(query: Float64Array): { limbs: Int16Array; unit: numb
   const dim = query.length;
   if (dim === 0 || dim % LIMB_BLOCK !== 0 || dim > MAX_DIM) return null;
   let e = -Infinity;
-  for (const x of query) {
+  for (let d = 0; d < dim; d++) {
+    const x = query[d];
     if (!Number.isFinite(x) || Math.fround(x) !== x) return null;
     if (x !== 0) e = Math.max(e, -lowestBit(x));
   }
@@ -59,13 +63,14 @@ export function queryLimbs(query: Float64Array): { limbs: Int16Array; unit: numb
   const limbs = new Int16Array((dim / LIMB_BLOCK) * LIMBS * LIMB_BLOCK);
   for (let d = 0; d < dim; d++) {
     const scaled = query[d] * scale;
-    if (Math.abs(scaled) >= MAX_SCALED) return null;
-    sum += Math.abs(scaled);
-    const high = Math.floor(scaled / 2 ** (2 * LIMB_BITS));
-    const rest = scaled - high * 2 ** (2 * LIMB_BITS);
-    const middle = Math.floor(rest / 2 ** LIMB_BITS);
-    const at = Math.floor(d / LIMB_BLOCK) * LIMBS * LIMB_BLOCK + (d % LIMB_BLOCK);
-    limbs[at] = rest - middle * 2 ** LIMB_BITS;
+    const magnitude = Math.abs(scaled);
+    if (magnitude >= MAX_SCALED) return null;
+    sum += magnitude;
+    const high = Math.floor(scaled / HIGH_UNIT);
+    const rest = scaled - high * HIGH_UNIT;
+    const middle = Math.floor(rest / MIDDLE_UNIT);
+    const at = (d - (d % LIMB_BLOCK)) * LIMBS + (d % LIMB_BLOCK);
+    limbs[at] = rest - middle * MIDDLE_UNIT;
     limbs[at + LIMB_BLOCK] = middle;
     limbs[at + 2 * LIMB_BLOCK] = high;
   }
