@@ -32,17 +32,26 @@ function addRefs(out: Map<string, RowRef[]>, batch: RecordBatch, where: string):
  * the references table, a serial step after the vector and text queries (sympy, 52,200 chunks, load 10: 15 ms
  * of a 60 ms search). From its second search on, the references are read once, in the order a look-up lists
  * them (both scan the table in order), and answered from memory (~15 MB for 52,000 chunks) while the table's
- * version (this handle sees only its own writes) stays the one read. A one-shot search never reads them all.
+ * version (this handle sees only its own writes) stays the one read. A one-shot search never reads them all,
+ * however often it widens its window.
  * A read that fails (a damaged row anywhere) is not kept: look-ups go on, and report damage where they meet it.
  */
 export class RefsByKey {
   private held: { version: number; refs: Map<string, RowRef[]> | null } | null = null;
   private searches = 0;
+  /** The smallest window asked for: a search begins with it, and asks again only with wider ones. */
+  private firstWindow = Infinity;
   private reading: Promise<void> = Promise.resolve();
 
   constructor(readonly table: lancedb.Table, private readonly where: string) {}
 
-  async of(keys: string[]): Promise<Map<string, RowRef[]>> {
+  /** The references of these contents, found among the `window` best hits of a query. */
+  async of(keys: string[], window: number): Promise<Map<string, RowRef[]>> {
+    // A search that widens its window (too few of its view's chunks came back) is still one search.
+    if (window <= this.firstWindow) {
+      this.firstWindow = window;
+      this.searches++;
+    }
     const version = await this.table.version();
     if (this.held && this.held.version !== version) this.held = null;
     const refs = this.held?.refs;
@@ -54,7 +63,7 @@ export class RefsByKey {
       }
       return out;
     }
-    if (!this.held && ++this.searches >= READ_ALL_FROM_SEARCH) this.readAll(version);
+    if (!this.held && this.searches >= READ_ALL_FROM_SEARCH) this.readAll(version);
     return refsOfKeys(this.table, this.where, keys);
   }
 

@@ -42,8 +42,8 @@ export interface IndexedTables {
   dir: string;
 }
 
-function refsOf(tables: IndexedTables, keys: string[]): Promise<Map<string, RowRef[]>> {
-  return refsByKeyOf(tables.refs!, tables.dir).of(keys);
+function refsOf(tables: IndexedTables, keys: string[], window: number): Promise<Map<string, RowRef[]>> {
+  return refsByKeyOf(tables.refs!, tables.dir).of(keys, window);
 }
 
 /**
@@ -95,7 +95,7 @@ export async function queryStore(tables: IndexedTables, dim: number, vector: Flo
   const text = words.trim() ? contents.search(words, 'fts', COLUMN.terms).limit(limit).select([...columns, '_score']) : null;
   let [nearBatches, textBatches] = await Promise.all([collect(near, tables.dir), text ? collect(text, tables.dir) : Promise.resolve([])]);
   if (tables.refs) {
-    const refs = await refsOf(tables, [...nearBatches, ...textBatches].flatMap((b) => [...b.getChild(KEY)!] as string[]));
+    const refs = await refsOf(tables, [...nearBatches, ...textBatches].flatMap((b) => [...b.getChild(KEY)!] as string[]), limit);
     [nearBatches, textBatches] = [nearBatches, textBatches].map((batches) => batches.map((b) => chunksOfContents(b, refs, dim)));
   }
   const nearest: string[] = [];
@@ -114,7 +114,7 @@ export async function textMatches(tables: IndexedTables, words: string, limit: n
   await ensureTextIndex(tables.contents);
   const rows = await tables.contents.search(words, 'fts', COLUMN.terms).limit(limit).select([tables.refs ? KEY : COLUMN.id, '_score']).toArray();
   if (!tables.refs) return rows.map((r) => ({ id: r.id as string, score: r._score as number }));
-  const refs = await refsOf(tables, rows.map((r) => r[KEY] as string));
+  const refs = await refsOf(tables, rows.map((r) => r[KEY] as string), limit);
   return rows.flatMap((r) => (refs.get(r[KEY] as string) ?? []).map((ref) => ({ id: ref.batch.getChild(COLUMN.id)!.get(ref.row) as string, score: r._score as number })));
 }
 
