@@ -231,7 +231,8 @@ export async function gatherCandidates(retriever: Retriever, view: SearchView, q
   const [vector, { resident, visible, lexical }] = await Promise.all([embedding, retriever.chunks(view, q, settings, embedding)]);
   const cosines = resident.cosines(vector, visible.chunks);
   const cosine = new Float32Array(resident.size);
-  visible.chunks.forEach((c, j) => (cosine[c] = cosines[j]));
+  const chunks = visible.chunks;
+  for (let j = 0; j < chunks.length; j++) cosine[chunks[j]] = cosines[j];
   const pool = new Map<number, Candidate>();
   const add = (index: number) => {
     let c = pool.get(index);

@@ -8,6 +8,7 @@
  * Measured on 2 loaded cores over 14,801 random rows of 512: 8.5–14 ms of CPU per query in JavaScript, 2.6–3.1 ms here.
  */
 import { compiledOrNull, get, I32, i32, kernelModuleBytes, memarg, MEMORY_IMPORT, set, simd, tee, V128 } from '../util/wasm-kernel.js';
+import { limbBytes, limbKernelBytes, queryLimbs } from './int8-limb-dots.js';
 
 /** The sums of one chunk's products, added as the JavaScript loop adds them. */
 export type DotSums = (query: Float64Array, vectors: Int8Array, rows: number, chunks: Int32Array) => Float64Array;
@@ -24,6 +25,8 @@ export function int8DotKernel(dim: number): DotSums | null {
   if (!module) return null;
   const memory = new WebAssembly.Memory({ initial: 1 });
   const dots = new WebAssembly.Instance(module, { [MEMORY_IMPORT]: { memory } }).exports.dots as (vec: number, q: number, idx: number, out: number, n: number, dim: number) => void;
+  const limbModule = limbKernel();
+  const limbDots = limbModule && (new WebAssembly.Instance(limbModule, { [MEMORY_IMPORT]: { memory } }).exports.ldots as (vec: number, limbs: number, idx: number, out: number, n: number, dim: number, unit: number) => void);
   let source: Int8Array | null = null;
   let copied = 0;
   return (query, vectors, rows, chunks) => {
@@ -31,16 +34,23 @@ export function int8DotKernel(dim: number): DotSums | null {
     if (vectors !== source) [source, copied] = [vectors, 0];
     const vecBytes = rows * dim;
     const q = align(vecBytes, 16);
-    const idx = q + dim * 8;
+    // Room for the float query (dim doubles), which also holds its limbs (6 bytes a dimension).
+    const idx = q + Math.max(dim * 8, limbBytes(dim));
     const out = align(idx + chunks.length * 4, 8);
     const need = out + chunks.length * 8;
     if (need > memory.buffer.byteLength) memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
     const buffer = memory.buffer;
     if (copied < rows) new Int8Array(buffer).set(vectors.subarray(copied * dim, vecBytes), copied * dim);
     copied = rows;
-    new Float64Array(buffer, q, dim).set(query);
     new Int32Array(buffer, idx, chunks.length).set(chunks);
-    dots(0, q, idx, out, chunks.length, dim);
+    const limbs = limbDots && queryLimbs(query);
+    if (limbs) {
+      new Int16Array(buffer, q, limbs.limbs.length).set(limbs.limbs);
+      limbDots(0, q, idx, out, chunks.length, dim, limbs.unit);
+    } else {
+      new Float64Array(buffer, q, dim).set(query);
+      dots(0, q, idx, out, chunks.length, dim);
+    }
     return new Float64Array(buffer, out, chunks.length);
   };
 }
@@ -48,6 +58,13 @@ export function int8DotKernel(dim: number): DotSums | null {
 const align = (n: number, to: number) => Math.ceil(n / to) * to;
 
 let compiled: WebAssembly.Module | null | undefined;
+let compiledLimbs: WebAssembly.Module | null | undefined;
+
+/** The integer kernel (int8-limb-dots.ts), compiled once; null where it cannot be. */
+function limbKernel(): WebAssembly.Module | null {
+  if (compiledLimbs === undefined) compiledLimbs = compiledOrNull(limbKernelBytes);
+  return compiledLimbs;
+}
 
 /** The module, compiled once; null where WebAssembly SIMD is missing (the JavaScript loop answers then). */
 function kernelModule(): WebAssembly.Module | null {

@@ -9,7 +9,8 @@ import { forEachIndexedWord } from './indexed-words.js';
 import { int8DotKernel, KERNEL_MIN_CHUNKS, type DotSums } from './int8-dots.js';
 import { memberIndices } from './members.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
-import { indexRow, type IndexedRow, type RowMemo } from './row-memo.js';
+import { indexRow, type MemoRow, type RowMemo } from './row-memo.js';
+import { MemoPostings } from './memo-postings.js';
 
 /**
  * Chunks held in memory for exact search: info, text, an int8 copy of each vector, postings of identifier-aware
@@ -178,13 +179,16 @@ export class ResidentIndex {
   }
 
   /** Adds a chunk indexed before (row-memo.ts): the postings and length addRow would give it. Never in a set that is written. */
-  private addIndexed({ info, stems, tfs, length, vector, scale }: IndexedRow): void {
-    const i = this.place(info, vector, scale);
-    this.lengths[i] = length;
-    for (let k = 0; k < stems.length; k++) {
-      const [docs, weights] = this.postings.lists.writable(stems[k]);
+  private addIndexed(row: MemoRow): void {
+    const i = this.place(row.info, row.vector, row.scale);
+    this.lengths[i] = row.length;
+    // A set whose every row comes indexed lays its postings out at once (memo-postings.ts).
+    if (i === 0) this.postings = new MemoPostings(this.rowMemo!.vocabulary);
+    if (this.postings instanceof MemoPostings) return this.postings.add(i, row);
+    for (let k = 0; k < row.stems.length; k++) {
+      const [docs, weights] = this.postings.lists.writable(row.stems[k]);
       docs.push(i);
-      weights.push(tfs[k]);
+      weights.push(row.tfs[k]);
     }
   }
 

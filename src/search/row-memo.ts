@@ -1,6 +1,7 @@
 import type { ChunkInfo } from '../store/contract.js';
 import { stem } from '../text/stem.js';
 import { forEachIndexedWord } from './indexed-words.js';
+import { Vocabulary, type NumberedStems } from './memo-postings.js';
 
 /**
  * A chunk as a resident set indexes it: its info, the stems of its words (each once, in the order first met) with
@@ -41,17 +42,30 @@ export function indexRow(info: ChunkInfo, terms: string, { vector, scale }: { ve
  * again each time (sympy: ~300 rows and 25 ms of a 57 ms search). Forgets everything once full, as BoundedMemo.
  */
 export class RowMemo {
-  private readonly rows = new Map<string, IndexedRow>();
+  private readonly rows = new Map<string, MemoRow>();
+  /** Numbers of the stems of the rows kept (memo-postings.ts); begun afresh with the rows once it outgrows them. */
+  vocabulary = new Vocabulary();
 
   constructor(private readonly limit: number) {}
 
-  get(id: string, blob: string, compute: () => IndexedRow): IndexedRow {
+  get(id: string, blob: string, compute: () => IndexedRow): MemoRow {
     let row = this.rows.get(id);
     if (row?.info.blob !== blob) {
-      row = compute();
-      if (this.rows.size >= this.limit) this.rows.clear();
+      const indexed = compute();
+      if (this.rows.size >= this.limit) {
+        this.rows.clear();
+        if (this.vocabulary.ids.size > VOCABULARY_PER_ROW * this.limit) this.vocabulary = new Vocabulary();
+      }
+      const vocabulary = this.vocabulary;
+      row = { ...indexed, vocabulary, ids: Int32Array.from(indexed.stems, (s) => vocabulary.idOf(s)) };
       this.rows.set(id, row);
     }
     return row;
   }
 }
+
+/** A row kept, its stems numbered. */
+export type MemoRow = IndexedRow & NumberedStems;
+
+/** Distinct stems per row kept beyond which the vocabulary is begun afresh (a row has a few dozen). */
+const VOCABULARY_PER_ROW = 16;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { int8DotKernel, KERNEL_MIN_CHUNKS } from '../../src/search/int8-dots.js';
+import { queryLimbs } from '../../src/search/int8-limb-dots.js';
 import { topEntries, topOfLists } from '../../src/search/lexical.js';
 import { ResidentIndex } from '../../src/search/resident-index.js';
 
@@ -49,6 +50,38 @@ describe('int8 dot products in WebAssembly', () => {
         }
       }
     }
+  });
+
+  test('in integers, for queries like a model gives, the same sums bit for bit', () => {
+    const next = random(5);
+    const gauss = () => Math.sqrt(-2 * Math.log(next() + 1e-12)) * Math.cos(2 * Math.PI * next());
+    let integer = 0;
+    for (const dim of [16, 512, 1024]) {
+      const kernel = int8DotKernel(dim)!;
+      const rows = 300;
+      // The int8 extremes often, so the limb sums come near their bound.
+      const vectors = Int8Array.from({ length: rows * dim }, (_, i) => (i % 7 === 0 ? -128 : i % 11 === 0 ? 127 : Math.floor(next() * 256) - 128));
+      for (let t = 0; t < 12; t++) {
+        const raw = Float32Array.from({ length: dim }, gauss);
+        const norm = Math.hypot(...raw);
+        // Unit length as a model gives, some coarse (few mantissa bits), some with a zero.
+        const query = Float32Array.from(raw, (x, d) => (t % 4 === 3 && d === 2 ? 0 : t % 3 === 1 ? Math.round((x / norm) * 64) / 64 : x / norm));
+        if (queryLimbs(Float64Array.from(query))) integer++;
+        const chunks = Int32Array.from({ length: 200 }, () => Math.floor(next() * rows));
+        assert.deepEqual([...kernel(Float64Array.from(query), vectors, rows, chunks)], [...plainSums(query, vectors, dim, chunks)], `dim ${dim}, query ${t}`);
+      }
+    }
+    assert.ok(integer >= 30, `most queries take the integer path (${integer} of 36)`);
+  });
+
+  test('integers only where they give the float sums', () => {
+    const unit = Float64Array.from({ length: 16 }, (_, d) => Math.fround((d % 2 ? 1 : -1) / 4));
+    assert.ok(queryLimbs(unit));
+    // One component far below the others: its lowest bit would need more than 2^53 units.
+    assert.equal(queryLimbs(Float64Array.from(unit, (x, d) => (d === 0 ? Math.fround(1e-30) : x))), null);
+    assert.equal(queryLimbs(new Float64Array(16)), null, 'all zeros');
+    assert.equal(queryLimbs(Float64Array.from(unit, (x, d) => (d === 0 ? 0.1 : x))), null, 'not a float32');
+    assert.equal(queryLimbs(Float64Array.from({ length: 24 }, () => 0.25)), null, 'not in sixteens');
   });
 
   test('no kernel for a dimension it cannot take in eights', () => {

@@ -66,4 +66,24 @@ describe('rows indexed before, kept by id', () => {
     memo.get('a', 'b2', make('b2'));
     assert.equal(computed, 5, 'the memo was cleared when full');
   });
+
+  test('a set whose rows were numbered by vocabularies begun afresh in between has the same postings', () => {
+    // Six rows of forty words each through a memo of two: cleared every second row, its vocabulary (over
+    // sixteen stems a row kept) begun afresh each time, so one set holds rows of three vocabularies.
+    const wide = Array.from({ length: 6 }, (_, i) => {
+      const words = Array.from({ length: 40 }, (_, w) => `word${(i * 17 + w * 3) % 90}x`).join(' ');
+      return row(i, `def f${i}`, words, words);
+    });
+    const batch = rowsToArrow(wide, DIM).batches[0]!;
+    const wanted = new Set(wide.map((r) => r.blob));
+    const plain = new ResidentIndex(DIM);
+    plain.add(batch, wanted);
+    const set = new ResidentIndex(DIM);
+    set.rowMemo = new RowMemo(2);
+    set.add(batch, wanted);
+    const stems = [...new Set(wide.flatMap((r) => r.terms.split(' ')).map(stem))];
+    const lists = (s: ResidentIndex) => stems.map((w) => { const p = s.postings.get(w); return p && [[...p.docs], [...p.tfs]]; });
+    assert.deepEqual(lists(set), lists(plain));
+    assert.ok(lists(plain).every((p) => p && p[0].length > 0));
+  });
 });

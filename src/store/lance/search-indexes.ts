@@ -7,7 +7,7 @@ import type { StoreHits } from '../contract.js';
 import { isLargeStore, LARGE_VIEW_CHUNKS, markLargeStore } from '../large-store.js';
 import type { StoreLocation } from '../layout.js';
 import { batchOf, takeColumn, type RowRef } from './arrow-take.js';
-import { keyFilters } from './blob-filter.js';
+import { refsByKeyOf } from './refs-by-key.js';
 import { COLUMN } from '../chunk-columns.js';
 import { CONTENT_COLUMNS, fieldsOf, KEY, REF_COLUMNS } from './chunk-arrow.js';
 
@@ -40,6 +40,10 @@ export interface IndexedTables {
   refs: lancedb.Table | null;
   /** Where the tables are, for damage reports. */
   dir: string;
+}
+
+function refsOf(tables: IndexedTables, keys: string[], window: number): Promise<Map<string, RowRef[]>> {
+  return refsByKeyOf(tables.refs!, tables.dir).of(keys, window);
 }
 
 /**
@@ -91,7 +95,7 @@ export async function queryStore(tables: IndexedTables, dim: number, vector: Flo
   const text = words.trim() ? contents.search(words, 'fts', COLUMN.terms).limit(limit).select([...columns, '_score']) : null;
   let [nearBatches, textBatches] = await Promise.all([collect(near, tables.dir), text ? collect(text, tables.dir) : Promise.resolve([])]);
   if (tables.refs) {
-    const refs = await refsOfKeys(tables.refs, tables.dir, [...nearBatches, ...textBatches].flatMap((b) => [...b.getChild(KEY)!] as string[]));
+    const refs = await refsOf(tables, [...nearBatches, ...textBatches].flatMap((b) => [...b.getChild(KEY)!] as string[]), limit);
     [nearBatches, textBatches] = [nearBatches, textBatches].map((batches) => batches.map((b) => chunksOfContents(b, refs, dim)));
   }
   const nearest: string[] = [];
@@ -110,27 +114,8 @@ export async function textMatches(tables: IndexedTables, words: string, limit: n
   await ensureTextIndex(tables.contents);
   const rows = await tables.contents.search(words, 'fts', COLUMN.terms).limit(limit).select([tables.refs ? KEY : COLUMN.id, '_score']).toArray();
   if (!tables.refs) return rows.map((r) => ({ id: r.id as string, score: r._score as number }));
-  const refs = await refsOfKeys(tables.refs, tables.dir, rows.map((r) => r[KEY] as string));
+  const refs = await refsOf(tables, rows.map((r) => r[KEY] as string), limit);
   return rows.flatMap((r) => (refs.get(r[KEY] as string) ?? []).map((ref) => ({ id: ref.batch.getChild(COLUMN.id)!.get(ref.row) as string, score: r._score as number })));
-}
-
-/** The references of these contents, each content's in the order they were added. */
-async function refsOfKeys(refs: lancedb.Table, where: string, keys: string[]): Promise<Map<string, RowRef[]>> {
-  const out = new Map<string, RowRef[]>();
-  for (const filter of keyFilters(new Set(keys), 2000)) {
-    for await (const batch of refs.query().where(filter).select([...REF_COLUMNS, KEY])) {
-      const b = batch as unknown as RecordBatch;
-      checkStoredBatch(b, where);
-      const col = b.getChild(KEY)!;
-      for (let row = 0; row < b.numRows; row++) {
-        const key = col.get(row) as string;
-        let list = out.get(key);
-        if (!list) out.set(key, (list = []));
-        list.push({ batch: b, row });
-      }
-    }
-  }
-  return out;
 }
 
 /** A batch of content hits as the chunks that have them: candidate columns, plus the hit's `_distance` or `_score`. */
