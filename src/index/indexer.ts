@@ -84,7 +84,7 @@ export async function indexHead(ctx: IndexContext, opts: IndexOptions): Promise<
   removeStagingLeftovers(ctx.layout);
   const stale = opts.rebuild ? null : rebuildReason(ctx);
   if (stale) opts.onNotice?.(stale);
-  if (opts.rebuild || stale) return rebuildBeside(ctx, (staged) => indexInto(staged, opts, started), opts.signal);
+  if (opts.rebuild || stale) return rebuildBeside(ctx, (staged) => indexInto(staged, opts, started), opts.signal, opts.inHand);
   const known = indexKnownTree(ctx, started);
   if (known) return known;
   return indexInto(ctx, opts, started);

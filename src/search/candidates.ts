@@ -93,13 +93,13 @@ export function residentSnapshotFile(layout: Pick<IndexLayout, 'tables' | 'resid
 /**
  * Writes to `file` the snapshot of exactly these blobs' chunks, as a search of that tree would restore it (a
  * publish hands it to every clone), and returns how many chunks it holds; null when the tree is too large to be
- * searched in memory.
+ * searched in memory. The chunks `held` has (a rebuild's, in hand) are taken from it, the rest read from the store.
  */
-export async function writeTreeSnapshot(store: StoreHandle, blobs: Set<string>, file: string): Promise<number | null> {
+export async function writeTreeSnapshot(store: StoreHandle, blobs: Set<string>, file: string, held?: () => Promise<HeldChunks>): Promise<number | null> {
   const set = new ResidentChunks(store.dim);
   if (!(await fitsInMemory(store, set, blobs, blobs))) return null;
   set.snapshotFile = file;
-  await set.ensure(store, blobs);
+  await set.ensure(store, blobs, held);
   return set.size;
 }
 

@@ -134,6 +134,22 @@ describe('an index run killed while writing the search set', () => {
     assert.deepEqual(now, await rebuiltAnswers(repo, queries));
   });
 
+  test('a rebuild writes the snapshot from the chunks it has in hand, and answers as a set built from the store', async () => {
+    const repo = makeFixtureRepo();
+    assert.equal(await index(repo), 0);
+    const loads = { ...residentLoads };
+    const workspace = await openWorkspace(repo);
+    try {
+      await workspace.index({ rebuild: true });
+    } finally {
+      await workspace.close();
+    }
+    assert.equal(residentLoads.fromStore - loads.fromStore, 0, 'no chunk was read back from the store');
+    assert.ok(residentLoads.held > loads.held, 'the set came from the chunks in hand');
+    assert.equal(filesOf(repo, '.snap').length, 1);
+    assert.deepEqual(await answers(repo), await rebuiltAnswers(repo));
+  });
+
   test('inside the snapshot: the index is searched as one never killed', async () => {
     const repo = makeFixtureRepo();
     assert.notEqual(await index(repo, seamEnv({ crashAt: 'snapshot.write' })), 0, 'killed');

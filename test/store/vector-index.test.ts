@@ -36,7 +36,7 @@ test('a large view gets an IVF_RQ vector index, and its nearest content is the o
     for (let start = 0; start < CONTENTS; start += 2_500) {
       const rows = Array.from({ length: 2_500 }, (_, j) => {
         const i = start + j;
-        return { id: id(i), blob: blob(i), startLine: 1, endLine: 1, language: 'text', symbol: '', text: `content ${i}`, terms: `content n${i}`, vector: unitVector(i + 1), key: `k${i}` };
+        return { id: id(i), blob: blob(i), startLine: 1, endLine: 1, language: 'text', symbol: '', text: `content ${i}`, terms: `content n${i}`, vector: unitVector(i + 1) };
       });
       await store.addChunks(rows, false);
     }

@@ -17,7 +17,7 @@ import { COLUMN } from '../chunk-columns.js';
  * caller knows which contents it stored: then nothing needs asking.
  */
 export async function addToTables(tables: ChunkTables, rows: ChunkToAdd[], maybeStored: boolean, foreignWrites: boolean): Promise<string[]> {
-  const keys = rows.map((r) => contentKey(r.symbol, r.text));
+  const keys = rows.map((r) => r.key ?? contentKey(r.symbol, r.text));
   const mayDiffer = maybeStored || foreignWrites;
   const stored = mayDiffer ? await storedKeys(tables.contents, keys) : new Set<string>();
   const fresh: ContentRow[] = [];
@@ -48,7 +48,7 @@ export async function addToTables(tables: ChunkTables, rows: ChunkToAdd[], maybe
  * contents apart, so a row left without vector (its content was written earlier in the same run) is handed back.
  */
 export async function addToLegacyTable(chunks: lancedb.Table, dim: number, rows: ChunkToAdd[]): Promise<string[]> {
-  const lacking = rows.filter((r) => !r.vector || r.terms === undefined).map((r) => contentKey(r.symbol, r.text));
+  const lacking = rows.filter((r) => !r.vector || r.terms === undefined).map((r) => r.key ?? contentKey(r.symbol, r.text));
   if (lacking.length) return [...new Set(lacking)];
   await chunks.mergeInsert(COLUMN.id).whenNotMatchedInsertAll().execute(rowsToArrow(rows as ChunkRow[], dim));
   return [];
