@@ -5,10 +5,12 @@
 // The bundle lives in dist/cli/ (main.js replaced in place, workers and shared chunks beside it), so paths the
 // code takes relative to its own file (../../package.json, ../../hooks, sibling worker modules) stay right.
 //
-// A plain `ocrag search` starts at quick-search.js, a second bundle of one file with no chunks: it asks a running
+// A plain `ocrag search` starts at quick-search.cjs, a second bundle of one file with no chunks: it asks a running
 // server and prints its answer. Through the shared chunks it loaded ~30 files, each resolved (a realpath), read and
 // compiled, ~20 ms of CPU of a warm search's ~105 (issue 31). What it does not answer itself it leaves to the main
-// bundle (search-cold.js, program.js), whose classes (errors, the workspace) are then the ones that meet.
+// bundle (search-cold.js, program.js), whose classes (errors, the workspace) are then the ones that meet. It is
+// CommonJS, as is the installed command (ocrag.cjs, from cli/bin.ts), so that a warm search through that command never
+// sets up Node's ES module loader nor the module wrapper of each Node built-in an import makes: ~10 ms of CPU.
 import { build } from 'esbuild';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -26,9 +28,9 @@ const BUNDLED_PACKAGES = new Set(['commander', '@huggingface/tokenizers', '@lanc
 const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 const BANNER = "import { createRequire as __ocragRequire } from 'node:module'; const require = __ocragRequire(import.meta.url);";
-// The bundles replace tsc's main.js, quick-search.js and search-cold.js: bundling them again would bundle a bundle
-// whose chunks are about to go.
-for (const entry of ['main.js', 'quick-search.js', 'search-cold.js']) {
+// The bundles replace tsc's main.js and search-cold.js: bundling them again would bundle a bundle whose chunks are
+// about to go.
+for (const entry of ['main.js', 'search-cold.js']) {
   if (fs.readFileSync(path.join(out, entry), 'utf8').includes(BANNER)) {
     console.error(`dist/cli/${entry} is already bundled: run "npm run build" (tsc, then this script)`);
     process.exit(1);
@@ -44,18 +46,24 @@ const define = {
 fs.cpSync(path.join(root, 'src', 'ui', 'static'), path.join(dist, 'ui', 'static'), { recursive: true });
 for (const file of fs.readdirSync(out)) if (/^chunk-.*\.js(\.map)?$/.test(file)) fs.rmSync(path.join(out, file));
 
+// CommonJS has no import.meta: the bundles' code that reads import.meta.url gets the file's URL.
+const COMMONJS = {
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  banner: { js: "const __ocragUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { ...define, 'import.meta.url': '__ocragUrl' },
+};
+
 await build({
   entryPoints: { 'quick-search': path.join(out, 'quick-search.js') },
   outdir: out,
   allowOverwrite: true,
   bundle: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
-  banner: { js: BANNER },
-  define,
+  ...COMMONJS,
   plugins: [
     {
       // Its import() of search-cold.js loads the main bundle's file beside it; every other import() in its modules is
@@ -72,6 +80,28 @@ await build({
     },
   ],
 });
+
+// The installed command: the quick entry beside it, the full program (main.js) for anything else.
+await build({
+  entryPoints: { ocrag: path.join(out, 'bin.js') },
+  outdir: out,
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  ...COMMONJS,
+  plugins: [
+    {
+      name: 'command-alone',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/quick-search\.js$/ }, () => ({ path: './quick-search.cjs', external: true }));
+        b.onResolve({ filter: /^\.\/main\.js$/ }, (args) => ({ path: args.path, external: true }));
+      },
+    },
+  ],
+});
+fs.chmodSync(path.join(out, 'ocrag.cjs'), 0o755);
 
 await build({
   entryPoints: {
@@ -95,13 +125,6 @@ await build({
   banner: { js: BANNER },
   define,
   plugins: [
-    {
-      // main.js starts a plain search at the quick entry's own bundle.
-      name: 'quick-entry-apart',
-      setup(b) {
-        b.onResolve({ filter: /^\.\/quick-search\.js$/ }, (args) => ({ path: args.path, external: true }));
-      },
-    },
     {
       // dist/store/arrow.js takes apache-arrow through require(), the copy LanceDB's JavaScript requires: in the
       // bundle both must be the one CommonJS module, or LanceDB's instanceof checks fail.
