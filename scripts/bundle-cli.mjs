@@ -81,6 +81,37 @@ await build({
   ],
 });
 
+// The search the quick entry answers in its own process, whole in one CommonJS file (import() of a module of ocrag
+// inlined, packages as in the main bundle), which the quick entry compiles with V8's code cache (util/code-cache.ts):
+// through the main bundle a search loaded ~76 files and compiled each anew (~80 ms of CPU of ~480 on a loaded
+// machine, with the cache). Made from tsc's search-cold.js before the main bundle replaces it.
+const cold = await build({
+  entryPoints: { 'search-cold': path.join(out, 'search-cold.js') },
+  metafile: true,
+  outdir: out,
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  ...COMMONJS,
+  // import.meta.resolve, which CommonJS lacks, is only for workers started from sources under tsx (worker-threads.ts).
+  logOverride: { 'empty-import-meta': 'silent' },
+  plugins: [oneApacheArrow(), externalPackages()],
+});
+// Code V8 compiles from its cache cannot import() on Node 20: a package is imported through importPackage. Any
+// other line with import( is refused, but for importPackage's own, the source of a worker started under tsx, and a
+// method named import (Workspace.import).
+const IMPORT_ALLOWED = [/lent \? lent\(name\) : import\(name\)/, /tsx\.register\(\)/, /^\s*(async\s+)?import\([\w\s,]*\)\s*\{/];
+for (const file of Object.keys(cold.metafile.outputs).filter((f) => f.endsWith('.cjs'))) {
+  const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n');
+  const refused = lines.filter((line) => /(^|[^\w$.])import\(/.test(line) && !IMPORT_ALLOWED.some((allowed) => allowed.test(line)));
+  if (refused.length) {
+    console.error(`${file} calls import(): use importPackage (src/util/import-package.ts):\n${refused.join('\n')}`);
+    process.exit(1);
+  }
+}
+
 // The installed command: the quick entry beside it, the full program (main.js) for anything else.
 await build({
   entryPoints: { ocrag: path.join(out, 'bin.js') },
@@ -125,27 +156,38 @@ await build({
   banner: { js: BANNER },
   define,
   plugins: [
-    {
-      // dist/store/arrow.js takes apache-arrow through require(), the copy LanceDB's JavaScript requires: in the
-      // bundle both must be the one CommonJS module, or LanceDB's instanceof checks fail.
-      name: 'one-apache-arrow',
-      setup(b) {
-        b.onLoad({ filter: /[\\/]dist[\\/]store[\\/]arrow\.js$/ }, () => ({
-          contents: "import arrow from 'apache-arrow'; export default arrow;",
-          loader: 'js',
-          resolveDir: root,
-        }));
-        b.onResolve({ filter: /^apache-arrow$/ }, () => ({ path: path.join(root, 'node_modules', 'apache-arrow', 'Arrow.node.js') }));
-      },
-    },
-    {
-      name: 'external-packages',
-      setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) => {
-          if (args.path.startsWith('node:') || !BUNDLED_PACKAGES.has(packageOf(args.path))) return { path: args.path, external: true };
-          return undefined;
-        });
-      },
-    },
+    oneApacheArrow(),
+    externalPackages(),
   ],
 });
+
+/**
+ * dist/store/arrow.js takes apache-arrow through require(), the copy LanceDB's JavaScript requires: in a bundle both
+ * must be the one CommonJS module, or LanceDB's instanceof checks fail.
+ */
+function oneApacheArrow() {
+  return {
+    name: 'one-apache-arrow',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]dist[\\/]store[\\/]arrow\.js$/ }, () => ({
+        contents: "import arrow from 'apache-arrow'; export default arrow;",
+        loader: 'js',
+        resolveDir: root,
+      }));
+      b.onResolve({ filter: /^apache-arrow$/ }, () => ({ path: path.join(root, 'node_modules', 'apache-arrow', 'Arrow.node.js') }));
+    },
+  };
+}
+
+/** Packages outside BUNDLED_PACKAGES stay imports from node_modules. */
+function externalPackages() {
+  return {
+    name: 'external-packages',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('node:') || !BUNDLED_PACKAGES.has(packageOf(args.path))) return { path: args.path, external: true };
+        return undefined;
+      });
+    },
+  };
+}

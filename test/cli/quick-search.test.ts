@@ -129,13 +129,13 @@ describe('the quick entry of ocrag search', () => {
     assert.match(late.path, /^warm \d+$/);
   });
 
-  it('loads one file of its own for a warm answer, and the full program only for a search in its own process', async () => {
+  it('loads one file of its own for a warm answer, and no module of the full program for a search in its own process', async () => {
     const warm = await filesLoaded(repo, ['search', 'parse command line arguments']);
     assert.deepEqual(warm, ['dist/cli/main.js', 'dist/cli/quick-search.cjs']);
+    // In its own process, the search is search-cold.cjs, compiled through V8's code cache (util/code-cache.ts), which
+    // neither hook sees: no module of the main bundle loads, nor any of the per-module output.
     const cold = await filesLoaded(repo, ['search', 'parse command line arguments'], { OCRAG_WARM: '0' });
-    assert.ok(cold.includes('dist/cli/search-cold.js'), cold.join(' '));
-    // The quick entry leaves its imports of the per-module output unbundled: none may run.
-    assert.deepEqual(cold.filter((f) => !/^dist\/cli\/((main|search-cold|chunk-[A-Z0-9]+|static-worker)\.js|quick-search\.cjs)$/.test(f)), []);
+    assert.deepEqual(cold, ['dist/cli/main.js', 'dist/cli/quick-search.cjs']);
   });
 
   it('is where the installed command starts a search: two CommonJS files for a warm answer, the same answers, the full program for the rest', async () => {
