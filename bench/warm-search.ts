@@ -2,7 +2,7 @@
 // `git grep -n <word>`, `ocrag search <word>` answering in its own process (OCRAG_WARM=0), and the same search
 // answered by a running `ocrag mcp` of the repository (the warm path). Prints the p50 of each, their ratios to git
 // grep, and the load average, which on a shared machine says how far to trust the numbers.
-// `npm run bench:warm -- [--repo DIR] [--word WORD] [--rounds N] [--cli dist/cli/main.js] [--baseline OTHER/dist/cli/main.js]`;
+// `npm run bench:warm -- [--repo DIR] [--word WORD] [--rounds N] [--cli dist/cli/ocrag.cjs] [--baseline OTHER/dist/cli/main.js]`;
 // the repository must be indexed. `--json FILE`: the p50s and ratios. `--baseline`: another build of the CLI (a copy
 // of main's, say), timed in the same rounds with its own server, for a before and after on one loaded machine.
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,7 +15,9 @@ import { option } from './argv.js';
 import { median } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cli = path.resolve(option('--cli', path.join(ROOT, 'dist/cli/main.js')));
+// The command as installed (package.json \`bin\`), which is what a person or an agent runs.
+const INSTALLED = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.ocrag;
+const cli = path.resolve(option('--cli', path.join(ROOT, INSTALLED)));
 const repo = path.resolve(option('--repo', '/tmp/tok-tokio'));
 const word = option('--word', 'spawn_blocking');
 const rounds = Number(option('--rounds', '15'));

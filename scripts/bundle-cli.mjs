@@ -5,10 +5,12 @@
 // The bundle lives in dist/cli/ (main.js replaced in place, workers and shared chunks beside it), so paths the
 // code takes relative to its own file (../../package.json, ../../hooks, sibling worker modules) stay right.
 //
-// A plain `ocrag search` starts at quick-search.js, a second bundle of one file with no chunks: it asks a running
+// A plain `ocrag search` starts at quick-search.cjs, a second bundle of one file with no chunks: it asks a running
 // server and prints its answer. Through the shared chunks it loaded ~30 files, each resolved (a realpath), read and
 // compiled, ~20 ms of CPU of a warm search's ~105 (issue 31). What it does not answer itself it leaves to the main
-// bundle (search-cold.js, program.js), whose classes (errors, the workspace) are then the ones that meet.
+// bundle (search-cold.js, program.js), whose classes (errors, the workspace) are then the ones that meet. It is
+// CommonJS, as is the installed command (ocrag.cjs, from cli/bin.ts), so that a warm search through that command never
+// sets up Node's ES module loader nor the module wrapper of each Node built-in an import makes: ~10 ms of CPU.
 import { build } from 'esbuild';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -26,9 +28,9 @@ const BUNDLED_PACKAGES = new Set(['commander', '@huggingface/tokenizers', '@lanc
 const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 const BANNER = "import { createRequire as __ocragRequire } from 'node:module'; const require = __ocragRequire(import.meta.url);";
-// The bundles replace tsc's main.js, quick-search.js and search-cold.js: bundling them again would bundle a bundle
-// whose chunks are about to go.
-for (const entry of ['main.js', 'quick-search.js', 'search-cold.js']) {
+// The bundles replace tsc's main.js and search-cold.js: bundling them again would bundle a bundle whose chunks are
+// about to go.
+for (const entry of ['main.js', 'search-cold.js']) {
   if (fs.readFileSync(path.join(out, entry), 'utf8').includes(BANNER)) {
     console.error(`dist/cli/${entry} is already bundled: run "npm run build" (tsc, then this script)`);
     process.exit(1);
@@ -44,18 +46,24 @@ const define = {
 fs.cpSync(path.join(root, 'src', 'ui', 'static'), path.join(dist, 'ui', 'static'), { recursive: true });
 for (const file of fs.readdirSync(out)) if (/^chunk-.*\.js(\.map)?$/.test(file)) fs.rmSync(path.join(out, file));
 
+// CommonJS has no import.meta: the bundles' code that reads import.meta.url gets the file's URL.
+const COMMONJS = {
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  banner: { js: "const __ocragUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { ...define, 'import.meta.url': '__ocragUrl' },
+};
+
 await build({
   entryPoints: { 'quick-search': path.join(out, 'quick-search.js') },
   outdir: out,
   allowOverwrite: true,
   bundle: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
-  banner: { js: BANNER },
-  define,
+  ...COMMONJS,
   plugins: [
     {
       // Its import() of search-cold.js loads the main bundle's file beside it; every other import() in its modules is
@@ -72,6 +80,59 @@ await build({
     },
   ],
 });
+
+// The search the quick entry answers in its own process, whole in one CommonJS file (import() of a module of ocrag
+// inlined, packages as in the main bundle), which the quick entry compiles with V8's code cache (util/code-cache.ts):
+// through the main bundle a search loaded ~76 files and compiled each anew (~80 ms of CPU of ~480 on a loaded
+// machine, with the cache). Made from tsc's search-cold.js before the main bundle replaces it.
+const cold = await build({
+  entryPoints: { 'search-cold': path.join(out, 'search-cold.js') },
+  metafile: true,
+  outdir: out,
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  ...COMMONJS,
+  // import.meta.resolve, which CommonJS lacks, is only for workers started from sources under tsx (worker-threads.ts).
+  logOverride: { 'empty-import-meta': 'silent' },
+  plugins: [oneApacheArrow(), externalPackages()],
+});
+// Code V8 compiles from its cache cannot import() on Node 20: a package is imported through importPackage. Any
+// other line with import( is refused, but for importPackage's own, the source of a worker started under tsx, and a
+// method named import (Workspace.import).
+const IMPORT_ALLOWED = [/lent \? lent\(name\) : import\(name\)/, /tsx\.register\(\)/, /^\s*(async\s+)?import\([\w\s,]*\)\s*\{/];
+for (const file of Object.keys(cold.metafile.outputs).filter((f) => f.endsWith('.cjs'))) {
+  const lines = fs.readFileSync(path.join(root, file), 'utf8').split('\n');
+  const refused = lines.filter((line) => /(^|[^\w$.])import\(/.test(line) && !IMPORT_ALLOWED.some((allowed) => allowed.test(line)));
+  if (refused.length) {
+    console.error(`${file} calls import(): use importPackage (src/util/import-package.ts):\n${refused.join('\n')}`);
+    process.exit(1);
+  }
+}
+
+// The installed command: the quick entry beside it, the full program (main.js) for anything else.
+await build({
+  entryPoints: { ocrag: path.join(out, 'bin.js') },
+  outdir: out,
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  ...COMMONJS,
+  plugins: [
+    {
+      name: 'command-alone',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/quick-search\.js$/ }, () => ({ path: './quick-search.cjs', external: true }));
+        b.onResolve({ filter: /^\.\/main\.js$/ }, (args) => ({ path: args.path, external: true }));
+      },
+    },
+  ],
+});
+fs.chmodSync(path.join(out, 'ocrag.cjs'), 0o755);
 
 await build({
   entryPoints: {
@@ -95,34 +156,38 @@ await build({
   banner: { js: BANNER },
   define,
   plugins: [
-    {
-      // main.js starts a plain search at the quick entry's own bundle.
-      name: 'quick-entry-apart',
-      setup(b) {
-        b.onResolve({ filter: /^\.\/quick-search\.js$/ }, (args) => ({ path: args.path, external: true }));
-      },
-    },
-    {
-      // dist/store/arrow.js takes apache-arrow through require(), the copy LanceDB's JavaScript requires: in the
-      // bundle both must be the one CommonJS module, or LanceDB's instanceof checks fail.
-      name: 'one-apache-arrow',
-      setup(b) {
-        b.onLoad({ filter: /[\\/]dist[\\/]store[\\/]arrow\.js$/ }, () => ({
-          contents: "import arrow from 'apache-arrow'; export default arrow;",
-          loader: 'js',
-          resolveDir: root,
-        }));
-        b.onResolve({ filter: /^apache-arrow$/ }, () => ({ path: path.join(root, 'node_modules', 'apache-arrow', 'Arrow.node.js') }));
-      },
-    },
-    {
-      name: 'external-packages',
-      setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) => {
-          if (args.path.startsWith('node:') || !BUNDLED_PACKAGES.has(packageOf(args.path))) return { path: args.path, external: true };
-          return undefined;
-        });
-      },
-    },
+    oneApacheArrow(),
+    externalPackages(),
   ],
 });
+
+/**
+ * dist/store/arrow.js takes apache-arrow through require(), the copy LanceDB's JavaScript requires: in a bundle both
+ * must be the one CommonJS module, or LanceDB's instanceof checks fail.
+ */
+function oneApacheArrow() {
+  return {
+    name: 'one-apache-arrow',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]dist[\\/]store[\\/]arrow\.js$/ }, () => ({
+        contents: "import arrow from 'apache-arrow'; export default arrow;",
+        loader: 'js',
+        resolveDir: root,
+      }));
+      b.onResolve({ filter: /^apache-arrow$/ }, () => ({ path: path.join(root, 'node_modules', 'apache-arrow', 'Arrow.node.js') }));
+    },
+  };
+}
+
+/** Packages outside BUNDLED_PACKAGES stay imports from node_modules. */
+function externalPackages() {
+  return {
+    name: 'external-packages',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('node:') || !BUNDLED_PACKAGES.has(packageOf(args.path))) return { path: args.path, external: true };
+        return undefined;
+      });
+    },
+  };
+}

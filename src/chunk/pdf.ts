@@ -1,3 +1,4 @@
+import { importPackage } from '../util/import-package.js';
 import type { Chunk } from './types.js';
 
 /**
@@ -43,7 +44,7 @@ export async function pdfChunks(bytes: Uint8Array): Promise<Chunk[] | { reason: 
   const started = performance.now();
   let doc: { numPages: number; getPage(n: number): Promise<PdfPage>; destroy?: () => Promise<void> } | undefined;
   try {
-    const { getDocumentProxy } = await import('unpdf');
+    const { getDocumentProxy } = await importPackage<typeof import('unpdf')>('unpdf');
     // pdf.js takes ownership of the buffer it is given: a copy keeps the caller's bytes intact. Verbosity 0: its
     // warnings ("Indexing all PDF objects") would go to stdout, into the JSON a command prints.
     doc = (await getDocumentProxy(new Uint8Array(bytes), { stopAtErrors: false, verbosity: 0 })) as unknown as typeof doc;

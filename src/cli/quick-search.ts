@@ -1,4 +1,8 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { requireWithCodeCache } from '../util/code-cache.js';
 import { testSeams } from '../util/test-seams.js';
+import { cacheRoot } from '../workspace/search-ask.js';
 import { exitCodeSoFar, reportFailure } from './failure.js';
 import { linePlace, readSearchLine } from './search-line.js';
 import { runSearch } from './search-run.js';
@@ -18,5 +22,22 @@ export async function quickSearch(argv: string[]): Promise<number | null> {
   } catch (e) {
     return reportFailure(e);
   }
-  return (await import('./search-cold.js')).searchLineHere(line);
+  return (await coldEntry()).searchLineHere(line);
+}
+
+type ColdEntry = typeof import('./search-cold.js');
+
+/**
+ * The search in this process: search-cold.cjs, the whole of it in one CommonJS file that V8's code cache compiles
+ * (util/code-cache.ts), else (a run from sources, where there is no such file) the main bundle's search-cold.js.
+ * Either way the one body of search-cold.ts.
+ */
+async function coldEntry(): Promise<ColdEntry> {
+  const file = fileURLToPath(new URL('./search-cold.cjs', import.meta.url));
+  try {
+    return requireWithCodeCache(file, path.join(cacheRoot(), 'code')) as ColdEntry;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  return import('./search-cold.js');
 }

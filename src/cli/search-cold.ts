@@ -1,6 +1,7 @@
 // A search answered in this process, the index opened here. Apart from search-run.ts so that the quick entry
 // (quick-search.ts, a bundle of its own) reaches it only by loading this module of the full program, whose errors
 // and exit codes are then said by the full program's own code.
+import { monotonicMs } from '../util/clock.js';
 import { startBackgroundIndex } from './background-index.js';
 import { exitCodeSoFar, reportFailure } from './failure.js';
 import { openIndexIn } from './options.js';
@@ -12,7 +13,7 @@ export function searchHere(place: SearchPlace): AnswerHere {
   return async (query, options) => {
     const workspace = await openIndexIn(place.dir(), place.flags, { startBackgroundIndex }, 'existing');
     try {
-      const started = performance.now();
+      const started = monotonicMs();
       if (options.language !== undefined) checkLanguage(options.language);
       return { results: await workspace.search(query, options), started };
     } finally {

@@ -2,6 +2,7 @@
 // entry (quick-search.ts): one body, so that both answer byte for byte alike.
 import { OUTPUT_FORMATS, renderer, trimToTokenBudget, type OutputFormat, type SearchReport } from '../render/index.js';
 import { CLI_NEXT_STEPS, emptyAnswerNote } from '../render/no-match.js';
+import { monotonicMs } from '../util/clock.js';
 import { OcragError } from '../util/errors.js';
 import { askWarmServer, checkQueryLength } from '../workspace/search-ask.js';
 import type { Config, PartialAnswer, SearchResult } from '../workspace/types.js';
@@ -45,7 +46,7 @@ export async function runSearch(words: string[], opts: SearchFlags, place: Searc
   checkQueryLength(query);
   const format = outputFormat(opts);
   const options: SearchQuery = { k: opts.topK, pathGlob: opts.path, source: opts.source, language: opts.language, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources, whole: opts.whole };
-  const started = performance.now();
+  const started = monotonicMs();
   // A server of this repository running (MCP, panel, watch) has everything loaded: asked first, silently passed
   // over when absent or unfit. A blank --language is left to the CLI's own error.
   const warm = opts.language?.trim() === '' || !askServer ? null : await askWarmServer({ cwd: place.dir(), query, options, flags: place.flags });
@@ -56,7 +57,7 @@ export async function runSearch(words: string[], opts: SearchFlags, place: Searc
   const answer = warm ? { results: warm.results, started } : await here!(query, { ...options, onPartial: (p) => (partial = p) });
   const empty = answer.results.length === 0 ? emptyAnswerNote({ query, minMatch: opts.minMatch ?? 0, language: opts.language, narrowed: opts.path !== undefined || opts.source !== undefined, minScore: opts.minScore }, CLI_NEXT_STEPS) : null;
   if (empty) process.stderr.write(`ocrag: ${empty}\n`);
-  printReport({ query, latencyMs: performance.now() - answer.started, results: answer.results, ...(partial ? { partial } : {}) }, format, opts.maxTokens, empty !== null);
+  printReport({ query, latencyMs: monotonicMs() - answer.started, results: answer.results, ...(partial ? { partial } : {}) }, format, opts.maxTokens, empty !== null);
   return true;
 }
 

@@ -1,5 +1,17 @@
-import { spawn } from 'node:child_process';
+import type * as ChildProcesses from 'node:child_process';
+import { createRequire } from 'node:module';
 import { childEnv } from '../config/environment.js';
+
+/**
+ * Node's child_process module, loaded when git first runs: a search a running server answers finds its repository
+ * without git (session/warm/client.ts), and loading the module was ~3 ms of its start (issue 31).
+ */
+let childProcesses: typeof ChildProcesses | undefined;
+
+function spawnGit(args: string[], cwd: string): ChildProcesses.ChildProcessWithoutNullStreams {
+  childProcesses ??= createRequire(import.meta.url)('node:child_process') as typeof ChildProcesses;
+  return childProcesses.spawn('git', args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: gitEnv() });
+}
 
 /** A git command that failed; `stderr` keeps git's own words for the one-line error. */
 export class GitError extends Error {
@@ -21,7 +33,7 @@ export interface GitRunOptions {
 /** Runs git without a shell (arguments are never interpreted) and returns stdout as bytes. */
 export function gitBuffer(args: string[], opts: GitRunOptions): Promise<{ stdout: Buffer; code: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'], env: gitEnv() });
+    const child = spawnGit(args, opts.cwd);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let size = 0;

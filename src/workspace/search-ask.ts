@@ -4,3 +4,4 @@
 export { askWarmServer, type WarmAsk } from '../session/warm/client.js';
 export { DEFAULT_MIN_MATCH } from '../search/relevance.js';
 export { checkQueryLength, MAX_QUERY_CHARS_TEXT } from '../search/query-limit.js';
+export { cacheRoot } from '../config/environment.js';

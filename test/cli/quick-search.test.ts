@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { runCli, tempDir, type CliResult } from '../helpers.js';
+import { PROJECT_ROOT, runCli, runCommand, tempDir, type CliResult } from '../helpers.js';
 import { servedFixture } from '../mcp/mcp-helpers.js';
 import { seamEnv } from '../support/seams.js';
 
@@ -31,21 +31,36 @@ async function assertAlike(cwd: string, args: string[], env: NodeJS.ProcessEnv =
   return quick;
 }
 
-/** The files of dist/cli/ a search loads (a module-loading hook writes each URL to a log). */
-async function filesLoaded(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string[]> {
+/** The installed command (package.json `bin`). */
+const BIN = path.join(PROJECT_ROOT, (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.ocrag);
+
+/** The files of dist/cli/ a search loads, in order (a module-loading hook and CommonJS's compile write each to a log). */
+async function filesLoaded(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, entry?: string): Promise<string[]> {
   const dir = tempDir('loads');
   const log = path.join(dir, 'loaded.txt');
   const hooks = path.join(dir, 'hooks.mjs');
   fs.writeFileSync(hooks, `import fs from 'node:fs';\nexport async function load(url, context, next) { fs.appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`);
   const preload = path.join(dir, 'preload.mjs');
-  fs.writeFileSync(preload, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-  const r = await runCli(args, cwd, { ...env, NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` });
+  fs.writeFileSync(
+    preload,
+    [
+      `import fs from 'node:fs';`,
+      `import { createRequire, register } from 'node:module';`,
+      `register(${JSON.stringify(pathToFileURL(hooks).href)});`,
+      `const Module = createRequire(import.meta.url)('node:module');`,
+      `const compile = Module.prototype._compile;`,
+      `Module.prototype._compile = function (content, file) { fs.appendFileSync(${JSON.stringify(log)}, file + '\\n'); return compile.call(this, content, file); };`,
+    ].join('\n'),
+  );
+  const withPreload = { ...env, NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` };
+  const r = entry ? await runCommand(process.execPath, [entry, ...args], cwd, withPreload) : await runCli(args, cwd, withPreload);
   assert.equal(r.code, 0, r.stderr);
-  return fs
+  const files = fs
     .readFileSync(log, 'utf8')
     .split('\n')
     .filter((u) => u.includes('/dist/'))
     .map((u) => u.slice(u.indexOf('/dist/') + 1));
+  return [...new Set(files)];
 }
 
 describe('the quick entry of ocrag search', () => {
@@ -114,12 +129,27 @@ describe('the quick entry of ocrag search', () => {
     assert.match(late.path, /^warm \d+$/);
   });
 
-  it('loads one file of its own for a warm answer, and the full program only for a search in its own process', async () => {
+  it('loads one file of its own for a warm answer, and no module of the full program for a search in its own process', async () => {
     const warm = await filesLoaded(repo, ['search', 'parse command line arguments']);
-    assert.deepEqual(warm, ['dist/cli/main.js', 'dist/cli/quick-search.js']);
+    assert.deepEqual(warm, ['dist/cli/main.js', 'dist/cli/quick-search.cjs']);
+    // In its own process, the search is search-cold.cjs, compiled through V8's code cache (util/code-cache.ts), which
+    // neither hook sees: no module of the main bundle loads, nor any of the per-module output.
     const cold = await filesLoaded(repo, ['search', 'parse command line arguments'], { OCRAG_WARM: '0' });
-    assert.ok(cold.includes('dist/cli/search-cold.js'), cold.join(' '));
-    // The quick entry leaves its imports of the per-module output unbundled: none may run.
-    assert.deepEqual(cold.filter((f) => !/^dist\/cli\/(main|quick-search|search-cold|chunk-[A-Z0-9]+|static-worker)\.js$/.test(f)), []);
+    assert.deepEqual(cold, ['dist/cli/main.js', 'dist/cli/quick-search.cjs']);
+  });
+
+  it('is where the installed command starts a search: two CommonJS files for a warm answer, the same answers, the full program for the rest', async () => {
+    assert.deepEqual(await filesLoaded(repo, ['search', 'parse command line arguments'], {}, BIN), ['dist/cli/ocrag.cjs', 'dist/cli/quick-search.cjs']);
+    for (const env of [{}, { OCRAG_WARM: '0' }]) {
+      const args = ['search', '--json', 'parse command line arguments'];
+      const [installed, program] = [await runCommand(process.execPath, [BIN, ...args], repo, env), await runCli(args, repo, env)];
+      assert.deepEqual(installed, program, JSON.stringify(env));
+    }
+    const unknown = await runCommand(process.execPath, [BIN, 'search', '--bogus', 'parse'], repo);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown option '--bogus'/);
+    const status = await runCommand(process.execPath, [BIN, 'status', '--json'], repo);
+    assert.equal(status.code, 0, status.stderr);
+    assert.equal(status.stdout, (await runCli(['status', '--json'], repo)).stdout);
   });
 });

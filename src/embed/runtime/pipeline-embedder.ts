@@ -5,6 +5,7 @@ import { poolAndNormalise } from './pooling.js';
 import { withPrefix } from './prompts.js';
 import { clipText, isBlank } from './text-limits.js';
 import type { Embedder } from './types.js';
+import { importPackage } from '../../util/import-package.js';
 
 export const DEFAULT_PIPELINE_BATCH = 16;
 
@@ -27,7 +28,7 @@ interface TensorLike {
  * Transformers.js is imported here, lazily, so the static fast path never pays for it.
  */
 export async function createPipelineEmbedder(modelDir: string, options: PipelineEmbedderOptions): Promise<Embedder> {
-  const { pipeline, env } = await import('@huggingface/transformers');
+  const { pipeline, env } = await importPackage<typeof import('@huggingface/transformers')>('@huggingface/transformers');
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
   const dtype = existsSync(join(modelDir, 'onnx', 'model.onnx')) ? 'fp32' : 'q8';

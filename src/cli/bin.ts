@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// The installed `ocrag` and `git-ocrag` (package.json `bin`), bundled as a CommonJS file (scripts/bundle-cli.mjs): a
+// plain search starts at its quick entry (quick-search.ts) without Node's ES module loader, whose set-up, with the
+// module wrappers it makes of each Node built-in, was about a third of a warm search's time beyond Node's own start
+// (issue 31). Anything else, and a search line the quick entry leaves, goes to the full program (main.ts).
+import { endQuietlyOnClosedPipe } from './closed-pipe.js';
+import { quickSearch } from './quick-search.js';
+
+endQuietlyOnClosedPipe();
+
+const [command, name] = process.argv.slice(2);
+const hook = command === 'hook' && name !== undefined && !name.startsWith('-');
+void (async () => {
+  const quick = !hook && process.argv.slice(2).includes('search') ? await quickSearch(process.argv) : null;
+  if (quick === null) await import('./main.js');
+  else process.exitCode = quick;
+})();

@@ -1,0 +1,101 @@
+import type * as Crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire, Module } from 'node:module';
+import path from 'node:path';
+import type * as Vm from 'node:vm';
+import { writeAtomicallyWith } from './atomic-write.js';
+import { LENT_IMPORT } from './import-package.js';
+
+// Required when first used: this module is part of the quick entry of every search, which a running server mostly
+// answers without either.
+const builtin = createRequire(import.meta.url);
+const vmModule = () => builtin('node:vm') as typeof Vm;
+
+/**
+ * A CommonJS file run as `require` would run it, compiled with V8's code cache: a one-shot search in its own process
+ * compiled ~1.8 MB of JavaScript each time, and from the cache V8 reads the functions a search ran instead of
+ * parsing and compiling them again (~60 ms of CPU of ~460 on a loaded machine, issue 31). The cache is this user's
+ * own file, in a folder closed to others: a file that is not ours, is open to others, a link, or fails its
+ * checksum is not used (V8 then also checks it against its own version, flags and the source); a missing or refused
+ * one is written anew when the process ends, when everything the run compiled is in it.
+ */
+
+/** A digest of the cached bytes ahead of them. */
+const DIGEST_BYTES = 32;
+/** Larger than any cache of the bundle it holds (~0.75 MB): a bigger file is not read. */
+const MAX_CACHE_BYTES = 64 << 20;
+
+/**
+ * The exports of `file`, run with a code cache in `folder`. The file must import packages through importPackage
+ * (util/import-package.ts), never import() itself: a script V8 compiled from its cache has no importer on Node 20,
+ * so this module lends its own (scripts/bundle-cli.mjs refuses a bundle that imports otherwise).
+ */
+export function requireWithCodeCache(file: string, folder: string): Record<string, unknown> {
+  const vm = vmModule();
+  (globalThis as Record<symbol, unknown>)[LENT_IMPORT] ??= (name: string) => import(name);
+  const source = fs.readFileSync(file, 'utf8');
+  const stat = fs.statSync(file);
+  const prefix = `${path.basename(file)}-`;
+  const cacheFile = path.join(folder, `${prefix}${stat.size}-${Math.floor(stat.mtimeMs)}-${process.version}-${process.arch}.v8`);
+  const cached = readOwn(cacheFile);
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached });
+  if (!cached || script.cachedDataRejected) process.once('exit', () => writeCache(folder, cacheFile, prefix, script));
+  const module = { exports: {} as Record<string, unknown> };
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  return module.exports;
+}
+
+function readOwn(file: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || !ours(stat) || stat.size > MAX_CACHE_BYTES || stat.size <= DIGEST_BYTES) return undefined;
+    const bytes = fs.readFileSync(fd);
+    const data = bytes.subarray(DIGEST_BYTES);
+    return digest(data).equals(bytes.subarray(0, DIGEST_BYTES)) ? data : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Best effort: a cache that cannot be written is compiled without next time too. */
+function writeCache(folder: string, file: string, prefix: string, script: Vm.Script): void {
+  try {
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const stat = fs.lstatSync(folder);
+    if (!stat.isDirectory() || !ours(stat)) return;
+    const data = script.createCachedData();
+    writeAtomicallyWith(file, (tmp) => fs.writeFileSync(tmp, Buffer.concat([digest(data), data]), { mode: 0o600 }), { durable: false });
+    pruneOthers(folder, file, prefix);
+  } catch {
+    // A read-only or full disk: nothing lost but time.
+  }
+}
+
+/** Caches of the same file's other builds or Node versions: the newest few stay (installs side by side), no more. */
+const KEEP_OTHERS = 3;
+
+function pruneOthers(folder: string, file: string, prefix: string): void {
+  const others = fs
+    .readdirSync(folder)
+    .filter((name) => name.startsWith(prefix) && name.endsWith('.v8') && path.join(folder, name) !== file)
+    .map((name) => ({ name, at: fs.lstatSync(path.join(folder, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { name } of others.slice(KEEP_OTHERS)) fs.rmSync(path.join(folder, name), { force: true });
+}
+
+/** Ours and closed to everyone else. */
+function ours(stat: fs.Stats): boolean {
+  return (process.geteuid === undefined || stat.uid === process.geteuid()) && (stat.mode & 0o077) === 0;
+}
+
+function digest(data: Uint8Array): Buffer {
+  return (builtin('node:crypto') as typeof Crypto).createHash('sha256').update(data).digest();
+}
