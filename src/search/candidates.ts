@@ -3,6 +3,8 @@ import type { Embedder } from '../embed/index.js';
 import type { ChunkInfo } from '../store/contract.js';
 import type { IndexLayout } from '../store/layout.js';
 import type { StoreHandle } from '../store/store-handle.js';
+import { hasCjk } from '../text/scripts.js';
+import { localeBridge, localeTables } from './locale-bridge.js';
 import { bm25, topEntries, topOfLists, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
 import { ResidentChunks, type HeldChunks } from './resident.js';
@@ -68,7 +70,12 @@ export function storeRetriever(store: StoreHandle, embedder: Embedder): Retrieve
 export function retrieveResident(resident: ResidentChunks, view: SearchView, q: QueryInfo, settings: CandidateSettings): RetrievedChunks {
   const visible = visibleChunks(resident, resident.chunksOf(view, view.byBlob.keys()));
   if (!settings.lexical) return { resident, visible, lexical: new Map() };
-  return { resident, visible, lexical: bm25(resident, visible, q.terms, { k1: settings.bm25K1, b: lengthNormalisation(q, settings) }, q.termWeights) };
+  const params = { k1: settings.bm25K1, b: lengthNormalisation(q, settings) };
+  const lexical = bm25(resident, visible, q.terms, params, q.termWeights);
+  const bridge = settings.localeBridge > 0 && !q.isName && !q.long && hasCjk(q.text) ? localeBridge(localeTables(resident, view), q.text, q.terms, settings.localeBridge) : null;
+  // The tables themselves hold the keys and the English: only the code that uses them gains.
+  if (bridge) for (const [d, s] of bm25(resident, visible, bridge.words, params, bridge.weights)) if (!bridge.tableBlobs.has(resident.info[d]!.blob)) lexical.set(d, (lexical.get(d) ?? 0) + s);
+  return { resident, visible, lexical };
 }
 
 /** BM25's length normalisation for this query: a pasted report's has its own (rank/config.ts). */
@@ -209,6 +216,7 @@ export interface CandidateSettings {
   bm25BLong: number;
   symbols: boolean;
   spelledNames: boolean;
+  localeBridge: number;
 }
 
 /** Everything ranking looks at: the candidates, and every visible chunk's cosine and BM25 for file-level evidence. */

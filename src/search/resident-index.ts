@@ -53,6 +53,11 @@ export class ResidentIndex {
     return this.definitions.get(definitionKey(name))?.[0] ?? [];
   }
 
+  /** The chunks of a blob held here, members included (empty for a blob never loaded). */
+  blobChunks(blob: string): readonly number[] {
+    return this.byBlob.get(blob) ?? [];
+  }
+
   get size(): number {
     return this.info.length;
   }

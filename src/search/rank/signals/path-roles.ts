@@ -1,5 +1,6 @@
 import type { QueryInfo } from '../../query.js';
 import { BoundedMemo } from '../../../util/bounded-memo.js';
+import { isTranslationFile } from '../../translation-file.js';
 import { CHANGELOG, PROSE } from './prose-config.js';
 import type { PenaltySignal } from './signal.js';
 
@@ -125,19 +126,6 @@ const VENDORED_ASSET = /(?:^|\/)(?:static|public|assets|wwwroot|webroot|web-?app
 const KEPT_COPY_DIR = /(?:^|\/)(?:old|temp|tmp|backups?|bak|archived?)\//i;
 const KEPT_COPY_FILE = /(?:\.(?:bak|orig|old|swp)|~| copy(?: \d+)?\.\w+|副本[^/]*)$/i;
 
-/** Two- and three-letter language codes a file of UI strings is named by, with `cn`/`tw`/`hk`/`jp`/`kr` as projects write them. */
-const LANGUAGE_CODE = '(?:en|zh|cn|tw|hk|ja|jp|ko|kr|fr|de|es|it|pt|ru|ar|vi|th|id|ms|tr|pl|nl|sv|uk|cs|fa|he|el|hu|ro|da|fi|nb|no|bg|hr|sk|sl|sr|lt|lv|et|hi|bn|ca|fil)';
-/**
- * A file of UI strings: named by a language code in a folder of translations (`lang/modules/zh.ts`, `i18n/en.js`),
- * named by a language and region anywhere (`zh-CN.json`, `messages_zh_CN.properties`), or a gettext catalogue.
- * A language code alone elsewhere is a name like any other (`io.go`, `id.ts`); `java/lang/` is a package.
- */
-const TRANSLATION_FILE = new RegExp(
-  `(?:^|/)(?:langs?|languages?|locales?|i18n|l10n|translations?|translate|nls)/(?:[^/]+/)*${LANGUAGE_CODE}(?:[-_][a-z]{2,4})?\\.(?:[jt]s|mjs|json|ya?ml|sh|py|lua|php|rb|toml|ini|properties|xml)$` +
-    `|(?:^|[/_.-])${LANGUAGE_CODE}[-_](?:[a-z]{2}|hans|hant)\\.(?:[jt]s|mjs|json|ya?ml|properties|po|xml)$|\\.(?:po|pot|xliff|xlf)$`,
-  'i',
-);
-
 export function pathRole(path: string): PathRole {
   const name = path.slice(path.lastIndexOf('/') + 1);
   return {
@@ -147,7 +135,7 @@ export function pathRole(path: string): PathRole {
     declaration: /\.d\.[cm]?ts$/.test(name),
     packageMarker: name === '__init__.py' || name === 'package-info.java',
     hidden: HIDDEN_DIR.test(path),
-    translation: TRANSLATION_FILE.test(path),
+    translation: isTranslationFile(path),
     changelog: CHANGELOG.test(path),
   };
 }

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { CodeIndex } from '../../src/service/code-index.js';
+import { committedRepo, tempDir, TEST_CACHE } from '../helpers.js';
+
+process.env.OCRAG_CACHE ??= TEST_CACHE;
+
+/**
+ * A small admin UI: its strings in a Chinese and an English table, and views that show them by key, with no Chinese
+ * of their own. The dictionary reads 应用商店 as `app store`, which no file of code writes; the view names the
+ * setting `marketplace`, as the tables' key does.
+ */
+const FILES: Record<string, string> = {
+  'src/lang/zh.ts': `export default {\n  container: {\n    list: '容器列表',\n    marketplaceVisible: '应用商店容器默认显示',\n    restart: '重启容器',\n    logs: '容器日志',\n  },\n  user: {\n    list: '用户列表',\n    resetPassword: '重置密码',\n  },\n  common: {\n    ok: '确定',\n    cancel: '取消',\n  },\n};\n`,
+  'src/lang/en.ts': `export default {\n  container: {\n    list: 'Containers',\n    marketplaceVisible: 'Show marketplace containers by default',\n    restart: 'Restart container',\n    logs: 'Container logs',\n  },\n  user: {\n    list: 'Users',\n    resetPassword: 'Reset password',\n  },\n  common: {\n    ok: 'OK',\n    cancel: 'Cancel',\n  },\n};\n`,
+  'src/views/container/filter.ts': `import { t } from '../../lang';\n\nexport function filterOptions(settings) {\n  return [\n    { label: t('container.marketplaceVisible'), value: settings.includeMarketplace },\n    { label: t('common.ok'), value: true },\n  ];\n}\n\nexport function visibleRows(rows, includeMarketplace) {\n  return includeMarketplace ? rows : rows.filter((r) => !r.fromMarketplace);\n}\n`,
+  'src/views/container/logs.ts': `import { t } from '../../lang';\n\nexport function logsTitle(name) {\n  return \`\${t('container.logs')}: \${name}\`;\n}\n\nexport function tail(lines, n) {\n  return lines.slice(-n);\n}\n`,
+  'src/views/container/actions.ts': `import { t } from '../../lang';\n\nexport async function restart(api, id) {\n  await api.post(\`/containers/\${id}/restart\`);\n  return t('container.restart');\n}\n`,
+  'src/views/user/password.ts': `import { t } from '../../lang';\n\nexport async function resetPassword(api, userId) {\n  await api.post(\`/users/\${userId}/password/reset\`);\n  return t('user.resetPassword');\n}\n`,
+  'src/api/containers.ts': `export async function listContainers(api, page) {\n  return api.get('/containers', { params: { page } });\n}\n`,
+};
+
+describe("the project's translation tables as a bridge from a Chinese question to the code that shows the string", () => {
+  let index: CodeIndex;
+
+  before(async () => {
+    index = await CodeIndex.open(committedRepo(path.join(tempDir('i18n'), 'panel'), FILES, 'panel'));
+    await index.index();
+  });
+  after(() => index.close());
+
+  const paths = async (query: string, localeBridge?: number) =>
+    (await index.search(query, { k: 10, update: false, committedOnly: true, ranking: localeBridge === undefined ? {} : { localeBridge } })).map((r) => r.path);
+
+  test('a question in the UI\'s Chinese ranks the view that uses the key above the table that holds the string', async () => {
+    const found = await paths('修改应用商店容器默认显示');
+    const view = found.indexOf('src/views/container/filter.ts');
+    assert.ok(view >= 0 && view < 2, found.join(', '));
+    for (const table of ['src/lang/zh.ts', 'src/lang/en.ts']) {
+      const at = found.indexOf(table);
+      assert.ok(at < 0 || at > view, found.join(', '));
+    }
+  });
+
+  test('without the bridge the view is not reached first', async () => {
+    const found = await paths('修改应用商店容器默认显示', 0);
+    assert.notEqual(found[0], 'src/views/container/filter.ts', found.join(', '));
+  });
+});
