@@ -30,11 +30,30 @@ const ENTRY = /^(\s*)(?:export\s+|local\s+|readonly\s+)?(?:"([^"]+)"|'([^']+)'|(
 
 /** A written value: quotes, a trailing comma or semicolon and `\uXXXX` escapes undone; empty for code or a nested value. */
 function valueOf(rest: string): string {
-  let v = rest.replace(/\s*(?:\/\/|#)[^'"`]*$/, '').replace(/\s*[,;]\s*$/, '');
+  let v = withoutEnding(withoutTrailingComment(rest));
   const quoted = /^(["'`])([\s\S]*)\1$/.exec(v);
   if (quoted) v = quoted[2]!;
   else if (/^[{[(]|=>|\bfunction\b/.test(v)) return '';
   return v.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).trim();
+}
+
+/**
+ * `rest` without a `//` or `#` comment after its last quote. Scanned, not matched by a pattern: a pattern that may
+ * start anywhere in a line of spaces is quadratic in the line, and a table's lines are the tree's, so hostile
+ * (one line of 160,000 spaces took two minutes).
+ */
+function withoutTrailingComment(rest: string): string {
+  const lastQuote = Math.max(rest.lastIndexOf("'"), rest.lastIndexOf('"'), rest.lastIndexOf('`'));
+  const slashes = rest.indexOf('//', lastQuote + 1);
+  const hash = rest.indexOf('#', lastQuote + 1);
+  const at = slashes < 0 ? hash : hash < 0 ? slashes : Math.min(slashes, hash);
+  return at < 0 ? rest : rest.slice(0, at).trimEnd();
+}
+
+/** `rest` without one trailing comma or semicolon and the spaces around it. */
+function withoutEnding(rest: string): string {
+  const v = rest.trimEnd();
+  return v.endsWith(',') || v.endsWith(';') ? v.slice(0, -1).trimEnd() : v;
 }
 
 /** Language codes a table of Chinese strings is named by, as path tokens: `zh`, `zh-CN`, `zh_Hans`, `cn`. */

@@ -28,4 +28,14 @@ describe('tables of UI strings', () => {
     assert.ok(englishSiblings('i18n/message_zh_CN.properties').includes('i18n/message.properties'));
     assert.deepEqual(englishSiblings('src/views/user.ts'), []);
   });
+
+  // A pattern that may start anywhere in a line took two minutes for one line of 160,000 spaces: this test would hang.
+  test('a hostile table with very long lines reads in one pass', { timeout: 60_000 }, () => {
+    const spaces = ' '.repeat(400_000);
+    const text = `msg: 'a${spaces}b'\nok: '确定'${spaces}// note\nslashes: '${'/'.repeat(400_000)}\nend: '${'#'.repeat(400_000)}'${spaces},\n`;
+    const entries = tableEntries(text);
+    assert.equal(entries.get('ok'), '确定');
+    assert.equal(entries.get('msg'), `a${spaces}b`);
+    assert.equal(entries.get('end'), '#'.repeat(400_000));
+  });
 });
