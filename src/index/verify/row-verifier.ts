@@ -49,7 +49,7 @@ export interface VerifierOptions {
 
 /** What a verifier and its forks share: one git process, the blobs read, the rows accepted, the contents embedded. */
 interface Shared {
-  /** Started with the first blob read: rows that are all stored already (an artifact imported again) need no git. */
+  /** Started at once (git is up when rows come), or with the first blob read when stored rows are given (may need none). */
   reader: BlobReader | null;
   /** Set once the owner closed: a fork used after it must not start a git process nobody closes. */
   closed: boolean;
@@ -93,7 +93,7 @@ export class RowVerifier {
     shared?: Shared,
   ) {
     this.owner = !shared;
-    this.shared = shared ?? { reader: null, closed: false, truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside && !opts.remember ? new AsideWorker() : null };
+    this.shared = shared ?? { reader: opts.stored ? null : new BlobReader(opts.root), closed: false, truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside && !opts.remember ? new AsideWorker() : null };
     this.keep = opts.keepProblems ?? 1;
     this.versionOf = opts.identity ? chunkerVersionsByLanguage(opts.identity) : null;
     const group = opts.everything ? WHOLE_GROUP : SAMPLE_GROUP;
