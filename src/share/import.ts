@@ -9,7 +9,7 @@ import { rebuildBeside } from '../index/rebuild.js';
 import { assertSameModel, readMeta } from '../store/meta.js';
 import { readFields } from '../store/chunk-batch.js';
 import { decodeCheckedBytes } from '../store/chunk-bytes.js';
-import type { ChunkReader, ContentStore } from '../store/contract.js';
+import type { ChunkBatch, ChunkReader, ContentStore } from '../store/contract.js';
 import type { Embedder } from '../embed/index.js';
 import { IMPORT_SAMPLE, pathsByBlob, rowSaysOfBatch, verifierFor, type RowVerifier } from '../index/verify/index.js';
 import type { IndexIdentity } from '../store/identity.js';
@@ -153,7 +153,8 @@ async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outco
   return withIndexLock(ctx, run.opts, async () => {
     // Under the lock nothing deletes chunks, and a row stored already is never written again: it need only say what
     // the stored one says, so importing an artifact twice checks no blob (tokio: 2.9 s, 11.6 s checking them all).
-    const rows = async (manifest: Manifest) => run.rows(manifest, await storedRows(ctx, run.local.dim, manifest));
+    let stored = new Map<string, string>();
+    const rows = async (manifest: Manifest) => run.rows(manifest, (stored = await storedRows(ctx, run.local.dim, manifest)));
     const verified = await verifyArtifact(run.file, run.local, { keepChunkBytes: run.opts.keepChunkBytes ?? KEEP_CHUNK_BYTES, rows });
     const repository = await checkRepository(ctx, run, verified);
     const store = await openStoreFor(ctx, run.local, run.opts);
@@ -163,8 +164,10 @@ async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outco
     try {
       const writer = new ChunkWriter(store, { maxRowsPerWrite: ROWS_PER_WRITE });
       try {
-        if (verified.chunkBatches) for (const batch of verified.chunkBatches) await writer.push(batch);
-        else await pushSecondRead(run.file, verified, writer);
+        // A batch whose every row is stored already adds nothing: importing again writes nothing, asks the store nothing.
+        if (verified.chunkBatches) {
+          for (const batch of verified.chunkBatches) if (!allStored(batch, stored)) await writer.push(batch);
+        } else await pushSecondRead(run.file, verified, (batch) => (allStored(batch, stored) ? Promise.resolve() : writer.push(batch)));
         chunksAdded = await writer.finish();
       } finally {
         await writer.settle();
@@ -199,9 +202,8 @@ async function storedRows(ctx: IndexContext, dim: number, manifest: Manifest): P
   try {
     const store = await openStore(ctx.layout, dim, { create: false });
     try {
-      const state = await store.blobState(new Set(Object.values(manifest.files)));
-      const withChunks = [...state].flatMap(([blob, s]) => (s === 'chunks' ? [blob] : []));
-      for await (const batch of withChunks.length ? store.chunkColumns(withChunks, ['id', 'symbol', 'text', 'terms']) : []) {
+      // A blob without chunks here gives no rows: no need to ask which have them first.
+      for await (const batch of store.chunkColumns([...new Set(Object.values(manifest.files))], ['id', 'contentKey', 'terms'])) {
         const { id } = readFields(batch, ['id']);
         const says = rowSaysOfBatch(batch);
         for (let i = 0; i < batch.numRows; i++) rows.set(id(i), says(i));
@@ -236,8 +238,16 @@ function summaryOf(verified: VerifiedArtifact, manifest: { key: string; written:
   return { header: verified.header, manifestKey: manifest.key, manifestWritten: manifest.written, chunks: verified.trailer.counts.chunks };
 }
 
+/** Whether every row of the batch is one the store held when the artifact was verified (under the lock, so it still does). */
+function allStored(batch: ChunkBatch, stored: ReadonlyMap<string, string>): boolean {
+  if (stored.size < batch.numRows) return false;
+  const { id } = readFields(batch, ['id']);
+  for (let i = 0; i < batch.numRows; i++) if (!stored.has(id(i))) return false;
+  return true;
+}
+
 /** The second read: every entry must hash as in the first (the file could have changed in between). */
-async function pushSecondRead(file: string, verified: VerifiedArtifact, writer: ChunkWriter): Promise<void> {
+async function pushSecondRead(file: string, verified: VerifiedArtifact, push: (batch: ChunkBatch) => Promise<void>): Promise<void> {
   let i = 0;
   let columns: Buffer | null = null;
   for await (const member of readArtifact(file)) {
@@ -249,7 +259,7 @@ async function pushSecondRead(file: string, verified: VerifiedArtifact, writer: 
     // Entries come in the order the first read checked: a chunk entry's columns, then its vectors.
     const part = chunkMember(name)?.part;
     if (part === 'columns') columns = await member.content;
-    else if (part === 'vectors') await writer.push(decodeCheckedBytes({ columns: columns!, vectors: member.stored }, verified.header.dim));
+    else if (part === 'vectors') await push(decodeCheckedBytes({ columns: columns!, vectors: member.stored }, verified.header.dim));
   }
   if (i !== verified.digests.length) throw changedMeanwhile();
 }

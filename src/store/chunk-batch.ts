@@ -3,7 +3,7 @@ import { COLUMN, type ChunkField } from './chunk-columns.js';
 import type { Utf8Bytes } from './content-key.js';
 
 /** The fields of a chunk stored as strings, and as line numbers. */
-export type TextField = 'id' | 'blob' | 'language' | 'symbol' | 'text' | 'terms';
+export type TextField = 'id' | 'blob' | 'language' | 'symbol' | 'text' | 'terms' | 'contentKey';
 type LineField = 'startLine' | 'endLine';
 
 /** A chunk's fields, each read from a batch by row: strings, line numbers, and vectors viewed in the batch's memory. */

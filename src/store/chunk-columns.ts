@@ -22,7 +22,11 @@ export const COLUMN = {
 
 /** Every field of a stored chunk, as ChunkRow (contract.ts) names it, in schema order. */
 export const CHUNK_FIELDS = ['id', 'blob', 'startLine', 'endLine', 'language', 'symbol', 'text', 'terms', 'vector'] as const;
-export type ChunkField = (typeof CHUNK_FIELDS)[number];
+/**
+ * What a read may ask of a chunk: its fields, and the key of its content, which names its breadcrumb and text in
+ * 40 characters (a reference holds it: no content is read for it).
+ */
+export type ChunkField = (typeof CHUNK_FIELDS)[number] | 'contentKey';
 
 /** Every stored column of a chunk, in schema order. */
 export const CHUNK_COLUMNS: string[] = CHUNK_FIELDS.map((f) => COLUMN[f]);

@@ -25,7 +25,7 @@ export interface Utf8Bytes {
 
 /**
  * The key of each row of these string columns, hashed from their bytes without decoding them: contentKey(a, b)
- * hashes the UTF-8 of the parts joined by NUL (as rowSays joins three), which a row's bytes are already when each
+ * hashes the UTF-8 of the parts joined by NUL (as rowSays joins a key and search words), which a row's bytes are already when each
  * part is valid UTF-8 (decoding and encoding again gives them back). A row that is not is keyed from `decoded`,
  * its parts as the caller reads strings.
  */

@@ -8,9 +8,9 @@ export interface RowProblem {
   what: string;
 }
 
-/** What a stored row says, hashed: its breadcrumb, text and search words. */
+/** What a stored row says, hashed: its breadcrumb and text (by their content key) and its search words. */
 export function rowSays(symbol: string, text: string, terms: string): string {
-  return contentKey(`${symbol}\0${terms}`, text);
+  return contentKey(contentKey(symbol, text), terms);
 }
 
 /** `src/auth.py:3-6 (blob 1a2b3c4d5e6f) has a text that is not lines 3-6 of its blob`. */

@@ -49,7 +49,10 @@ export interface VerifierOptions {
 
 /** What a verifier and its forks share: one git process, the blobs read, the rows accepted, the contents embedded. */
 interface Shared {
-  reader: BlobReader;
+  /** Started at once (git is up when rows come), or with the first blob read when stored rows are given (may need none). */
+  reader: BlobReader | null;
+  /** Set once the owner closed: a fork used after it must not start a git process nobody closes. */
+  closed: boolean;
   truths: Map<string, Promise<BlobTruth | null>>;
   truthBytes: number;
   /** Rows accepted so far, id → language and content key: the same row again (a search set's) needs no blob. */
@@ -90,7 +93,7 @@ export class RowVerifier {
     shared?: Shared,
   ) {
     this.owner = !shared;
-    this.shared = shared ?? { reader: new BlobReader(opts.root), truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside && !opts.remember ? new AsideWorker() : null };
+    this.shared = shared ?? { reader: opts.stored ? null : new BlobReader(opts.root), closed: false, truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside && !opts.remember ? new AsideWorker() : null };
     this.keep = opts.keepProblems ?? 1;
     this.versionOf = opts.identity ? chunkerVersionsByLanguage(opts.identity) : null;
     const group = opts.everything ? WHOLE_GROUP : SAMPLE_GROUP;
@@ -202,7 +205,9 @@ export class RowVerifier {
   async close(): Promise<void> {
     await Promise.allSettled(this.awaitingCuts);
     await this.vectors.settle();
-    if (this.owner) await Promise.all([this.shared.reader.close(), this.shared.aside?.close()]);
+    if (!this.owner) return;
+    this.shared.closed = true;
+    await Promise.all([this.shared.reader?.close(), this.shared.aside?.close()]);
   }
 
   private async rowProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null> {
@@ -268,7 +273,7 @@ export class RowVerifier {
       this.shared.truths.set(blob, truth);
       return truth;
     }
-    truth = this.shared.reader.read(blob).then((bytes) => {
+    truth = this.reader().read(blob).then((bytes) => {
       if (!bytes) return null;
       const held = new BlobTruth(bytes, this.opts.paths(blob), this.opts.maxLineChars, this.shared.aside?.cut);
       this.shared.truthBytes += held.size;
@@ -277,6 +282,11 @@ export class RowVerifier {
     });
     this.shared.truths.set(blob, truth);
     return truth;
+  }
+
+  private reader(): BlobReader {
+    if (this.shared.closed) throw new Error('blobs read by a verifier already closed');
+    return (this.shared.reader ??= new BlobReader(this.opts.root));
   }
 
   private evict(): void {
