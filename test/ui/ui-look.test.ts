@@ -171,8 +171,12 @@ describe('the panel as a person sees it, in chromium', { skip: skipWithoutChromi
     assert.equal((await search('备用值班工程师'))[0]?.location, '升级流程.md:1-3');
     // An index run of the folder, followed in the page as any run is; its end has the page ask for the rest again.
     const askedAgain = ['/api/state', '/api/sources', '/api/doctor'].map((p) => page.waitForEvent('requestfinished', { predicate: (r) => new URL(r.url()).pathname === p, timeout: 60_000 }));
+    // The bar may still show an earlier run as done when the click returns (a loaded machine saw it): wait for the
+    // line of the run this click started, named by the id its request answered with.
+    const started = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/index' && r.request().method() === 'POST');
     await page.click('#index');
-    await page.waitForFunction(() => document.getElementById('progress')?.dataset.state === 'done', undefined, { timeout: 60_000 });
+    const { id } = (await (await started).json()) as { id: string };
+    await page.waitForFunction((task) => document.getElementById('progress')?.dataset.state === 'done' && (document.getElementById('task')?.textContent ?? '').endsWith(`task ${task}`), id, { timeout: 60_000 });
     assert.match((await page.textContent('#task')) ?? '', /^incremental run done at /);
     await Promise.all(askedAgain);
     // A reload stays on the folder; switching back shows the repository, its branch, and its own answers.
