@@ -46,8 +46,15 @@ const define = {
 fs.cpSync(path.join(root, 'src', 'ui', 'static'), path.join(dist, 'ui', 'static'), { recursive: true });
 for (const file of fs.readdirSync(out)) if (/^chunk-.*\.js(\.map)?$/.test(file)) fs.rmSync(path.join(out, file));
 
-// CommonJS has no import.meta: the bundles' code that reads import.meta.url gets the file's URL.
+// The three CommonJS bundles, each one file in dist/cli/. CommonJS has no import.meta: the bundles' code that reads
+// import.meta.url gets the file's URL.
 const COMMONJS = {
+  outdir: out,
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
   banner: { js: "const __ocragUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -56,13 +63,7 @@ const COMMONJS = {
 
 await build({
   entryPoints: { 'quick-search': path.join(out, 'quick-search.js') },
-  outdir: out,
-  allowOverwrite: true,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
   sourcemap: true,
-  logLevel: 'warning',
   ...COMMONJS,
   plugins: [
     {
@@ -88,12 +89,6 @@ await build({
 const cold = await build({
   entryPoints: { 'search-cold': path.join(out, 'search-cold.js') },
   metafile: true,
-  outdir: out,
-  allowOverwrite: true,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
   ...COMMONJS,
   // import.meta.resolve, which CommonJS lacks, is only for workers started from sources under tsx (worker-threads.ts).
   logOverride: { 'empty-import-meta': 'silent' },
@@ -115,12 +110,6 @@ for (const file of Object.keys(cold.metafile.outputs).filter((f) => f.endsWith('
 // The installed command: the quick entry beside it, the full program (main.js) for anything else.
 await build({
   entryPoints: { ocrag: path.join(out, 'bin.js') },
-  outdir: out,
-  allowOverwrite: true,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
   ...COMMONJS,
   plugins: [
     {
