@@ -54,6 +54,9 @@ const copy = path.join(work, 'repo');
 function freshCopy(): void {
   fs.rmSync(copy, { recursive: true, force: true });
   fs.cpSync(source, copy, { recursive: true, filter: (p) => path.basename(p) !== '.ocrag' });
+  // A copy's files have new inodes and times, so git's index no longer vouches for them and every `git status`
+  // (ocrag's runs it with GIT_OPTIONAL_LOCKS=0, which never refreshes it) reads every file; a clone's index is fresh.
+  execFileSync('git', ['update-index', '-q', '--refresh'], { cwd: copy, stdio: 'ignore' });
 }
 
 function ocrag(args: string[]): { ms: number; stdout: string; stderr: string } {

@@ -72,6 +72,9 @@ try {
   const grep = median(times.grep);
   const line = (name: string, ms: number[]) => console.log(`  ${name.padEnd(36)}p50 ${median(ms).toFixed(1).padStart(6)} ms  ${(median(ms) / grep).toFixed(1)}x git grep`);
   console.log(`${path.basename(repo)}, "${word}", ${rounds} interleaved rounds, load average ${loadBefore} before, ${load()} after`);
+  // Node reads the whole certificate file named there at every start (40–90 ms on the 2-core machine, against
+  // 20–30 ms for \`node -e 0\` without it); git grep does not: it is this machine's share of every ratio.
+  if (process.env.NODE_EXTRA_CA_CERTS) console.log(`NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}): every Node start here reads it; run with it unset to see ocrag's own share`);
   console.log(`  ${'git grep -n'.padEnd(36)}p50 ${grep.toFixed(1).padStart(6)} ms`);
   line('ocrag search, no server', times.cold);
   if (baseline) line('  baseline, no server', times.baseCold);
