@@ -8,10 +8,10 @@ import { quickSearch } from './quick-search.js';
 
 endQuietlyOnClosedPipe();
 
-const [command, name] = process.argv.slice(2);
-const hook = command === 'hook' && name !== undefined && !name.startsWith('-');
 void (async () => {
-  const quick = !hook && process.argv.slice(2).includes('search') ? await quickSearch(process.argv) : null;
+  // A git hook's run (`ocrag hook <name> …`) is no search line (search-line.ts reads none with a word before
+  // `search`): it goes to main.ts, which starts the hook.
+  const quick = process.argv.slice(2).includes('search') ? await quickSearch(process.argv) : null;
   if (quick === null) await import('./main.js');
   else process.exitCode = quick;
 })();

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { VALUED_GLOBAL_FLAGS } from './global-flags.js';
 
 // The command table, apart from the program: which command an argv names is known before commander and the
 // command modules load (an index run that starts itself again decides so in a lighter process: cli/arenas.ts).
@@ -36,11 +37,10 @@ const ALIASES: Record<string, string> = { hook: 'hooks' };
 
 /** The command an argv names (the first word that is one), or null: then all are loaded. */
 export function commandOf(args: string[]): string | null {
-  for (const arg of args) {
+  for (const [i, arg] of args.entries()) {
     const name = ALIASES[arg] ?? arg;
     if (name in COMMANDS) return name;
-    if (!arg.startsWith('-') && !['-C', '--cwd', '--model', '--include', '--exclude', '--max-file-bytes'].some((o) => o === args[args.indexOf(arg) - 1])) return null;
+    if (!arg.startsWith('-') && !(VALUED_GLOBAL_FLAGS as readonly string[]).includes(args[i - 1])) return null;
   }
   return null;
 }
-

@@ -1,5 +1,6 @@
 import { OcragError } from '../util/errors.js';
 import { DEFAULT_MIN_MATCH } from '../workspace/search-ask.js';
+import type { ValuedGlobalFlag } from './global-flags.js';
 import { configOf, positiveInt, splitList, workDirOf, type GlobalOptions } from './options.js';
 import { OUTPUT_FORMATS, parseMatch, parseScore, type SearchFlags, type SearchPlace } from './search-run.js';
 
@@ -18,7 +19,8 @@ export interface SearchLine {
 
 type Setter<T> = (target: T, value: string) => void;
 
-const GLOBAL: Record<string, Setter<GlobalOptions>> = {
+/** Exactly the global flags that take a value (global-flags.ts): one more there fails to compile until read here. */
+const GLOBAL: Record<ValuedGlobalFlag, Setter<GlobalOptions>> = {
   '-C': (g, v) => (g.cwd = v),
   '--cwd': (g, v) => (g.cwd = v),
   '--model': (g, v) => (g.model = v),

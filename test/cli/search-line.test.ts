@@ -50,6 +50,8 @@ const LEFT = [
   [],
   ['index'],
   ['status', 'search'],
+  // A git hook's run: the installed command (bin.ts) counts on it to go to main.ts.
+  ['hook', 'post-checkout', 'search'],
   ['search'],
   ['search', '-k'],
   ['search', '--json'],
