@@ -43,6 +43,17 @@ describe("the project's translation tables as a bridge from a Chinese question t
     }
   });
 
+  // Only the code that shows a string gains: a table holds the keys and the English the bridge adds, and would
+  // otherwise climb with them.
+  test('the tables themselves gain nothing from the bridge', async () => {
+    const scores = async (localeBridge?: number) => {
+      const found = await index.search('修改应用商店容器默认显示', { k: 10, update: false, committedOnly: true, ranking: localeBridge === undefined ? {} : { localeBridge } });
+      return (table: string) => found.find((r) => r.path === table)?.score ?? 0;
+    };
+    const [bridged, plain] = [await scores(), await scores(0)];
+    for (const table of ['src/lang/zh.ts', 'src/lang/en.ts']) assert.ok(bridged(table) <= plain(table), `${table}: ${bridged(table)} > ${plain(table)}`);
+  });
+
   test('without the bridge the view is not reached first', async () => {
     const found = await paths('修改应用商店容器默认显示', 0);
     assert.notEqual(found[0], 'src/views/container/filter.ts', found.join(', '));
