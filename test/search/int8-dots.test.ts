@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { int8DotKernel, KERNEL_MIN_CHUNKS } from '../../src/search/int8-dots.js';
-import { queryLimbs } from '../../src/search/int8-limb-dots.js';
+import { limbKernelBytes, queryLimbs } from '../../src/search/int8-limb-dots.js';
 import { topEntries, topOfLists } from '../../src/search/lexical.js';
 import { ResidentIndex } from '../../src/search/resident-index.js';
 
@@ -82,6 +82,11 @@ describe('int8 dot products in WebAssembly', () => {
     assert.equal(queryLimbs(new Float64Array(16)), null, 'all zeros');
     assert.equal(queryLimbs(Float64Array.from(unit, (x, d) => (d === 0 ? 0.1 : x))), null, 'not a float32');
     assert.equal(queryLimbs(Float64Array.from({ length: 24 }, () => 0.25)), null, 'not in sixteens');
+  });
+
+  // The float kernel answers whenever this one fails to compile, with the same sums: only this test sees the loss.
+  test('the integer kernel compiles where the float one does', () => {
+    assert.doesNotThrow(() => new WebAssembly.Module(limbKernelBytes()));
   });
 
   test('no kernel for a dimension it cannot take in eights', () => {

@@ -43,8 +43,53 @@ describe("the project's translation tables as a bridge from a Chinese question t
     }
   });
 
+  // Only the code that shows a string gains: a table holds the keys and the English the bridge adds, and would
+  // otherwise climb with them.
+  test('the tables themselves gain nothing from the bridge', async () => {
+    const scores = async (localeBridge?: number) => {
+      const found = await index.search('修改应用商店容器默认显示', { k: 10, update: false, committedOnly: true, ranking: localeBridge === undefined ? {} : { localeBridge } });
+      return (table: string) => found.find((r) => r.path === table)?.score ?? 0;
+    };
+    const [bridged, plain] = [await scores(), await scores(0)];
+    for (const table of ['src/lang/zh.ts', 'src/lang/en.ts']) assert.ok(bridged(table) <= plain(table), `${table}: ${bridged(table)} > ${plain(table)}`);
+  });
+
   test('without the bridge the view is not reached first', async () => {
     const found = await paths('修改应用商店容器默认显示', 0);
     assert.notEqual(found[0], 'src/views/container/filter.ts', found.join(', '));
+  });
+});
+
+/**
+ * Keys that say nothing (`msg017`), as some projects number their strings: only the English table's words for an
+ * entry (`Prune dangling layers`) name the code that shows it. The dictionary reads 镜像缓存 as image cache, which
+ * another file writes.
+ */
+const NUMBERED: Record<string, string> = {
+  'src/lang/zh.ts': `export default {\n  msg017: '清理镜像缓存',\n  msg018: '登录成功',\n  msg019: '删除用户',\n};\n`,
+  'src/lang/en.ts': `export default {\n  msg017: 'Prune dangling layers',\n  msg018: 'Signed in',\n  msg019: 'Remove user',\n};\n`,
+  'src/views/layers.ts': `import { t } from '../lang';\n\nexport async function pruneDanglingLayers(api) {\n  await api.post('/layers/prune', { dangling: true });\n  return t('msg017');\n}\n`,
+  'src/views/session.ts': `import { t } from '../lang';\n\nexport async function signIn(api, user) {\n  await api.post('/session', user);\n  return t('msg018');\n}\n`,
+  'src/views/users.ts': `import { t } from '../lang';\n\nexport async function removeUser(api, id) {\n  await api.delete(\`/users/\${id}\`);\n  return t('msg019');\n}\n`,
+  'src/api/images.ts': `export async function listImages(api) {\n  return api.get('/images');\n}\n\nexport function cacheKey(image) {\n  return image.id;\n}\n`,
+};
+
+describe('a numbered key, read through the English table beside the Chinese one', () => {
+  let index: CodeIndex;
+
+  before(async () => {
+    index = await CodeIndex.open(committedRepo(path.join(tempDir('i18n-numbered'), 'panel'), NUMBERED, 'panel'));
+    await index.index();
+  });
+  after(() => index.close());
+
+  test('the view that shows the string ranks above the tables and the other views', async () => {
+    const found = (await index.search('清理镜像缓存', { k: 10, update: false, committedOnly: true })).map((r) => r.path);
+    const view = found.indexOf('src/views/layers.ts');
+    assert.ok(view >= 0, found.join(', '));
+    for (const other of ['src/lang/zh.ts', 'src/lang/en.ts', 'src/views/users.ts', 'src/views/session.ts']) {
+      const at = found.indexOf(other);
+      assert.ok(at < 0 || at > view, found.join(', '));
+    }
   });
 });

@@ -79,8 +79,17 @@ describe('rows indexed before, kept by id', () => {
     const plain = new ResidentIndex(DIM);
     plain.add(batch, wanted);
     const set = new ResidentIndex(DIM);
-    set.rowMemo = new RowMemo(2);
+    const memo = new RowMemo(2);
+    const vocabularies = new Set<unknown>();
+    const get = memo.get.bind(memo);
+    memo.get = (id, blob, compute) => {
+      const kept = get(id, blob, compute);
+      vocabularies.add(kept.vocabulary);
+      return kept;
+    };
+    set.rowMemo = memo;
     set.add(batch, wanted);
+    assert.equal(vocabularies.size, 3, 'the vocabulary was begun afresh at each clearing');
     const stems = [...new Set(wide.flatMap((r) => r.terms.split(' ')).map(stem))];
     const lists = (s: ResidentIndex) => stems.map((w) => { const p = s.postings.get(w); return p && [[...p.docs], [...p.tfs]]; });
     assert.deepEqual(lists(set), lists(plain));
