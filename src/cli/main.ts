@@ -26,8 +26,21 @@ if (command === 'hook' && name !== undefined && !name.startsWith('-')) {
   const words = process.argv.slice(2);
   // The quick entry is a CommonJS bundle (scripts/bundle-cli.mjs): required, its Node built-ins come without the ES
   // module wrappers an import makes of each.
-  const quick = words.includes('search') ? await (createRequire(import.meta.url)('./quick-search.cjs') as typeof import('./quick-search.js')).quickSearch(process.argv) : null;
+  const quick = words.includes('search') ? ((await quickEntry()?.quickSearch(process.argv)) ?? null) : null;
   // An index run on Linux starts itself again with fewer malloc arenas (cli/arenas.ts), before the program loads.
   const restarted = quick ?? (words.includes('index') ? await (await import('./arenas.js')).runAgainWithArenas(process.argv) : null);
   process.exitCode = restarted ?? (await (await import('./program.js')).main(process.argv));
+}
+
+/**
+ * The quick entry, a CommonJS bundle beside the built program; null where there is none (this file run from its
+ * source under tsx): the full program answers the search then.
+ */
+function quickEntry(): typeof import('./quick-search.js') | null {
+  try {
+    return createRequire(import.meta.url)('./quick-search.cjs') as typeof import('./quick-search.js');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && (e as Error).message.includes('quick-search.cjs')) return null;
+    throw e;
+  }
 }
