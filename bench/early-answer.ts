@@ -91,7 +91,7 @@ function backgroundRuns(): number[] {
   return pids;
 }
 
-/** Milliseconds until every given process has exited, polling /proc. */
+/** Resolves once every given process has exited, polling /proc. */
 async function untilExited(pids: number[]): Promise<void> {
   while (pids.some((pid) => fs.existsSync(`/proc/${pid}`))) await new Promise((r) => setTimeout(r, PROC_POLL_MS));
 }

@@ -8,8 +8,8 @@ import { chunkerVersionOf } from '../../src/chunk/version.js';
 import { loadEmbedder } from '../../src/embed/index.js';
 import { contentEmbeddingText, contentTerms } from '../../src/index/embed-blobs.js';
 import { chunkId } from '../../src/index/chunk-id.js';
-import { cloneRepo, git, runCli, runJson, tempDir } from '../helpers.js';
-import { answers, editArtifact, indexState, INJECTED, rowOf, verifyRepo, type ArtifactRow } from './verify-helpers.js';
+import { cloneRepo, git, runCli, runJson } from '../helpers.js';
+import { answers, editArtifact, exportedArtifact, indexState, INJECTED, rowOf, verifyRepo, type ArtifactRow } from './verify-helpers.js';
 
 const QUESTION = 'how is the password verified';
 
@@ -33,10 +33,7 @@ describe('import holds every row of an artifact to the repository', () => {
     await runJson(['index'], victim);
     for (const [file, line] of [['src/auth.py', '# sessions last a day\n'], ['docs/guide.md', '\nSee also the FAQ.\n'], ['data/prices.csv', '3,plum,5\n'], ['notes.txt', '\nVersion 2.\n']]) fs.appendFileSync(path.join(origin, file), line);
     git(origin, 'commit', '-qam', 'second');
-    await runJson(['index'], origin);
-    work = tempDir('verify-artifacts');
-    good = path.join(work, 'good.tar');
-    await runJson(['export', '--out', good], origin);
+    ({ work, good } = await exportedArtifact(origin, 'verify-artifacts'));
     modelId = (JSON.parse(fs.readFileSync(path.join(origin, '.ocrag', 'store.json'), 'utf8')) as { modelId: string }).modelId;
     second = git(origin, 'rev-parse', 'HEAD');
     originAnswered = await answers(origin, QUESTION);

@@ -13,7 +13,7 @@ import { connectTables } from '../../src/store/lance/connect.js';
 import { lanceStorageOptions, s3Settings } from '../../src/store/s3/settings.js';
 import { storeLocation } from '../../src/store/layout.js';
 import { openStore } from '../../src/store/open-store.js';
-import { committedRepo, runCli, tempDir } from '../helpers.js';
+import { committedRepo, runCli, runJson, tempDir } from '../helpers.js';
 
 /** The password check an attacker wants the agent to read otherwise. */
 export const AUTH_PY = [
@@ -56,6 +56,15 @@ export function verifyRepo(): string {
     'a repository to attack',
   );
   return repo;
+}
+
+/** Indexes `origin` and exports it as `good.tar` in a new folder (`work`), where the tests write their edited copies. */
+export async function exportedArtifact(origin: string, prefix: string): Promise<{ work: string; good: string }> {
+  await runJson(['index'], origin);
+  const work = tempDir(prefix);
+  const good = path.join(work, 'good.tar');
+  await runJson(['export', '--out', good], origin);
+  return { work, good };
 }
 
 /** A row of an artifact, as the columns and vectors of its chunk entries hold it. */

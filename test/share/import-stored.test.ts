@@ -10,8 +10,8 @@ import { readFields } from '../../src/store/chunk-batch.js';
 import { storeLocation } from '../../src/store/layout.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { ImportSummary } from '../../src/share/import.js';
-import { cloneRepo, git, runCli, runJson, tempDir } from '../helpers.js';
-import { editArtifact, indexState, INJECTED, rowOf, verifyRepo, type ArtifactRow } from '../security/verify-helpers.js';
+import { cloneRepo, git, runCli, runJson } from '../helpers.js';
+import { editArtifact, exportedArtifact, indexState, INJECTED, rowOf, verifyRepo, type ArtifactRow } from '../security/verify-helpers.js';
 
 describe('import into an index holding its rows already', () => {
   let victim: string;
@@ -22,10 +22,7 @@ describe('import into an index holding its rows already', () => {
 
   before(async () => {
     const origin = verifyRepo();
-    await runJson(['index'], origin);
-    work = tempDir('import-stored');
-    good = path.join(work, 'good.tar');
-    await runJson(['export', '--out', good], origin);
+    ({ work, good } = await exportedArtifact(origin, 'import-stored'));
     cache = git(origin, 'rev-parse', 'HEAD:src/cache.ts');
     victim = cloneRepo(origin, 'victim');
     await runJson(['index'], victim);

@@ -12,6 +12,7 @@ import arrow from '../../src/store/arrow.js';
 import { storeLocation } from '../../src/store/layout.js';
 import { openStore } from '../../src/store/open-store.js';
 import { git, makeFixtureRepo, runCli, runJson, tempDir } from '../helpers.js';
+import { exportedArtifact } from '../security/verify-helpers.js';
 
 /** Everything an import could change: manifests (byte for byte), chunk count, and files outside .ocrag/. */
 interface State {
@@ -112,10 +113,7 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
 
   before(async () => {
     const origin = makeFixtureRepo();
-    await runJson(['index'], origin);
-    work = tempDir('hostile');
-    good = path.join(work, 'good.tar');
-    await runJson(['export', '--out', good], origin);
+    ({ work, good } = await exportedArtifact(origin, 'hostile'));
     goodEntries = await readEntries(good);
     // The victim: a clone one commit ahead, with its own index, so an accepted artifact would add to it.
     sandbox = tempDir('victim');

@@ -3,7 +3,7 @@ import type * as lancedb from '@lancedb/lancedb';
 import type { Data as DataType, RecordBatch as RecordBatchType, Table as TableType } from 'apache-arrow';
 import arrow from '../arrow.js';
 import { keysOfBytes } from '../content-key.js';
-import { utf8BytesOfData } from '../chunk-batch.js';
+import { readFields, utf8BytesOf } from '../chunk-batch.js';
 import { CHUNK_COLUMNS, COLUMN } from '../chunk-columns.js';
 import { crashPoint } from '../../util/crash-point.js';
 import { checkStoredBatch } from '../batch-integrity.js';
@@ -88,13 +88,12 @@ export async function addBatchesNotStored(tables: ChunkTables, batches: RecordBa
   const keep: RowRef[] = [];
   const keys: string[] = [];
   for (const batch of batches) {
-    const [id, symbol, text] = [COLUMN.id, COLUMN.symbol, COLUMN.text].map((c) => batch.getChild(c)!);
     // Keyed from their bytes: decoding every text (Arrow's accessor, a TextDecoder per value) cost more than hashing it.
     // A row that is not valid UTF-8 is keyed from its strings read as written (Arrow's accessor drops a leading U+FEFF).
-    const [idOf, symbolOf, textOf] = [id, symbol, text].map((c) => stringsOf(c.data[0]));
-    const keyOf = keysOfBytes([utf8BytesOfData(symbol.data[0]), utf8BytesOfData(text.data[0])], (row) => [symbolOf(row), textOf(row)]);
+    const { id, symbol, text } = readFields(batch, ['id', 'symbol', 'text']);
+    const keyOf = keysOfBytes([utf8BytesOf(batch, 'symbol'), utf8BytesOf(batch, 'text')], (row) => [symbol(row), text(row)]);
     for (let row = 0; row < batch.numRows; row++) {
-      const rowId = idOf(row);
+      const rowId = id(row);
       if (ids.has(rowId)) continue;
       ids.add(rowId);
       keep.push({ batch, row });
@@ -160,13 +159,6 @@ function lentColumns(schema: ReturnType<typeof refSchema>, batch: RecordBatchTyp
     columns.set(field.name, data);
   }
   return columns;
-}
-
-/** A string column's values, decoded from their bytes as written. */
-function stringsOf(data: DataType): (row: number) => string {
-  const { offset, valueOffsets, values } = utf8BytesOfData(data);
-  const bytes = Buffer.from(values.buffer, values.byteOffset, values.byteLength);
-  return (row) => bytes.toString('utf8', valueOffsets[offset + row], valueOffsets[offset + row + 1]);
 }
 
 /**
