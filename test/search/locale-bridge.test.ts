@@ -21,17 +21,24 @@ const FILES: Record<string, string> = {
   'src/api/containers.ts': `export async function listContainers(api, page) {\n  return api.get('/containers', { params: { page } });\n}\n`,
 };
 
-describe("the project's translation tables as a bridge from a Chinese question to the code that shows the string", () => {
+/** A repository of `files`, indexed before the suite's tests and closed after them; the index, once open. */
+function indexedPanel(files: Record<string, string>, name: string): () => CodeIndex {
   let index: CodeIndex;
-
   before(async () => {
-    index = await CodeIndex.open(committedRepo(path.join(tempDir('i18n'), 'panel'), FILES, 'panel'));
+    index = await CodeIndex.open(committedRepo(path.join(tempDir(name), 'panel'), files, 'panel'));
     await index.index();
   });
   after(() => index.close());
+  return () => index;
+}
 
-  const paths = async (query: string, localeBridge?: number) =>
-    (await index.search(query, { k: 10, update: false, committedOnly: true, ranking: localeBridge === undefined ? {} : { localeBridge } })).map((r) => r.path);
+/** The committed tree's top 10, with the bridge at its default weight or at `localeBridge`. */
+const searchIn = (index: CodeIndex, query: string, localeBridge?: number) =>
+  index.search(query, { k: 10, update: false, committedOnly: true, ranking: localeBridge === undefined ? {} : { localeBridge } });
+
+describe("the project's translation tables as a bridge from a Chinese question to the code that shows the string", () => {
+  const index = indexedPanel(FILES, 'i18n');
+  const paths = async (query: string, localeBridge?: number) => (await searchIn(index(), query, localeBridge)).map((r) => r.path);
 
   test('a question in the UI\'s Chinese ranks the view that uses the key above the table that holds the string', async () => {
     const found = await paths('修改应用商店容器默认显示');
@@ -47,7 +54,7 @@ describe("the project's translation tables as a bridge from a Chinese question t
   // otherwise climb with them.
   test('the tables themselves gain nothing from the bridge', async () => {
     const scores = async (localeBridge?: number) => {
-      const found = await index.search('修改应用商店容器默认显示', { k: 10, update: false, committedOnly: true, ranking: localeBridge === undefined ? {} : { localeBridge } });
+      const found = await searchIn(index(), '修改应用商店容器默认显示', localeBridge);
       return (table: string) => found.find((r) => r.path === table)?.score ?? 0;
     };
     const [bridged, plain] = [await scores(), await scores(0)];
@@ -75,16 +82,10 @@ const NUMBERED: Record<string, string> = {
 };
 
 describe('a numbered key, read through the English table beside the Chinese one', () => {
-  let index: CodeIndex;
-
-  before(async () => {
-    index = await CodeIndex.open(committedRepo(path.join(tempDir('i18n-numbered'), 'panel'), NUMBERED, 'panel'));
-    await index.index();
-  });
-  after(() => index.close());
+  const index = indexedPanel(NUMBERED, 'i18n-numbered');
 
   test('the view that shows the string ranks above the tables and the other views', async () => {
-    const found = (await index.search('清理镜像缓存', { k: 10, update: false, committedOnly: true })).map((r) => r.path);
+    const found = (await searchIn(index(), '清理镜像缓存')).map((r) => r.path);
     const view = found.indexOf('src/views/layers.ts');
     assert.ok(view >= 0, found.join(', '));
     for (const other of ['src/lang/zh.ts', 'src/lang/en.ts', 'src/views/users.ts', 'src/views/session.ts']) {
