@@ -50,7 +50,7 @@ export function storedBatchProblem(batch: RecordBatch): string | null {
   }
   const [starts, ends] = [data(COLUMN.startLine), data(COLUMN.endLine)];
   for (let row = 0; starts && ends && row < batch.numRows; row++) {
-    const [start, end] = [(starts.values as Int32Array)[starts.offset + row], (ends.values as Int32Array)[ends.offset + row]];
+    const [start, end] = [(starts.values as Int32Array)[row], (ends.values as Int32Array)[row]];
     if (!(start >= 1 && start <= end && end <= MAX_LINE)) return `has lines ${start}-${end}`;
   }
   const language = data(COLUMN.language);
@@ -75,7 +75,7 @@ export function storedBatchProblem(batch: RecordBatch): string | null {
     const child = vectors.children[0];
     const values = child.values as Float32Array;
     for (let row = 0; row < batch.numRows; row++) {
-      const problem = vectorProblem(values, child.offset + (vectors.offset + row) * dim, dim);
+      const problem = vectorProblem(values, row * dim, dim);
       if (problem) return problem;
     }
   }
@@ -87,7 +87,7 @@ function badDigest(column: Data, lengths: number[]): number {
   const offsets = column.valueOffsets;
   const bytes = column.values as Uint8Array;
   for (let row = 0; row < column.length; row++) {
-    const [from, to] = [offsets[column.offset + row], offsets[column.offset + row + 1]];
+    const [from, to] = [offsets[row], offsets[row + 1]];
     if (!lengths.includes(to - from)) return row;
     for (let i = from; i < to; i++) {
       const c = bytes[i];
@@ -113,7 +113,7 @@ function badTerms(column: Data): number {
   const offsets = column.valueOffsets;
   const bytes = column.values as Uint8Array;
   for (let row = 0; row < column.length; row++) {
-    const [from, to] = [offsets[column.offset + row], offsets[column.offset + row + 1]];
+    const [from, to] = [offsets[row], offsets[row + 1]];
     if (!(from <= to && to <= bytes.length)) return row;
     let wide = false;
     for (let i = from; i < to; i++) {
@@ -127,6 +127,5 @@ function badTerms(column: Data): number {
 }
 
 function stringAt(column: Data, row: number): string {
-  const at = column.offset + row;
-  return decoder.decode((column.values as Uint8Array).subarray(column.valueOffsets[at], column.valueOffsets[at + 1]));
+  return decoder.decode((column.values as Uint8Array).subarray(column.valueOffsets[row], column.valueOffsets[row + 1]));
 }

@@ -52,7 +52,7 @@ export function utf8BytesOf(batch: RecordBatch, field: TextField): Utf8Bytes {
 
 /** A string column's bytes as it holds them (content-key.ts, keysOfBytes). */
 export function utf8BytesOfData(data: Data): Utf8Bytes {
-  return { offset: data.offset, valueOffsets: data.valueOffsets as Int32Array, values: (data.values as Uint8Array | undefined) ?? new Uint8Array(0) };
+  return { valueOffsets: data.valueOffsets as Int32Array, values: (data.values as Uint8Array | undefined) ?? new Uint8Array(0) };
 }
 
 function dataOf(batch: RecordBatch, field: ChunkField): Data | undefined {

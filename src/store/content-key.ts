@@ -16,9 +16,8 @@ export function contentKey(symbol: string, text: string): string {
   return sha256Hex(`${symbol}\0${text}`).slice(0, 40);
 }
 
-/** A string column as Arrow holds one: UTF-8 bytes, and where each row's start (from `offset`). */
+/** A string column as Arrow holds one: UTF-8 bytes, and where each row starts (`valueOffsets[row]`). */
 export interface Utf8Bytes {
-  offset: number;
   valueOffsets: Int32Array;
   values: Uint8Array;
 }
@@ -49,4 +48,4 @@ export function keysOfBytes(columns: Utf8Bytes[], decoded: (row: number) => stri
 /** Enough for most chunks' breadcrumb and text; a longer one grows it. */
 const SCRATCH_BYTES = 64 * 1024;
 
-const slice = (column: Utf8Bytes, row: number) => column.values.subarray(column.valueOffsets[column.offset + row], column.valueOffsets[column.offset + row + 1]);
+const slice = (column: Utf8Bytes, row: number) => column.values.subarray(column.valueOffsets[row], column.valueOffsets[row + 1]);

@@ -24,7 +24,7 @@ export function takeColumn(name: string, type: ArrowType, picks: RowRef[]): Data
     const values = new (type.ArrayType as Int32ArrayConstructor)(picks.length);
     picks.forEach((p, i) => {
       const data = column(p.batch);
-      values[i] = (data.values as Int32Array)[data.offset + p.row];
+      values[i] = (data.values as Int32Array)[p.row];
     });
     return makeData({ type, length: picks.length, nullCount: 0, data: values } as never);
   }
@@ -36,13 +36,13 @@ function takeUtf8(datas: DataType[], picks: RowRef[]): DataType {
   const offsets = new Int32Array(picks.length + 1);
   for (let i = 0; i < picks.length; i++) {
     const data = datas[i];
-    const at = data.offset + picks[i].row;
+    const at = picks[i].row;
     offsets[i + 1] = offsets[i] + (data.valueOffsets[at + 1] - data.valueOffsets[at]);
   }
   const bytes = new Uint8Array(offsets[picks.length]);
   for (let i = 0; i < picks.length; i++) {
     const data = datas[i];
-    const at = data.offset + picks[i].row;
+    const at = picks[i].row;
     bytes.set((data.values as Uint8Array).subarray(data.valueOffsets[at], data.valueOffsets[at + 1]), offsets[i]);
   }
   return makeData({ type: new Utf8(), length: picks.length, nullCount: 0, valueOffsets: offsets, data: bytes });
@@ -54,7 +54,7 @@ function takeVectors(type: InstanceType<typeof arrow.FixedSizeList>, datas: Data
   for (let i = 0; i < picks.length; i++) {
     const list = datas[i];
     const child = list.children[0];
-    const start = child.offset + (list.offset + picks[i].row) * dim;
+    const start = picks[i].row * dim;
     floats.set((child.values as Float32Array).subarray(start, start + dim), i * dim);
   }
   return makeData({ type, length: picks.length, nullCount: 0, child: makeData({ type: new Float32(), length: floats.length, nullCount: 0, data: floats }) });
