@@ -1,6 +1,7 @@
 import { stem } from '../text/stem.js';
 import type { NumberList } from './postings.js';
 import type { ResidentChunks } from './resident.js';
+import { bm25Idf } from '../text/bm25.js';
 
 /** BM25 term-frequency saturation and length normalisation. */
 export interface Bm25Params {
@@ -69,7 +70,7 @@ export function bm25(resident: ResidentChunks, visible: VisibleChunks, words: st
     if (!posting) continue;
     const df = visibleCount(visible, word, posting.docs);
     if (!df) continue;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const idf = bm25Idf(n, df);
     for (let j = 0; j < posting.docs.length; j++) {
       const d = posting.docs[j];
       if (!visible.mask[d]) continue;
@@ -98,7 +99,7 @@ export function fileBm25(resident: ResidentChunks, visible: VisibleChunks, words
   for (const [word, weight] of stemmedWeights(words, weights)) {
     const tfs = fileTermCounts(resident, visible, word);
     if (!tfs.size) continue;
-    const idf = Math.log(1 + (n - tfs.size + 0.5) / (tfs.size + 0.5));
+    const idf = bm25Idf(n, tfs.size);
     for (const [blob, tf] of tfs) {
       const norm = tf + k1 * (1 - b + (b * visible.fileLength.get(blob)!) / visible.meanFileLength);
       scores.set(blob, (scores.get(blob) ?? 0) + (weight * idf * tf * (k1 + 1)) / norm);

@@ -4,6 +4,7 @@ import { visibleCount } from './lexical.js';
 import type { NumberList } from './postings.js';
 import type { QueryInfo } from './query.js';
 import type { Hit } from './rank/hit.js';
+import { bm25Idf } from '../text/bm25.js';
 
 /**
  * What the relevance rule (relevance.ts) reads of one ranked answer: how rare each of the query's words is in the
@@ -52,7 +53,7 @@ function wordsOf(q: Pick<QueryInfo, 'terms' | 'termWeights' | 'concepts'>): { te
 export function matchEvidence(pool: Pick<CandidatePool, 'resident' | 'visible' | 'defined'>, q: Pick<QueryInfo, 'terms' | 'termWeights' | 'concepts'>, hits: readonly Hit[]): MatchEvidence {
   const { resident, visible } = pool;
   const n = Math.max(visible.chunks.length, RARITY_VIEW_CHUNKS);
-  const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  const idf = (df: number) => bm25Idf(n, df);
   const wanted = new Set(hits.map((h) => h.candidate.index));
   const rarity = new Map<string, { idf: number; holders: Set<number> }>();
   const termRarity = (term: string) => {

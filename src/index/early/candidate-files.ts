@@ -3,6 +3,7 @@ import type { QueryInfo } from '../../search/query.js';
 import { hasCjk } from '../../text/scripts.js';
 import { stem } from '../../text/stem.js';
 import { segmentWords } from '../../text/path-words.js';
+import { bm25Idf } from '../../text/bm25.js';
 
 /** A selected file as the tree lists it. */
 export interface TreeFile {
@@ -54,7 +55,7 @@ export function rankFiles(files: TreeFile[], counts: Map<string, WordCounts>, wo
     const found = counts.get(f.path);
     for (const w of words) if (found?.has(w) || paths.get(f.path)!.includes(w)) df.set(w, df.get(w)! + 1);
   }
-  const idf = new Map(words.map((w) => [w, Math.log(1 + (files.length - df.get(w)! + 0.5) / (df.get(w)! + 0.5))]));
+  const idf = new Map(words.map((w) => [w, bm25Idf(files.length, df.get(w)!)]));
   const scored: { file: TreeFile; score: number }[] = [];
   for (const f of files) {
     const found = counts.get(f.path);

@@ -3,6 +3,7 @@ import { stem } from '../../../text/stem.js';
 import { fileTermCounts, type VisibleChunks } from '../../lexical.js';
 import type { ResidentChunks } from '../../resident.js';
 import type { PenaltySignal } from './signal.js';
+import { bm25Idf } from '../../../text/bm25.js';
 
 const DEFAULTS = {
   /**
@@ -53,7 +54,7 @@ export function conceptCoverage(resident: ResidentChunks, visible: VisibleChunks
     const blobs = new Set<string>();
     for (const stemmed of new Set(concept.map(stem))) for (const blob of fileTermCounts(resident, visible, stemmed).keys()) blobs.add(blob);
     if (!blobs.size) continue;
-    const idf = Math.log(1 + (files - blobs.size + 0.5) / (blobs.size + 0.5));
+    const idf = bm25Idf(files, blobs.size);
     total += idf;
     for (const blob of blobs) held.set(blob, (held.get(blob) ?? 0) + idf);
   }

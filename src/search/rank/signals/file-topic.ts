@@ -7,6 +7,7 @@ import { parseBreadcrumb } from '../../../text/breadcrumb.js';
 import { codeTerms } from '../../../text/terms.js';
 import { stem } from '../../../text/stem.js';
 import type { BoostSignal } from './signal.js';
+import { bm25Idf } from '../../../text/bm25.js';
 
 const DEFAULTS = {
   /**
@@ -106,7 +107,7 @@ function nameEvidence(resident: ResidentChunks, visible: VisibleChunks, view: Se
     const posting = s.postings.get(term);
     if (!posting) continue;
     const df = posting.length;
-    const idf = Math.log(1 + (s.files - df + 0.5) / (df + 0.5));
+    const idf = bm25Idf(s.files, df);
     for (const { blob, tf, length } of posting) scores.set(blob, (scores.get(blob) ?? 0) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length) / s.meanLength)));
   }
   let top = 0;
