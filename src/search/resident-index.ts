@@ -177,6 +177,8 @@ export class ResidentIndex {
 
   /** Adds one chunk, its vector already in int8 with its scale. */
   protected addRow(chunk: ChunkInfo, terms: string, { vector, scale }: { vector: Int8Array; scale: number }): void {
+    // A memo's postings are laid out from its rows alone: a row indexed here would go where they never look.
+    if (this.postings instanceof MemoPostings) throw new Error('a set of memo rows takes no row indexed apart');
     const { id, blob, startLine, endLine, language, symbol, text } = chunk;
     const i = this.place({ id, blob, startLine, endLine, language, symbol, text }, vector, scale);
     this.added(terms);
