@@ -63,6 +63,21 @@ export async function chunkFile(path: string, text: string, options: Partial<Chu
   }
 }
 
+/**
+ * Starts loading the grammars that chunking files at these paths (as their names tell) will need: their WebAssembly
+ * compiles off this thread, so a run that has other work first (opening the store) does not wait for it at its
+ * first file. Never throws; a grammar that cannot load is told as chunking would tell it.
+ */
+export function warmGrammars(paths: Iterable<string>): void {
+  for (const path of paths) {
+    const language = detectLanguage(path);
+    // As chunkFile: documents and single-file components are cut without a grammar of their own.
+    if (isDocumentLanguage(language) || Object.hasOwn(SFC_REVISIONS, language)) continue;
+    const rules = rulesFor(language);
+    if (rules) void grammarFor(rules);
+  }
+}
+
 /** The language a file's chunks get: its name's, else (a file no name explains) its first line's: a `#!` names its interpreter, a doctype makes it HTML. */
 export function fileLanguage(path: string, lines: SourceLines): string {
   const language = detectLanguage(path);

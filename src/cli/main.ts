@@ -21,7 +21,7 @@ for (const stream of [process.stdout, process.stderr]) {
 const [command, name, ...args] = process.argv.slice(2);
 if (command === 'hook' && name !== undefined && !name.startsWith('-')) {
   // Never fails, exit 0 (as the hidden `hook` command of the full program).
-  await (await import('../workspace/hook.js')).runHook(process.cwd(), name, args);
+  await (await (await import('./hook-entry.js')).hookEntry()).runHook(process.cwd(), name, args);
 } else {
   const words = process.argv.slice(2);
   // The quick entry is a CommonJS bundle (scripts/bundle-cli.mjs): required, its Node built-ins come without the ES

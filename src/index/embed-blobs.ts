@@ -102,7 +102,10 @@ export async function embedBlobs(
   const claimed = new Set<string>();
   const embed = async (rows: PendingChunk[], from: number, to: number) => {
     const missing = new Set([...new Set(rows.map((r) => r.key))].filter((k) => !claimed.has(k)));
-    if (maybeStored) for (const key of await store.storedContents(missing)) missing.delete(key);
+    // While the store looks the contents up (on LanceDB's threads), this thread sets up the encoder they may need.
+    const asking = maybeStored && missing.size ? store.storedContents(missing) : null;
+    embedder.prepare?.(missing.size);
+    if (asking) for (const key of await asking) missing.delete(key);
     for (const key of missing) claimed.add(key);
     if (settings.copyContents && missing.size) {
       const wanted: ContentsWanted = new Map();

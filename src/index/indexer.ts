@@ -1,9 +1,10 @@
 import fs from 'node:fs';
-import { grammarNotices } from '../chunk/index.js';
+import { grammarNotices, warmGrammars } from '../chunk/index.js';
 import { chunkerVersion } from '../chunk/version.js';
 import type { Embedder } from '../embed/index.js';
 import { BlobReader } from '../git/blobs.js';
 import { listTree } from '../git/tree.js';
+import { shownPath } from '../git/path-key.js';
 import type { BlobState } from '../store/blob-state.js';
 import type { ChunkReader } from '../store/contract.js';
 import { ensureGitExclude } from '../store/layout.js';
@@ -69,6 +70,9 @@ export type { IndexSummary } from './known-tree.js';
  */
 const RELEASE_AFTER_CHUNKS = 20_000;
 
+/** Files no manifest knows, up to which a run loads their grammars ahead (a commit's; a branch's load as they come). */
+const WARM_FILES = 64;
+
 /** Beyond this many blobs unknown to the base manifests, one scan of the store beats per-blob look-ups. */
 const LOOKUP_LIMIT = 5000;
 
@@ -109,12 +113,14 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
   const identity = { modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: chunkerVersion() };
   // Before the local store is opened: a foreign remote is refused with the local index untouched.
   const remote = await checkRemote(ctx, identity, opts.onNotice);
+  const fromManifests = knownFromManifests(ctx, embedder.modelId, [manifestKey(branch, commit), ...(opts.baseKeys ?? [])]);
+  warmChunker(selection, fromManifests);
   const store = await openStoreFor(ctx, embedder, opts);
   let remoteTables: RemoteReader | null = null;
   let check: RemoteCheck | null = null;
   try {
     const storeWasEmpty = (await store.countChunks()) === 0;
-    const known = await knownState(ctx, store, selection, embedder.modelId, [manifestKey(branch, commit), ...(opts.baseKeys ?? [])]);
+    const known = await knownState(store, selection, fromManifests);
     let pending = uniqueUnknown(selection.files, known);
     const unknownAtStart = pending.map((b) => b.blob);
     let fetched: ReadThroughSummary | undefined;
@@ -194,11 +200,8 @@ async function releaseEmbedding(embedder: Embedder): Promise<void> {
   fullGc();
 }
 
-/**
- * Blob → "chunks" or skip reason for every selected blob the index already has. Manifests answer for free
- * (their blobs are stored by construction); the store is asked only about the rest.
- */
-async function knownState(ctx: IndexContext, store: ChunkReader, selection: Selection, modelId: string, baseKeys: string[]): Promise<Map<string, BlobState>> {
+/** Blob → "chunks" or skip reason for the blobs of these manifests (and of a few recent ones): stored by construction. */
+function knownFromManifests(ctx: IndexContext, modelId: string, baseKeys: string[]): Map<string, BlobState> {
   const known = new Map<string, BlobState>();
   const keys = new Set(baseKeys);
   if (keys.size === 1) for (const key of listManifests(ctx.layout.manifests).slice(0, 3)) keys.add(key);
@@ -206,6 +209,23 @@ async function knownState(ctx: IndexContext, store: ChunkReader, selection: Sele
     const m = readManifest(ctx.layout.manifests, key);
     if (m && m.modelId === modelId && m.chunkerVersion === chunkerVersion()) knownBlobs(m, known);
   }
+  return known;
+}
+
+/**
+ * A commit's few files no manifest knows: their grammars start loading (off this thread) while the store opens,
+ * so chunking the first does not wait for its grammar. Beyond a commit's worth the run is long enough anyway.
+ */
+function warmChunker(selection: Selection, known: ReadonlyMap<string, BlobState>): void {
+  const unknown = selection.files.filter((f) => !known.has(f.blob));
+  if (unknown.length && unknown.length <= WARM_FILES) warmGrammars(unknown.map((f) => shownPath(f.path)));
+}
+
+/**
+ * Blob → "chunks" or skip reason for every selected blob the index already has. Manifests answer for free
+ * (`known`, from knownFromManifests, filled in here); the store is asked only about the rest.
+ */
+async function knownState(store: ChunkReader, selection: Selection, known: Map<string, BlobState>): Promise<Map<string, BlobState>> {
   const unknown = new Set(selection.files.map((f) => f.blob).filter((b) => !known.has(b)));
   if (unknown.size === 0) return known;
   const state = await store.blobState(unknown.size <= LOOKUP_LIMIT ? unknown : undefined);

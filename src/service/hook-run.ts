@@ -38,7 +38,7 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
           fs.rmSync(pending, { force: true });
           if (!headJustRead) ctx = { ...ctx, head: await readHead(ctx.repo.root) };
           headJustRead = false;
-          const s = await indexOnce(ctx, cwd, full);
+          const s = await indexOnce(ctx, full);
           appendLog(
             layout.log,
             `${hook}: ${s.upToDate ? 'up to date' : 'indexed'} ${s.branch ?? 'detached'}@${s.commit.slice(0, 8)}: ${s.files} files, ${s.newBlobs} new blobs, ${s.chunksEmbedded} chunks embedded in ${s.seconds.toFixed(2)} s`,
@@ -65,13 +65,14 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
  * One run under the lock. A tree the index already holds (a switch back to an indexed branch, a new branch)
  * is answered from the manifests alone: the model, the chunker and LanceDB are loaded only for real work.
  */
-async function indexOnce(ctx: IndexContext, cwd: string, full: { index: CodeIndex | null }): Promise<IndexSummary> {
+async function indexOnce(ctx: IndexContext, full: { index: CodeIndex | null }): Promise<IndexSummary> {
   const known = indexKnownTree(ctx);
   if (known) return known;
   let index = full.index;
   if (!index) {
     const { CodeIndex } = await import('./code-index.js');
-    index = full.index = await CodeIndex.open(cwd);
+    // The context the hook opened (git asked once): HEAD as read for this run, config and folder checked.
+    index = full.index = await CodeIndex.open(ctx);
   }
   return index.index({ holdingLock: true });
 }

@@ -47,6 +47,10 @@ export class QueryCache implements Embedder {
     return vector;
   }
 
+  prepare(texts: number): void {
+    this.model.prepare?.(texts);
+  }
+
   async release(): Promise<void> {
     await this.model.release?.();
   }

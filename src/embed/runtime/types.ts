@@ -14,4 +14,10 @@ export interface Embedder {
    * again; queries still work. An index run calls it before the store's own memory-hungry work.
    */
   release?(): Promise<void>;
+  /**
+   * Sets up now what embedding about `texts` documents will need, where that is work of this thread: a caller
+   * about to wait on other work (the store's look-up of which contents it holds) lets it overlap. Never throws:
+   * the `embed` that needs what failed says why.
+   */
+  prepare?(texts: number): void;
 }
