@@ -94,3 +94,33 @@ describe('a numbered key, read through the English table beside the Chinese one'
     }
   });
 });
+
+/**
+ * Tables split by screen under a folder named by the language (`src/locales/zh-CN/pages.ts` beside
+ * `src/locales/en-US/pages.ts`), as many React and Vue projects keep them: each file is a table like `zh-CN.ts`.
+ * The view shows the string by its key and writes no Chinese; the dictionary reads 黑名单 as `blacklist`, which
+ * another file writes.
+ */
+const BY_FOLDER: Record<string, string> = {
+  'src/locales/zh-CN/pages.ts': `export default {\n  'pages.member.blockList.title': '黑名单成员',\n  'pages.member.blockList.remove': '移出黑名单',\n  'pages.member.invite': '邀请成员',\n};\n`,
+  'src/locales/en-US/pages.ts': `export default {\n  'pages.member.blockList.title': 'Blocked members',\n  'pages.member.blockList.remove': 'Unblock',\n  'pages.member.invite': 'Invite member',\n};\n`,
+  'src/locales/zh-CN/menu.ts': `export default {\n  'menu.member': '成员管理',\n  'menu.settings': '系统设置',\n};\n`,
+  'src/locales/en-US/menu.ts': `export default {\n  'menu.member': 'Members',\n  'menu.settings': 'Settings',\n};\n`,
+  'src/pages/Member/BlockList.tsx': `import { useIntl } from 'umi';\n\nexport default function BlockList({ rows, onUnblock }) {\n  const intl = useIntl();\n  return rows.map((row) => ({\n    title: intl.formatMessage({ id: 'pages.member.blockList.title' }),\n    action: () => onUnblock(row.id),\n    label: intl.formatMessage({ id: 'pages.member.blockList.remove' }),\n  }));\n}\n`,
+  'src/pages/Member/Invite.tsx': `import { useIntl } from 'umi';\n\nexport default function Invite({ send }) {\n  const intl = useIntl();\n  return { label: intl.formatMessage({ id: 'pages.member.invite' }), onSubmit: send };\n}\n`,
+  'src/services/blacklist.ts': `export async function blacklistAddress(api, address) {\n  return api.post('/blacklist', { address });\n}\n`,
+};
+
+describe('tables in folders named by their language', () => {
+  const index = indexedPanel(BY_FOLDER, 'i18n-folders');
+
+  test('the view that shows the string ranks above the tables that hold it', async () => {
+    const found = (await searchIn(index(), '移出黑名单成员')).map((r) => r.path);
+    const view = found.indexOf('src/pages/Member/BlockList.tsx');
+    assert.ok(view >= 0 && view < 2, found.join(', '));
+    for (const table of ['src/locales/zh-CN/pages.ts', 'src/locales/en-US/pages.ts']) {
+      const at = found.indexOf(table);
+      assert.ok(at < 0 || at > view, found.join(', '));
+    }
+  });
+});
