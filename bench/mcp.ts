@@ -1,7 +1,7 @@
 // node --import tsx bench/mcp.ts [repo] [--queries N] [--profile DIR] [--json FILE]: latency of `ocrag mcp` as an agent sees it, over stdio
 // with the SDK client. Prints numbers; asserts nothing. Default repo: /tmp/bench-repos/tokio (indexed first if needed).
 //   start → first answer: spawn the server, initialize, one search_code (model and index on disk, page cache warm)
-//   search p50/p90/p99: round trips of search_code after warm-up, cycling through QUERIES (nothing changes)
+//   search p50/p90/p99: round trips of search_code after warm-up, cycling through MCP_QUERIES (nothing changes)
 //   after an edit: the first search after an uncommitted file change (git status + re-embedding that file)
 //   against rg: each search_code round trip is followed by `rg -n -i` for the query's longest word over the same
 //   tree (a process per search, as an agent runs it), so both p50s come from one interleaved run (skipped without rg)
@@ -15,17 +15,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { writeJsonResult } from './json-result.js';
+import { MCP_QUERIES } from './mcp-queries.js';
 import { percentile } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
-const QUERIES = [
-  'spawn a blocking task on a thread pool', 'accept incoming TCP connections', 'send a value on an mpsc channel', 'timer wheel', 'JoinHandle::abort',
-  'read a file to the end asynchronously', 'acquire a semaphore permit', 'configure the number of worker threads', 'graceful shutdown on ctrl-c', 'broadcast channel lagging receiver',
-  'AsyncRead', 'cooperative scheduling budget', 'parse command line arguments', 'watch channel changed notification', 'unix domain socket',
-  'oneshot channel sender dropped', 'task local storage', 'interval tick missed behavior', 'signal handler registration', 'LocalSet spawn_local',
-  'buffered writer flush', 'io driver readiness', 'mutex lock owned guard', 'sleep until deadline', 'Notify notify_waiters',
-];
 
 const args = process.argv.slice(2);
 const queriesAt = args.indexOf('--queries');
@@ -93,20 +87,20 @@ async function main(): Promise<void> {
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
     const client = await start();
-    await search(client, QUERIES[i]);
+    await search(client, MCP_QUERIES[i]);
     starts.push(performance.now() - t);
     await client.close();
   }
   console.log(`start → first answer   median ${fmt(percentile(starts, 50))}  (runs: ${starts.map((s) => s.toFixed(0)).join(', ')} ms)`);
 
   const client = await start();
-  for (const q of QUERIES) await search(client, q);
+  for (const q of MCP_QUERIES) await search(client, q);
   const trips: number[] = [];
   const inServer: number[] = [];
   const rgTimes: number[] = [];
   const hasRg = spawnSync('rg', ['--version']).status === 0;
   for (let i = 0; i < rounds; i++) {
-    const query = QUERIES[i % QUERIES.length];
+    const query = MCP_QUERIES[i % MCP_QUERIES.length];
     const r = await search(client, query);
     trips.push(r.ms);
     inServer.push(r.serverMs);
@@ -124,7 +118,7 @@ async function main(): Promise<void> {
   try {
     for (let i = 0; i < 5; i++) {
       fs.writeFileSync(scratch, `// bench edit ${i}\npub fn bench_scratch_${i}() -> u32 { ${i} }\n`);
-      afterEdit.push((await search(client, QUERIES[i])).ms);
+      afterEdit.push((await search(client, MCP_QUERIES[i])).ms);
     }
   } finally {
     fs.rmSync(scratch, { force: true });

@@ -8,10 +8,10 @@ import { localeBridge, localeTables } from './locale-bridge.js';
 import { bm25, topEntries, topOfLists, visibleChunks, type VisibleChunks } from './lexical.js';
 import type { QueryInfo } from './query.js';
 import { ResidentChunks, type HeldChunks } from './resident.js';
-import { RowMemo } from './row-memo.js';
 import { residentFor, snapshotFileFor } from './resident-registry.js';
 import { SectionDamageError } from './sectioned-file.js';
 import { spelledDefinitions, type SpelledDefinitions } from './spelled-names.js';
+import { fromStoreIndexes } from './store-candidates.js';
 import { fitsInMemory } from './view-budget.js';
 import type { SearchView, ViewFile } from './view.js';
 
@@ -147,49 +147,6 @@ async function storeTextScores(store: StoreHandle, resident: ResidentChunks, vis
     if (out.size >= settings.perSource || rows.length < limit) return out;
   }
 }
-
-/**
- * A large view's best chunks for one query, from its vector and full-text indexes, held in a set of their own:
- * ranking then sees only these candidates. The indexes cover every branch, so the window widens until enough
- * of the view's chunks come back.
- */
-async function fromStoreIndexes(store: StoreHandle, view: SearchView, q: QueryInfo, settings: CandidateSettings, vector: Promise<Float32Array>): Promise<RetrievedChunks> {
-  const chunks = await store.get();
-  const wanted = new Set(view.byBlob.keys());
-  const words = settings.lexical ? q.terms.join(' ') : '';
-  for (let limit = settings.perSource; ; limit *= 4) {
-    const hits = await chunks.queryIndexes(await vector, words, limit);
-    const resident = new ResidentChunks(store.dim);
-    resident.rowMemo = rowMemoOf(store);
-    const seen = new Set<string>();
-    for (const batch of hits.rows) resident.add(batch, wanted, seen);
-    const visibleIds = resident.idIndex();
-    // A list is done when it holds enough of the view's chunks, or when the store has no more to give.
-    const done = (ids: string[]) => ids.length < limit || ids.filter((id) => visibleIds.has(id)).length >= settings.perSource;
-    if (limit < MAX_STORE_WINDOW && !(done(hits.nearest) && (!words || done([...hits.textScores.keys()])))) continue;
-    const lexical = new Map<number, number>();
-    for (const [id, score] of hits.textScores) if (visibleIds.has(id)) lexical.set(visibleIds.get(id)!, score);
-    return { resident, visible: visibleChunks(resident, resident.chunksOf(view, wanted)), lexical };
-  }
-}
-
-/**
- * Rows a long-lived server keeps indexed for a large view's next queries (row-memo.ts): at ~2 KB each (text,
- * stems, int8 vector) 16,384 are ~30 MB, and hold the candidates of dozens of queries (~300 rows each).
- */
-const MEMO_ROWS = 16_384;
-
-let rowMemo: { store: string; memo: RowMemo } | null = null;
-
-/** The row memo of this store incarnation (one at a time: a server searches one repository's store at once). */
-function rowMemoOf(store: StoreHandle): RowMemo {
-  const key = `${store.layout.tables}\n${store.generation}`;
-  if (rowMemo?.store !== key) rowMemo = { store: key, memo: new RowMemo(MEMO_ROWS) };
-  return rowMemo.memo;
-}
-
-/** Beyond this many rows per index and query, a view is too small a part of the store to find this way. */
-const MAX_STORE_WINDOW = 10_000;
 
 /** A visible chunk with the evidence the retrievers gave for it. */
 export interface Candidate {

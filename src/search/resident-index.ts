@@ -1,6 +1,5 @@
 import type { ChunkBatch, ChunkInfo, ChunkRow } from '../store/contract.js';
-import { readFields } from '../store/chunk-batch.js';
-import { CHUNK_FIELDS } from '../store/chunk-columns.js';
+import { lacksFields, readFields } from '../store/chunk-batch.js';
 import { ownDefinition } from '../text/breadcrumb.js';
 import { stem } from '../text/stem.js';
 import { BoundedMemo } from '../util/bounded-memo.js';
@@ -9,7 +8,7 @@ import { forEachIndexedWord } from './indexed-words.js';
 import { int8DotKernel, KERNEL_MIN_CHUNKS, type DotSums } from './int8-dots.js';
 import { memberIndices } from './members.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
-import { indexRow, type MemoRow, type RowMemo } from './row-memo.js';
+import { indexRow, type IndexedRow, type MemoRow, type RowMemo } from './row-memo.js';
 import { MemoPostings } from './memo-postings.js';
 
 /**
@@ -38,6 +37,11 @@ export class ResidentIndex {
   private kernel: DotSums | null | undefined;
   /** Rows indexed for earlier queries: given to a set of one query's candidates (candidates.ts), which is never written. */
   rowMemo?: RowMemo;
+  /**
+   * Rows of the memo this set's candidates were asked for without their content (NeedsContent, store/contract.ts),
+   * kept in hand: the memo may forget them while the set is filled.
+   */
+  heldRows?: Map<string, IndexedRow>;
   constructor(readonly dim: number) {
     this.vectors = new Int8Array(dim * 1024);
   }
@@ -155,7 +159,10 @@ export class ResidentIndex {
 
   /** Adds row `r` of the batch when its blob is wanted and its id not seen. */
   private batchRowAdder(batch: ChunkBatch, wanted: Set<string>, seen?: Set<string>): (r: number) => void {
-    const { id, blob: blobOf, startLine, endLine, language, symbol, text, terms, vector } = readFields(batch, CHUNK_FIELDS);
+    const { id, blob: blobOf, startLine, endLine, language } = readFields(batch, REF_FIELDS);
+    // Chunks the store gave without their content (heldRows) come in batches without those columns.
+    const content = lacksFields(batch, CONTENT_FIELDS) ? null : readFields(batch, CONTENT_FIELDS);
+    const fields = () => content ?? readFields(batch, CONTENT_FIELDS);
     return (r) => {
       const blob = blobOf(r);
       if (!wanted.has(blob)) return;
@@ -164,9 +171,10 @@ export class ResidentIndex {
         if (seen.has(chunkId)) return;
         seen.add(chunkId);
       }
-      const info = (): ChunkInfo => ({ id: chunkId, blob, startLine: startLine(r), endLine: endLine(r), language: language(r), symbol: symbol(r), text: text(r) });
-      if (this.rowMemo) this.addIndexed(this.rowMemo.get(chunkId, blob, () => indexRow(info(), terms(r), quantize(vector(r)))));
-      else this.addRow(info(), terms(r), quantize(vector(r)));
+      const info = (): ChunkInfo => ({ id: chunkId, blob, startLine: startLine(r), endLine: endLine(r), language: language(r), symbol: fields().symbol(r), text: fields().text(r) });
+      const indexed = () => this.heldRows?.get(chunkId) ?? indexRow(info(), fields().terms(r), quantize(fields().vector(r)));
+      if (this.rowMemo) this.addIndexed(this.rowMemo.get(chunkId, blob, indexed));
+      else this.addRow(info(), fields().terms(r), quantize(fields().vector(r)));
     };
   }
 
@@ -250,6 +258,10 @@ export class ResidentIndex {
   /** Hears the words of each chunk added (a set kept on disk writes them with it). */
   protected added(_terms: string): void {}
 }
+
+/** A chunk's fields that its reference has, and those of its content (store/contract.ts, NeedsContent). */
+const REF_FIELDS = ['id', 'blob', 'startLine', 'endLine', 'language'] as const;
+const CONTENT_FIELDS = ['symbol', 'text', 'terms', 'vector'] as const;
 
 /** A float vector as the set holds it: int8, scaled by its largest component. */
 export function quantize(vector: Float32Array): { vector: Int8Array; scale: number } {

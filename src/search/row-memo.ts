@@ -48,6 +48,12 @@ export class RowMemo {
 
   constructor(private readonly limit: number) {}
 
+  /** The row kept for this chunk, if any; looks, never computes. */
+  peek(id: string, blob: string): MemoRow | undefined {
+    const row = this.rows.get(id);
+    return row?.info.blob === blob ? row : undefined;
+  }
+
   get(id: string, blob: string, compute: () => IndexedRow): MemoRow {
     let row = this.rows.get(id);
     if (row?.info.blob !== blob) {

@@ -45,8 +45,18 @@ export interface BlobMark {
  */
 export type ChunkBatch = RecordBatch;
 
+/**
+ * Whether a search needs the content fields (symbol, text, terms, vector) of a chunk it is given: not when it holds
+ * the chunk's indexing already, nor for a chunk it will not use.
+ */
+export type NeedsContent = (id: string, blob: string) => boolean;
+
 /** What the store answers for one query: rows by vector distance, and rows by full-text score. */
 export interface StoreHits {
+  /**
+   * In the order found. Asked with NeedsContent, the chunks of a content none of whose chunks it needs come without
+   * its content fields, in batches of their own (reference fields, `_distance` or `_score`).
+   */
   rows: ChunkBatch[];
   /** Full-text score per chunk id, for the rows that matched words. */
   textScores: Map<string, number>;
@@ -87,7 +97,7 @@ export interface ChunkReader {
    * The chunks of the `limit` nearest contents and of the `limit` best full-text matches (every chunk that has one,
    * of any blob: the caller keeps its view's), with every field ranking needs.
    */
-  queryIndexes(vector: Float32Array, words: string, limit: number): Promise<StoreHits>;
+  queryIndexes(vector: Float32Array, words: string, limit: number, needsContent?: NeedsContent): Promise<StoreHits>;
 }
 
 /** What writes chunks and marks: an index run's embeddings, an import's or a read-through's batches, gc's deletes. */

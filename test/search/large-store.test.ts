@@ -44,6 +44,35 @@ describe('a large store, searched through its indexes', () => {
     assert.ok(!fs.existsSync(path.join(repo, '.ocrag', 'resident')), 'nothing held in memory between processes');
   });
 
+  test("a long-lived process's searches ask for the hits' keys first once the memo held the last one's, and answer the same", async () => {
+    process.env.OCRAG_LARGE_STORE_CHUNKS = LARGE.OCRAG_LARGE_STORE_CHUNKS;
+    const { openWorkspace } = await import('../../src/workspace/index.js');
+    const { LanceChunkStore } = await import('../../src/store/lance/lance-store.js');
+    const asked: { keysFirst: boolean; needed: number }[] = [];
+    const queryIndexes = LanceChunkStore.prototype.queryIndexes;
+    LanceChunkStore.prototype.queryIndexes = function (vector, words, limit, needsContent) {
+      const call = { keysFirst: !!needsContent, needed: 0 };
+      asked.push(call);
+      return queryIndexes.call(this, vector, words, limit, needsContent && ((id, blob) => (needsContent(id, blob) ? (call.needed++, true) : false)));
+    };
+    const ws = await openWorkspace(repo);
+    try {
+      const find = async () => (await ws.find({ kind: 'code', text: 'parse command line arguments', k: 5 })).map((r) => ({ ...r }));
+      const first = await find();
+      assert.equal(first[0].path, 'src/cli/args.ts');
+      // The second finds its chunks in the memo: from that, the third expects to, and asks for keys first.
+      assert.deepEqual(await find(), first);
+      assert.ok(asked.length > 0 && asked.every((c) => !c.keysFirst), 'the first two read whole rows');
+      asked.length = 0;
+      assert.deepEqual(await find(), first);
+      assert.ok(asked.length > 0 && asked.every((c) => c.keysFirst && c.needed === 0), JSON.stringify(asked));
+    } finally {
+      LanceChunkStore.prototype.queryIndexes = queryIndexes;
+      await ws.close();
+      delete process.env.OCRAG_LARGE_STORE_CHUNKS;
+    }
+  });
+
   test('an imported artifact of a large store arrives large, indexes built, and answers the same', async () => {
     const artifact = path.join(path.dirname(repo), 'large.tar.gz');
     const exported = await runCli(['export', '--out', artifact], repo, LARGE);

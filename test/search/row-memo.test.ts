@@ -49,6 +49,32 @@ describe('rows indexed before, kept by id', () => {
     }
   });
 
+  test('rows given without their content are those held in hand, even once the memo forgot them', () => {
+    const batch = rowsToArrow(ROWS, DIM).batches[0]!;
+    const bare = batch.select(['id', 'blob', 'start_line', 'end_line', 'language']);
+    const wanted = new Set(ROWS.map((r) => r.blob));
+    const plain = new ResidentIndex(DIM);
+    plain.add(batch, wanted);
+    const memo = new RowMemo(ROWS.length);
+    const first = new ResidentIndex(DIM);
+    first.rowMemo = memo;
+    first.add(batch, wanted);
+    const held = new Map(ROWS.map((r) => [r.id, memo.peek(r.id, r.blob)!]));
+    assert.ok([...held.values()].every(Boolean));
+    assert.equal(memo.peek(ROWS[0].id, 'another blob'), undefined, 'a row is kept for its blob only');
+    // One more row fills the memo: it forgets the four.
+    memo.get('other', 'blob9', () => ({ info: { id: 'other', blob: 'blob9', startLine: 1, endLine: 1, language: 'ts', symbol: '', text: '' }, stems: [], tfs: [], length: 0, vector: new Int8Array(DIM), scale: 1 }));
+    assert.equal(memo.peek(ROWS[0].id, ROWS[0].blob), undefined);
+    const set = new ResidentIndex(DIM);
+    set.rowMemo = memo;
+    set.heldRows = held;
+    set.add(bare, wanted);
+    assert.deepEqual(readable(set), readable(plain));
+    const unheld = new ResidentIndex(DIM);
+    unheld.rowMemo = new RowMemo(100);
+    assert.throws(() => unheld.add(bare, wanted), /without its symbol column/, 'a row neither held nor given whole is an error, never an empty row');
+  });
+
   test('forget everything once full, and a row of another blob under a known id is indexed afresh', () => {
     const memo = new RowMemo(2);
     let computed = 0;

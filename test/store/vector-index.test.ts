@@ -43,6 +43,17 @@ test('a large view gets an IVF_RQ vector index, and its nearest content is the o
     await store.ensureSearchIndexes([blob(0)]);
     const hits = await store.queryIndexes(unitVector(4_242), 'content', 10);
     assert.equal(hits.nearest[0], id(4_241), 'the stored vector itself is nearest');
+    // Told which chunks need their content, the store reads only theirs: the same hits in the same order, the others
+    // without their content columns.
+    const asked = new Set<string>();
+    const some = await store.queryIndexes(unitVector(4_242), 'content', 10, (chunk) => (asked.add(chunk), chunk === id(4_241)));
+    const rowsOf = (h: typeof hits) => h.rows.flatMap((b) => Array.from({ length: b.numRows }, (_, r) => ({ id: b.getChild('id')!.get(r) as string, text: (b.getChild('text')?.get(r) as string | undefined) ?? null, key: b.getChild('_distance') ? 'near' : 'text' })));
+    const [whole, part] = [rowsOf(hits), rowsOf(some)];
+    assert.deepEqual(part.map((r) => [r.id, r.key]), whole.map((r) => [r.id, r.key]));
+    part.forEach((r, i) => assert.equal(r.text, r.id === id(4_241) ? whole[i].text : null, r.id));
+    assert.deepEqual(some.nearest, hits.nearest);
+    assert.deepEqual([...some.textScores], [...hits.textScores]);
+    assert.deepEqual([...asked].sort(), [...new Set(whole.map((r) => r.id))].sort(), 'asked once for each chunk');
   } finally {
     store.close();
     delete process.env.OCRAG_LARGE_STORE_CHUNKS;

@@ -5,7 +5,7 @@ import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
 import arrow from '../arrow.js';
 import { CHUNK_COLUMNS, COLUMN, columnsOf, type ChunkField } from '../chunk-columns.js';
-import type { BlobMark, ChunkBatch, ChunkStore, ChunkToAdd, StoreHits } from '../contract.js';
+import type { BlobMark, ChunkBatch, ChunkStore, ChunkToAdd, NeedsContent, StoreHits } from '../contract.js';
 import { checkStoredBatch } from '../batch-integrity.js';
 import { parseMarkReason, type BlobState } from '../blob-state.js';
 import { countChunksOf, isLargeStore } from '../large-store.js';
@@ -233,8 +233,8 @@ export class LanceChunkStore implements ChunkStore {
   }
 
   /** Best chunks for a query from the store's own indexes (large stores, see search-indexes.ts). */
-  queryIndexes(vector: Float32Array, words: string, limit: number): Promise<StoreHits> {
-    return queryStore(this.indexed, this.dim, vector, words, limit);
+  queryIndexes(vector: Float32Array, words: string, limit: number, needsContent?: NeedsContent): Promise<StoreHits> {
+    return queryStore(this.indexed, this.dim, vector, words, limit, needsContent);
   }
 
   /**

@@ -3,7 +3,7 @@ import * as lancedb from '@lancedb/lancedb';
 import type { RecordBatch } from 'apache-arrow';
 import arrow from '../arrow.js';
 import { checkStoredBatch } from '../batch-integrity.js';
-import type { StoreHits } from '../contract.js';
+import type { NeedsContent, StoreHits } from '../contract.js';
 import { isLargeStore, LARGE_VIEW_CHUNKS, markLargeStore } from '../large-store.js';
 import type { StoreLocation } from '../layout.js';
 import { batchOf, takeColumn, type RowRef } from './arrow-take.js';
@@ -13,6 +13,9 @@ import { CONTENT_COLUMNS, fieldsOf, KEY, REF_COLUMNS } from './chunk-arrow.js';
 
 /** Below this many rows a vector index is not worth building: exact search over them takes milliseconds. */
 const MIN_VECTOR_INDEX_ROWS = 10_000;
+
+/** The column of a hit's row id, asked for when its content is read afterwards. */
+const ROW_ID = '_rowid';
 
 /** Columns a candidate row carries: enough to rank it and show it. */
 export const CANDIDATE_COLUMNS = [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language, COLUMN.symbol, COLUMN.text, COLUMN.terms, COLUMN.vector];
@@ -86,17 +89,25 @@ export async function ensureTextIndex(contents: lancedb.Table): Promise<void> {
 
 /**
  * The chunks of the `limit` nearest contents and of the `limit` best full-text matches, with the columns ranking
- * needs: every chunk of a content found (the caller keeps its view's), nearest content first.
+ * needs: every chunk of a content found (the caller keeps its view's), nearest content first. With `needsContent`
+ * (chunk references only), the hits are found with their keys alone, and only the contents some chunk of which it
+ * asks for are read afterwards, in one read by row id (see NeedsContent).
  */
-export async function queryStore(tables: IndexedTables, dim: number, vector: Float32Array, words: string, limit: number): Promise<StoreHits> {
+export async function queryStore(tables: IndexedTables, dim: number, vector: Float32Array, words: string, limit: number, needsContent?: NeedsContent): Promise<StoreHits> {
   const { contents } = tables;
-  const columns = tables.refs ? [KEY, ...CONTENT_COLUMNS] : CANDIDATE_COLUMNS;
+  const taking = needsContent && tables.refs ? needsContent : undefined;
+  const columns = !tables.refs ? CANDIDATE_COLUMNS : taking ? [KEY] : [KEY, ...CONTENT_COLUMNS];
   const near = contents.vectorSearch(vector).distanceType('cosine').nprobes(NPROBES).refineFactor(REFINE_FACTOR).limit(limit).select([...columns, '_distance']);
   const text = words.trim() ? contents.search(words, 'fts', COLUMN.terms).limit(limit).select([...columns, '_score']) : null;
+  if (taking) for (const query of [near, text]) query?.withRowId();
   let [nearBatches, textBatches] = await Promise.all([collect(near, tables.dir), text ? collect(text, tables.dir) : Promise.resolve([])]);
   if (tables.refs) {
     const refs = await refsOf(tables, [...nearBatches, ...textBatches].flatMap((b) => [...b.getChild(KEY)!] as string[]), limit);
-    [nearBatches, textBatches] = [nearBatches, textBatches].map((batches) => batches.map((b) => chunksOfContents(b, refs, dim)));
+    const taken = taking ? await neededContents(tables, [...nearBatches, ...textBatches], refs, taking) : null;
+    // A row taken was not the content its hit named: the table changed between the reads, so read it all at once.
+    if (taken === 'changed') return queryStore(tables, dim, vector, words, limit);
+    const contentOf = (hits: RecordBatch) => (row: number) => (taken ? (taken.get(hits.getChild(KEY)!.get(row) as string) ?? null) : { batch: hits, row });
+    [nearBatches, textBatches] = [nearBatches, textBatches].map((batches) => batches.flatMap((b) => chunksOfContents(b, refs, contentOf(b), dim)));
   }
   const nearest: string[] = [];
   for (const b of nearBatches) for (const id of b.getChild(COLUMN.id)!) nearest.push(id as string);
@@ -109,6 +120,35 @@ export async function queryStore(tables: IndexedTables, dim: number, vector: Flo
   return { rows: [...nearBatches, ...textBatches], textScores, nearest };
 }
 
+/**
+ * The contents of these hits that some chunk of theirs needs (`needsContent` of its id and blob), taken by the
+ * hits' row ids in one read, by key; 'changed' when a row taken is not the content its hit named.
+ */
+async function neededContents(tables: IndexedTables, hits: RecordBatch[], refs: Map<string, RowRef[]>, needsContent: NeedsContent): Promise<Map<string, RowRef> | 'changed'> {
+  const decided = new Set<string>();
+  const rowIds: bigint[] = [];
+  const needed: string[] = [];
+  for (const b of hits) {
+    const [keys, ids] = [b.getChild(KEY)!, b.getChild(ROW_ID)!];
+    for (let row = 0; row < b.numRows; row++) {
+      const key = keys.get(row) as string;
+      if (decided.has(key)) continue;
+      decided.add(key);
+      const chunk = (ref: RowRef) => [ref.batch.getChild(COLUMN.id)!.get(ref.row) as string, ref.batch.getChild(COLUMN.blob)!.get(ref.row) as string] as const;
+      if (!(refs.get(key) ?? []).some((ref) => needsContent(...chunk(ref)))) continue;
+      needed.push(key);
+      rowIds.push(ids.get(row) as bigint);
+    }
+  }
+  const taken = new Map<string, RowRef>();
+  if (!rowIds.length) return taken;
+  for (const batch of await collect(tables.contents.takeRowIds(rowIds).select([KEY, ...CONTENT_COLUMNS]), tables.dir)) {
+    const keys = batch.getChild(KEY)!;
+    for (let row = 0; row < batch.numRows; row++) taken.set(keys.get(row) as string, { batch, row });
+  }
+  return taken.size === needed.length && needed.every((k) => taken.has(k)) ? taken : 'changed';
+}
+
 /** Best BM25 matches over `terms`: the chunks of the `limit` best contents, best first. */
 export async function textMatches(tables: IndexedTables, words: string, limit: number): Promise<{ id: string; score: number }[]> {
   await ensureTextIndex(tables.contents);
@@ -118,21 +158,31 @@ export async function textMatches(tables: IndexedTables, words: string, limit: n
   return rows.flatMap((r) => (refs.get(r[KEY] as string) ?? []).map((ref) => ({ id: ref.batch.getChild(COLUMN.id)!.get(ref.row) as string, score: r._score as number })));
 }
 
-/** A batch of content hits as the chunks that have them: candidate columns, plus the hit's `_distance` or `_score`. */
-function chunksOfContents(hits: RecordBatch, refs: Map<string, RowRef[]>, dim: number): RecordBatch {
-  const extra = hits.schema.fields.map((f) => f.name).filter((n) => n.startsWith('_'));
+/**
+ * A batch of content hits as the chunks that have them, in its order: candidate columns, plus the hit's
+ * `_distance` or `_score`. The content columns are those of `contentOf` the hit's row; a run of hits it gives none
+ * of (no chunk of theirs was needed) comes as a batch of its own with the reference columns only.
+ */
+function chunksOfContents(hits: RecordBatch, refs: Map<string, RowRef[]>, contentOf: (row: number) => RowRef | null, dim: number): RecordBatch[] {
+  const extra = hits.schema.fields.filter((f) => f.name.startsWith('_') && f.name !== ROW_ID);
   const keys = hits.getChild(KEY)!;
-  const refRows: RowRef[] = [];
-  const contentRows: RowRef[] = [];
+  const runs: { refRows: RowRef[]; hitRows: RowRef[]; contentRows: RowRef[]; whole: boolean }[] = [];
   for (let row = 0; row < hits.numRows; row++) {
+    const content = contentOf(row);
     for (const ref of refs.get(keys.get(row) as string) ?? []) {
-      refRows.push(ref);
-      contentRows.push({ batch: hits, row });
+      let run = runs.at(-1);
+      if (run?.whole !== (content !== null)) runs.push((run = { refRows: [], hitRows: [], contentRows: [], whole: content !== null }));
+      run.refRows.push(ref);
+      run.hitRows.push({ batch: hits, row });
+      if (content) run.contentRows.push(content);
     }
   }
-  const schema = new arrow.Schema([...fieldsOf(CANDIDATE_COLUMNS, dim).fields, ...extra.map((n) => hits.schema.fields.find((f) => f.name === n)!)]);
-  const children = schema.fields.map((f) => takeColumn(f.name, f.type, REF_COLUMNS.includes(f.name) ? refRows : contentRows));
-  return batchOf(schema, children, refRows.length);
+  return runs.map(({ refRows, hitRows, contentRows, whole }) => {
+    const columns = whole ? CANDIDATE_COLUMNS : CANDIDATE_COLUMNS.filter((c) => REF_COLUMNS.includes(c));
+    const schema = new arrow.Schema([...fieldsOf(columns, dim).fields, ...extra]);
+    const children = schema.fields.map((f) => takeColumn(f.name, f.type, REF_COLUMNS.includes(f.name) ? refRows : f.name.startsWith('_') ? hitRows : contentRows));
+    return batchOf(schema, children, refRows.length);
+  });
 }
 
 /** The batches of a query's hits, each checked (batch-integrity.ts). */

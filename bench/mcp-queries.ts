@@ -1,0 +1,8 @@
+// The search_code queries of bench/mcp.ts (tokio's subjects; bench/ratios.ts asks them of its large repository too).
+export const MCP_QUERIES = [
+  'spawn a blocking task on a thread pool', 'accept incoming TCP connections', 'send a value on an mpsc channel', 'timer wheel', 'JoinHandle::abort',
+  'read a file to the end asynchronously', 'acquire a semaphore permit', 'configure the number of worker threads', 'graceful shutdown on ctrl-c', 'broadcast channel lagging receiver',
+  'AsyncRead', 'cooperative scheduling budget', 'parse command line arguments', 'watch channel changed notification', 'unix domain socket',
+  'oneshot channel sender dropped', 'task local storage', 'interval tick missed behavior', 'signal handler registration', 'LocalSet spawn_local',
+  'buffered writer flush', 'io driver readiness', 'mutex lock owned guard', 'sleep until deadline', 'Notify notify_waiters',
+];
