@@ -12,7 +12,7 @@ import { AsideWorker } from './aside-worker.js';
 import { BlobTruth, CUT_TELLS } from './blob-truth.js';
 import type { BlobSample } from './sample.js';
 import { rowsOfBatch, type VerifiableRow } from './batch-rows.js';
-import { SAMPLE_GROUP, VectorCheck, vectorLengthProblem, WHOLE_GROUP, type VectorClaim } from './vector-check.js';
+import { SAMPLE_PACE, VectorCheck, vectorLengthProblem, WHOLE_PACE, type VectorClaim } from './vector-check.js';
 
 export interface VerifierOptions {
   /** The repository whose object database is the truth. */
@@ -96,13 +96,13 @@ export class RowVerifier {
     this.shared = shared ?? { reader: opts.stored ? null : new BlobReader(opts.root), closed: false, truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside && !opts.remember ? new AsideWorker() : null };
     this.keep = opts.keepProblems ?? 1;
     this.versionOf = opts.identity ? chunkerVersionsByLanguage(opts.identity) : null;
-    const group = opts.everything ? WHOLE_GROUP : SAMPLE_GROUP;
+    const pace = opts.everything ? WHOLE_PACE : SAMPLE_PACE;
     const { aside } = this.shared;
     const model = opts.aside?.model;
     // One for the run: it falls back to `opts.embedder` for good once the worker fails.
     const asideEmbedder = aside && model ? aside.embedder(model.spec, model, opts.embedder) : null;
     const embedder = asideEmbedder ? async () => asideEmbedder : opts.embedder;
-    this.vectors = new VectorCheck(embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }), group);
+    this.vectors = new VectorCheck(embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }), pace);
   }
 
   /**

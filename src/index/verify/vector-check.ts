@@ -26,13 +26,22 @@ export const QUANTIZED_COSINE_MIN = 0.999;
 /** Embeddings kept to compare contents met again: 100 MB of 512-d vectors at most. */
 const KEEP_EMBEDDED = 50_000;
 
+/** How contents go to the model: so many at a time, and so many groups waiting for it before the rows' reader waits. */
+export interface Pace {
+  group: number;
+  ahead: number;
+}
+
 /**
- * Contents embedded together. A sample (~1,100 of tokio's contents) is embedded on this thread, in groups just
- * under the size that starts the model's worker pool: two workers cost ~1 s of CPU to start (modules, tokenizer,
- * measured on tokio's import) for ~0.4 s of embedding. Everything (doctor --verify) goes to the pool, 256 at a time.
+ * A sample (~1,100 of tokio's contents) is embedded in groups just under the size that starts the model's worker
+ * pool: two workers cost ~1 s of CPU to start (modules, tokenizer, measured on tokio's import) for ~0.4 s of
+ * embedding. It is a twentieth of an import's contents (tokio: ~700, 11 groups) and its claims a few MB, so the
+ * reader never waits for it: its own work (texts, writes) runs beside the model's instead of stopping while three
+ * groups waited (0.8 s of a tokio import's 2.7 s of reading, at load 10, was spent so).
  */
-export const SAMPLE_GROUP = POOL_MIN_BATCH - 1;
-export const WHOLE_GROUP = 256;
+export const SAMPLE_PACE: Pace = { group: POOL_MIN_BATCH - 1, ahead: 64 };
+/** Everything (doctor --verify) goes to the pool, 256 at a time, two groups ahead: its claims would otherwise hold a whole store's vectors. */
+export const WHOLE_PACE: Pace = { group: 256, ahead: 2 };
 
 /**
  * Embeds the sampled contents again, a group at a time while rows are still being read, and reports each whose
@@ -53,7 +62,7 @@ export class VectorCheck {
     /** Contents embedded so far, by key (shared with other checks of the same run). */
     private readonly done: Map<string, Float32Array>,
     private readonly onMismatch: (claim: VectorClaim, what: string) => void,
-    private readonly group: number,
+    private readonly pace: Pace,
   ) {}
 
   /** A sampled row's vector, checked now when its content was embedded before, else with its group. */
@@ -65,7 +74,7 @@ export class VectorCheck {
     if (waiting) return void waiting.push(claim);
     this.queued.set(key, [claim]);
     this.pending.set(key, claim);
-    if (this.pending.size >= this.group) this.flush();
+    if (this.pending.size >= this.pace.group) this.flush();
   }
 
   /** Every group embedded and compared; throws what embedding threw (a model that fails to load). */
@@ -76,11 +85,11 @@ export class VectorCheck {
   }
 
   /**
-   * Waits while more than two groups wait for the model: rows are checked far faster than contents are embedded,
-   * and each claim holds a copy of its vector (doctor --verify embeds a whole store's).
+   * Waits while more than the pace's groups wait for the model: rows are checked far faster than contents are
+   * embedded, and each claim holds a copy of its vector (doctor --verify embeds a whole store's).
    */
   async keepUp(): Promise<void> {
-    while (this.groups.length > 2) await this.groups.shift();
+    while (this.groups.length > this.pace.ahead) await this.groups.shift();
   }
 
   /** Waits for what is under way, whatever came of it. */
