@@ -8,6 +8,7 @@ import type { Pause } from '../util/event-loop.js';
 import { forEachIndexedWord } from './indexed-words.js';
 import { int8DotKernel, KERNEL_MIN_CHUNKS, type DotSums } from './int8-dots.js';
 import { memberIndices } from './members.js';
+import { nameWordsOf, type NameWords } from './file-names.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
 import { indexRow, type MemoRow, type RowMemo } from './row-memo.js';
 import { MemoPostings } from './memo-postings.js';
@@ -33,6 +34,10 @@ export class ResidentIndex {
   protected readonly visible = new WeakMap<object, Int32Array>();
   /** Blob → its member chunks, worked out when first asked (a blob's rows never change once loaded whole). */
   protected readonly membersByBlob = new Map<string, Set<number>>();
+  /** Blob → the words of the names it defines (file-names.ts), worked out when first asked. */
+  private readonly namesByBlob = new Map<string, NameWords>();
+  /** What a restored snapshot says of its chunks (the first `count`) and their blobs, so it is not worked out again. */
+  protected restoredFacts: RestoredFacts = { count: 0, isMember: () => false, fileNames: () => undefined };
   protected ids = new Map<string, number>();
   /** The vectors' dot products in WebAssembly, made on the first large view; null where it is unavailable. */
   private kernel: DotSums | null | undefined;
@@ -85,10 +90,21 @@ export class ResidentIndex {
 
   /** Whether a chunk lies inside another of its blob's chunks as a member of it (search/members.ts). */
   isMember(i: number): boolean {
+    if (i < this.restoredFacts.count) return this.restoredFacts.isMember(i);
     const blob = this.info[i].blob;
     let members = this.membersByBlob.get(blob);
     if (!members) this.membersByBlob.set(blob, (members = new Set(memberIndices(this.info, this.byBlob.get(blob) ?? []))));
     return members.has(i);
+  }
+
+  /** The words of the names a blob's chunks held here define, members left out (file-names.ts). */
+  fileNames(blob: string): NameWords {
+    let words = this.namesByBlob.get(blob);
+    if (!words) {
+      words = this.restoredFacts.fileNames(blob) ?? nameWordsOf(this.info, this.blobChunks(blob).filter((i) => !this.isMember(i)));
+      this.namesByBlob.set(blob, words);
+    }
+    return words;
   }
 
   /** Cosine of every listed chunk to a unit query vector (the stored vectors are unit length). */
@@ -247,6 +263,13 @@ export class ResidentIndex {
 
   /** Hears the words of each chunk added (a set kept on disk writes them with it). */
   protected added(_terms: string): void {}
+}
+
+/** Members and name words of a restored snapshot's chunks and blobs; undefined names for a blob it does not hold. */
+export interface RestoredFacts {
+  count: number;
+  isMember(i: number): boolean;
+  fileNames(blob: string): NameWords | undefined;
 }
 
 /** A float vector as the set holds it: int8, scaled by its largest component. */

@@ -6,6 +6,9 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { packStrings, unpackStrings } from '../../src/search/packed-strings.js';
 import { ListTable } from '../../src/search/postings.js';
+import { nameWordsOf } from '../../src/search/file-names.js';
+import { memberIndices } from '../../src/search/members.js';
+import { readSnapshot } from '../../src/search/resident-snapshot.js';
 import { git, makeFixtureRepo, runCli, runJson } from '../helpers.js';
 
 interface Result {
@@ -93,6 +96,35 @@ describe('the resident snapshot of a one-shot search', () => {
     fs.writeFileSync(file, 'not a snapshot');
     assert.deepEqual(await answers(repo), built);
     assert.ok(fs.statSync(file).size > 1000, 'rebuilt');
+  });
+
+  test('a snapshot of the layout before (no members, no name words kept) is never read: it is rebuilt', async () => {
+    const [file] = residentFiles(repo);
+    const good = fs.readFileSync(file);
+    const older = Buffer.from(good);
+    older.write('ocragRSA', 0, 'latin1');
+    fs.writeFileSync(file, older);
+    assert.equal(readSnapshot(file, 512), null);
+    assert.deepEqual(await answers(repo), built);
+    assert.ok(fs.readFileSync(file).subarray(0, 8).equals(good.subarray(0, 8)), 'written anew in this layout');
+  });
+
+  test('the members and name words it keeps are what the rows give', () => {
+    const restored = readSnapshot(residentFiles(repo)[0], 512)!;
+    try {
+      const { info, byBlob, isMember, fileNames } = restored.state;
+      let members = 0;
+      for (const [blob, chunks] of byBlob) {
+        const want = new Set(memberIndices(info, chunks));
+        members += want.size;
+        for (const i of chunks) assert.equal(isMember(i), want.has(i), `${info[i].symbol}`);
+        assert.deepEqual(new Map([...fileNames(blob)].sort()), new Map([...nameWordsOf(info, chunks.filter((i) => !want.has(i)))].sort()));
+      }
+      assert.ok(members > 0, 'the fixture has members');
+      assert.ok([...byBlob.keys()].some((b) => fileNames(b).size > 0));
+    } finally {
+      restored.close();
+    }
   });
 
   test('after a restore, an uncommitted new function is added to the set, and the next process restores it too', async () => {

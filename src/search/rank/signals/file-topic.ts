@@ -3,8 +3,6 @@ import type { ResidentChunks } from '../../resident.js';
 import type { CandidatePool } from '../../candidates.js';
 import type { QueryInfo } from '../../query.js';
 import type { ViewFile, SearchView } from '../../view.js';
-import { parseBreadcrumb } from '../../../text/breadcrumb.js';
-import { codeTerms } from '../../../text/terms.js';
 import { stem } from '../../../text/stem.js';
 import type { BoostSignal } from './signal.js';
 
@@ -120,24 +118,15 @@ function summariesOf(resident: ResidentChunks, visible: VisibleChunks, view: Sea
   let s = summaries.get(visible);
   if (s) return s;
   const words = new Map<string, Map<string, number>>();
-  const add = (blob: string, word: string) => {
+  const add = (blob: string, st: string, count: number) => {
     let bag = words.get(blob);
     if (!bag) words.set(blob, (bag = new Map()));
-    const st = stem(word);
-    bag.set(st, (bag.get(st) ?? 0) + 1);
+    bag.set(st, (bag.get(st) ?? 0) + count);
   };
-  const named = new Map<string, Set<string>>();
-  for (const i of visible.chunks) {
-    const { blob, symbol } = resident.info[i];
-    let seen = named.get(blob);
-    if (!seen) named.set(blob, (seen = new Set()));
-    for (const e of parseBreadcrumb(symbol)) {
-      if (!e.name || seen.has(e.name)) continue;
-      seen.add(e.name);
-      for (const w of codeTerms(e.name)) add(blob, w);
-    }
-  }
-  for (const file of view.files) for (const w of pathWordsOf(file)) add(file.blob, w);
+  // The visible chunks are exactly the view's blobs' chunks held here that are not members (`chunksOf`): their
+  // names, per blob, are what the set keeps (file-names.ts).
+  for (const blob of view.byBlob.keys()) for (const [st, count] of resident.fileNames(blob)) add(blob, st, count);
+  for (const file of view.files) for (const w of pathWordsOf(file)) add(file.blob, stem(w), 1);
   const postings: FileSummaries['postings'] = new Map();
   let total = 0;
   for (const [blob, bag] of words) {
