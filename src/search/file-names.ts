@@ -3,6 +3,7 @@ import { parseBreadcrumb } from '../text/breadcrumb.js';
 import { stem } from '../text/stem.js';
 import { codeTerms } from '../text/terms.js';
 import { packStrings, unpackStrings, type PackedStrings } from './packed-strings.js';
+import { SectionDamageError } from './sectioned-file.js';
 
 /**
  * The names a file defines as words, for its summary (rank/signals/file-topic.ts): each distinct breadcrumb name of
@@ -55,18 +56,23 @@ export function packNameWords(bags: Iterable<NameWords>): PackedNameWords {
 }
 
 /**
- * Reads blob `k`'s name words back, the word table decoded on first use; null when the runs do not add up (a set
- * from elsewhere is held to its rows by verify/search-set.ts, but must never index out of its own tables).
+ * Reads blob `k`'s name words back; null when the sections' lengths do not add up. The runs are checked, and the
+ * word table decoded, on first use, which a search asks only for a question on how the code works: runs that do not
+ * add up (a set from elsewhere is held to its rows by verify/search-set.ts, but must never index out of its own
+ * tables) throw SectionDamageError, on which the search drops the snapshot and builds its set anew.
  */
 export function unpackNameWords(packed: PackedNameWords, blobs: number): ((k: number) => NameWords) | null {
   const { starts, ids, counts } = packed;
   if (starts.length !== blobs + 1 || starts[0] !== 0 || ids.length !== counts.length || starts[blobs] !== ids.length) return null;
-  for (let k = 0; k < blobs; k++) if (starts[k + 1] < starts[k]) return null;
-  const wordCount = packed.words.ends.length;
-  for (let j = 0; j < ids.length; j++) if (ids[j] >= wordCount) return null;
   let words: string[] | undefined;
+  const checked = () => {
+    for (let k = 0; k < blobs; k++) if (starts[k + 1] < starts[k]) throw new SectionDamageError('the name words of a snapshot do not add up');
+    const wordCount = packed.words.ends.length;
+    for (let j = 0; j < ids.length; j++) if (ids[j] >= wordCount) throw new SectionDamageError('the name words of a snapshot name no word');
+    return unpackStrings(packed.words);
+  };
   return (k) => {
-    words ??= unpackStrings(packed.words);
+    words ??= checked();
     const bag = new Map<string, number>();
     for (let j = starts[k]; j < starts[k + 1]; j++) bag.set(words[ids[j]], counts[j]);
     return bag;

@@ -215,8 +215,8 @@ export async function writeSnapshot(file: string, dim: number, state: ResidentSt
 
 /** Chunks handled between two chances to pause while packing: each costs a few microseconds. */
 const STEP_CHUNKS = 2048;
-/** Blobs whose name words are worked out between two pauses: tokio's 800 took ~40 ms all told. */
-const STEP_BLOBS = 256;
+/** Blobs whose name words are worked out between two pauses: tokio's 861 took 120-140 ms all told (breadcrumbs parsed cold). */
+const STEP_BLOBS = 64;
 
 function* pack(dim: number, state: ResidentState): Steps<{ meta: SnapshotMeta; eager: Record<string, Section>; lazy: Record<string, Section> }> {
   const n = state.info.length;

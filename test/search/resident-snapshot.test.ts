@@ -6,7 +6,8 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { packStrings, unpackStrings } from '../../src/search/packed-strings.js';
 import { ListTable } from '../../src/search/postings.js';
-import { nameWordsOf } from '../../src/search/file-names.js';
+import { nameWordsOf, packNameWords, unpackNameWords } from '../../src/search/file-names.js';
+import { SectionDamageError } from '../../src/search/sectioned-file.js';
 import { memberIndices } from '../../src/search/members.js';
 import { readSnapshot } from '../../src/search/resident-snapshot.js';
 import { git, makeFixtureRepo, runCli, runJson } from '../helpers.js';
@@ -62,6 +63,17 @@ describe('packed columns', () => {
     assert.deepEqual(again.get('beta')!.map((l) => [...l]), [[7], [4]]);
     assert.deepEqual(again.get('gamma')!.map((l) => [...l]), [[1], [2]]);
   });
+});
+
+test('name words read back per file; runs that name no word are damage, never a misread', () => {
+  const packed = packNameWords([new Map([['rout', 2], ['handl', 1]]), new Map(), new Map([['rout', 1]])]);
+  const read = unpackNameWords(packed, 3)!;
+  assert.deepEqual([...read(0)], [['rout', 2], ['handl', 1]]);
+  assert.deepEqual([...read(1)], []);
+  assert.deepEqual([...read(2)], [['rout', 1]]);
+  assert.equal(unpackNameWords(packed, 4), null, 'another count of files');
+  const bad = unpackNameWords({ ...packed, ids: Uint32Array.of(0, 1, 7) }, 3)!;
+  assert.throws(() => bad(0), SectionDamageError);
 });
 
 describe('the resident snapshot of a one-shot search', () => {
