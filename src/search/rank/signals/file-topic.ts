@@ -5,6 +5,7 @@ import type { QueryInfo } from '../../query.js';
 import type { ViewFile, SearchView } from '../../view.js';
 import { stem } from '../../../text/stem.js';
 import type { BoostSignal } from './signal.js';
+import type { NameWords } from '../../file-names.js';
 
 const DEFAULTS = {
   /**
@@ -79,15 +80,18 @@ function fileMeaning(p: CandidatePool, n: number): Map<string, number> {
 
 /** The view's file summaries (the names a file defines and its path words, stemmed) as BM25 needs them. */
 interface FileSummaries {
-  /** Per stemmed word, the files holding it: blob, how often, and the length of that file's summary. */
-  postings: Map<string, { blob: string; tf: number; length: number }[]>;
+  /** Each file (blob) with a summary: its name words, its path words, and the summary's length. */
+  blobs: { blob: string; names: NameWords; path: Map<string, number> | undefined; length: number }[];
   files: number;
   meanLength: number;
+  /** Per stemmed word, the files holding it: blob, how often, and the length of that file's summary; filled as queries ask. */
+  postings: Map<string, { blob: string; tf: number; length: number }[]>;
 }
 
 /**
- * Built once per visible set (itself one per view: `ResidentChunks.chunksOf` keys it by the view), so a query
- * only walks the postings of its own words.
+ * Built once per visible set (itself one per view: `ResidentChunks.chunksOf` keys it by the view); a word's
+ * posting when a query first asks for it, so a one-shot search builds only its own words' (all of them were most of
+ * the summaries' cost).
  */
 const summaries = new WeakMap<VisibleChunks, FileSummaries>();
 
@@ -101,8 +105,8 @@ function nameEvidence(resident: ResidentChunks, visible: VisibleChunks, view: Se
   const b = 0.75;
   const scores = new Map<string, number>();
   for (const term of new Set(q.keywords.map(stem))) {
-    const posting = s.postings.get(term);
-    if (!posting) continue;
+    const posting = postingOf(s, term);
+    if (!posting.length) continue;
     const df = posting.length;
     const idf = Math.log(1 + (s.files - df + 0.5) / (df + 0.5));
     for (const { blob, tf, length } of posting) scores.set(blob, (scores.get(blob) ?? 0) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length) / s.meanLength)));
@@ -114,32 +118,46 @@ function nameEvidence(resident: ResidentChunks, visible: VisibleChunks, view: Se
   return scores;
 }
 
+function postingOf(s: FileSummaries, term: string): { blob: string; tf: number; length: number }[] {
+  let posting = s.postings.get(term);
+  if (!posting) {
+    posting = [];
+    for (const { blob, names, path, length } of s.blobs) {
+      const tf = (names.get(term) ?? 0) + (path?.get(term) ?? 0);
+      if (tf > 0) posting.push({ blob, tf, length });
+    }
+    s.postings.set(term, posting);
+  }
+  return posting;
+}
+
 function summariesOf(resident: ResidentChunks, visible: VisibleChunks, view: SearchView): FileSummaries {
   let s = summaries.get(visible);
   if (s) return s;
-  const words = new Map<string, Map<string, number>>();
-  const add = (blob: string, st: string, count: number) => {
-    let bag = words.get(blob);
-    if (!bag) words.set(blob, (bag = new Map()));
-    bag.set(st, (bag.get(st) ?? 0) + count);
-  };
-  // The visible chunks are exactly the view's blobs' chunks held here that are not members (`chunksOf`): their
-  // names, per blob, are what the set keeps (file-names.ts).
-  for (const blob of view.byBlob.keys()) for (const [st, count] of resident.fileNames(blob)) add(blob, st, count);
-  for (const file of view.files) for (const w of pathWordsOf(file)) add(file.blob, stem(w), 1);
-  const postings: FileSummaries['postings'] = new Map();
-  let total = 0;
-  for (const [blob, bag] of words) {
-    let length = 0;
-    for (const tf of bag.values()) length += tf;
-    total += length;
-    for (const [w, tf] of bag) {
-      let posting = postings.get(w);
-      if (!posting) postings.set(w, (posting = []));
-      posting.push({ blob, tf, length });
+  const paths = new Map<string, Map<string, number>>();
+  for (const file of view.files) {
+    for (const w of pathWordsOf(file)) {
+      let bag = paths.get(file.blob);
+      if (!bag) paths.set(file.blob, (bag = new Map()));
+      const st = stem(w);
+      bag.set(st, (bag.get(st) ?? 0) + 1);
     }
   }
-  s = { postings, files: words.size, meanLength: words.size ? total / words.size : 1 };
+  const blobs: FileSummaries['blobs'] = [];
+  let total = 0;
+  // The visible chunks are exactly the view's blobs' chunks held here that are not members (`chunksOf`): their
+  // names, per blob, are what the set keeps (file-names.ts).
+  for (const blob of view.byBlob.keys()) {
+    const names = resident.fileNames(blob);
+    const path = paths.get(blob);
+    if (!names.size && !path) continue;
+    let length = 0;
+    for (const tf of names.values()) length += tf;
+    if (path) for (const tf of path.values()) length += tf;
+    total += length;
+    blobs.push({ blob, names, path, length });
+  }
+  s = { blobs, files: blobs.length, meanLength: blobs.length ? total / blobs.length : 1, postings: new Map() };
   summaries.set(visible, s);
   return s;
 }
