@@ -42,7 +42,7 @@ export const fileTopic: BoostSignal<typeof DEFAULTS> = {
   weight: (cfg) => cfg.fileTopicBoost,
   prepare: ({ q, cfg, view, candidates }) => {
     if (q.isName || (cfg.fileTopicQuestionsOnly && !q.asksHowItWorks)) return () => 0;
-    const meaning = fileMeaning(candidates, cfg.fileTopicChunks);
+    const meaning = fileMeaning(candidates, view, cfg.fileTopicChunks);
     const names = nameEvidence(candidates.resident, candidates.visible, view, q);
     const share = cfg.fileTopicNameShare;
     return (hit) => (1 - share) * (meaning.get(hit.file.blob) ?? 0) + share * (names.get(hit.file.blob) ?? 0);
@@ -50,19 +50,14 @@ export const fileTopic: BoostSignal<typeof DEFAULTS> = {
 };
 
 /** Per blob, the mean of its `n` best chunk cosines, min-max normalised over the view's files (0..1). */
-function fileMeaning(p: CandidatePool, n: number): Map<string, number> {
+function fileMeaning(p: CandidatePool, view: SearchView, n: number): Map<string, number> {
   const best = new Map<string, number[]>();
-  for (const i of p.visible.chunks) {
-    const blob = p.resident.info[i].blob;
-    let top = best.get(blob);
-    if (!top) best.set(blob, (top = []));
-    const c = p.cosine[i];
-    if (top.length < n) top.push(c);
-    else {
-      let low = 0;
-      for (let j = 1; j < top.length; j++) if (top[j] < top[low]) low = j;
-      if (c > top[low]) top[low] = c;
-    }
+  // Blob by blob, each one's visible chunks in the order `chunksOf` lists them: the visible chunks in their order,
+  // without looking up each one's blob.
+  for (const blob of view.byBlob.keys()) {
+    let top: number[] | undefined;
+    for (const i of p.resident.blobChunks(blob)) if (p.visible.mask[i]) top = keepBest((top ??= []), p.cosine[i], n);
+    if (top) best.set(blob, top);
   }
   const mean = new Map<string, number>();
   let lo = Infinity;
@@ -76,6 +71,17 @@ function fileMeaning(p: CandidatePool, n: number): Map<string, number> {
   }
   for (const [blob, m] of mean) mean.set(blob, (m - lo) / (hi - lo || 1));
   return mean;
+}
+
+/** Keeps cosine `c` among the `n` best in `top`. */
+function keepBest(top: number[], c: number, n: number): number[] {
+  if (top.length < n) top.push(c);
+  else {
+    let low = 0;
+    for (let j = 1; j < top.length; j++) if (top[j] < top[low]) low = j;
+    if (c > top[low]) top[low] = c;
+  }
+  return top;
 }
 
 /** The view's file summaries (the names a file defines and its path words, stemmed) as BM25 needs them. */
