@@ -5,6 +5,8 @@
 // `npm run bench:warm -- [--repo DIR] [--word WORD] [--rounds N] [--cli dist/cli/ocrag.cjs] [--baseline OTHER/dist/cli/main.js]`;
 // the repository must be indexed. `--json FILE`: the p50s and ratios. `--baseline`: another build of the CLI (a copy
 // of main's, say), timed in the same rounds with its own server, for a before and after on one loaded machine.
+// `--baseline-repo DIR`: a copy of the repository for the baseline, when the two builds keep search snapshots of
+// different layouts (each would otherwise rebuild the other's at every search).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,16 +25,18 @@ const word = option('--word', 'spawn_blocking');
 const rounds = Number(option('--rounds', '15'));
 const baselineOption = option('--baseline');
 const baseline = baselineOption === undefined ? undefined : path.resolve(baselineOption);
+const baselineRepo = path.resolve(option('--baseline-repo', repo));
 const PRELOAD = pathToFileURL(path.join(ROOT, 'test/support/seams-preload.mjs')).href;
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): { ms: number; stdout: string } {
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = repo): { ms: number; stdout: string } {
   const started = performance.now();
-  const out = spawnSync(cmd, args, { cwd: repo, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const out = spawnSync(cmd, args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 << 20 });
   const ms = performance.now() - started;
   if (out.status !== 0 && !(cmd === 'git' && out.status === 1)) throw new Error(`${cmd} ${args.join(' ')} exited ${out.status}: ${out.stderr}`);
   return { ms, stdout: out.stdout };
 }
-const search = (env: NodeJS.ProcessEnv = {}, entry = cli) => run(process.execPath, [entry, 'search', word], env);
+/** The baseline build searches its own copy of the repository (`--baseline-repo`). */
+const search = (env: NodeJS.ProcessEnv = {}, entry = cli) => run(process.execPath, [entry, 'search', word], env, entry === cli ? repo : baselineRepo);
 
 /** Which path answered one search, told by the CLI's test switch (src/util/test-seams.ts), kept out of the timed runs. */
 function answeredBy(entry: string): string {
@@ -43,7 +47,7 @@ function answeredBy(entry: string): string {
 
 /** A running `ocrag mcp` of the repository from this build, once it answers searches. */
 async function startServer(entry: string) {
-  const server = spawn(process.execPath, [entry, 'mcp'], { cwd: repo, stdio: ['pipe', 'ignore', 'ignore'] });
+  const server = spawn(process.execPath, [entry, 'mcp'], { cwd: entry === cli ? repo : baselineRepo, stdio: ['pipe', 'ignore', 'ignore'] });
   // The server listens once it has opened the index; its first search (preload) loads the model.
   const deadline = Date.now() + 120_000;
   while (!answeredBy(entry).startsWith('warm')) {

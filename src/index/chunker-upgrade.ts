@@ -1,6 +1,7 @@
 import { chunkerVersion, chunkerVersionOf, parseChunkerVersions } from '../chunk/version.js';
 import type { MarkReason } from '../store/blob-state.js';
 import { readFields } from '../store/chunk-batch.js';
+import { REF_FIELDS } from '../store/chunk-columns.js';
 import type { ChunkReader, ContentStore } from '../store/contract.js';
 import type { StoreMeta } from '../store/meta.js';
 import { chunkId } from './chunk-id.js';
@@ -70,7 +71,7 @@ export async function outdatedChunks(store: ChunkReader, meta: StoreMeta): Promi
   if (meta.chunkerVersion === chunkerVersion()) return { ids, blobs, languages };
   const { modelId } = meta;
   const versions = new Map<string, string>();
-  const fields = ['id', 'blob', 'startLine', 'endLine', 'language'] as const;
+  const fields = REF_FIELDS;
   for await (const batch of store.chunkColumns(null, fields)) {
     const { id, blob, startLine, endLine, language } = readFields(batch, fields);
     for (let i = 0; i < batch.numRows; i++) {

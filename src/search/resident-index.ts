@@ -1,5 +1,6 @@
 import type { ChunkBatch, ChunkInfo, ChunkRow } from '../store/contract.js';
 import { lacksFields, readFields } from '../store/chunk-batch.js';
+import { CONTENT_FIELDS, REF_FIELDS } from '../store/chunk-columns.js';
 import { ownDefinition } from '../text/breadcrumb.js';
 import { stem } from '../text/stem.js';
 import { BoundedMemo } from '../util/bounded-memo.js';
@@ -7,6 +8,7 @@ import type { Pause } from '../util/event-loop.js';
 import { forEachIndexedWord } from './indexed-words.js';
 import { int8DotKernel, KERNEL_MIN_CHUNKS, type DotSums } from './int8-dots.js';
 import { memberIndices } from './members.js';
+import { nameWordsOf, type NameWords } from './file-names.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
 import { indexRow, type IndexedRow, type MemoRow, type RowMemo } from './row-memo.js';
 import { MemoPostings } from './memo-postings.js';
@@ -32,6 +34,10 @@ export class ResidentIndex {
   protected readonly visible = new WeakMap<object, Int32Array>();
   /** Blob → its member chunks, worked out when first asked (a blob's rows never change once loaded whole). */
   protected readonly membersByBlob = new Map<string, Set<number>>();
+  /** Blob → the words of the names it defines (file-names.ts), worked out when first asked. */
+  private readonly namesByBlob = new Map<string, NameWords>();
+  /** What a restored snapshot says of its chunks (the first `count`) and their blobs, so it is not worked out again. */
+  protected restoredFacts: RestoredFacts = { count: 0, isMember: () => false, fileNames: () => undefined };
   protected ids = new Map<string, number>();
   /** The vectors' dot products in WebAssembly, made on the first large view; null where it is unavailable. */
   private kernel: DotSums | null | undefined;
@@ -89,10 +95,21 @@ export class ResidentIndex {
 
   /** Whether a chunk lies inside another of its blob's chunks as a member of it (search/members.ts). */
   isMember(i: number): boolean {
+    if (i < this.restoredFacts.count) return this.restoredFacts.isMember(i);
     const blob = this.info[i].blob;
     let members = this.membersByBlob.get(blob);
     if (!members) this.membersByBlob.set(blob, (members = new Set(memberIndices(this.info, this.byBlob.get(blob) ?? []))));
     return members.has(i);
+  }
+
+  /** The words of the names a blob's chunks held here define, members left out (file-names.ts). */
+  fileNames(blob: string): NameWords {
+    let words = this.namesByBlob.get(blob);
+    if (!words) {
+      words = this.restoredFacts.fileNames(blob) ?? nameWordsOf(this.info, this.blobChunks(blob).filter((i) => !this.isMember(i)));
+      this.namesByBlob.set(blob, words);
+    }
+    return words;
   }
 
   /** Cosine of every listed chunk to a unit query vector (the stored vectors are unit length). */
@@ -259,9 +276,12 @@ export class ResidentIndex {
   protected added(_terms: string): void {}
 }
 
-/** A chunk's fields that its reference has, and those of its content (store/contract.ts, NeedsContent). */
-const REF_FIELDS = ['id', 'blob', 'startLine', 'endLine', 'language'] as const;
-const CONTENT_FIELDS = ['symbol', 'text', 'terms', 'vector'] as const;
+/** Members and name words of a restored snapshot's chunks and blobs; undefined names for a blob it does not hold. */
+export interface RestoredFacts {
+  count: number;
+  isMember(i: number): boolean;
+  fileNames(blob: string): NameWords | undefined;
+}
 
 /** A float vector as the set holds it: int8, scaled by its largest component. */
 export function quantize(vector: Float32Array): { vector: Int8Array; scale: number } {

@@ -8,6 +8,7 @@ import { packBytes, packStrings, unpackStrings, type PackedStrings } from './pac
 import { ListTable, PostingTable, type PackedLists } from './postings.js';
 import { SectionedFile, writeSectionedFilePausing, type Section } from './sectioned-file.js';
 import { segmentsDamage } from './resident-segments.js';
+import { packNameWords, unpackNameWords, type NameWords } from './file-names.js';
 import { crashPoint } from '../util/crash-point.js';
 
 /** Everything the resident set holds, as it lives in memory. */
@@ -21,19 +22,25 @@ export interface ResidentState {
   postings: PostingTable;
   byBlob: Map<string, number[]>;
   empty: Set<string>;
+  /** Whether a chunk is a member of another chunk of its blob (members.ts), which a view leaves out. */
+  isMember: (i: number) => boolean;
+  /** The words of the names each blob's chunks define (file-names.ts); empty for a blob the set does not hold. */
+  fileNames: (blob: string) => NameWords;
 }
 
 /**
  * Snapshot layout: a sectioned file (see sectioned-file.ts); version 6 keeps texts on disk until read. Bumped also
  * when the postings built from the same rows change (7: CJK comments give bigrams; 8: `-ate` words stem as their
- * `-ation`; 9: `-ied` and `-ification` as `-y`), so no stale set is restored; 10 (`A`): every section checksummed.
+ * `-ation`; 9: `-ied` and `-ification` as `-y`), so no stale set is restored; 10 (`A`): every section checksummed;
+ * 11 (`B`): which chunks are members and each blob's name words, worked out when written, not by every search.
  * Only the first 8 characters are written.
  */
-const MAGIC = 'ocragRSA';
+const MAGIC = 'ocragRSB';
 const EAGER = [
   'ids.utf8', 'ids.ends', 'blobs.utf8', 'blobs.ends', 'blobOf', 'languageOf', 'starts', 'ends', 'symbols.utf8', 'symbols.ends',
   'textEnds', 'lengths', 'scales', 'vectors', 'definitions.keys.utf8', 'definitions.keys.ends', 'definitions.starts', 'definitions.docs',
   'postings.keys.utf8', 'postings.keys.ends', 'postings.starts', 'postings.docs', 'postings.tfs', 'empty.utf8', 'empty.ends',
+  'members', 'names.words.utf8', 'names.words.ends', 'names.starts', 'names.ids', 'names.counts',
 ];
 
 interface SnapshotMeta {
@@ -142,9 +149,15 @@ function unpack(file: SectionedFile<SnapshotMeta>, dim: number): ResidentState |
   const blobOf = section<Int32Array>('blobOf');
   const languageOf = section<Uint16Array>('languageOf');
   const textEnds = section<Uint32Array>('textEnds');
-  if (meta.dim !== dim || vectors.length !== n * dim || starts.length !== n || textEnds.length !== n) return null;
+  const members = section<Uint8Array>('members');
+  if (meta.dim !== dim || vectors.length !== n * dim || starts.length !== n || textEnds.length !== n || members.length !== n) return null;
   const ids = strings('ids');
   const blobs = strings('blobs');
+  const namesOf = unpackNameWords(
+    { words: { utf8: section<Uint8Array>('names.words.utf8'), ends: section<Uint32Array>('names.words.ends') }, starts: section<Uint32Array>('names.starts'), ids: section<Uint32Array>('names.ids'), counts: section<Uint32Array>('names.counts') },
+    blobs.length,
+  );
+  if (!namesOf) return null;
   const symbols = strings('symbols');
   const info = new Array<ChunkInfo>(n);
   const byBlob = new Map<string, number[]>();
@@ -169,6 +182,11 @@ function unpack(file: SectionedFile<SnapshotMeta>, dim: number): ResidentState |
     postings: new PostingTable(ListTable.unpack(lists('postings', ['docs', 'tfs']))),
     byBlob,
     empty: new Set(strings('empty')),
+    isMember: (i) => members[i] === 1,
+    fileNames: (blob) => {
+      const chunks = byBlob.get(blob);
+      return chunks ? namesOf(blobOf[chunks[0]]) : new Map();
+    },
   };
 }
 
@@ -197,6 +215,8 @@ export async function writeSnapshot(file: string, dim: number, state: ResidentSt
 
 /** Chunks handled between two chances to pause while packing: each costs a few microseconds. */
 const STEP_CHUNKS = 2048;
+/** Blobs whose name words are worked out between two pauses: tokio's 861 took 120-140 ms all told (breadcrumbs parsed cold). */
+const STEP_BLOBS = 64;
 
 function* pack(dim: number, state: ResidentState): Steps<{ meta: SnapshotMeta; eager: Record<string, Section>; lazy: Record<string, Section> }> {
   const n = state.info.length;
@@ -206,6 +226,7 @@ function* pack(dim: number, state: ResidentState): Steps<{ meta: SnapshotMeta; e
   const languageOf = new Uint16Array(n);
   const starts = new Int32Array(n);
   const ends = new Int32Array(n);
+  const members = new Uint8Array(n);
   const ids: string[] = [];
   const symbols: string[] = [];
   const texts: string[] = [];
@@ -217,13 +238,14 @@ function* pack(dim: number, state: ResidentState): Steps<{ meta: SnapshotMeta; e
     languageOf[i] = languageIndex.get(c.language)!;
     starts[i] = c.startLine;
     ends[i] = c.endLine;
+    members[i] = state.isMember(i) ? 1 : 0;
     ids.push(c.id);
     symbols.push(c.symbol);
     // A restored chunk's text is read from the snapshot file here, a block at a time.
     texts.push(c.text);
     if (i % STEP_CHUNKS === STEP_CHUNKS - 1) yield;
   }
-  const eager: Record<string, Section> = { blobOf, languageOf, starts, ends };
+  const eager: Record<string, Section> = { blobOf, languageOf, starts, ends, members };
   const stringSections = (name: string, packed: PackedStrings) => {
     eager[`${name}.utf8`] = packed.utf8;
     eager[`${name}.ends`] = packed.ends;
@@ -239,6 +261,15 @@ function* pack(dim: number, state: ResidentState): Steps<{ meta: SnapshotMeta; e
   strings('blobs', [...blobIndex.keys()]);
   strings('symbols', symbols);
   strings('empty', [...state.empty]);
+  yield;
+  const bags: NameWords[] = [];
+  for (const blob of blobIndex.keys()) {
+    bags.push(state.fileNames(blob));
+    if (bags.length % STEP_BLOBS === 0) yield;
+  }
+  const names = packNameWords(bags);
+  stringSections('names.words', names.words);
+  Object.assign(eager, { 'names.starts': names.starts, 'names.ids': names.ids, 'names.counts': names.counts });
   yield;
   const packedTexts = packBytes(texts);
   eager.textEnds = packedTexts.byteEnds;

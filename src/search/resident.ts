@@ -206,7 +206,8 @@ export class ResidentChunks extends ResidentIndex {
 
   private state(): ResidentState {
     const { info, lengths, scales, definitions, postings, byBlob, empty } = this;
-    return { info, lengths, scales, definitions, postings, byBlob, empty, vectors: this.vectors.subarray(0, info.length * this.dim) };
+    const vectors = this.vectors.subarray(0, info.length * this.dim);
+    return { info, lengths, scales, definitions, postings, byBlob, empty, vectors, isMember: (i) => this.isMember(i), fileNames: (blob) => this.fileNames(blob) };
   }
 
   /** Reads the rest of the restored snapshot into memory and closes it (a no-op when nothing was restored). */
@@ -226,6 +227,7 @@ export class ResidentChunks extends ResidentIndex {
     this.scales = snap.scales;
     for (const [k, v] of snap.byBlob) this.byBlob.set(k, v);
     for (const b of snap.empty) this.empty.add(b);
+    this.restoredFacts = { count: snap.info.length, isMember: snap.isMember, fileNames: (blob) => (snap.byBlob.has(blob) ? snap.fileNames(blob) : undefined) };
   }
 
 }

@@ -20,8 +20,11 @@ export const COLUMN = {
   reason: 'reason',
 } as const;
 
+/** A chunk's fields that its reference holds (its place), and those of its content, shared by chunks alike. */
+export const REF_FIELDS = ['id', 'blob', 'startLine', 'endLine', 'language'] as const;
+export const CONTENT_FIELDS = ['symbol', 'text', 'terms', 'vector'] as const;
 /** Every field of a stored chunk, as ChunkRow (contract.ts) names it, in schema order. */
-export const CHUNK_FIELDS = ['id', 'blob', 'startLine', 'endLine', 'language', 'symbol', 'text', 'terms', 'vector'] as const;
+export const CHUNK_FIELDS = [...REF_FIELDS, ...CONTENT_FIELDS] as const;
 /**
  * What a read may ask of a chunk: its fields, and the key of its content, which names its breadcrumb and text in
  * 40 characters (a reference holds it: no content is read for it).

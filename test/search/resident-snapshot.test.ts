@@ -6,6 +6,10 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { packStrings, unpackStrings } from '../../src/search/packed-strings.js';
 import { ListTable } from '../../src/search/postings.js';
+import { nameWordsOf, packNameWords, unpackNameWords } from '../../src/search/file-names.js';
+import { SectionDamageError } from '../../src/search/sectioned-file.js';
+import { memberIndices } from '../../src/search/members.js';
+import { readSnapshot } from '../../src/search/resident-snapshot.js';
 import { git, makeFixtureRepo, runCli, runJson } from '../helpers.js';
 
 interface Result {
@@ -61,6 +65,17 @@ describe('packed columns', () => {
   });
 });
 
+test('name words read back per file; runs that name no word are damage, never a misread', () => {
+  const packed = packNameWords([new Map([['rout', 2], ['handl', 1]]), new Map(), new Map([['rout', 1]])]);
+  const read = unpackNameWords(packed, 3)!;
+  assert.deepEqual([...read(0)], [['rout', 2], ['handl', 1]]);
+  assert.deepEqual([...read(1)], []);
+  assert.deepEqual([...read(2)], [['rout', 1]]);
+  assert.equal(unpackNameWords(packed, 4), null, 'another count of files');
+  const bad = unpackNameWords({ ...packed, ids: Uint32Array.of(0, 1, 7) }, 3)!;
+  assert.throws(() => bad(0), SectionDamageError);
+});
+
 describe('the resident snapshot of a one-shot search', () => {
   let repo: string;
   let built: Result[][];
@@ -93,6 +108,35 @@ describe('the resident snapshot of a one-shot search', () => {
     fs.writeFileSync(file, 'not a snapshot');
     assert.deepEqual(await answers(repo), built);
     assert.ok(fs.statSync(file).size > 1000, 'rebuilt');
+  });
+
+  test('a snapshot of the layout before (no members, no name words kept) is never read: it is rebuilt', async () => {
+    const [file] = residentFiles(repo);
+    const good = fs.readFileSync(file);
+    const older = Buffer.from(good);
+    older.write('ocragRSA', 0, 'latin1');
+    fs.writeFileSync(file, older);
+    assert.equal(readSnapshot(file, 512), null);
+    assert.deepEqual(await answers(repo), built);
+    assert.ok(fs.readFileSync(file).subarray(0, 8).equals(good.subarray(0, 8)), 'written anew in this layout');
+  });
+
+  test('the members and name words it keeps are what the rows give', () => {
+    const restored = readSnapshot(residentFiles(repo)[0], 512)!;
+    try {
+      const { info, byBlob, isMember, fileNames } = restored.state;
+      let members = 0;
+      for (const [blob, chunks] of byBlob) {
+        const want = new Set(memberIndices(info, chunks));
+        members += want.size;
+        for (const i of chunks) assert.equal(isMember(i), want.has(i), `${info[i].symbol}`);
+        assert.deepEqual(new Map([...fileNames(blob)].sort()), new Map([...nameWordsOf(info, chunks.filter((i) => !want.has(i)))].sort()));
+      }
+      assert.ok(members > 0, 'the fixture has members');
+      assert.ok([...byBlob.keys()].some((b) => fileNames(b).size > 0));
+    } finally {
+      restored.close();
+    }
   });
 
   test('after a restore, an uncommitted new function is added to the set, and the next process restores it too', async () => {

@@ -14,7 +14,7 @@ import { startS3, type S3Server } from '../share/s3-server.js';
 import { answers, AUTH_PY, indexState, INJECTED, markBlob, rewriteContent, vectorOf, verifyRepo } from './verify-helpers.js';
 
 const QUESTION = 'how is the password verified';
-const PREFIXES = ['text', 'norm', 'contents', 'set', 'mark', 'postings', 'symbols'] as const;
+const PREFIXES = ['text', 'norm', 'contents', 'set', 'mark', 'postings', 'symbols', 'members', 'names'] as const;
 
 describe('an index run holds what it copies from the team store to the repository', () => {
   let s3: S3Server;
@@ -151,5 +151,23 @@ describe('an index run holds what it copies from the team store to the repositor
       state.definitions.writable('check_password')[0].push(at);
     });
     await firstSearch('symbols', /row \d+ \([0-9a-f]{12}:\d+-\d+\) is listed in the symbol table under a name it does not define/);
+  });
+
+  test('a published set marking the password check a member, so that no search sees it', async () => {
+    await tamperSet('members', (state) => {
+      const at = state.info.findIndex((c) => c.text.includes('compare_digest'));
+      const isMember = state.isMember;
+      state.isMember = (i) => i === at || isMember(i);
+    });
+    await firstSearch('members', /row \d+ is marked a member where its file's rows say otherwise/);
+  });
+
+  test("a published set giving a file names it does not define, to rank it first for questions on passwords", async () => {
+    await tamperSet('names', (state) => {
+      const blob = state.info.find((c) => c.text.includes('LruCache'))!.blob;
+      const fileNames = state.fileNames;
+      state.fileNames = (b) => (b === blob ? new Map([...fileNames(b), ['password', 9]]) : fileNames(b));
+    });
+    await firstSearch('names', /the names of file [0-9a-f]{12} are not its rows'/);
   });
 });

@@ -6,6 +6,8 @@ import { ownDefinition } from '../../text/breadcrumb.js';
 import type { NumberList, PackedLists } from '../../search/postings.js';
 import { unpackStrings } from '../../search/packed-strings.js';
 import { contentEmbeddingText, contentTerms } from '../embed-blobs.js';
+import { memberIndices } from '../../search/members.js';
+import { nameWordsOf } from '../../search/file-names.js';
 
 /**
  * What a search-ready set from elsewhere says beyond its rows, held to its rows for `sampled` of them: the words
@@ -37,6 +39,22 @@ export function derivedProblem(state: ResidentState, sampled: ReadonlySet<number
     if (has.size !== want.words.size || [...want.words].some(([word, weight]) => has.get(word) !== Math.fround(weight))) return `${where} is listed under words that are not its own`;
     const names = [...(defined.get(i)?.keys() ?? [])];
     if (names.length !== (want.defines === null ? 0 : 1) || (want.defines !== null && names[0] !== want.defines)) return `${where} is listed in the symbol table under a name it does not define`;
+  }
+  return summaryProblem(state);
+}
+
+/**
+ * Which chunks are members and each file's name words, held to the rows for every blob (a set could otherwise hide a
+ * chunk from every search, or give a file another's names): cheap beside the rows' own checks (~60 ms on tokio).
+ */
+function summaryProblem(state: ResidentState): string | null {
+  for (const [blob, chunks] of state.byBlob) {
+    const members = new Set(memberIndices(state.info, chunks));
+    const wrong = chunks.find((i) => state.isMember(i) !== members.has(i));
+    if (wrong !== undefined) return `row ${wrong + 1} is marked a member where its file's rows say otherwise`;
+    const want = nameWordsOf(state.info, chunks.filter((i) => !members.has(i)));
+    const have = state.fileNames(blob);
+    if (have.size !== want.size || [...want].some(([word, count]) => have.get(word) !== count)) return `the names of file ${blob.slice(0, 12)} are not its rows'`;
   }
   return null;
 }

@@ -3,11 +3,10 @@ import type { ResidentChunks } from '../../resident.js';
 import type { CandidatePool } from '../../candidates.js';
 import type { QueryInfo } from '../../query.js';
 import type { ViewFile, SearchView } from '../../view.js';
-import { parseBreadcrumb } from '../../../text/breadcrumb.js';
-import { codeTerms } from '../../../text/terms.js';
 import { stem } from '../../../text/stem.js';
 import type { BoostSignal } from './signal.js';
 import { bm25Idf } from '../../../text/bm25.js';
+import type { NameWords } from '../../file-names.js';
 
 const DEFAULTS = {
   /**
@@ -44,7 +43,7 @@ export const fileTopic: BoostSignal<typeof DEFAULTS> = {
   weight: (cfg) => cfg.fileTopicBoost,
   prepare: ({ q, cfg, view, candidates }) => {
     if (q.isName || (cfg.fileTopicQuestionsOnly && !q.asksHowItWorks)) return () => 0;
-    const meaning = fileMeaning(candidates, cfg.fileTopicChunks);
+    const meaning = fileMeaning(candidates, view, cfg.fileTopicChunks);
     const names = nameEvidence(candidates.resident, candidates.visible, view, q);
     const share = cfg.fileTopicNameShare;
     return (hit) => (1 - share) * (meaning.get(hit.file.blob) ?? 0) + share * (names.get(hit.file.blob) ?? 0);
@@ -52,19 +51,14 @@ export const fileTopic: BoostSignal<typeof DEFAULTS> = {
 };
 
 /** Per blob, the mean of its `n` best chunk cosines, min-max normalised over the view's files (0..1). */
-function fileMeaning(p: CandidatePool, n: number): Map<string, number> {
+function fileMeaning(p: CandidatePool, view: SearchView, n: number): Map<string, number> {
   const best = new Map<string, number[]>();
-  for (const i of p.visible.chunks) {
-    const blob = p.resident.info[i].blob;
-    let top = best.get(blob);
-    if (!top) best.set(blob, (top = []));
-    const c = p.cosine[i];
-    if (top.length < n) top.push(c);
-    else {
-      let low = 0;
-      for (let j = 1; j < top.length; j++) if (top[j] < top[low]) low = j;
-      if (c > top[low]) top[low] = c;
-    }
+  // Blob by blob, each one's visible chunks in the order `chunksOf` lists them: the visible chunks in their order,
+  // without looking up each one's blob.
+  for (const blob of view.byBlob.keys()) {
+    let top: number[] | undefined;
+    for (const i of p.resident.blobChunks(blob)) if (p.visible.mask[i]) top = keepBest((top ??= []), p.cosine[i], n);
+    if (top) best.set(blob, top);
   }
   const mean = new Map<string, number>();
   let lo = Infinity;
@@ -80,17 +74,31 @@ function fileMeaning(p: CandidatePool, n: number): Map<string, number> {
   return mean;
 }
 
+/** Keeps cosine `c` among the `n` best in `top`. */
+function keepBest(top: number[], c: number, n: number): number[] {
+  if (top.length < n) top.push(c);
+  else {
+    let low = 0;
+    for (let j = 1; j < top.length; j++) if (top[j] < top[low]) low = j;
+    if (c > top[low]) top[low] = c;
+  }
+  return top;
+}
+
 /** The view's file summaries (the names a file defines and its path words, stemmed) as BM25 needs them. */
 interface FileSummaries {
-  /** Per stemmed word, the files holding it: blob, how often, and the length of that file's summary. */
-  postings: Map<string, { blob: string; tf: number; length: number }[]>;
+  /** Each file (blob) with a summary: its name words, its path words, and the summary's length. */
+  blobs: { blob: string; names: NameWords; path: Map<string, number> | undefined; length: number }[];
   files: number;
   meanLength: number;
+  /** Per stemmed word, the files holding it: blob, how often, and the length of that file's summary; filled as queries ask. */
+  postings: Map<string, { blob: string; tf: number; length: number }[]>;
 }
 
 /**
- * Built once per visible set (itself one per view: `ResidentChunks.chunksOf` keys it by the view), so a query
- * only walks the postings of its own words.
+ * Built once per visible set (itself one per view: `ResidentChunks.chunksOf` keys it by the view); a word's
+ * posting when a query first asks for it, so a one-shot search builds only its own words' (all of them were most of
+ * the summaries' cost).
  */
 const summaries = new WeakMap<VisibleChunks, FileSummaries>();
 
@@ -104,8 +112,8 @@ function nameEvidence(resident: ResidentChunks, visible: VisibleChunks, view: Se
   const b = 0.75;
   const scores = new Map<string, number>();
   for (const term of new Set(q.keywords.map(stem))) {
-    const posting = s.postings.get(term);
-    if (!posting) continue;
+    const posting = postingOf(s, term);
+    if (!posting.length) continue;
     const df = posting.length;
     const idf = bm25Idf(s.files, df);
     for (const { blob, tf, length } of posting) scores.set(blob, (scores.get(blob) ?? 0) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length) / s.meanLength)));
@@ -117,41 +125,46 @@ function nameEvidence(resident: ResidentChunks, visible: VisibleChunks, view: Se
   return scores;
 }
 
+function postingOf(s: FileSummaries, term: string): { blob: string; tf: number; length: number }[] {
+  let posting = s.postings.get(term);
+  if (!posting) {
+    posting = [];
+    for (const { blob, names, path, length } of s.blobs) {
+      const tf = (names.get(term) ?? 0) + (path?.get(term) ?? 0);
+      if (tf > 0) posting.push({ blob, tf, length });
+    }
+    s.postings.set(term, posting);
+  }
+  return posting;
+}
+
 function summariesOf(resident: ResidentChunks, visible: VisibleChunks, view: SearchView): FileSummaries {
   let s = summaries.get(visible);
   if (s) return s;
-  const words = new Map<string, Map<string, number>>();
-  const add = (blob: string, word: string) => {
-    let bag = words.get(blob);
-    if (!bag) words.set(blob, (bag = new Map()));
-    const st = stem(word);
-    bag.set(st, (bag.get(st) ?? 0) + 1);
-  };
-  const named = new Map<string, Set<string>>();
-  for (const i of visible.chunks) {
-    const { blob, symbol } = resident.info[i];
-    let seen = named.get(blob);
-    if (!seen) named.set(blob, (seen = new Set()));
-    for (const e of parseBreadcrumb(symbol)) {
-      if (!e.name || seen.has(e.name)) continue;
-      seen.add(e.name);
-      for (const w of codeTerms(e.name)) add(blob, w);
+  const paths = new Map<string, Map<string, number>>();
+  for (const file of view.files) {
+    for (const w of pathWordsOf(file)) {
+      let bag = paths.get(file.blob);
+      if (!bag) paths.set(file.blob, (bag = new Map()));
+      const st = stem(w);
+      bag.set(st, (bag.get(st) ?? 0) + 1);
     }
   }
-  for (const file of view.files) for (const w of pathWordsOf(file)) add(file.blob, w);
-  const postings: FileSummaries['postings'] = new Map();
+  const blobs: FileSummaries['blobs'] = [];
   let total = 0;
-  for (const [blob, bag] of words) {
+  // The visible chunks are exactly the view's blobs' chunks held here that are not members (`chunksOf`): their
+  // names, per blob, are what the set keeps (file-names.ts).
+  for (const blob of view.byBlob.keys()) {
+    const names = resident.fileNames(blob);
+    const path = paths.get(blob);
+    if (!names.size && !path) continue;
     let length = 0;
-    for (const tf of bag.values()) length += tf;
+    for (const tf of names.values()) length += tf;
+    if (path) for (const tf of path.values()) length += tf;
     total += length;
-    for (const [w, tf] of bag) {
-      let posting = postings.get(w);
-      if (!posting) postings.set(w, (posting = []));
-      posting.push({ blob, tf, length });
-    }
+    blobs.push({ blob, names, path, length });
   }
-  s = { postings, files: words.size, meanLength: words.size ? total / words.size : 1 };
+  s = { blobs, files: blobs.length, meanLength: blobs.length ? total / blobs.length : 1, postings: new Map() };
   summaries.set(visible, s);
   return s;
 }
