@@ -6,8 +6,7 @@ const SIGNATURE = 'DIRC';
 
 /**
  * How many paths git's index file tracks, read from its header alone (no git process: a one-shot search asks this
- * before it loads anything); null when the file is missing or not one. A split or sparse index counts fewer (its
- * shared part, a folder as one entry), never more.
+ * before it loads anything); null when the file is missing or not one.
  */
 export function trackedCount(indexFile: string): number | null {
   let fd: number;
