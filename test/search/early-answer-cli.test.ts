@@ -37,20 +37,3 @@ test('a fresh clone\'s first CLI search is a partial answer; after the backgroun
   const normal = await runJson<Item[]>(['search', query, '-k', '10', '--json', '--no-update'], clone);
   assert.deepEqual(after, normal);
 });
-
-test('a fresh clone with an uncommitted file: the first search waits for the run it started, then answers with the file', async () => {
-  const origin = path.join(tempDir('early-cli-edit-origin'), 'origin');
-  await writeSyntheticRepo(origin, { files: 100 });
-  const clone = path.join(tempDir('early-cli-edit'), 'clone');
-  git(path.dirname(clone), 'clone', '-q', origin, clone);
-  fs.writeFileSync(path.join(clone, 'zeppelin.ts'), 'export function moorZeppelinAtMast(mast: string): string {\n  return `moored at ${mast}`;\n}\n');
-
-  const first = await runCli(['search', 'moor the zeppelin at its mast', '-k', '3', '--json'], clone);
-  assert.equal(first.code, 0, first.stderr);
-  const items = JSON.parse(first.stdout) as Item[];
-  assert.ok(items.every((r) => r.path), 'a whole answer, not a partial one');
-  assert.equal(items[0].path, 'zeppelin.ts');
-  const runs = fs.readFileSync(path.join(clone, '.ocrag', 'log'), 'utf8').split('\n').filter((l) => l.includes('remote-first:'));
-  assert.equal(runs.length, 1, runs.join('\n'));
-  assert.equal(git(clone, 'status', '--porcelain'), '?? zeppelin.ts', 'the index folder is no edit of the clone');
-});
