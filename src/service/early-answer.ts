@@ -55,9 +55,9 @@ export function earlyNotice(answer: Pick<EarlyAnswer, 'searched' | 'total'>): st
 
 /**
  * For a one-shot process (the CLI): says the answer is partial (`onNotice`, `onPartial`); once it is given, the
- * index run of HEAD starts in the background, unless the CLI started it as it began (early-index.ts). What the
- * answer embedded is not stored first: creating the store and writing it would keep the agent waiting ~2 s longer
- * for this answer, and the run embeds those ~1,000 chunks again in about a second of its own.
+ * index run of HEAD starts in the background. What the answer embedded is not stored first: creating the store
+ * and writing it would keep the agent waiting ~2 s longer for this answer, and the run embeds those ~1,000
+ * chunks again in about a second of its own.
  */
 export function goOnInBackground(early: EarlyAnswer, root: string, hooks: Pick<CodeIndexHooks, 'onNotice' | 'startBackgroundIndex'>, onPartial?: (partial: PartialAnswer) => void): Promise<void> {
   const notice = `${earlyNotice(early)}; indexing goes on in the background: search again once it is done ("ocrag status" shows it)`;
