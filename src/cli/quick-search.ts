@@ -2,8 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireWithCodeCache } from '../util/code-cache.js';
 import { testSeams } from '../util/test-seams.js';
-import { cacheRoot, startIndexEarly } from '../workspace/search-ask.js';
-import { startBackgroundIndex } from './background-index.js';
+import { cacheRoot } from '../workspace/search-ask.js';
 import { exitCodeSoFar, reportFailure } from './failure.js';
 import { linePlace, readSearchLine } from './search-line.js';
 import { runSearch } from './search-run.js';
@@ -18,18 +17,12 @@ import { runSearch } from './search-run.js';
 export async function quickSearch(argv: string[]): Promise<number | null> {
   const line = testSeams().fullProgram ? null : readSearchLine(argv.slice(2));
   if (!line) return null;
-  const place = linePlace(line);
-  // A fresh clone's index run, started as soon as the line is known to be a search (service/early-index.ts).
-  let indexing: string | null = null;
-  const early = () => {
-    if (line.opts.update) indexing = startIndexEarly(place.dir(), startBackgroundIndex);
-  };
   try {
-    if (await runSearch(line.words, line.opts, place, null, true, early)) return exitCodeSoFar();
+    if (await runSearch(line.words, line.opts, linePlace(line), null)) return exitCodeSoFar();
   } catch (e) {
     return reportFailure(e);
   }
-  return (await coldEntry()).searchLineHere(line, indexing);
+  return (await coldEntry()).searchLineHere(line);
 }
 
 type ColdEntry = typeof import('./search-cold.js');

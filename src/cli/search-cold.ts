@@ -2,19 +2,16 @@
 // (quick-search.ts, a bundle of its own) reaches it only by loading this module of the full program, whose errors
 // and exit codes are then said by the full program's own code.
 import { monotonicMs } from '../util/clock.js';
-import { startBackgroundIndexOnce } from './background-index.js';
+import { startBackgroundIndex } from './background-index.js';
 import { exitCodeSoFar, reportFailure } from './failure.js';
 import { openIndexIn } from './options.js';
 import { linePlace, type SearchLine } from './search-line.js';
 import { checkLanguage, runSearch, type AnswerHere, type SearchPlace } from './search-run.js';
 
-/**
- * The search in this process: the index opened, then searched (latency counted from then, as ever). `indexing`: the
- * root whose background index run this process started already (quick-search.ts).
- */
-export function searchHere(place: SearchPlace, indexing: string | null = null): AnswerHere {
+/** The search in this process: the index opened, then searched (latency counted from then, as ever). */
+export function searchHere(place: SearchPlace): AnswerHere {
   return async (query, options) => {
-    const workspace = await openIndexIn(place.dir(), place.flags, { startBackgroundIndex: startBackgroundIndexOnce(indexing) }, 'existing');
+    const workspace = await openIndexIn(place.dir(), place.flags, { startBackgroundIndex }, 'existing');
     try {
       const started = monotonicMs();
       if (options.language !== undefined) checkLanguage(options.language);
@@ -26,10 +23,10 @@ export function searchHere(place: SearchPlace, indexing: string | null = null): 
 }
 
 /** The quick entry's search that no server answered (it asked already): answered here; its exit code. */
-export async function searchLineHere(line: SearchLine, indexing: string | null = null): Promise<number> {
+export async function searchLineHere(line: SearchLine): Promise<number> {
   const place = linePlace(line);
   try {
-    await runSearch(line.words, line.opts, place, searchHere(place, indexing), false);
+    await runSearch(line.words, line.opts, place, searchHere(place), false);
     return exitCodeSoFar();
   } catch (e) {
     return reportFailure(e);

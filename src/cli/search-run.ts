@@ -39,14 +39,12 @@ export type AnswerHere = (query: string, options: SearchQuery) => Promise<{ resu
 /**
  * The search, printed. `here` answers it in this process when no server does; without it (`null`) the search asks a
  * server only, and false says none answered. `askServer: false`: a server was asked already (quick-search.ts).
- * `checked`: called once the query and flags passed their checks, before anything else.
  */
-export async function runSearch(words: string[], opts: SearchFlags, place: SearchPlace, here: AnswerHere | null, askServer = true, checked?: () => void): Promise<boolean> {
+export async function runSearch(words: string[], opts: SearchFlags, place: SearchPlace, here: AnswerHere | null, askServer = true): Promise<boolean> {
   const query = words.join(' ').trim();
   if (!query) throw new OcragError('empty query: say what code you are looking for');
   checkQueryLength(query);
   const format = outputFormat(opts);
-  checked?.();
   const options: SearchQuery = { k: opts.topK, pathGlob: opts.path, source: opts.source, language: opts.language, minScore: opts.minScore, minMatch: opts.minMatch, update: opts.update, committedOnly: opts.committedOnly, sources: opts.sources, whole: opts.whole };
   const started = monotonicMs();
   // A server of this repository running (MCP, panel, watch) has everything loaded: asked first, silently passed

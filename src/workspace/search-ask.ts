@@ -5,4 +5,3 @@ export { askWarmServer, type WarmAsk } from '../session/warm/client.js';
 export { DEFAULT_MIN_MATCH } from '../search/relevance.js';
 export { checkQueryLength, MAX_QUERY_CHARS_TEXT } from '../search/query-limit.js';
 export { cacheRoot } from '../config/environment.js';
-export { startIndexEarly } from '../service/early-index.js';

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import type { Config } from '../../config/config.js';
-import { searchEnvironment, warmPathRefused } from '../../config/environment.js';
+import { gitDiscoveryOverridden, searchEnvironment, warmPathRefused } from '../../config/environment.js';
 import { NotInRepositoryError, openRepo } from '../../git/repo.js';
 import type { SearchResult } from '../../search/search.js';
 import type { SearchQuery } from '../../service/asked-search.js';
 import { findIndexedFolder, folderLayout, indexLayout } from '../../store/layout.js';
-import { plainCloneAbove } from '../../store/plain-clone.js';
 import { testSeams } from '../../util/test-seams.js';
 import { MAX_REQUEST_BYTES, seamsKey, type WarmReply, type WarmRequest } from './protocol.js';
 import { warmPossible, warmServers, warmVersion, type WarmServer } from './place.js';
@@ -69,6 +69,37 @@ async function placeOf(cwd: string): Promise<{ root: string; indexDir: string } 
     if (!(e instanceof NotInRepositoryError)) return null;
     const root = findIndexedFolder(cwd);
     return root ? { root, indexDir: folderLayout(root).dir } : null;
+  }
+}
+
+/**
+ * The common case found without starting git (a process start was a fifth of a warm search): the nearest folder up
+ * from `cwd` holding a `.git` folder of ours with a HEAD, on the same file system, is the work tree git would name.
+ * Anything else (a worktree's or submodule's `.git` file, another owner, a mount crossed, GIT_DIR and the like):
+ * null, and git is asked. A root found wrongly could only miss: a server answers only for the root git gave it.
+ */
+function plainCloneAbove(cwd: string): { root: string; indexDir: string } | null {
+  if (gitDiscoveryOverridden()) return null;
+  const uid = process.geteuid!();
+  let dir: string;
+  try {
+    dir = fs.realpathSync(cwd);
+  } catch {
+    return null;
+  }
+  // The walk stays on the device it starts on (cwd's real path, so its lstat is its stat).
+  let device: number | undefined;
+  for (;;) {
+    const here = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (!here || here.dev !== (device ??= here.dev)) return null;
+    const dotGit = fs.lstatSync(path.join(dir, '.git'), { throwIfNoEntry: false });
+    if (dotGit) {
+      const ours = dotGit.isDirectory() && dotGit.uid === uid && here.uid === uid && fs.lstatSync(path.join(dir, '.git', 'HEAD'), { throwIfNoEntry: false })?.isFile();
+      return ours ? { root: dir, indexDir: indexLayout({ root: dir, commonDir: path.join(dir, '.git'), mainWorkTree: dir }).dir } : null;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
   }
 }
 
