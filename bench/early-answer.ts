@@ -1,5 +1,5 @@
 // A fresh clone's first answer against the full index, with the built CLI (`npm run bench:early`):
-//   node --import tsx bench/early-answer.ts [repo=/tmp/tok-tokio] [--questions N] [--json FILE]
+//   node --import tsx bench/early-answer.ts [repo=/tmp/tok-tokio] [--questions N] [--json FILE] [--baseline OTHER/dist/cli/main.js]
 // For each question: a copy of the repository without .ocrag/, `ocrag search --json` timed (wall), the background
 // index it starts waited for, then the same search again (the final answer). Reports each first answer's wall time
 // against a full `ocrag index` of a fresh copy (median of the runs before and after), and how many of the final
@@ -7,7 +7,9 @@
 // search's start until the background index run it started has exited (its process watched in /proc, every 5 ms),
 // against `ocrag index` of a fresh copy run in the same round, so both are sampled once per question, interleaved.
 // Where /proc is missing, `ocrag index` run right after the search waits for that run instead: an upper bound, as it
-// counts the waiting process's own start (~0.2–0.3 s) and its lock polls (100 ms).
+// counts the waiting process's own start (~0.2–0.3 s) and its lock polls (100 ms). `--baseline`: another build of
+// the CLI, run on the same question in every round, the two taking turns going first; each build's lines are
+// reported, the baseline's figures under `baseline` in the JSON result.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +21,8 @@ import { median } from './stats.js';
 const CLI = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'dist', 'cli', 'main.js');
 const source = positional() ?? '/tmp/tok-tokio';
 const limit = Number(option('--questions')) || Infinity;
+const baselineOption = option('--baseline');
+const baseline = baselineOption === undefined ? undefined : path.resolve(baselineOption);
 
 /** Questions an agent new to tokio asks: identifiers, descriptions in English, a few in Chinese. */
 const QUESTIONS = [
@@ -59,16 +63,16 @@ function freshCopy(): void {
   execFileSync('git', ['update-index', '-q', '--refresh'], { cwd: copy, stdio: 'ignore' });
 }
 
-function ocrag(args: string[]): { ms: number; stdout: string; stderr: string } {
+function ocrag(cli: string, args: string[]): { ms: number; stdout: string; stderr: string } {
   const started = performance.now();
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: copy, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: copy, encoding: 'utf8', maxBuffer: 64 << 20 });
   if (r.status !== 0) throw new Error(`ocrag ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return { ms: performance.now() - started, stdout: r.stdout, stderr: r.stderr };
 }
 
-function fullIndexMs(): number {
+function fullIndexMs(cli: string): number {
   freshCopy();
-  return ocrag(['index']).ms;
+  return ocrag(cli, ['index']).ms;
 }
 
 const where = (r: Item) => `${r.path}:${r.startLine}-${r.endLine}`;
@@ -96,42 +100,64 @@ async function untilExited(pids: number[]): Promise<void> {
   while (pids.some((pid) => fs.existsSync(`/proc/${pid}`))) await new Promise((r) => setTimeout(r, PROC_POLL_MS));
 }
 
-try {
-  execFileSync('git', ['-C', source, 'rev-parse', 'HEAD'], { stdio: 'ignore' });
-  const indexRuns: number[] = [];
-  let watched = 0;
-  const rows: { q: string; ms: number; untilIndexedMs: number; overlap: number; partial: boolean }[] = [];
-  for (const q of QUESTIONS) {
-    indexRuns.push(fullIndexMs());
-    freshCopy();
-    const started = performance.now();
-    const first = ocrag(['search', q, '-k', '10', '--json']);
-    const items = JSON.parse(first.stdout) as Item[];
-    const runs = backgroundRuns();
-    await untilExited(runs);
-    const exitedMs = performance.now() - started;
-    // `ocrag index` waits for a background run still holding the lock, and finds HEAD indexed.
-    const waited = ocrag(['index']);
-    if (runs.length > 0) watched++;
-    const untilIndexedMs = runs.length > 0 ? exitedMs : first.ms + waited.ms;
-    const final = (JSON.parse(ocrag(['search', q, '-k', '10', '--json']).stdout) as Item[]).map(where);
-    const early = items.filter((r) => r.path).map(where);
-    rows.push({ q, ms: first.ms, untilIndexedMs, overlap: early.filter((w) => final.includes(w)).length, partial: items.some((r) => r.partial) });
-    const last = rows.at(-1)!;
-    console.log(`${q.padEnd(54)} first ${(first.ms / 1000).toFixed(2)} s  indexed ${(untilIndexedMs / 1000).toFixed(2)} s (index alone ${(indexRuns.at(-1)! / 1000).toFixed(2)} s)  overlap ${last.overlap}/10${last.partial ? '' : '  (not partial)'}`);
-  }
+type Row = { q: string; ms: number; indexMs: number; untilIndexedMs: number; watched: boolean; overlap: number; partial: boolean };
+
+/** One question with one build: a full index of a fresh copy, then a fresh copy's first search, its run, the final answer. */
+async function round(cli: string, q: string): Promise<Row> {
+  const indexMs = fullIndexMs(cli);
+  freshCopy();
+  const started = performance.now();
+  const first = ocrag(cli, ['search', q, '-k', '10', '--json']);
+  const items = JSON.parse(first.stdout) as Item[];
+  const runs = backgroundRuns();
+  await untilExited(runs);
+  const exitedMs = performance.now() - started;
+  // `ocrag index` waits for a background run still holding the lock, and finds HEAD indexed.
+  const waited = ocrag(cli, ['index']);
+  const untilIndexedMs = runs.length > 0 ? exitedMs : first.ms + waited.ms;
+  const final = (JSON.parse(ocrag(cli, ['search', q, '-k', '10', '--json']).stdout) as Item[]).map(where);
+  const early = items.filter((r) => r.path).map(where);
+  return { q, ms: first.ms, indexMs, untilIndexedMs, watched: runs.length > 0, overlap: early.filter((w) => final.includes(w)).length, partial: items.some((r) => r.partial) };
+}
+
+/** One build's lines, and its figures for the JSON result. */
+function report(name: string, rows: Row[]): Record<string, number> {
+  const indexRuns = rows.map((r) => r.indexMs);
   const index = median(indexRuns);
   const firsts = rows.map((r) => r.ms);
-  console.log(`\nfull index (fresh copy, wall): ${indexRuns.map((ms) => (ms / 1000).toFixed(2)).join(' s, ')} s`);
-  console.log(`first answer (wall): median ${(median(firsts) / 1000).toFixed(2)} s = ${((100 * median(firsts)) / index).toFixed(0)}% of the index, max ${(Math.max(...firsts) / 1000).toFixed(2)} s = ${((100 * Math.max(...firsts)) / index).toFixed(0)}%`);
+  const watched = rows.filter((r) => r.watched).length;
+  console.log(`\n${name}full index (fresh copy, wall): ${indexRuns.map((ms) => (ms / 1000).toFixed(2)).join(' s, ')} s`);
+  console.log(`${name}first answer (wall): median ${(median(firsts) / 1000).toFixed(2)} s = ${((100 * median(firsts)) / index).toFixed(0)}% of the index, max ${(Math.max(...firsts) / 1000).toFixed(2)} s = ${((100 * Math.max(...firsts)) / index).toFixed(0)}%`);
   const untilIndexed = median(rows.map((r) => r.untilIndexedMs));
   // Each question's run against the index run of its own round: on a loaded machine the rounds drift apart.
-  const paired = median(rows.map((r, i) => r.untilIndexedMs / indexRuns[i]));
+  const paired = median(rows.map((r) => r.untilIndexedMs / r.indexMs));
   const how = watched === rows.length ? 'its run watched in /proc' : `upper bound for ${rows.length - watched} of ${rows.length}: the waiting ocrag index`;
-  console.log(`first search until its index is done (wall, ${how}): median ${(untilIndexed / 1000).toFixed(2)} s = ${(untilIndexed / index).toFixed(2)}× the index alone (median of ${indexRuns.length} runs, one per question); paired by round, median ${paired.toFixed(2)}×`);
+  console.log(`${name}first search until its index is done (wall, ${how}): median ${(untilIndexed / 1000).toFixed(2)} s = ${(untilIndexed / index).toFixed(2)}× the index alone (median of ${indexRuns.length} runs, one per question); paired by round, median ${paired.toFixed(2)}×`);
   const overlaps = rows.map((r) => r.overlap);
-  console.log(`top-10 overlap with the final answer: mean ${(overlaps.reduce((a, b) => a + b, 0) / overlaps.length).toFixed(2)}, min ${Math.min(...overlaps)}, ${overlaps.filter((o) => o >= 6).length}/${overlaps.length} questions at 6 or more`);
-  writeJsonResult({ repo: path.basename(source), indexMs: index, firstMedianMs: median(firsts), firstMaxMs: Math.max(...firsts), medianShare: median(firsts) / index, untilIndexedMs: untilIndexed, untilIndexedRatio: untilIndexed / index, untilIndexedWatched: watched, untilIndexedPaired: paired, overlapMin: Math.min(...overlaps), overlapAtLeast6: overlaps.filter((o) => o >= 6).length, questions: overlaps.length, load: os.loadavg()[0] });
+  console.log(`${name}top-10 overlap with the final answer: mean ${(overlaps.reduce((a, b) => a + b, 0) / overlaps.length).toFixed(2)}, min ${Math.min(...overlaps)}, ${overlaps.filter((o) => o >= 6).length}/${overlaps.length} questions at 6 or more`);
+  return { indexMs: index, firstMedianMs: median(firsts), firstMaxMs: Math.max(...firsts), medianShare: median(firsts) / index, untilIndexedMs: untilIndexed, untilIndexedRatio: untilIndexed / index, untilIndexedWatched: watched, untilIndexedPaired: paired, overlapMin: Math.min(...overlaps), overlapAtLeast6: overlaps.filter((o) => o >= 6).length, questions: overlaps.length };
+}
+
+function line(name: string, r: Row): void {
+  console.log(`${name}${r.q.padEnd(54)} first ${(r.ms / 1000).toFixed(2)} s  indexed ${(r.untilIndexedMs / 1000).toFixed(2)} s (index alone ${(r.indexMs / 1000).toFixed(2)} s)  overlap ${r.overlap}/10${r.partial ? '' : '  (not partial)'}`);
+}
+
+try {
+  execFileSync('git', ['-C', source, 'rev-parse', 'HEAD'], { stdio: 'ignore' });
+  const rows: Row[] = [];
+  const baseRows: Row[] = [];
+  for (const [i, q] of QUESTIONS.entries()) {
+    // With a baseline, the two builds take turns going first, round by round.
+    const order = !baseline ? [CLI] : i % 2 ? [baseline, CLI] : [CLI, baseline];
+    for (const cli of order) {
+      const row = await round(cli, q);
+      (cli === CLI ? rows : baseRows).push(row);
+      line(baseline ? (cli === CLI ? 'this  ' : 'base  ') : '', row);
+    }
+  }
+  const figures = report(baseline ? 'this build: ' : '', rows);
+  const base = baseline ? report('baseline:   ', baseRows) : null;
+  writeJsonResult({ repo: path.basename(source), ...figures, ...(base ? { baseline: base } : {}), load: os.loadavg()[0] });
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }
