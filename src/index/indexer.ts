@@ -113,14 +113,15 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
   const identity = { modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: chunkerVersion() };
   // Before the local store is opened: a foreign remote is refused with the local index untouched.
   const remote = await checkRemote(ctx, identity, opts.onNotice);
-  const fromManifests = knownFromManifests(ctx, embedder.modelId, [manifestKey(branch, commit), ...(opts.baseKeys ?? [])]);
-  warmChunker(selection, fromManifests);
+  const manifestKeys = [manifestKey(branch, commit), ...(opts.baseKeys ?? [])];
+  warmChunker(selection, knownFromManifests(ctx, embedder.modelId, manifestKeys));
   const store = await openStoreFor(ctx, embedder, opts);
   let remoteTables: RemoteReader | null = null;
   let check: RemoteCheck | null = null;
   try {
     const storeWasEmpty = (await store.countChunks()) === 0;
-    const known = await knownState(store, selection, fromManifests);
+    // The manifests read again: opening a store that was lost drops them with it (their blobs are no longer stored).
+    const known = await knownState(store, selection, knownFromManifests(ctx, embedder.modelId, manifestKeys));
     let pending = uniqueUnknown(selection.files, known);
     const unknownAtStart = pending.map((b) => b.blob);
     let fetched: ReadThroughSummary | undefined;
