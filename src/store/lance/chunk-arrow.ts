@@ -1,16 +1,16 @@
 import type { Data as DataType, Float32 as Float32Type, FixedSizeList as FixedSizeListType, Schema as SchemaType, Table as TableType } from 'apache-arrow';
 import arrow from '../arrow.js';
 import type { ChunkRow } from '../contract.js';
-import { COLUMN } from '../chunk-columns.js';
+import { COLUMN, columnsOf, CONTENT_FIELDS, REF_FIELDS } from '../chunk-columns.js';
 
 const { Field, FixedSizeList, Float32, Int32, Schema, Utf8, makeData, Table: ArrowTable, RecordBatch, Struct } = arrow;
 
 /** The column both tables have: a chunk reference names its content by it. */
 export const KEY = COLUMN.contentKey;
 /** Columns of the `chunk_refs` table besides the key: what a chunk is, apart from its content. */
-export const REF_COLUMNS: string[] = [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language];
+export const REF_COLUMNS: string[] = columnsOf(REF_FIELDS);
 /** Columns of the `contents` table besides the key: what is stored once for every chunk that has it. */
-export const CONTENT_COLUMNS: string[] = [COLUMN.symbol, COLUMN.text, COLUMN.terms, COLUMN.vector];
+export const CONTENT_COLUMNS: string[] = columnsOf(CONTENT_FIELDS);
 
 /** Every column of a chunk, as callers read them (and as the one table of the first layout held them). */
 export function chunkSchema(dim: number): SchemaType {

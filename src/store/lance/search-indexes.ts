@@ -8,7 +8,7 @@ import { isLargeStore, LARGE_VIEW_CHUNKS, markLargeStore } from '../large-store.
 import type { StoreLocation } from '../layout.js';
 import { batchOf, takeColumn, type RowRef } from './arrow-take.js';
 import { refsByKeyOf } from './refs-by-key.js';
-import { COLUMN } from '../chunk-columns.js';
+import { CHUNK_COLUMNS, COLUMN } from '../chunk-columns.js';
 import { CONTENT_COLUMNS, fieldsOf, KEY, REF_COLUMNS } from './chunk-arrow.js';
 
 /** Below this many rows a vector index is not worth building: exact search over them takes milliseconds. */
@@ -18,7 +18,7 @@ const MIN_VECTOR_INDEX_ROWS = 10_000;
 const ROW_ID = '_rowid';
 
 /** Columns a candidate row carries: enough to rank it and show it. */
-export const CANDIDATE_COLUMNS = [COLUMN.id, COLUMN.blob, COLUMN.startLine, COLUMN.endLine, COLUMN.language, COLUMN.symbol, COLUMN.text, COLUMN.terms, COLUMN.vector];
+export const CANDIDATE_COLUMNS: string[] = CHUNK_COLUMNS;
 
 /**
  * The vector index is IVF_RQ (partitions, then RaBitQ: one bit per dimension, re-ranked by exact distance).
@@ -128,13 +128,13 @@ async function neededContents(tables: IndexedTables, hits: RecordBatch[], refs: 
   const decided = new Set<string>();
   const rowIds: bigint[] = [];
   const needed: string[] = [];
+  const chunk = (ref: RowRef) => [ref.batch.getChild(COLUMN.id)!.get(ref.row) as string, ref.batch.getChild(COLUMN.blob)!.get(ref.row) as string] as const;
   for (const b of hits) {
     const [keys, ids] = [b.getChild(KEY)!, b.getChild(ROW_ID)!];
     for (let row = 0; row < b.numRows; row++) {
       const key = keys.get(row) as string;
       if (decided.has(key)) continue;
       decided.add(key);
-      const chunk = (ref: RowRef) => [ref.batch.getChild(COLUMN.id)!.get(ref.row) as string, ref.batch.getChild(COLUMN.blob)!.get(ref.row) as string] as const;
       if (!(refs.get(key) ?? []).some((ref) => needsContent(...chunk(ref)))) continue;
       needed.push(key);
       rowIds.push(ids.get(row) as bigint);
@@ -178,7 +178,7 @@ function chunksOfContents(hits: RecordBatch, refs: Map<string, RowRef[]>, conten
     }
   }
   return runs.map(({ refRows, hitRows, contentRows, whole }) => {
-    const columns = whole ? CANDIDATE_COLUMNS : CANDIDATE_COLUMNS.filter((c) => REF_COLUMNS.includes(c));
+    const columns = whole ? CANDIDATE_COLUMNS : REF_COLUMNS;
     const schema = new arrow.Schema([...fieldsOf(columns, dim).fields, ...extra]);
     const children = schema.fields.map((f) => takeColumn(f.name, f.type, REF_COLUMNS.includes(f.name) ? refRows : f.name.startsWith('_') ? hitRows : contentRows));
     return batchOf(schema, children, refRows.length);
