@@ -1,4 +1,4 @@
-// The search_code queries of bench/mcp.ts (tokio's subjects; bench/ratios.ts asks them of its large repository too).
+// The search_code queries of bench/mcp.ts and bench/mcp-ab.ts (tokio's subjects; bench/ratios.ts has bench/mcp.ts ask them of its large repository too).
 export const MCP_QUERIES = [
   'spawn a blocking task on a thread pool', 'accept incoming TCP connections', 'send a value on an mpsc channel', 'timer wheel', 'JoinHandle::abort',
   'read a file to the end asynchronously', 'acquire a semaphore permit', 'configure the number of worker threads', 'graceful shutdown on ctrl-c', 'broadcast channel lagging receiver',

@@ -35,8 +35,9 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = rep
   if (out.status !== 0 && !(cmd === 'git' && out.status === 1)) throw new Error(`${cmd} ${args.join(' ')} exited ${out.status}: ${out.stderr}`);
   return { ms, stdout: out.stdout };
 }
-/** The baseline build searches its own copy of the repository (`--baseline-repo`). */
-const search = (env: NodeJS.ProcessEnv = {}, entry = cli) => run(process.execPath, [entry, 'search', word], env, entry === cli ? repo : baselineRepo);
+/** The baseline build searches and serves its own copy of the repository (`--baseline-repo`). */
+const repoOf = (entry: string) => (entry === cli ? repo : baselineRepo);
+const search = (env: NodeJS.ProcessEnv = {}, entry = cli) => run(process.execPath, [entry, 'search', word], env, repoOf(entry));
 
 /** Which path answered one search, told by the CLI's test switch (src/util/test-seams.ts), kept out of the timed runs. */
 function answeredBy(entry: string): string {
@@ -47,7 +48,7 @@ function answeredBy(entry: string): string {
 
 /** A running `ocrag mcp` of the repository from this build, once it answers searches. */
 async function startServer(entry: string) {
-  const server = spawn(process.execPath, [entry, 'mcp'], { cwd: entry === cli ? repo : baselineRepo, stdio: ['pipe', 'ignore', 'ignore'] });
+  const server = spawn(process.execPath, [entry, 'mcp'], { cwd: repoOf(entry), stdio: ['pipe', 'ignore', 'ignore'] });
   // The server listens once it has opened the index; its first search (preload) loads the model.
   const deadline = Date.now() + 120_000;
   while (!answeredBy(entry).startsWith('warm')) {
