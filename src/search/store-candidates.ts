@@ -22,9 +22,10 @@ export async function fromStoreIndexes(store: StoreHandle, view: SearchView, q: 
     // others; those it has are kept in hand.
     const held = new Map<string, IndexedRow>();
     const needsContent = (id: string, blob: string) => {
-      const row = wanted.has(blob) ? memo.rows.peek(id, blob) : undefined;
+      if (!wanted.has(blob)) return false;
+      const row = memo.rows.peek(id, blob);
       if (row) held.set(id, row);
-      return wanted.has(blob) && !row;
+      return !row;
     };
     const hits = await chunks.queryIndexes(await vector, words, limit, memo.heldShare >= KEYS_FIRST_SHARE ? needsContent : undefined);
     memo.heldShare = heldShare(hits.rows, wanted, (id, blob) => held.has(id) || memo.rows.peek(id, blob) !== undefined);

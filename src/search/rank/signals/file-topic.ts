@@ -88,7 +88,7 @@ function keepBest(top: number[], c: number, n: number): number[] {
 /** The view's file summaries (the names a file defines and its path words, stemmed) as BM25 needs them. */
 interface FileSummaries {
   /** Each file (blob) with a summary: its name words, its path words, and the summary's length. */
-  blobs: { blob: string; names: NameWords; path: Map<string, number> | undefined; length: number }[];
+  blobs: { blob: string; names: NameWords; path: Map<string, number>; length: number }[];
   files: number;
   meanLength: number;
   /** Per stemmed word, the files holding it: blob, how often, and the length of that file's summary; filled as queries ask. */
@@ -130,7 +130,7 @@ function postingOf(s: FileSummaries, term: string): { blob: string; tf: number; 
   if (!posting) {
     posting = [];
     for (const { blob, names, path, length } of s.blobs) {
-      const tf = (names.get(term) ?? 0) + (path?.get(term) ?? 0);
+      const tf = (names.get(term) ?? 0) + (path.get(term) ?? 0);
       if (tf > 0) posting.push({ blob, tf, length });
     }
     s.postings.set(term, posting);
@@ -141,26 +141,21 @@ function postingOf(s: FileSummaries, term: string): { blob: string; tf: number; 
 function summariesOf(resident: ResidentChunks, visible: VisibleChunks, view: SearchView): FileSummaries {
   let s = summaries.get(visible);
   if (s) return s;
-  const paths = new Map<string, Map<string, number>>();
-  for (const file of view.files) {
-    for (const w of pathWordsOf(file)) {
-      let bag = paths.get(file.blob);
-      if (!bag) paths.set(file.blob, (bag = new Map()));
-      const st = stem(w);
-      bag.set(st, (bag.get(st) ?? 0) + 1);
-    }
-  }
   const blobs: FileSummaries['blobs'] = [];
   let total = 0;
   // The visible chunks are exactly the view's blobs' chunks held here that are not members (`chunksOf`): their
-  // names, per blob, are what the set keeps (file-names.ts).
-  for (const blob of view.byBlob.keys()) {
+  // names, per blob, are what the set keeps (file-names.ts). The path words are those of every path of the blob.
+  for (const [blob, files] of view.byBlob) {
     const names = resident.fileNames(blob);
-    const path = paths.get(blob);
-    if (!names.size && !path) continue;
+    const path = new Map<string, number>();
+    for (const file of files) for (const w of pathWordsOf(file)) {
+      const st = stem(w);
+      path.set(st, (path.get(st) ?? 0) + 1);
+    }
+    if (!names.size && !path.size) continue;
     let length = 0;
     for (const tf of names.values()) length += tf;
-    if (path) for (const tf of path.values()) length += tf;
+    for (const tf of path.values()) length += tf;
     total += length;
     blobs.push({ blob, names, path, length });
   }
