@@ -64,7 +64,7 @@ export class BlobReader {
   }
 
   async close(): Promise<void> {
-    if (this.asked.length) this.ask();
+    this.ask();
     this.child.stdin.end();
     await this.closed;
   }

@@ -71,9 +71,8 @@ export async function outdatedChunks(store: ChunkReader, meta: StoreMeta): Promi
   if (meta.chunkerVersion === chunkerVersion()) return { ids, blobs, languages };
   const { modelId } = meta;
   const versions = new Map<string, string>();
-  const fields = REF_FIELDS;
-  for await (const batch of store.chunkColumns(null, fields)) {
-    const { id, blob, startLine, endLine, language } = readFields(batch, fields);
+  for await (const batch of store.chunkColumns(null, REF_FIELDS)) {
+    const { id, blob, startLine, endLine, language } = readFields(batch, REF_FIELDS);
     for (let i = 0; i < batch.numRows; i++) {
       const lang = language(i);
       let version = versions.get(lang);

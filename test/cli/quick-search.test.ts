@@ -1,7 +1,8 @@
 // A plain `ocrag search` runs through its quick entry (src/cli/quick-search.ts, a bundle of its own): it must answer
 // byte for byte as the full program (commander) does, asked of a running `ocrag mcp` and in its own process, errors
 // and exit codes included, and leave every other command line to the full program. A real repository, its real
-// index, a real server, the built CLI; the full program is forced by the test switch `fullProgram`.
+// index, a real server, the built CLI; the full program is forced by the test switch `fullProgram`. A fired hook's run
+// (src/cli/hook-entry.ts) is a bundle of its own too, checked here by what it loads.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,7 +35,10 @@ async function assertAlike(cwd: string, args: string[], env: NodeJS.ProcessEnv =
 /** The installed command (package.json `bin`). */
 const BIN = path.join(PROJECT_ROOT, (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.ocrag);
 
-/** The files of dist/cli/ a search loads, in order (a module-loading hook and CommonJS's compile write each to a log). */
+/**
+ * The files of dist/cli/ a command loads, in order: a module-loading hook, CommonJS's compile and V8's script
+ * compile (a bundle run through the code cache, util/code-cache.ts) write each to a log.
+ */
 async function filesLoaded(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, entry?: string): Promise<string[]> {
   const dir = tempDir('loads');
   const log = path.join(dir, 'loaded.txt');
@@ -50,6 +54,9 @@ async function filesLoaded(cwd: string, args: string[], env: NodeJS.ProcessEnv =
       `const Module = createRequire(import.meta.url)('node:module');`,
       `const compile = Module.prototype._compile;`,
       `Module.prototype._compile = function (content, file) { fs.appendFileSync(${JSON.stringify(log)}, file + '\\n'); return compile.call(this, content, file); };`,
+      `const vm = createRequire(import.meta.url)('node:vm');`,
+      `const Script = vm.Script;`,
+      `vm.Script = class extends Script { constructor(code, options) { super(code, options); fs.appendFileSync(${JSON.stringify(log)}, String(options?.filename) + '\\n'); } };`,
     ].join('\n'),
   );
   const withPreload = { ...env, NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` };
@@ -132,10 +139,17 @@ describe('the quick entry of ocrag search', () => {
   it('loads one file of its own for a warm answer, and no module of the full program for a search in its own process', async () => {
     const warm = await filesLoaded(repo, ['search', 'parse command line arguments']);
     assert.deepEqual(warm, ['dist/cli/main.js', 'dist/cli/quick-search.cjs']);
-    // In its own process, the search is search-cold.cjs, compiled through V8's code cache (util/code-cache.ts), which
-    // neither hook sees: no module of the main bundle loads, nor any of the per-module output.
+    // In its own process, the search is search-cold.cjs, compiled through V8's code cache (util/code-cache.ts): no
+    // module of the main bundle loads, nor any of the per-module output.
     const cold = await filesLoaded(repo, ['search', 'parse command line arguments'], { OCRAG_WARM: '0' });
-    assert.deepEqual(cold, ['dist/cli/main.js', 'dist/cli/quick-search.cjs']);
+    assert.deepEqual(cold, ['dist/cli/main.js', 'dist/cli/quick-search.cjs', 'dist/cli/search-cold.cjs']);
+  });
+
+  it('runs a fired hook from its own bundle: nothing of the main bundle loads after hook-run.cjs', async () => {
+    // Its way in (cli/hook-entry.ts) falls back to the module silently, so only what loads tells the bundle was used:
+    // through the module, a commit's run loaded ~90 files of dist/.
+    const files = await filesLoaded(repo, ['hook', 'post-commit']);
+    assert.equal(files.at(-1), 'dist/cli/hook-run.cjs', files.join('\n'));
   });
 
   it('is where the installed command starts a search: two CommonJS files for a warm answer, the same answers, the full program for the rest', async () => {
