@@ -13,6 +13,9 @@ import { SectionDamageError } from './sectioned-file.js';
  */
 export type NameWords = ReadonlyMap<string, number>;
 
+/** The name words of a blob a set does not hold. */
+export const NO_NAME_WORDS: NameWords = new Map();
+
 export function nameWordsOf(info: readonly ChunkInfo[], chunks: Iterable<number>): Map<string, number> {
   const bag = new Map<string, number>();
   const seen = new Set<string>();

@@ -8,7 +8,7 @@ import type { Pause } from '../util/event-loop.js';
 import { forEachIndexedWord } from './indexed-words.js';
 import { int8DotKernel, KERNEL_MIN_CHUNKS, type DotSums } from './int8-dots.js';
 import { memberIndices } from './members.js';
-import { nameWordsOf, type NameWords } from './file-names.js';
+import { NO_NAME_WORDS, nameWordsOf, type NameWords } from './file-names.js';
 import { ListTable, PostingTable, type NumberList } from './postings.js';
 import { indexRow, type IndexedRow, type MemoRow, type RowMemo } from './row-memo.js';
 import { MemoPostings } from './memo-postings.js';
@@ -104,11 +104,10 @@ export class ResidentIndex {
 
   /** The words of the names a blob's chunks held here define, members left out (file-names.ts). */
   fileNames(blob: string): NameWords {
+    // A large view's set of candidates holds few of its blobs: the others need no map each, nor a place here.
+    if (!this.byBlob.has(blob)) return NO_NAME_WORDS;
     let words = this.namesByBlob.get(blob);
-    if (!words) {
-      words = this.restoredFacts.fileNames(blob) ?? nameWordsOf(this.info, this.blobChunks(blob).filter((i) => !this.isMember(i)));
-      this.namesByBlob.set(blob, words);
-    }
+    if (!words) this.namesByBlob.set(blob, (words = this.restoredFacts.fileNames(blob) ?? nameWordsOf(this.info, this.blobChunks(blob).filter((i) => !this.isMember(i)))));
     return words;
   }
 
