@@ -82,18 +82,23 @@ await build({
   ],
 });
 
+/** A run whole in one CommonJS file: import() of a module of ocrag inlined, packages as in the main bundle. */
+function wholeBundle(name, entry) {
+  return build({
+    entryPoints: { [name]: entry },
+    metafile: true,
+    ...COMMONJS,
+    // import.meta.resolve, which CommonJS lacks, is only for workers started from sources under tsx (worker-threads.ts).
+    logOverride: { 'empty-import-meta': 'silent' },
+    plugins: [oneApacheArrow(), externalPackages()],
+  });
+}
+
 // The search the quick entry answers in its own process, whole in one CommonJS file (import() of a module of ocrag
 // inlined, packages as in the main bundle), which the quick entry compiles with V8's code cache (util/code-cache.ts):
 // through the main bundle a search loaded ~76 files and compiled each anew (~80 ms of CPU of ~480 on a loaded
 // machine, with the cache). Made from tsc's search-cold.js before the main bundle replaces it.
-const cold = await build({
-  entryPoints: { 'search-cold': path.join(out, 'search-cold.js') },
-  metafile: true,
-  ...COMMONJS,
-  // import.meta.resolve, which CommonJS lacks, is only for workers started from sources under tsx (worker-threads.ts).
-  logOverride: { 'empty-import-meta': 'silent' },
-  plugins: [oneApacheArrow(), externalPackages()],
-});
+const cold = await wholeBundle('search-cold', path.join(out, 'search-cold.js'));
 // Code V8 compiles from its cache cannot import() on Node 20: a package is imported through importPackage. Any
 // other line with import( is refused, but for importPackage's own, the source of a worker started under tsx, and a
 // method named import (Workspace.import).
@@ -113,15 +118,7 @@ refuseImports(cold);
 // A fired git hook's run (cli/hook-entry.ts), whole in one CommonJS file as the search above and for the same
 // reason: through the main bundle a one-file commit's run loaded ~60 files and compiled each anew, about a third of
 // its CPU before the commit was searchable (issue 31).
-refuseImports(
-  await build({
-    entryPoints: { 'hook-run': path.join(dist, 'workspace', 'hook.js') },
-    metafile: true,
-    ...COMMONJS,
-    logOverride: { 'empty-import-meta': 'silent' },
-    plugins: [oneApacheArrow(), externalPackages()],
-  }),
-);
+refuseImports(await wholeBundle('hook-run', path.join(dist, 'workspace', 'hook.js')));
 
 // The installed command: the quick entry beside it, the full program (main.js) for anything else.
 await build({

@@ -64,6 +64,13 @@ describe('query vector cache', () => {
     await new Promise((r) => setImmediate(r));
     assert.equal((await cache.embedQuery('q')).length, 1);
   });
+
+  test("passes an index run's prepare through to the model it wraps", () => {
+    const prepared: number[] = [];
+    const model = { modelId: 'm', dim: 1, embed: async () => [], embedQuery: async () => new Float32Array(1), close: async () => undefined, prepare: (n: number) => void prepared.push(n) } as Embedder;
+    new QueryCache(model).prepare(3);
+    assert.deepEqual(prepared, [3]);
+  });
 });
 
 test('language filters accept common names and extensions', () => {
