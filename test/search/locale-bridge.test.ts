@@ -123,4 +123,11 @@ describe('tables in folders named by their language', () => {
       assert.ok(at < 0 || at > view, found.join(', '));
     }
   });
+
+  // The order above holds without the bridge too: only the view's score tells the bridge read these tables.
+  test('the bridge reaches the view through the tables', async () => {
+    const score = async (localeBridge?: number) => (await searchIn(index(), '移出黑名单成员', localeBridge)).find((r) => r.path === 'src/pages/Member/BlockList.tsx')?.score ?? 0;
+    const [bridged, plain] = [await score(), await score(0)];
+    assert.ok(bridged > plain, `${bridged} <= ${plain}`);
+  });
 });

@@ -9,9 +9,19 @@ import { contentKey } from '../../src/store/content-key.js';
 import { readFields } from '../../src/store/chunk-batch.js';
 import { storeLocation } from '../../src/store/layout.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { ImportSummary } from '../../src/share/import.js';
-import { cloneRepo, git, runCli, runJson } from '../helpers.js';
+import { CodeIndex } from '../../src/service/code-index.js';
+import { ChunkWriter } from '../../src/share/chunk-writer.js';
+import { importArtifact, type ImportSummary } from '../../src/share/import.js';
+import { cloneRepo, git, runCli, runJson, TEST_CACHE } from '../helpers.js';
 import { editArtifact, exportedArtifact, indexState, INJECTED, rowOf, verifyRepo, type ArtifactRow } from '../security/verify-helpers.js';
+
+// The in-process import below loads the model from the test cache, as the CLI runs do.
+process.env.OCRAG_CACHE ??= TEST_CACHE;
+
+/** Every file of the store's tables (versions, data, deletions), by path. */
+function tableFiles(repo: string): string[] {
+  return (fs.readdirSync(path.join(repo, '.ocrag', 'lance'), { recursive: true }) as string[]).sort();
+}
 
 describe('import into an index holding its rows already', () => {
   let victim: string;
@@ -38,9 +48,31 @@ describe('import into an index holding its rows already', () => {
   }
 
   test('the same artifact again: accepted, nothing added, the index as it was', async () => {
+    const before = tableFiles(victim);
     const again = await runJson<ImportSummary>(['import', good], victim);
     assert.deepEqual([again.chunksAdded, again.marksAdded], [0, 0]);
     assert.deepEqual((await indexState(victim)).chunks, state.chunks);
+    assert.deepEqual(tableFiles(victim), before, 'no table written: not a version, not a data file');
+  });
+
+  test('the same artifact again, in process: no batch reaches the writer, from memory or from a second read', async () => {
+    const push = ChunkWriter.prototype.push;
+    let pushed = 0;
+    ChunkWriter.prototype.push = function (...args) {
+      pushed++;
+      return push.apply(this, args);
+    };
+    const index = await CodeIndex.open(victim);
+    try {
+      for (const keepChunkBytes of [undefined, 0]) {
+        const again = await importArtifact(index, good, { keepChunkBytes });
+        assert.equal(again.chunksAdded, 0);
+      }
+    } finally {
+      ChunkWriter.prototype.push = push;
+      await index.close();
+    }
+    assert.equal(pushed, 0, 'every batch was stored already');
   });
 
   test('a stored row with only its search words rewritten', async () => {
