@@ -4,7 +4,7 @@ import { isTracked } from '../git/tracked.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { ForeignIndexError } from '../util/errors.js';
 import { readJson } from '../util/json-file.js';
-import type { IndexLayout } from './layout.js';
+import { excludeIndexFolder, type IndexLayout } from './layout.js';
 
 /**
  * An index folder is ocrag's own or nothing. What ocrag reads from it goes into an agent's context and what it
@@ -80,6 +80,8 @@ export async function writingInto<T>(layout: IndexLayout, write: () => Promise<T
  * it) gets its record then.
  */
 export function makeIndexFolder(layout: IndexLayout): void {
+  // Excluded before it exists: a `git status` between the two would list it (a hook's run made it first).
+  if (layout.trackedIn && !fs.existsSync(layout.dir)) excludeIndexFolder(layout.trackedIn.gitExclude);
   fs.mkdirSync(layout.dir, { recursive: true });
   const mark = readMark(layout);
   const inode = inodeOf(layout.dir);

@@ -21,7 +21,7 @@ export interface IndexLayout extends StoreLocation {
    * The work tree whose top the index folder sits at, whose git could be tracking it (index-folder.ts refuses it
    * then), and that work tree's git index file; null when it sits inside a git dir or in a plain folder.
    */
-  trackedIn: { workTree: string; gitIndex: string } | null;
+  trackedIn: { workTree: string; gitIndex: string; gitExclude: string } | null;
   /** Outside git, where nothing says where a folder came from: only one this machine made is ours (index-folder.ts). */
   plain: boolean;
   /** ocrag's record that the folder is its own: made here, and untracked by git as of when (index-folder.ts). */
@@ -73,7 +73,7 @@ export function indexLayout(repo: Pick<RepoInfo, 'root' | 'commonDir' | 'mainWor
   const workTree = mainWorkTree(repo);
   if (workTree === null) return layoutIn(path.join(repo.commonDir, 'ocrag'), null, false);
   // The main worktree's git dir is the common one: its index file is there.
-  return layoutIn(path.join(workTree, INDEX_FOLDER), { workTree, gitIndex: path.join(repo.commonDir, 'index') }, false);
+  return layoutIn(path.join(workTree, INDEX_FOLDER), { workTree, gitIndex: path.join(repo.commonDir, 'index'), gitExclude: path.join(repo.commonDir, 'info', 'exclude') }, false);
 }
 
 /** A RepoInfo made by hand (tests) names no main worktree: it is a plain clone, `<root>/.git`. */
@@ -180,7 +180,11 @@ export function swappedEntries(layout: IndexLayout): string[] {
  */
 export function ensureGitExclude(repo: Pick<RepoInfo, 'commonDir' | 'mainWorkTree'>): void {
   if (mainWorkTree(repo) === null) return;
-  const file = path.join(repo.commonDir, 'info', 'exclude');
+  excludeIndexFolder(path.join(repo.commonDir, 'info', 'exclude'));
+}
+
+/** Adds `/.ocrag/` to a git exclude file unless a line already says it. */
+export function excludeIndexFolder(file: string): void {
   let text = '';
   try {
     text = fs.readFileSync(file, 'utf8');
