@@ -3,10 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { digestOf, totalDigest } from '../../src/share/checksum.js';
 import { ENTRY, isGzipped } from '../../src/share/format.js';
-import { readArtifact } from '../../src/share/tar-read.js';
-import { writeTar, type ArtifactEntry } from '../../src/share/tar-write.js';
+import { artifactEntries, resealTrailer, writeArtifactEntries } from '../share/artifact-entries.js';
 import { CLI, GIT_IDENTITY, TEST_CACHE } from '../helpers.js';
 
 /** A file name as bytes: latin-1 text, so `'caf\xe9.py'` is the four bytes of `caf`, 0xE9 and `.py`. */
@@ -80,25 +78,13 @@ export function gitLsFiles(repo: string): string[] {
  * wrong, as an attacker who rewrites an artifact would leave it.
  */
 export async function artifactWithManifest(src: string, dst: string, change: (manifest: { files: Record<string, string> }) => void): Promise<string> {
-  const entries: ArtifactEntry[] = [];
-  for await (const e of readArtifact(src)) entries.push({ name: e.name, body: e.stored });
+  const entries = await artifactEntries(src);
   const manifest = entries.find((e) => e.name === ENTRY.manifest)!;
   const packed = isGzipped(manifest.name);
   const value = JSON.parse((packed ? gunzipSync(manifest.body) : manifest.body).toString('utf8'));
   change(value);
   const text = Buffer.from(JSON.stringify(value));
   manifest.body = packed ? gzipSync(text) : text;
-  const trailerAt = entries.findIndex((e) => e.name === ENTRY.trailer);
-  const trailer = JSON.parse(entries[trailerAt]!.body.toString('utf8'));
-  trailer.entries = entries.filter((e) => e.name !== ENTRY.trailer).map((e) => digestOf(e.name, e.body));
-  trailer.sha256 = totalDigest(trailer.entries);
-  entries[trailerAt] = { name: ENTRY.trailer, body: Buffer.from(JSON.stringify(trailer)) };
-  await writeTar(
-    dst,
-    (async function* () {
-      yield* entries;
-    })(),
-    new Date(),
-  );
-  return dst;
+  resealTrailer(entries);
+  return writeArtifactEntries(dst, entries);
 }

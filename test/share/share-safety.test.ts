@@ -4,15 +4,14 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as tar from 'tar';
-import { digestOf, totalDigest } from '../../src/share/checksum.js';
 import { ENTRY, isGzipped } from '../../src/share/format.js';
-import { readArtifact } from '../../src/share/tar-read.js';
-import { writeTar, type ArtifactEntry } from '../../src/share/tar-write.js';
+import type { ArtifactEntry } from '../../src/share/tar-write.js';
 import arrow from '../../src/store/arrow.js';
 import { storeLocation } from '../../src/store/layout.js';
 import { openStore } from '../../src/store/open-store.js';
 import { git, makeFixtureRepo, runCli, runJson, tempDir } from '../helpers.js';
 import { exportedArtifact } from '../security/verify-helpers.js';
+import { artifactEntries, resealTrailer, writeArtifactEntries } from './artifact-entries.js';
 
 /** Everything an import could change: manifests (byte for byte), chunk count, and files outside .ocrag/. */
 interface State {
@@ -44,32 +43,12 @@ function freshState(repo: string, sandbox: string): { ocrag: string[]; outside: 
   return { ocrag: fs.existsSync(ocrag) ? filesUnder(ocrag, () => false) : [], outside: filesUnder(sandbox, inRepo) };
 }
 
-/** The members of an artifact as stored (gzipped ones still gzipped). */
-async function readEntries(file: string): Promise<ArtifactEntry[]> {
-  const entries: ArtifactEntry[] = [];
-  for await (const e of readArtifact(file)) entries.push({ name: e.name, body: e.stored });
-  return entries;
-}
-
 /** Rewrites an artifact with `edit` applied; with `rehash`, the trailer is recomputed so only the edit is wrong. */
 async function repack(src: string, dst: string, edit: (entries: ArtifactEntry[]) => void, rehash: boolean): Promise<string> {
-  const entries = await readEntries(src);
+  const entries = await artifactEntries(src);
   edit(entries);
-  if (rehash) {
-    const trailerAt = entries.findIndex((e) => e.name === ENTRY.trailer);
-    const trailer = JSON.parse(entries[trailerAt].body.toString('utf8'));
-    trailer.entries = entries.filter((e) => e.name !== ENTRY.trailer).map((e) => digestOf(e.name, e.body));
-    trailer.sha256 = totalDigest(trailer.entries);
-    entries[trailerAt] = { name: ENTRY.trailer, body: Buffer.from(JSON.stringify(trailer)) };
-  }
-  await writeTar(
-    dst,
-    (async function* () {
-      yield* entries;
-    })(),
-    new Date(),
-  );
-  return dst;
+  if (rehash) resealTrailer(entries);
+  return writeArtifactEntries(dst, entries);
 }
 
 /** What an entry holds, unpacked. */
@@ -114,7 +93,7 @@ describe('import refuses hostile or damaged artifacts and leaves the index as it
   before(async () => {
     const origin = makeFixtureRepo();
     ({ work, good } = await exportedArtifact(origin, 'hostile'));
-    goodEntries = await readEntries(good);
+    goodEntries = await artifactEntries(good);
     // The victim: a clone one commit ahead, with its own index, so an accepted artifact would add to it.
     sandbox = tempDir('victim');
     target = path.join(sandbox, 'victim');
