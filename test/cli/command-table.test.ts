@@ -16,3 +16,10 @@ test('the first word that is a command, past the values of global flags; null at
   assert.equal(commandOf(['-C', 'repo', 'status', 'index']), 'status');
   assert.equal(commandOf(['frobnicate', 'index']), null);
 });
+
+test("the list of valued global flags is exactly the program's: a flag added to one and not the other would read its value as a command", async () => {
+  const { buildProgram } = await import('../../src/cli/program.js');
+  const program = await buildProgram(['node', 'ocrag', '--help']);
+  const valued = program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long].filter((f): f is string => !!f));
+  assert.deepEqual([...valued].sort(), [...VALUED_GLOBAL_FLAGS].sort());
+});
