@@ -3,9 +3,10 @@ import { BASE_CHUNKER_VERSION, chunkerVersion, parseChunkerVersions } from '../c
 import type { ChunkStore } from '../store/contract.js';
 import type { ModelIdentity } from '../store/identity.js';
 import { storeEntries } from '../store/layout.js';
-import { assertSameModel, readMeta, STORE_FORMAT, writeMeta } from '../store/meta.js';
+import { assertSameModel, readMeta, STORE_FORMAT, TEXT_DECODING, writeMeta } from '../store/meta.js';
 import { hasTables, openStore, storeExists } from '../store/open-store.js';
 import { dropOutdatedChunks } from './chunker-upgrade.js';
+import { rereadMisreadText } from './misread-text.js';
 import { DEFAULT_MODEL_ID } from '../embed/index.js';
 import { supersededDefaultModel } from './manifest-state.js';
 import type { IndexContext } from './index-context.js';
@@ -22,6 +23,7 @@ export async function openStoreFor(ctx: IndexContext, identity: ModelIdentity, o
   try {
     await store.upgrade(opts.onNotice);
     await dropOutdatedChunks(store, readMeta(ctx.layout.meta), opts);
+    await rereadMisreadText(ctx, store, opts.onNotice);
   } catch (e) {
     store.close();
     throw e;
@@ -60,7 +62,7 @@ export async function dropStaleStore(ctx: IndexContext, identity: ModelIdentity,
 
 /** Records the store's identity; a new record also starts a new store generation (search snapshots key on it). */
 export function writeStoreMeta(ctx: IndexContext, identity: ModelIdentity): void {
-  writeMeta(ctx.layout.meta, { format: STORE_FORMAT, modelId: identity.modelId, dim: identity.dim, chunkerVersion: chunkerVersion(), createdAt: new Date().toISOString() });
+  writeMeta(ctx.layout.meta, { format: STORE_FORMAT, modelId: identity.modelId, dim: identity.dim, chunkerVersion: chunkerVersion(), createdAt: new Date().toISOString(), decoding: TEXT_DECODING });
 }
 
 /** After an index run has embedded what a chunker upgrade left unknown: the store's record says so. */

@@ -4,6 +4,8 @@ import { shownPath } from '../git/path-key.js';
 import type { TreeEntry } from '../git/tree.js';
 import { isPdf } from '../chunk/pdf.js';
 import { binaryKind } from './magic.js';
+import { legacyChineseText } from '../text/legacy-encoding.js';
+import { testSeams } from '../util/test-seams.js';
 import type { ContentSkipReason } from '../store/blob-state.js';
 import type { SkipReason } from '../store/manifest.js';
 
@@ -91,7 +93,8 @@ export function classifyContent(bytes: Buffer, maxLineChars: number): { text: st
   }
   if (bytes.includes(0)) return { reason: 'binary' };
   if (bytes.length < 1024 && bytes.subarray(0, LFS_POINTER.length).equals(LFS_POINTER)) return { reason: 'lfs pointer' };
-  const text = decoder.decode(bytes);
+  // Not UTF-8 and read as GBK Chinese by its bytes alone (text/legacy-encoding.ts); else UTF-8 with U+FFFD for what is not.
+  const text = (testSeams().utf8Only ? null : legacyChineseText(bytes)) ?? decoder.decode(bytes);
   if (isMinified(text, maxLineChars)) return { reason: 'minified' };
   return { text };
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { chunkFile } from '../chunk/index.js';
 import { keyFsPath, pathFields, shownPath, type PathFields } from '../git/path-key.js';
 import { embeddingText } from '../index/embed-blobs.js';
+import { classifyContent } from '../index/select.js';
 import { namedFile, resultKey } from '../search/result-path.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
 import type { Manifest } from '../store/manifest.js';
@@ -48,12 +49,16 @@ export async function relatedCode(
 /** The chunk of the file keyed `rel` (as it is on disk) that holds the line: the innermost, that is the shortest, of those that do. */
 async function chunkAt(root: string, rel: string, line: number | undefined, maxLineChars: number) {
   const shown = shownPath(rel);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = fs.readFileSync(keyFsPath(root, rel), 'utf8');
+    bytes = fs.readFileSync(keyFsPath(root, rel));
   } catch {
     throw new OcragError(`${shown} is in the index but not on disk (deleted?)`);
   }
+  // Read as indexing reads it (a GBK file as Chinese, not U+FFFD), so the anchor's text is the indexed text.
+  const content = classifyContent(bytes, maxLineChars);
+  if (!('text' in content)) throw new OcragError(`${shown} has no code to compare (${'reason' in content ? content.reason : 'a PDF'})`);
+  const { text } = content;
   const chunks = await chunkFile(shown, text, { maxLineChars });
   if (chunks.length === 0) throw new OcragError(`${shown} has no code to compare (empty?)`);
   if (line === undefined) return chunks[0];

@@ -15,7 +15,15 @@ export interface StoreMeta extends IndexIdentity {
   format: 1 | typeof STORE_FORMAT;
   /** When this record was written: names the store's generation, which search caches of its rows belong to. */
   createdAt: string;
+  /**
+   * How the store's texts were read from bytes: 2 reads files saved in GBK as Chinese (text/legacy-encoding.ts);
+   * absent, a store from before, whose GBK files an index run reads again once (index/misread-text.ts).
+   */
+  decoding?: number;
 }
+
+/** The `decoding` of a store this ocrag writes. */
+export const TEXT_DECODING = 2;
 
 export function readMeta(file: string): StoreMeta | null {
   if (!fs.existsSync(file)) return null;

@@ -28,6 +28,8 @@ export interface TestSeams {
   readonly fullProgram?: boolean;
   /** How long index_codebase waits for a run that ends at once (mcp/tools/reindex.ts), long where a loaded machine runs the test. */
   readonly firstLookMs?: number;
+  /** Files read as an ocrag from before GBK was read as Chinese did: as UTF-8 only (index/select.ts), to make the stores and artifacts it left. */
+  readonly utf8Only?: boolean;
 }
 
 export const TEST_SEAMS_KEY = Symbol.for('ocrag.test-seams');

@@ -8,6 +8,7 @@ import { formatBreadcrumb } from '../../text/breadcrumb.js';
 import { chunksOfBlob } from '../blob-chunks.js';
 import { shownPath } from '../../git/path-key.js';
 import { classifyContent } from '../select.js';
+import { legacyChineseText } from '../../text/legacy-encoding.js';
 
 /** Cuts a blob as an index run does (index/blob-chunks.ts). */
 export type BlobCut = typeof chunksOfBlob;
@@ -29,6 +30,9 @@ export interface RowClaim {
  * chunk/ cuts it, with this index's `maxLineChars`), for each way its paths name it: the language a path gives
  * (a blob at `a.py` and `a.txt` is cut two ways) and, for plain text, whether it is prose. Rows are held to it.
  */
+/** Said of a row whose text `misreadByOlder` explains: not forged, made by an older ocrag. */
+const MISREAD_GBK = 'has the text an older ocrag read from this GBK (Chinese) file as UTF-8: make it again with this ocrag version';
+
 export class BlobTruth {
   /** The blob's text as decoded, and its lines as chunks see them; null when it is no text (a PDF, or skipped). */
   private readonly text: string | null;
@@ -88,7 +92,7 @@ export class BlobTruth {
     if (this.pathsFor(row.language).length === 0) return `says its language is ${JSON.stringify(row.language.slice(0, 40))}, which no path of its blob gives (${[...this.variants.keys()].join(', ')})`;
     if (this.lines && rulesFor(row.language)) {
       if (row.endLine > this.lines.count) return `ends at line ${row.endLine}, past the blob's ${this.lines.count} lines`;
-      if (!this.textIs(row.startLine, row.endLine, row.text)) return `has a text that is not lines ${row.startLine}-${row.endLine} of its blob`;
+      if (!this.textIs(row.startLine, row.endLine, row.text)) return this.misreadByOlder(row.text) ? MISREAD_GBK : `has a text that is not lines ${row.startLine}-${row.endLine} of its blob`;
       if (!whole) return this.breadcrumbWordsProblem(row);
     }
     return CUT_TELLS;
@@ -103,7 +107,13 @@ export class BlobTruth {
       if (found && formatBreadcrumb(found.symbols) === row.symbol && found.text === row.text) return null;
     }
     if (!found) return `is no chunk this ocrag cuts from its blob (lines ${row.startLine}-${row.endLine})`;
-    return found.text === row.text ? `has a breadcrumb that is not the one this ocrag's chunker gives lines ${row.startLine}-${row.endLine}` : `has a text that is not what this ocrag's chunker gives lines ${row.startLine}-${row.endLine}`;
+    if (found.text === row.text) return `has a breadcrumb that is not the one this ocrag's chunker gives lines ${row.startLine}-${row.endLine}`;
+    return this.misreadByOlder(row.text) ? MISREAD_GBK : `has a text that is not what this ocrag's chunker gives lines ${row.startLine}-${row.endLine}`;
+  }
+
+  /** A row an ocrag from before GBK was read as Chinese made: the text has U+FFFD where this blob has Chinese. */
+  private misreadByOlder(text: string): boolean {
+    return text.includes('\uFFFD') && legacyChineseText(this.bytes) !== null;
   }
 
   /** Whether `text` is lines start..end joined by newlines, as the chunker's text is (compared in place). */
