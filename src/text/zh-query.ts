@@ -1,5 +1,5 @@
 import { cjkTerms, hanRuns } from './scripts.js';
-import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stop-words.js';
+import { CHINESE_CHANGE_FRAME_WORDS, CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stop-words.js';
 import { ZH_GLOSSARY } from './zh-glossary.js';
 import type { ZhLexicon } from './zh-lexicon.js';
 
@@ -16,6 +16,9 @@ const SENSE_WEIGHTS = [1, 0.5, 0.25];
  */
 const LONE_CHARACTER_SHARE = 0.5;
 
+/** A word the reading skips: a function or question word, or one that frames a task (修复…的问题) rather than says what it is about. */
+const unread = (word: string): boolean => CHINESE_STOP_WORDS.has(word) || CHINESE_CHANGE_FRAME_WORDS.has(word);
+
 /**
  * The English words the Han runs of `text` mean, each with a weight (1 for a word's first sense, less for later
  * ones); function and question words are skipped. Pure given the lexicon.
@@ -26,7 +29,7 @@ export function englishOfHan(text: string, lexicon: ZhLexicon): Map<string, numb
   for (const run of hanRuns(text)) {
     let previous: readonly string[] = [];
     for (const word of lexicon.segment(run)) {
-      if (CHINESE_STOP_WORDS.has(word)) {
+      if (unread(word)) {
         previous = [];
         continue;
       }
@@ -59,7 +62,7 @@ export function hanConcepts(text: string, lexicon: ZhLexicon): string[][] {
   const concepts: string[][] = [];
   for (const run of hanRuns(text)) {
     for (const word of lexicon.segment(run)) {
-      if (CHINESE_STOP_WORDS.has(word)) continue;
+      if (unread(word)) continue;
       concepts.push([...new Set([...cjkTerms(word), ...englishOfHan(word, lexicon).keys()])]);
     }
   }
@@ -89,7 +92,7 @@ export function agentNoun(verb: string): string {
 
 /** `text` with the function and question words of its Han runs left out, the rest kept in place. */
 export function withoutChineseStopWords(text: string, lexicon: ZhLexicon): string {
-  return text.replace(/\p{Script=Han}+/gu, (run) => ` ${lexicon.segment(run).filter((w) => !CHINESE_STOP_WORDS.has(w)).join(' ')} `).replace(/\s+/g, ' ').trim();
+  return text.replace(/\p{Script=Han}+/gu, (run) => ` ${lexicon.segment(run).filter((w) => !unread(w)).join(' ')} `).replace(/\s+/g, ' ').trim();
 }
 
 /**
@@ -114,7 +117,7 @@ export function englishReading(text: string, lexicon: ZhLexicon): string {
         continue;
       }
       const first = lexicon.senses(word)[0];
-      const usable = !CHINESE_STOP_WORDS.has(word) && first !== undefined && (word.length > 1 || ZH_GLOSSARY.has(word));
+      const usable = !unread(word) && first !== undefined && (word.length > 1 || ZH_GLOSSARY.has(word));
       out.push(usable ? ` ${first} ` : ',');
       previous = usable ? first : undefined;
     }

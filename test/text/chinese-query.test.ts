@@ -95,6 +95,20 @@ describe('Chinese query analysis (the real lexicon, built from the npm-shipped d
     assert.deepEqual(analyzeQuery(`修复 ${'很长的问题描述 '.repeat(40)}`, lexicon).concepts, []);
   });
 
+  test('the words that frame a task are not read: 修复…的问题 is about what it names, not fixes or problems', () => {
+    const q = analyzeQuery('修复消息列表滚动的问题', lexicon);
+    for (const word of ['fix', 'problem', 'question', 'issue']) assert.ok(!q.terms.includes(word), `${word} in ${q.terms.join(' ')}`);
+    assert.ok(['message', 'list', 'scroll'].every((w) => q.terms.includes(w)), q.terms.join(' '));
+    assert.ok(!q.concepts.some((c) => c.includes('修复') || c.includes('问题')), JSON.stringify(q.concepts));
+    assert.doesNotMatch(q.embedText, /修复|问题/);
+    assert.ok(!analyzeQuery('【功能完善】优化导出相关逻辑', lexicon).terms.some((t) => ['function', 'optimize', 'related', 'perfect'].includes(t)));
+    // What a descriptive question asks for, and the verbs that name code (addX, supportsX), are still read.
+    const described = analyzeQuery('错误处理函数的实现', lexicon).terms;
+    assert.ok(described.includes('handler') && described.includes('implementation'), described.join(' '));
+    const add = analyzeQuery('新增支持导出用户', lexicon).terms;
+    assert.ok(add.includes('add') && add.includes('support'), add.join(' '));
+  });
+
   test('CJK bigrams: Chinese, Japanese and Korean alike, lone characters stand for themselves', () => {
     assert.deepEqual(cjkTerms('解析参数'), ['解析', '析参', '参数']);
     assert.deepEqual(cjkTerms('設定ファイル'), ['設定', '定フ', 'ファ', 'ァイ', 'イル']);
