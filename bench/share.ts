@@ -1,4 +1,4 @@
-// node --import tsx bench/share.ts [repo]: team index sharing on a real repository. Prints numbers; asserts nothing.
+// node --import tsx bench/share.ts [repo] [--cli DIST]: team index sharing on a real repository. Prints numbers; asserts nothing.
 // Works on two fresh clones of the repository (default /tmp/bench-repos/tokio), never on the repository itself:
 // A indexes from scratch and exports, B imports. Needs `npm run build` first (it runs the built CLI).
 import { spawnSync } from 'node:child_process';
@@ -6,9 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { option, positional } from './argv.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+// --cli DIST: another build's dist/ (e.g. a copy of main's), for interleaved A/B runs.
+const CLI = path.join(path.resolve(option('--cli', path.join(ROOT, 'dist'))), 'cli', 'main.js');
 const QUERIES = ['spawn a background task', 'shutdown gracefully when a signal arrives', 'read bytes from a TCP stream', 'timeout', 'Semaphore'];
 
 interface Run {
@@ -37,7 +39,7 @@ function cloneOf(repo: string, work: string, name: string): string {
 }
 
 function main(): void {
-  const repo = path.resolve(process.argv[2] ?? '/tmp/bench-repos/tokio');
+  const repo = path.resolve(positional() ?? '/tmp/bench-repos/tokio');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-share-bench-'));
   // Timings on a shared machine mean little without the load they ran under.
   const loadBefore = os.loadavg().map((l) => +l.toFixed(2));

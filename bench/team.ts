@@ -4,16 +4,20 @@
 // remote (`ocrag index`, then a search), against a full local index and an artifact import; the first `ocrag search`
 // in a fresh clone with and without the remote (with it, the clone answers from the published set and copies its
 // index in the background: how long until that is done, and what it fetched); then a clone at HEAD (20 commits
-// on) and what it embeds. --scale: a synthetic remote of 20 repositories × 10 branches (bench/team-scale.ts). Prints numbers.
+// on) and what it embeds. --scale: a synthetic remote of 20 repositories × 10 branches (bench/team-scale.ts).
+// --cli DIST: run another build (a copy of main's dist/) for interleaved A/B runs. `sameAnswer` holds each first
+// answer to the full local index's (the local first search's is partial by design while it indexes). Prints numbers.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { option, positional } from './argv.js';
 import { startBenchS3, folderBytes } from './team-server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+// --cli DIST: another build's dist/ (e.g. a copy of main's), for interleaved A/B runs.
+const CLI = path.join(path.resolve(option('--cli', path.join(ROOT, 'dist'))), 'cli', 'main.js');
 const QUERY = 'spawn a background task';
 const COMMITS_PAST = 20;
 
@@ -71,7 +75,7 @@ const mib = (n: number) => +(n / 2 ** 20).toFixed(1);
 
 async function main(): Promise<void> {
   if (process.argv.includes('--scale')) return (await import('./team-scale.js')).scaleBench();
-  const repo = path.resolve(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '/tmp/bench-tokio');
+  const repo = path.resolve(positional() ?? '/tmp/bench-tokio');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ocrag-team-bench-'));
   const s3 = await startBenchS3();
   const remote = { ...s3.env, OCRAG_REMOTE: 's3://team/org/tokio' };
@@ -115,7 +119,16 @@ async function main(): Promise<void> {
     await indexWritten(remoteFirst);
     const copiedSeconds = (performance.now() - remoteStarted) / 1000;
     const fetchedInAll = s3.bytesOut();
-    const sameAnswer = remoteFirstSearch.stdout === localFirstSearch.stdout;
+    // Without a remote the first search answers from the files indexed so far ("partial answer" on stderr) while
+    // the rest is indexed behind it: only an answer from the whole commit is held to the full index's.
+    const localFirstPartial = /partial answer/.test(localFirstSearch.stderr);
+    const sameAnswer = {
+      remoteAsFullIndex: remoteFirstSearch.stdout === fullSearch.stdout,
+      localAsFullIndex: localFirstSearch.stdout === fullSearch.stdout,
+      localPartial: localFirstPartial,
+      importAsFullIndex: importSearch.stdout === fullSearch.stdout,
+      readThroughAsFullIndex: freshSearch.stdout === fullSearch.stdout,
+    };
 
     // A clone 20 commits past what CI published, and what CI's own clone embeds for the same 20 commits.
     const ahead = cloneAt(repo, work, 'ahead', head);
@@ -150,6 +163,7 @@ async function main(): Promise<void> {
           bytes: { remoteFetchedByFreshClone: fetched, remoteFetchedMiB: mib(fetched), artifactMiB: mib(fs.statSync(artifact).size), remoteStoreMiB: mib(folderBytes(path.join(s3.directory, 'team'))) },
           freshClone: { chunksEmbedded: rt.chunksEmbedded, chunksCopied: rt.remote?.chunks ?? 0, blobsCopied: rt.remote?.blobs ?? 0, searchSetPlaced: rt.remote?.searchSet ?? false, indexSeconds: seconds(readThrough.seconds), firstSearchSeconds: seconds(freshSearch.seconds) },
           fullLocal: { indexSeconds: seconds(full.seconds), firstSearchSeconds: seconds(fullSearch.seconds) },
+          artifact: { importSeconds: seconds(imported.seconds), firstSearchSeconds: seconds(importSearch.seconds) },
           publish: { firstSeconds: seconds(publish.seconds), againSeconds: seconds(publishAgain.seconds), summary: JSON.parse(publish.stdout) as unknown },
           cloneCommitsPast: {
             commits: COMMITS_PAST,

@@ -130,12 +130,15 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
       check = remoteCheck(ctx, embedder, remote.uri, selection.files, unknownAtStart);
       // Fetched while the chunks are copied: both are reads of the remote, and neither waits on the other.
       const searchSet = fetchSearchSet(remoteTables, commit, identity, remoteFirstFile(ctx.layout, commit, identity));
-      const copied = await readThrough(remoteTables, store, identity, unknownAtStart, check, opts.onNotice).catch((e) => forgetRun(store, unknownAtStart, e));
+      // Into an empty store the copied rows are the store's first, in the order copied: the search set takes them in hand.
+      const onCopied = storeWasEmpty ? opts.inHand?.storedBatches : undefined;
+      const copied = await readThrough(remoteTables, store, identity, unknownAtStart, check, opts.onNotice, onCopied).catch((e) => forgetRun(store, unknownAtStart, e));
       for (const [blob, s] of copied.known) known.set(blob, s);
       pending = pending.filter((b) => !known.has(b.blob));
       fetched = copied.summary;
-      // Copied rows come first in the store: a search set read back from it would not begin with this run's.
-      if (copied.copied.size) opts.inHand?.drop();
+      // Copied rows come first in the store: a search set read back from it would not begin with this run's, and into
+      // a store that held rows, a row copied may be one stored before (its stored vector is what a search reads).
+      if (copied.copied.size && !onCopied) opts.inHand?.drop();
       const body = await searchSet;
       const generation = readMeta(ctx.layout.meta)?.createdAt;
       if (body && generation && copied.copied.size) {

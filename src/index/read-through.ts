@@ -73,7 +73,8 @@ function notUsable(e: unknown, uri: string, onNotice?: (message: string) => void
  * Copies from the remote the chunks and marks of those of these blobs it holds (vectors and text as they are:
  * nothing embedded), each batch checked first as an artifact's rows are (every chunk id derived again from its
  * blob, span, model and chunker; vectors finite and of this size), and returns the blobs now known. A row that
- * fails refuses the remote. Unreachable midway: what was copied stays, the rest is embedded locally.
+ * fails refuses the remote. Unreachable midway: what was copied stays, the rest is embedded locally. `onCopied`
+ * hears each group of batches once stored, in the order they were.
  */
 export async function readThrough(
   reader: RemoteReader,
@@ -82,6 +83,7 @@ export async function readThrough(
   blobs: string[],
   check: RemoteCheck,
   onNotice?: (message: string) => void,
+  onCopied?: (batches: ChunkBatch[]) => void,
 ): Promise<{ known: Map<string, BlobState>; copied: Set<string>; summary: ReadThroughSummary }> {
   const known = new Map<string, BlobState>();
   const copied = new Set<string>();
@@ -99,6 +101,7 @@ export async function readThrough(
       await writing;
       writing = (async () => {
         if (batches.length) await local.addChunkBatchesNotStored(batches);
+        onCopied?.(batches);
         for (const batch of batches) {
           const { id } = readFields(batch, ['id']);
           for (let i = 0; i < batch.numRows; i++) copied.add(id(i));

@@ -10,7 +10,9 @@ import { currentManifest } from './manifest-state.js';
 import type { IndexContext } from './index-context.js';
 import { checkpoint } from './crash-point.js';
 import { dropRemoteFirst } from './remote-first.js';
-import type { ChunksInHand } from './chunks-in-hand.js';
+import { ChunksInHand } from './chunks-in-hand.js';
+
+export type { ChunksInHand } from './chunks-in-hand.js';
 
 /**
  * A full re-index (`--rebuild`, another base chunker, the old default model) without losing the index:
@@ -47,12 +49,26 @@ export async function rebuildBeside<T>(ctx: IndexContext, build: (staged: IndexC
 }
 
 /**
- * The resident snapshot of the rebuilt tree, in the build folder, so the first search after the swap restores it
- * instead of reading the whole store (as it would after a fresh index). Built from the chunks the run has in hand
- * when it kept them (reading tokio's back from the store was 1.5-2 s of CPU, a fifth of its rebuild). Best effort:
- * that search builds it otherwise.
+ * A store built whole by `build` (an import's into a new store): beside the current one and swapped in
+ * (rebuildBeside), or in its place when there is none; then the search set's snapshot is written from the rows
+ * `build` put in hand, as after a full index, so the first search restores it (tokio: ~2 s of CPU less).
  */
-async function writeSearchSnapshot(staged: IndexContext, live: IndexLayout, inHand?: ChunksInHand): Promise<void> {
+export async function buildStoreWhole<T>(ctx: IndexContext, where: 'beside' | 'in place', build: (ctx: IndexContext, inHand: ChunksInHand) => Promise<T>): Promise<T> {
+  const inHand = new ChunksInHand();
+  if (where === 'beside') return rebuildBeside(ctx, (staged) => build(staged, inHand), undefined, inHand);
+  const built = await build(ctx, inHand);
+  await writeSearchSnapshot(ctx, ctx.layout, inHand);
+  return built;
+}
+
+/**
+ * The resident snapshot of HEAD's tree in a store just built whole (a rebuild's, in its build folder; an import's
+ * into a new store), so the first search restores it instead of reading the whole store. Built from the chunks the
+ * run has in hand when it kept them (reading tokio's back from the store was 1.5-2 s of CPU, a fifth of its
+ * rebuild). `live` is where the store's tables will be, which names the snapshot. Best effort: that search builds
+ * it otherwise.
+ */
+export async function writeSearchSnapshot(staged: IndexContext, live: IndexLayout, inHand?: ChunksInHand): Promise<void> {
   const manifest = currentManifest(staged);
   const meta = readMeta(staged.layout.meta);
   if (!manifest || !meta) return;

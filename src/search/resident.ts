@@ -65,7 +65,9 @@ export class ResidentChunks extends ResidentIndex {
         if (wanted.has(row.blob)) this.addRow(row, row.terms, row);
         await pause();
       }
-      for (const b of empty) if (wanted.has(b) && isMissing(b)) this.markEmpty(b);
+      // In the order asked, as a set read from the store marks them: the same set writes the same snapshot.
+      const none = new Set(empty);
+      for (const b of missing) if (none.has(b) && isMissing(b)) this.markEmpty(b);
       residentLoads.held += this.size - before;
       missing = missing.filter(isMissing);
     }

@@ -5,7 +5,7 @@ import type { IndexContext } from '../index/index-context.js';
 import { staleMarkReasons } from '../index/chunker-upgrade.js';
 import { crashPoint } from '../index/crash-point.js';
 import { dropStaleStore, openStoreFor, rebuildReason, writeStoreMeta } from '../index/open-store.js';
-import { rebuildBeside } from '../index/rebuild.js';
+import { buildStoreWhole, type ChunksInHand } from '../index/rebuild.js';
 import { assertSameModel, readMeta } from '../store/meta.js';
 import { readFields } from '../store/chunk-batch.js';
 import { decodeCheckedBytes } from '../store/chunk-bytes.js';
@@ -77,10 +77,9 @@ type Outcome = Omit<ImportSummary, 'file' | 'seconds'>;
  * Imports an artifact. Into a repository without a store, the store is built in a staging folder while the
  * artifact is verified, and moved into place only once everything checked out. Into an existing store, under the
  * index lock, a first read verifies everything (rows stored already are never written, so not held to git) and
- * writes nothing; then the chunks the store lacks are
- * added (from memory when they fit in `keepChunkBytes`, else from a second read whose entries must hash as in
- * the first), then the marks. The manifest is registered last: a failure at any point leaves the index as it
- * was, save perhaps chunks no manifest references.
+ * writes nothing; then the chunks the store lacks are added (from memory when they fit in `keepChunkBytes`, else
+ * from a second read whose entries must hash as in the first), then the marks. The manifest is registered last: a
+ * failure at any point leaves the index as it was, save perhaps chunks no manifest references.
  */
 export async function importArtifact(target: ImportTarget, file: string, opts: ImportOptions = {}): Promise<ImportSummary> {
   const started = performance.now();
@@ -110,15 +109,15 @@ async function importIntoNewStore(ctx: IndexContext, run: ImportRun): Promise<Ou
     const reason = rebuildReason(ctx);
     if (reason && storeExists(ctx.layout)) {
       run.opts.onNotice?.(reason);
-      return rebuildBeside(ctx, (staged) => importStaged(staged, run));
+      return buildStoreWhole(ctx, 'beside', (staged, inHand) => importStaged(staged, run, inHand));
     }
     await dropStaleStore(ctx, run.local, run.opts);
-    return storeExists(ctx.layout) ? null : importStaged(ctx, run);
+    return storeExists(ctx.layout) ? null : buildStoreWhole(ctx, 'in place', (here, inHand) => importStaged(here, run, inHand));
   });
 }
 
-/** Builds the store in a staging folder while the artifact is verified, and moves it into `ctx`'s place. */
-async function importStaged(ctx: IndexContext, run: ImportRun): Promise<Outcome> {
+/** Builds the store in a staging folder while the artifact is verified (its rows also `inHand`), and moves it into `ctx`'s place. */
+async function importStaged(ctx: IndexContext, run: ImportRun, inHand: ChunksInHand): Promise<Outcome> {
   const staged = await StagedStore.create(ctx.layout, run.local.dim);
   const writer = new ChunkWriter(staged.store, { maxRowsPerWrite: ROWS_PER_WRITE, newStore: true });
   let verified: VerifiedArtifact;
@@ -130,12 +129,14 @@ async function importStaged(ctx: IndexContext, run: ImportRun): Promise<Outcome>
       rows: async (manifest) => run.rows(manifest),
       onChunks: (batch) => {
         crashPoint('import.staging');
+        inHand.storedBatches([batch]);
         return writer.push(batch);
       },
     });
     repository = await checkRepository(ctx, run, verified);
     chunksAdded = await writer.finish();
     marksAdded = await addMarks(staged.store, verified);
+    inHand.marked(verified.marks);
     await staged.store.ensureSearchIndexes(Object.values(verified.manifest.files), run.opts.onNotice);
   } catch (e) {
     await writer.settle();
