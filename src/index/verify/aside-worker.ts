@@ -1,7 +1,7 @@
 import type { Embedder } from '../../embed/index.js';
 import { siblingModule, WorkerPool } from '../../embed/runtime/worker-threads.js';
 import { chunksOfBlob } from '../blob-chunks.js';
-import { contentTerms } from '../embed-blobs.js';
+import { contentTerms } from '../content-text.js';
 import type { BlobCut } from './blob-truth.js';
 
 type Cut = Awaited<ReturnType<BlobCut>>;

@@ -23,6 +23,8 @@ interface Shared {
   /** Set once the owner closed: a fork used after it must not start a git process nobody closes. */
   closed: boolean;
   truths: Map<string, Promise<BlobTruth | null>>;
+  /** The blob last asked for, last in `truths`' order (oldest first). */
+  newest?: string;
   truthBytes: number;
   /** Rows accepted so far, id → language and content key: the same row again (a search set's) needs no blob. */
   accepted: Map<string, string>;
@@ -251,6 +253,9 @@ export class RowVerifier {
   /** The blob as git holds it, read once while its rows come (bounded), or null when the repository lacks it. */
   private truthOf(blob: string): Promise<BlobTruth | null> {
     let truth = this.shared.truths.get(blob);
+    // Asked for each row, twice, of a few blobs in turn: the newest one need not be moved last again.
+    if (truth && blob === this.shared.newest) return truth;
+    this.shared.newest = blob;
     if (truth) {
       this.shared.truths.delete(blob);
       this.shared.truths.set(blob, truth);
