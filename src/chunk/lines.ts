@@ -7,13 +7,13 @@ export class SourceLines {
   readonly lines: string[];
   /** Total length of the lines that had to be cut: a measure of how minified the file is. */
   readonly overlongChars: number;
-  private readonly blank: Uint8Array;
+  /** Made with the first question about a blank line: holding rows to a blob (index/verify/) asks none. */
+  private blankLines: Uint8Array | null = null;
 
   constructor(text: string, maxLineChars: number) {
     const raw = text.split('\n');
     let overlongChars = 0;
     this.lines = new Array<string>(raw.length);
-    this.blank = new Uint8Array(raw.length);
     for (let i = 0; i < raw.length; i++) {
       let line = raw[i]!;
       if (line.endsWith('\r')) line = line.slice(0, -1);
@@ -22,7 +22,6 @@ export class SourceLines {
         line = cutLine(line, maxLineChars);
       }
       this.lines[i] = line;
-      this.blank[i] = NOT_SPACE.test(line) ? 0 : 1;
     }
     this.overlongChars = overlongChars;
   }
@@ -32,7 +31,14 @@ export class SourceLines {
   }
 
   isBlank(line: number): boolean {
-    return this.blank[line - 1] === 1;
+    return this.blank()[line - 1] === 1;
+  }
+
+  private blank(): Uint8Array {
+    if (this.blankLines) return this.blankLines;
+    const blank = new Uint8Array(this.lines.length);
+    for (let i = 0; i < blank.length; i++) blank[i] = NOT_SPACE.test(this.lines[i]!) ? 0 : 1;
+    return (this.blankLines = blank);
   }
 
   /** Leading whitespace width of a line (tabs count as one). */

@@ -2,7 +2,7 @@ import { chunkerVersionOf } from '../chunk/index.js';
 import type { Chunk } from '../chunk/types.js';
 import type { Embedder } from '../embed/index.js';
 import { formatBreadcrumb } from '../text/breadcrumb.js';
-import { codeTerms } from '../text/terms.js';
+import { contentEmbeddingText, contentTerms } from './content-text.js';
 import { readEach } from '../util/read-ahead.js';
 import { testSeams } from '../util/test-seams.js';
 import { contentKey } from '../store/content-key.js';
@@ -260,12 +260,4 @@ export function embeddingText(chunk: Chunk): string {
   return contentEmbeddingText(formatBreadcrumb(chunk.symbols), chunk.text);
 }
 
-/** What a content (breadcrumb and text) is embedded as; its search words are `contentTerms` of the same. */
-export function contentEmbeddingText(symbol: string, text: string): string {
-  return symbol ? `${symbol}\n${text}` : text;
-}
-
-/** The search words stored with a content, from what it is embedded as. */
-export function contentTerms(embedding: string): string {
-  return codeTerms(embedding).join(' ');
-}
+export { contentEmbeddingText, contentTerms };

@@ -132,6 +132,7 @@ async function importStaged(ctx: IndexContext, run: ImportRun, inHand: ChunksInH
         inHand.storedBatches([batch]);
         return writer.push(batch);
       },
+      onRead: () => void writer.finish().catch(() => undefined), // the last rows, staged as all before: placed only once all is checked
     });
     repository = await checkRepository(ctx, run, verified);
     chunksAdded = await writer.finish();

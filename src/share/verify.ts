@@ -20,6 +20,11 @@ export interface VerifyOptions {
    * is not what git holds refuses the artifact, after its checksums matched, before `onChunks` sees its batch.
    */
   rows?: (manifest: Manifest) => Promise<RowVerifier>;
+  /**
+   * Every entry was read and found whole, its rows checked but for the sample's cut and embeddings (`rows.finish`):
+   * a caller writing the rows as they come writes its last ones meanwhile (an import's last write, tokio: ~0.1 s).
+   */
+  onRead?: () => void;
 }
 
 /** An artifact read end to end and found whole, consistent and (if asked) compatible; nothing was written. */
@@ -113,6 +118,7 @@ export async function verifyArtifact(file: string, local?: IndexIdentity, opts: 
     for (const blob of expectations.blobs) {
       if (!contents.covered.has(blob)) throw new ArtifactError(`artifact is incomplete: blob ${blob} of its manifest has neither chunks nor a mark`);
     }
+    opts.onRead?.();
     // The sample's embeddings, last: everything cheaper has been checked.
     if (rows && !(await rows.finish())) throw refused(rows);
     return { header, trailer, manifest, marks, digests, expectations, chunkBatches: contents.kept };

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { onnxFacts, readTable } from '../../src/embed/models/onnx-sidecar.js';
+import { onnxFacts, readTable, TableFileRows } from '../../src/embed/models/onnx-sidecar.js';
+import { RowArena } from '../../src/embed/runtime/row-arena.js';
 import { RowSummer, tableMemory } from '../../src/embed/runtime/row-sum.js';
 import { createStaticEmbedder } from '../../src/embed/runtime/static-embedder.js';
 import { StaticEncoder } from '../../src/embed/runtime/static-encoder.js';
@@ -77,5 +78,34 @@ describe('encoders with the kernel', () => {
     } finally {
       await embedder.close();
     }
+  });
+
+  test('give the same vectors reading rows one at a time (a query, an import\'s sample) as over the whole table', async () => {
+    const dim = 512;
+    const plain = new StaticEncoder({ modelDir, dim, table: await readTable(tablePath, (bytes) => new Float32Array(bytes / 4)) });
+    const rows = new TableFileRows(tablePath, dim);
+    try {
+      const byRows = new StaticEncoder({ modelDir, dim, table: rows });
+      assert.ok((byRows as unknown as { summer: unknown }).summer, 'the encoder sums its rows with the kernel');
+      sameBits(byRows.encodeBatch(texts), plain.encodeBatch(texts), 'rows read one at a time');
+    } finally {
+      rows.close();
+    }
+  });
+
+  test('hold their rows up to a bound, then read each further row into one scratch slot', async () => {
+    const dim = 512;
+    const table = await readTable(tablePath, (bytes) => new Float32Array(bytes / 4));
+    let reads = 0;
+    const arena = new RowArena({ rowCount: table.length / dim, read: (id, out) => (reads++, out.set(table.subarray(id * dim, (id + 1) * dim))) }, dim, 3);
+    const expected = new Float64Array(dim);
+    const ids = [5, 9, 5, 17, 30, 9, 30, 5, 1000];
+    for (const id of ids) {
+      for (let d = 0; d < dim; d++) expected[d] += 2 * table[id * dim + d];
+      arena.summer!.addRow(arena.slot(id), 2);
+    }
+    sameBits(arena.summer!.sum, expected, 'sum');
+    // 5, 9, 17 are held; 30 and 1000 are past the bound and read each time.
+    assert.equal(reads, 3 + 3);
   });
 });

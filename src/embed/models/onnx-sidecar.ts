@@ -65,28 +65,21 @@ export async function readTable(tablePath: string, allocate: (bytes: number) => 
   }
 }
 
-/** Rows kept by TableFileRows: 8,192 of 512 floats are 16 MB, a fifth of the default model's whole table. */
-const CACHED_ROWS = 8192;
-
 /** Rows of a table file read on demand, for an encoder that embeds only a query or two. */
 export class TableFileRows {
   readonly rowCount: number;
   private fd: number | null = null;
-  /** Rows read so far: small batches of documents share most of their tokens (code repeats its words). */
-  private readonly cached = new Map<number, Float32Array>();
 
   constructor(private readonly tablePath: string, private readonly dim: number) {
     this.rowCount = statSync(tablePath).size / (dim * 4);
   }
 
+  /** Reads row `id` into `out`; the encoder keeps the rows it read (runtime/row-arena.ts). */
   read(id: number, out: Float32Array): void {
-    const cached = this.cached.get(id);
-    if (cached) return out.set(cached);
     this.fd ??= openSync(this.tablePath, 'r');
     const bytes = new Uint8Array(out.buffer, out.byteOffset, this.dim * 4);
     let done = 0;
     while (done < bytes.length) done += readSync(this.fd, bytes, done, bytes.length - done, id * this.dim * 4 + done);
-    if (this.cached.size < CACHED_ROWS) this.cached.set(id, out.slice(0, this.dim));
   }
 
   close(): void {

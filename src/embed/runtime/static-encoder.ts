@@ -6,6 +6,7 @@ import { modelMaxLength } from '../models/model-layout.js';
 import { clipText, isBlank } from './text-limits.js';
 import { tokenizerFrom } from './fast-unigram.js';
 import { fusedTokenIds, type TokenIds } from './fused-tokenizer.js';
+import { RowArena } from './row-arena.js';
 import { RowSummer } from './row-sum.js';
 import { readTokenizerFile } from './tokenizer-sidecar.js';
 import { WORD_MEMO_LIMIT } from './word-memo.js';
@@ -40,7 +41,8 @@ export class StaticEncoder {
   private readonly sum: Float64Array;
   private readonly counts: Int32Array;
   private readonly distinct: Int32Array;
-  private readonly row: Float32Array;
+  /** Rows read so far, when the table is read a row at a time. */
+  private readonly arena: RowArena | null;
   private readonly summer: RowSummer | null;
 
   constructor(private readonly source: StaticEncoderSource) {
@@ -50,10 +52,10 @@ export class StaticEncoder {
     this.fused = fusedTokenIds(this.tokenizer, tokenizerJson);
     if (!this.fused) memoiseUnigramWords(this.tokenizer, tokenizerJson);
     this.maxTokens = modelMaxLength(source.modelDir).maxLength;
-    this.summer = source.memory && source.table instanceof Float32Array ? RowSummer.over({ memory: source.memory, table: source.table, dim: source.dim }) : null;
+    this.arena = source.table instanceof Float32Array ? null : new RowArena(source.table, source.dim);
+    this.summer = source.memory && source.table instanceof Float32Array ? RowSummer.over({ memory: source.memory, table: source.table, dim: source.dim }) : (this.arena?.summer ?? null);
     this.sum = this.summer?.sum ?? new Float64Array(source.dim);
     this.counts = new Int32Array(source.table instanceof Float32Array ? source.table.length / source.dim : source.table.rowCount);
-    this.row = new Float32Array(source.dim);
     this.distinct = new Int32Array(this.maxTokens);
   }
 
@@ -85,8 +87,8 @@ export class StaticEncoder {
   /** Sums table rows, each distinct token once times its count: code repeats tokens ~3x per chunk. */
   private sumTokenRows(ids: number[]): Float64Array {
     const { dim } = this.source;
-    const full = this.source.table instanceof Float32Array ? this.source.table : null;
-    const { sum, counts, distinct } = this;
+    const { sum, counts, distinct, arena } = this;
+    const table = arena ? arena.table : (this.source.table as Float32Array);
     sum.fill(0);
     let distinctCount = 0;
     for (const id of ids) {
@@ -96,7 +98,7 @@ export class StaticEncoder {
     if (this.summer) {
       for (let k = 0; k < distinctCount; k++) {
         const id = distinct[k];
-        this.summer.addRow(id, counts[id]);
+        this.summer.addRow(arena ? arena.slot(id) : id, counts[id]);
         counts[id] = 0;
       }
       return sum;
@@ -106,13 +108,7 @@ export class StaticEncoder {
       const id = distinct[k];
       const count = counts[id];
       counts[id] = 0;
-      let table = full;
-      let row = id * dim;
-      if (!table) {
-        (this.source.table as TableRows).read(id, this.row);
-        table = this.row;
-        row = 0;
-      }
+      const row = (arena ? arena.slot(id) : id) * dim;
       let d = 0;
       for (; d < unrolled; d += 4) {
         sum[d] += count * table[row + d];

@@ -1,13 +1,22 @@
 import type { Embedder } from '../../embed/index.js';
 import { siblingModule, WorkerPool } from '../../embed/runtime/worker-threads.js';
 import { chunksOfBlob } from '../blob-chunks.js';
+import { contentTerms } from '../content-text.js';
 import type { BlobCut } from './blob-truth.js';
 
 type Cut = Awaited<ReturnType<BlobCut>>;
 
-/** What crosses to the worker: a blob to cut as `path` names it, or documents to embed with the model `spec` loads. */
-export type AsideJob = { kind: 'cut'; path: string; bytes: Uint8Array; maxLineChars: number } | { kind: 'embed'; spec: string; texts: string[] };
-export type AsideResult = { kind: 'cut'; cut: Cut } | { kind: 'embed'; modelId: string; dim: number; vectors: Float32Array };
+/**
+ * What crosses to the worker: a blob to cut as `path` names it, documents to embed with the model `spec` loads, or
+ * contents (as embedded) whose search words are held to those they came with.
+ */
+export type AsideJob = { kind: 'cut'; path: string; bytes: Uint8Array; maxLineChars: number } | { kind: 'embed'; spec: string; texts: string[] } | { kind: 'terms'; texts: string[]; terms: string[] };
+export type AsideResult = { kind: 'cut'; cut: Cut } | { kind: 'embed'; modelId: string; dim: number; vectors: Float32Array } | { kind: 'terms'; differ: number[] };
+
+/** Indexes of the texts whose search words are not the ones given: the same on the worker and here. */
+export function termsDiffering(texts: string[], terms: string[]): number[] {
+  return texts.flatMap((text, i) => (contentTerms(text) === terms[i] ? [] : [i]));
+}
 
 /**
  * Jobs queued inside the worker, so it goes from one to the next without waiting for the verifying thread, busy
@@ -41,6 +50,20 @@ export class AsideWorker {
     }
     this.cutHere = true;
     return chunksOfBlob(path, bytes, maxLineChars);
+  };
+
+  /** Which texts' search words differ from those given (aside, or here should the worker fail). */
+  readonly termsDiffer = async (texts: string[], terms: string[]): Promise<number[]> => {
+    if (!this.cutHere) {
+      try {
+        const result = await this.start().pool!.run({ kind: 'terms', texts, terms });
+        if (result.kind === 'terms') return result.differ;
+      } catch {
+        // Here from now on.
+      }
+      this.cutHere = true;
+    }
+    return termsDiffering(texts, terms);
   };
 
   /**

@@ -70,10 +70,14 @@ export class BlobTruth {
     return this.bytes.length * 3;
   }
 
-  /** The paths cutting the blob as `language`. */
+  /** The paths cutting the blob as `language` (asked for each of its rows). */
   private pathsFor(language: string): string[] {
-    return [...this.variants].filter(([v]) => v === language || v === `${language} prose`).map(([, path]) => path);
+    let paths = this.pathsByLanguage.get(language);
+    if (!paths) this.pathsByLanguage.set(language, (paths = [...this.variants].filter(([v]) => v === language || v === `${language} prose`).map(([, path]) => path)));
+    return paths;
   }
+
+  private readonly pathsByLanguage = new Map<string, string[]>();
 
   /**
    * What is wrong with a row of this blob, or null. The text of a row of a language cut along syntax is checked

@@ -1,10 +1,8 @@
-import type { Embedder } from '../../embed/index.js';
 import { BlobReader } from '../../git/blobs.js';
 import type { BlobMark, ChunkBatch } from '../../store/contract.js';
 import { contentKey } from '../../store/content-key.js';
 import { rowSays, type RowProblem } from './row-problem.js';
 import { vectorProblem } from '../../store/row-integrity.js';
-import type { IndexIdentity } from '../../store/identity.js';
 import { chunkId } from '../chunk-id.js';
 import { contentEmbeddingText, contentTerms } from '../embed-blobs.js';
 import { chunkerVersionsByLanguage } from '../../chunk/version.js';
@@ -13,39 +11,10 @@ import { BlobTruth, CUT_TELLS } from './blob-truth.js';
 import type { BlobSample } from './sample.js';
 import { rowsOfBatch, type VerifiableRow } from './batch-rows.js';
 import { SAMPLE_PACE, VectorCheck, vectorLengthProblem, WHOLE_PACE, type VectorClaim } from './vector-check.js';
+import { TermsCheck } from './terms-check.js';
+import type { VerifierOptions } from './verifier-options.js';
 
-export interface VerifierOptions {
-  /** The repository whose object database is the truth. */
-  root: string;
-  /** The local paths of a blob (its language, and so how it is cut, comes from them). */
-  paths: (blob: string) => readonly string[];
-  maxLineChars: number;
-  dim: number;
-  /** Which blobs are cut and embedded again (sample.ts). */
-  sample: (blob: string) => BlobSample;
-  embedder: () => Promise<Embedder>;
-  /** Problems kept before checking stops; default 1 (the first refuses everything). */
-  keepProblems?: number;
-  /** Every content is embedded again (doctor --verify), not a sample: the model's worker pool pays then. */
-  everything?: boolean;
-  /**
-   * Rows this index holds already, by id, as `rowSays` puts what they say: one is never written again, so an
-   * incoming row of that id need only say the same (no blob read); one that says otherwise is a problem.
-   */
-  stored?: ReadonlyMap<string, string>;
-  /** Called once `finish` found everything held (the sample's key is then kept). */
-  onAccepted?: () => void;
-  /** Derive every row's chunk id again from its blob, span, this model and chunker (rows the caller did not check so). */
-  identity?: IndexIdentity;
-  /** Remember the rows accepted, so the same rows again (a search-ready set's, after a copy) pass without their blobs. */
-  remember?: boolean;
-  /**
-   * Blobs are cut again on a worker thread (aside-worker.ts), and a row only their cut can judge is judged by `finish`
-   * (as the sample's vectors are): for a caller that keeps nothing it checked until `finish` accepted it (an import).
-   * With `model`, the sample is embedded there too, by the model that spec loads if it is the one this index uses.
-   */
-  aside?: { model?: { spec: string; modelId: string; dim: number } };
-}
+export type { VerifierOptions } from './verifier-options.js';
 
 /** What a verifier and its forks share: one git process, the blobs read, the rows accepted, the contents embedded. */
 interface Shared {
@@ -54,6 +23,8 @@ interface Shared {
   /** Set once the owner closed: a fork used after it must not start a git process nobody closes. */
   closed: boolean;
   truths: Map<string, Promise<BlobTruth | null>>;
+  /** The blob last asked for, last in `truths`' order (oldest first). */
+  newest?: string;
   truthBytes: number;
   /** Rows accepted so far, id → language and content key: the same row again (a search set's) needs no blob. */
   accepted: Map<string, string>;
@@ -63,6 +34,7 @@ interface Shared {
 
 /** Blob contents held for rows still to come: a batch's rows are usually of a few blobs, in order. */
 const TRUTH_BYTES = 64 * 1024 * 1024;
+const TERMS_PROBLEM = 'has search words that are not those of its text';
 /** Rows waiting for their blob's cut before `check` waits for them: tokio's import has ~1,700 (sample and documents). */
 const ROWS_AWAITING_CUTS = 4096;
 
@@ -85,8 +57,10 @@ export class RowVerifier {
   private readonly vectors: VectorCheck;
   private readonly keep: number;
   private readonly versionOf: ((language: string) => string) | null;
-  /** Rows judged once their blob's cut comes back (`aside`). */
+  /** Rows judged once their blob's cut, or the worker's word of their search words, comes back (`aside`). */
   private readonly awaitingCuts = new Set<Promise<void>>();
+  /** The sample's search words, held to their texts on the worker (`aside`); else here, as each row comes. */
+  private readonly terms: TermsCheck | null;
 
   constructor(
     private readonly opts: VerifierOptions,
@@ -103,6 +77,7 @@ export class RowVerifier {
     const asideEmbedder = aside && model ? aside.embedder(model.spec, model, opts.embedder) : null;
     const embedder = asideEmbedder ? async () => asideEmbedder : opts.embedder;
     this.vectors = new VectorCheck(embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }), pace);
+    this.terms = aside && new TermsCheck(aside.termsDiffer, (judged) => this.judgeLater(judged), (where) => this.report({ ...where, what: TERMS_PROBLEM }));
   }
 
   /**
@@ -178,6 +153,7 @@ export class RowVerifier {
 
   /** Waits for the sample's embeddings; false when any problem was found. */
   async finish(): Promise<boolean> {
+    this.terms?.flush();
     await Promise.all(this.awaitingCuts);
     for (const [blob, { seen, path, expected }] of this.whole) {
       // Rows dropped from a blob would leave its other chunks stored as if it were whole: searches never see the rest.
@@ -214,7 +190,10 @@ export class RowVerifier {
     const problem = await this.blobProblem(row, key, sample);
     // Search words, like the vector, are what a content is found by, not what is shown: checked with the vector.
     if (problem || !sample.vectors || row.terms === undefined) return problem;
-    return row.terms === contentTerms(contentEmbeddingText(row.symbol, row.text)) ? null : 'has search words that are not those of its text';
+    const embedding = contentEmbeddingText(row.symbol, row.text);
+    if (!this.terms) return row.terms === contentTerms(embedding) ? null : TERMS_PROBLEM;
+    this.terms.add(embedding, row.terms, { blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine] });
+    return null;
   }
 
   private async blobProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null> {
@@ -232,13 +211,19 @@ export class RowVerifier {
     const uncut = truth.uncutProblem(row, sample.chunks);
     if (uncut !== CUT_TELLS) return uncut;
     // Judged once its blob's cut comes back; `finish` waits for it.
-    const judged = this.countWhole(row, truth, whole).then(async () => {
-      const problem = await truth.cutProblem(row);
-      if (problem) this.report({ blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], what: problem });
-    });
+    this.judgeLater(
+      this.countWhole(row, truth, whole).then(async () => {
+        const problem = await truth.cutProblem(row);
+        if (problem) this.report({ blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], what: problem });
+      }),
+    );
+    return null;
+  }
+
+  /** Work whose problems `finish` waits for. */
+  private judgeLater(judged: Promise<void>): void {
     this.awaitingCuts.add(judged);
     void judged.finally(() => this.awaitingCuts.delete(judged)).catch(() => undefined);
-    return null;
   }
 
   /** How many chunks a sampled blob's cut gives, for `finish` to hold its rows to: counted once, as its first row comes. */
@@ -268,6 +253,9 @@ export class RowVerifier {
   /** The blob as git holds it, read once while its rows come (bounded), or null when the repository lacks it. */
   private truthOf(blob: string): Promise<BlobTruth | null> {
     let truth = this.shared.truths.get(blob);
+    // Asked for each row, twice, of a few blobs in turn: the newest one need not be moved last again.
+    if (truth && blob === this.shared.newest) return truth;
+    this.shared.newest = blob;
     if (truth) {
       this.shared.truths.delete(blob);
       this.shared.truths.set(blob, truth);
