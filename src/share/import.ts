@@ -120,10 +120,7 @@ async function importIntoNewStore(ctx: IndexContext, run: ImportRun): Promise<Ou
 async function importStaged(ctx: IndexContext, run: ImportRun, inHand: ChunksInHand): Promise<Outcome> {
   const staged = await StagedStore.create(ctx.layout, run.local.dim);
   const writer = new ChunkWriter(staged.store, { maxRowsPerWrite: ROWS_PER_WRITE, newStore: true });
-  let verified: VerifiedArtifact;
-  let repository: ImportSummary['repository'];
-  let chunksAdded: number;
-  let marksAdded: number;
+  let verified: VerifiedArtifact, repository: ImportSummary['repository'], chunksAdded: number, marksAdded: number;
   try {
     verified = await verifyArtifact(run.file, run.local, {
       rows: async (manifest) => run.rows(manifest),
