@@ -10,6 +10,7 @@ import { SectionedFile, writeSectionedFilePausing, type Section } from './sectio
 import { segmentsDamage } from './resident-segments.js';
 import { packNameWords, unpackNameWords, type NameWords } from './file-names.js';
 import { crashPoint } from '../util/crash-point.js';
+import { vectorsBlock } from './int8-dots.js';
 
 /** Everything the resident set holds, as it lives in memory. */
 export interface ResidentState {
@@ -94,7 +95,8 @@ export interface RestoredState {
  * store. A text read later that fails its checksum throws SectionDamageError (sectioned-file.ts).
  */
 export function readSnapshot(file: string, dim: number): RestoredState | null {
-  const opened = SectionedFile.open<SnapshotMeta>(file, MAGIC, EAGER);
+  // Read into WebAssembly memory where the cosine kernel will use the vectors in place (int8-dots.ts).
+  const opened = SectionedFile.open<SnapshotMeta>(file, MAGIC, EAGER, { allocate: (bytes, meta) => vectorsBlock(bytes, meta.count, meta.dim) });
   if (!opened) return null;
   try {
     const state = unpack(opened, dim);
