@@ -18,41 +18,99 @@ export const KERNEL_MIN_CHUNKS = 1024;
 
 const PAGE = 65_536;
 
-/** A kernel over one resident set's vectors: those rows are copied once into its memory, new ones as they come. */
+/** The kernel's two functions, instantiated over one memory. */
+interface Kernels {
+  memory: WebAssembly.Memory;
+  dots: (vec: number, q: number, idx: number, out: number, n: number, dim: number) => void;
+  limbDots: ((vec: number, limbs: number, idx: number, out: number, n: number, dim: number, unit: number) => void) | null;
+}
+
+function instantiate(module: WebAssembly.Module, memory: WebAssembly.Memory): Kernels {
+  const dots = new WebAssembly.Instance(module, { [MEMORY_IMPORT]: { memory } }).exports.dots as Kernels['dots'];
+  const limbModule = limbKernel();
+  const limbDots = limbModule && (new WebAssembly.Instance(limbModule, { [MEMORY_IMPORT]: { memory } }).exports.ldots as NonNullable<Kernels['limbDots']>);
+  return { memory, dots, limbDots };
+}
+
+/** Where the query, the chunk indices and the sums of `n` chunks go, after `base` bytes of memory in use. */
+function scratchAfter(base: number, n: number, dim: number): { q: number; idx: number; out: number; end: number } {
+  const q = align(base, 16);
+  // Room for the float query (dim doubles), which also holds its limbs (6 bytes a dimension).
+  const idx = q + Math.max(dim * 8, limbBytes(dim));
+  const out = align(idx + n * 4, 8);
+  return { q, idx, out, end: out + n * 8 };
+}
+
+/** A restored set's vectors read straight into WebAssembly memory (vectorsBlock), by that memory's buffer. */
+interface Placement {
+  memory: WebAssembly.Memory;
+  /** Where the file's bytes end: the kernel's scratch begins here. */
+  used: number;
+  kernels?: Kernels;
+}
+const placements = new WeakMap<ArrayBuffer, Placement>();
+
+/**
+ * The buffer to read a snapshot's `bytes` of eager sections into, which hold `rows` vectors of `dim`: a
+ * WebAssembly memory's, with room after them for the kernel's scratch over all `rows` chunks, so the kernel reads
+ * the vectors where the file put them and never grows the memory (which would cut every section off its bytes).
+ * Copying tokio's 7.5 MB of vectors into the kernel's own memory, fresh pages, was 4-17 ms of a one-shot search.
+ * A plain buffer where the kernel is not used or WebAssembly SIMD is missing.
+ */
+export function vectorsBlock(bytes: number, rows: number, dim: number): ArrayBuffer {
+  const module = Number.isInteger(dim) && dim > 0 && dim % 8 === 0 && Number.isInteger(rows) && rows >= KERNEL_MIN_CHUNKS ? kernelModule() : null;
+  if (!module) return new ArrayBuffer(bytes);
+  try {
+    const memory = new WebAssembly.Memory({ initial: Math.ceil(scratchAfter(bytes, rows, dim).end / PAGE) });
+    placements.set(memory.buffer, { memory, used: bytes });
+    return memory.buffer;
+  } catch {
+    // More than WebAssembly memory holds (a damaged header's count, say): the sections are read as ever.
+    return new ArrayBuffer(bytes);
+  }
+}
+
+/**
+ * A kernel over one resident set's vectors: read in place when they lie in a memory of vectorsBlock's, else copied
+ * once into its own memory, new rows as they come.
+ */
 export function int8DotKernel(dim: number): DotSums | null {
   if (dim % 8 !== 0 || dim === 0) return null;
   const module = kernelModule();
   if (!module) return null;
-  const memory = new WebAssembly.Memory({ initial: 1 });
-  const dots = new WebAssembly.Instance(module, { [MEMORY_IMPORT]: { memory } }).exports.dots as (vec: number, q: number, idx: number, out: number, n: number, dim: number) => void;
-  const limbModule = limbKernel();
-  const limbDots = limbModule && (new WebAssembly.Instance(limbModule, { [MEMORY_IMPORT]: { memory } }).exports.ldots as (vec: number, limbs: number, idx: number, out: number, n: number, dim: number, unit: number) => void);
+  let own: Kernels | null = null;
   let source: Int8Array | null = null;
   let copied = 0;
   return (query, vectors, rows, chunks) => {
+    const placed = placements.get(vectors.buffer as ArrayBuffer);
+    if (placed && placed.memory.buffer === vectors.buffer && vectors.byteOffset + rows * dim <= placed.used) {
+      const at = scratchAfter(placed.used, chunks.length, dim);
+      if (at.end <= placed.memory.buffer.byteLength) return sums((placed.kernels ??= instantiate(module, placed.memory)), vectors.byteOffset, at, query, chunks);
+    }
+    own ??= instantiate(module, new WebAssembly.Memory({ initial: 1 }));
     // A set's vectors only grow by rows appended (resident-index.ts); a new array (grown, restored) is copied afresh.
     if (vectors !== source) [source, copied] = [vectors, 0];
     const vecBytes = rows * dim;
-    const q = align(vecBytes, 16);
-    // Room for the float query (dim doubles), which also holds its limbs (6 bytes a dimension).
-    const idx = q + Math.max(dim * 8, limbBytes(dim));
-    const out = align(idx + chunks.length * 4, 8);
-    const need = out + chunks.length * 8;
-    if (need > memory.buffer.byteLength) memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
-    const buffer = memory.buffer;
-    if (copied < rows) new Int8Array(buffer).set(vectors.subarray(copied * dim, vecBytes), copied * dim);
+    const at = scratchAfter(vecBytes, chunks.length, dim);
+    if (at.end > own.memory.buffer.byteLength) own.memory.grow(Math.ceil((at.end - own.memory.buffer.byteLength) / PAGE));
+    if (copied < rows) new Int8Array(own.memory.buffer).set(vectors.subarray(copied * dim, vecBytes), copied * dim);
     copied = rows;
-    new Int32Array(buffer, idx, chunks.length).set(chunks);
-    const limbs = limbDots && queryLimbs(query);
-    if (limbs) {
-      new Int16Array(buffer, q, limbs.limbs.length).set(limbs.limbs);
-      limbDots(0, q, idx, out, chunks.length, dim, limbs.unit);
-    } else {
-      new Float64Array(buffer, q, dim).set(query);
-      dots(0, q, idx, out, chunks.length, dim);
-    }
-    return new Float64Array(buffer, out, chunks.length);
+    return sums(own, 0, at, query, chunks);
   };
+
+  function sums(k: Kernels, vec: number, at: { q: number; idx: number; out: number }, query: Float64Array, chunks: Int32Array): Float64Array {
+    const buffer = k.memory.buffer;
+    new Int32Array(buffer, at.idx, chunks.length).set(chunks);
+    const limbs = k.limbDots && queryLimbs(query);
+    if (limbs) {
+      new Int16Array(buffer, at.q, limbs.limbs.length).set(limbs.limbs);
+      k.limbDots!(vec, at.q, at.idx, at.out, chunks.length, dim, limbs.unit);
+    } else {
+      new Float64Array(buffer, at.q, dim).set(query);
+      k.dots(vec, at.q, at.idx, at.out, chunks.length, dim);
+    }
+    return new Float64Array(buffer, at.out, chunks.length);
+  }
 }
 
 const align = (n: number, to: number) => Math.ceil(n / to) * to;

@@ -10,6 +10,8 @@ import { SectionedFile, writeSectionedFilePausing, type Section } from './sectio
 import { segmentsDamage } from './resident-segments.js';
 import { packNameWords, unpackNameWords, type NameWords } from './file-names.js';
 import { crashPoint } from '../util/crash-point.js';
+import { LazyStrings, RestoredChunk, type RestoredColumns } from './restored-chunk.js';
+import { vectorsBlock } from './int8-dots.js';
 
 /** Everything the resident set holds, as it lives in memory. */
 export interface ResidentState {
@@ -51,33 +53,6 @@ interface SnapshotMeta {
   id?: string;
 }
 
-// ignoreBOM: a stored text may begin with U+FEFF, and must read back exactly as it was written.
-const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-
-/**
- * A chunk read back from a snapshot. Its text is read from the file and decoded when first asked for: a search
- * ranks and shows a few hundred chunks, so reading and decoding every text up front was most of the restore.
- */
-class RestoredChunk implements ChunkInfo {
-  private decoded: string | null = null;
-
-  constructor(
-    readonly id: string,
-    readonly blob: string,
-    readonly startLine: number,
-    readonly endLine: number,
-    readonly language: string,
-    readonly symbol: string,
-    private readonly file: SectionedFile<SnapshotMeta>,
-    private readonly start: number,
-    private readonly end: number,
-  ) {}
-
-  get text(): string {
-    return (this.decoded ??= utf8Decoder.decode(this.file.slice('texts', this.start, this.end)));
-  }
-}
-
 /** A restored state and the file its texts are still read from. */
 export interface RestoredState {
   state: ResidentState;
@@ -94,7 +69,8 @@ export interface RestoredState {
  * store. A text read later that fails its checksum throws SectionDamageError (sectioned-file.ts).
  */
 export function readSnapshot(file: string, dim: number): RestoredState | null {
-  const opened = SectionedFile.open<SnapshotMeta>(file, MAGIC, EAGER);
+  // Read into WebAssembly memory where the cosine kernel will use the vectors in place (int8-dots.ts).
+  const opened = SectionedFile.open<SnapshotMeta>(file, MAGIC, EAGER, { allocate: (bytes, meta) => vectorsBlock(bytes, meta.count, meta.dim) });
   if (!opened) return null;
   try {
     const state = unpack(opened, dim);
@@ -151,19 +127,20 @@ function unpack(file: SectionedFile<SnapshotMeta>, dim: number): ResidentState |
   const textEnds = section<Uint32Array>('textEnds');
   const members = section<Uint8Array>('members');
   if (meta.dim !== dim || vectors.length !== n * dim || starts.length !== n || textEnds.length !== n || members.length !== n) return null;
-  const ids = strings('ids');
+  const lazy = (name: string) => new LazyStrings({ utf8: section<Uint8Array>(`${name}.utf8`), ends: section<Uint32Array>(`${name}.ends`) });
+  const columns: RestoredColumns = { file, ids: lazy('ids'), symbols: lazy('symbols'), textEnds };
+  if (columns.ids.count !== n || columns.symbols.count !== n) return null;
   const blobs = strings('blobs');
   const namesOf = unpackNameWords(
     { words: { utf8: section<Uint8Array>('names.words.utf8'), ends: section<Uint32Array>('names.words.ends') }, starts: section<Uint32Array>('names.starts'), ids: section<Uint32Array>('names.ids'), counts: section<Uint32Array>('names.counts') },
     blobs.length,
   );
   if (!namesOf) return null;
-  const symbols = strings('symbols');
   const info = new Array<ChunkInfo>(n);
   const byBlob = new Map<string, number[]>();
   for (let i = 0; i < n; i++) {
     const blob = blobs[blobOf[i]];
-    info[i] = new RestoredChunk(ids[i], blob, starts[i], ends[i], meta.languages[languageOf[i]], symbols[i], file, i ? textEnds[i - 1] : 0, textEnds[i]);
+    info[i] = new RestoredChunk(columns, i, blob, starts[i], ends[i], meta.languages[languageOf[i]]);
     const list = byBlob.get(blob);
     if (list) list.push(i);
     else byBlob.set(blob, [i]);

@@ -140,8 +140,9 @@ export class SectionedFile<Meta> {
   /**
    * The file, or null when it is missing, torn, damaged (a header or eager section that fails its checksum) or not
    * of this magic. With `lazy` false, only the eager sections named are read, and no lazy section can be.
+   * `allocate` gives the buffer the eager sections are read into (at its start), from their length and the meta.
    */
-  static open<Meta>(file: string, magic: string, eagerNames: string[], { lazy = true } = {}): SectionedFile<Meta> | null {
+  static open<Meta>(file: string, magic: string, eagerNames: string[], { lazy = true, allocate = plainBuffer }: OpenOptions<Meta> = {}): SectionedFile<Meta> | null {
     let fd: number;
     try {
       fd = fs.openSync(file, 'r');
@@ -149,7 +150,7 @@ export class SectionedFile<Meta> {
       return null;
     }
     try {
-      const opened = SectionedFile.read<Meta>(fd, magic, eagerNames, lazy);
+      const opened = SectionedFile.read<Meta>(fd, magic, eagerNames, lazy, allocate);
       if (!opened) fs.closeSync(fd);
       return opened;
     } catch {
@@ -173,7 +174,7 @@ export class SectionedFile<Meta> {
     }
   }
 
-  private static read<Meta>(fd: number, magic: string, eagerNames: string[], withLazy: boolean): SectionedFile<Meta> | null {
+  private static read<Meta>(fd: number, magic: string, eagerNames: string[], withLazy: boolean, allocate: (bytes: number, meta: Meta) => ArrayBuffer): SectionedFile<Meta> | null {
     const prefix = Buffer.alloc(PREFIX);
     if (fs.readSync(fd, prefix, 0, PREFIX, 0) !== PREFIX || !prefix.subarray(0, 8).equals(magicOf(magic))) return null;
     const headerLength = prefix.readUInt32LE(8);
@@ -190,8 +191,9 @@ export class SectionedFile<Meta> {
     // The eager sections lie together: one read covers them.
     const first = Math.min(...eagerEntries.map((e) => e!.offset));
     const last = Math.max(...eagerEntries.map((e) => e!.offset + e!.length * TYPES[e!.type].BYTES_PER_ELEMENT));
-    const block = new ArrayBuffer(last - first);
-    if (fs.readSync(fd, new Uint8Array(block), 0, block.byteLength, first) !== block.byteLength) return null;
+    const bytes = last - first;
+    const block = allocate(bytes, header.meta);
+    if (block.byteLength < bytes || fs.readSync(fd, new Uint8Array(block, 0, bytes), 0, bytes, first) !== bytes) return null;
     const eager = new Map<string, Section>();
     for (const e of eagerEntries) {
       const section = new TYPES[e!.type](block, e!.offset - first, e!.length);
@@ -243,6 +245,13 @@ export class SectionedFile<Meta> {
     this.fd = null;
   }
 }
+
+interface OpenOptions<Meta> {
+  lazy?: boolean;
+  allocate?: (bytes: number, meta: Meta) => ArrayBuffer;
+}
+
+const plainBuffer = (bytes: number) => new ArrayBuffer(bytes);
 
 interface LazySection extends SectionEntry {
   /** CRC-32 of each BLOCK bytes. */

@@ -1,8 +1,8 @@
-import type * as Crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import path from 'node:path';
 import type * as Vm from 'node:vm';
+import type * as Zlib from 'node:zlib';
 import { writeAtomicallyWith } from './atomic-write.js';
 import { LENT_IMPORT } from './import-package.js';
 
@@ -20,8 +20,11 @@ const vmModule = () => builtin('node:vm') as typeof Vm;
  * one is written anew when the process ends, when everything the run compiled is in it.
  */
 
-/** A digest of the cached bytes ahead of them. */
-const DIGEST_BYTES = 32;
+/**
+ * A CRC-32 of the cached bytes ahead of them: it finds a torn or damaged file (the folder and file being this
+ * user's alone is what keeps others out), at ~0.3 ms for the ~0.75 MB cache where a sha256 took 3-4 ms of a search.
+ */
+const DIGEST_BYTES = 4;
 /** Larger than any cache of the bundle it holds (~0.75 MB): a bigger file is not read. */
 const MAX_CACHE_BYTES = 64 << 20;
 
@@ -97,5 +100,7 @@ function ours(stat: fs.Stats): boolean {
 }
 
 function digest(data: Uint8Array): Buffer {
-  return (builtin('node:crypto') as typeof Crypto).createHash('sha256').update(data).digest();
+  const out = Buffer.alloc(DIGEST_BYTES);
+  out.writeUInt32LE((builtin('node:zlib') as typeof Zlib).crc32(data), 0);
+  return out;
 }

@@ -1,3 +1,5 @@
+import { monotonicMs } from './clock.js';
+
 /** Awaited between items of long synchronous work: a promise when it is time to let the event loop run, else nothing. */
 export type Pause = () => Promise<void> | undefined;
 
@@ -8,15 +10,16 @@ export const noPause: Pause = () => undefined;
  * For a long loop of synchronous work (chunking with tree-sitter, splitting words): call the returned function
  * after each item and await it; once `sliceMs` of work have passed it yields to the event loop, so the process
  * still answers its I/O meanwhile (an MCP status poll waits at most a slice, not a whole run's chunking).
- * 10 ms keeps a poll's wait well under its 50 ms budget and costs a few hundred yields a minute.
+ * 10 ms keeps a poll's wait well under its 50 ms budget and costs a few hundred yields a minute. Timed by
+ * monotonicMs, not `performance`, whose module Node loads on first use (a one-shot search loads a set: issue 31).
  */
 export function eventLoopYielder(sliceMs = 10): Pause {
-  let since = performance.now();
+  let since = monotonicMs();
   return () => {
-    if (performance.now() - since < sliceMs) return undefined;
+    if (monotonicMs() - since < sliceMs) return undefined;
     return new Promise<void>((resolve) =>
       nextTurn(() => {
-        since = performance.now();
+        since = monotonicMs();
         resolve();
       }),
     );

@@ -24,7 +24,7 @@ function tracingPreload(log: string): string {
     `import fs from 'node:fs';\nimport { createRequire, register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n` +
       `const Module = createRequire(import.meta.url)('node:module');\nconst compile = Module.prototype._compile;\n` +
       `Module.prototype._compile = function (content, file) { fs.appendFileSync(${JSON.stringify(log)}, file + '\\n'); return compile.call(this, content, file); };\n` +
-      `process.on('exit', () => fs.appendFileSync(${JSON.stringify(log)}, process.report.getReport().sharedObjects.join('\\n') + '\\n'));\n`,
+      `process.on('exit', () => fs.appendFileSync(${JSON.stringify(log)}, [...process.report.getReport().sharedObjects, ...process.moduleLoadList.map((m) => 'node:' + m)].join('\\n') + '\\n'));\n`,
   );
   return preload;
 }
@@ -48,6 +48,11 @@ describe('a one-shot search loads only what a search needs', () => {
   test('the trace sees the CLI and its packages (the check works)', () => {
     assert.ok(loaded.some((u) => /\/dist\/cli\/main\.js$/.test(u)), 'main.js in the trace (an ES module)');
     assert.ok(loaded.some((u) => /\/dist\/cli\/quick-search\.cjs$/.test(u)), 'the quick entry in the trace (CommonJS)');
+  });
+
+  test("nor Node's modules a search has no use for: fs/promises, performance", () => {
+    assert.ok(loaded.includes('node:NativeModule child_process'), 'Node modules in the trace (the check works)');
+    for (const name of ['fs/promises', 'perf_hooks']) assert.ok(!loaded.includes(`node:NativeModule ${name}`), `${name} is loaded by a search`);
   });
 
   test('neither the chunker, nor the glob matcher, nor LanceDB', () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { tokenizerFrom } from '../../src/embed/runtime/fast-unigram.js';
+import { readTokenizerFile } from '../../src/embed/runtime/tokenizer-sidecar.js';
 import { PROJECT_ROOT } from '../helpers.js';
 import { CODE_SNIPPETS, sharedDefaultModel } from './helpers.js';
 import { EDGE_CASES } from './token-corpus.js';
@@ -35,4 +36,24 @@ test('the fast Unigram set-up tokenizes exactly as the library: code, prose, odd
   for (const text of texts) {
     assert.deepEqual(fast.encode(text, { add_special_tokens: true }).ids, library.encode(text, { add_special_tokens: true }).ids, text.slice(0, 80));
   }
+});
+
+test('set up from the vocabulary sidecar, before and after its CJK tail is split: the library ids, pieces and decoding', async () => {
+  const dir = await sharedDefaultModel();
+  const file = path.join(dir, 'tokenizer.json');
+  const config = JSON.parse(fs.readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
+  const library = new Tokenizer(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>, config);
+  readTokenizerFile(file);
+  const { json, columns } = readTokenizerFile(file);
+  assert.ok(columns && columns.head.length < columns.scores.length, 'read from the sidecar, the CJK tail left whole');
+  const fast = tokenizerFrom(json, config, columns);
+  const texts = ['snake_case_and_CamelCase HTTPServer x86_64', ...Object.values(CODE_SNIPPETS), '数据库连接池 pool', 'emoji 🎉🚀 done', ...EDGE_CASES];
+  for (const text of texts) {
+    const ids = library.encode(text, { add_special_tokens: true }).ids;
+    assert.deepEqual(fast.encode(text, { add_special_tokens: true }).ids, ids, text.slice(0, 80));
+    if (ids.length) assert.equal(fast.decode(ids), library.decode(ids), text.slice(0, 80));
+  }
+  const fresh = tokenizerFrom(json, config, columns);
+  const cjk: number[] = library.encode("数据库连接池", { add_special_tokens: false }).ids;
+  assert.deepEqual(cjk.map((id) => fresh.id_to_token(id)), cjk.map((id) => library.id_to_token(id)), 'a CJK piece by id before any CJK text was tokenized');
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { int8DotKernel, KERNEL_MIN_CHUNKS } from '../../src/search/int8-dots.js';
+import { int8DotKernel, KERNEL_MIN_CHUNKS, vectorsBlock } from '../../src/search/int8-dots.js';
 import { limbKernelBytes, queryLimbs } from '../../src/search/int8-limb-dots.js';
 import { topEntries, topOfLists } from '../../src/search/lexical.js';
 import { ResidentIndex } from '../../src/search/resident-index.js';
@@ -87,6 +87,31 @@ describe('int8 dot products in WebAssembly', () => {
   // The float kernel answers whenever this one fails to compile, with the same sums: only this test sees the loss.
   test('the integer kernel compiles where the float one does', () => {
     assert.doesNotThrow(() => new WebAssembly.Module(limbKernelBytes()));
+  });
+
+  test('reads vectors in place where a snapshot put them, leaving the bytes around them as they were', () => {
+    const next = random(13);
+    const dim = 64;
+    const rows = KERNEL_MIN_CHUNKS + 7;
+    // As a snapshot's eager sections lie: another section, then the vectors, then one more.
+    const [before, after] = [24, 40];
+    const bytes = before + rows * dim + after;
+    const block = vectorsBlock(bytes, rows, dim);
+    assert.ok(block.byteLength > bytes, 'room after the sections for the kernel');
+    const head = new Uint8Array(block, 0, before).fill(7);
+    const vectors = new Int8Array(block, before, rows * dim);
+    for (let i = 0; i < vectors.length; i++) vectors[i] = Math.floor(next() * 256) - 128;
+    const tail = new Uint8Array(block, before + rows * dim, after).fill(9);
+    const kernel = int8DotKernel(dim)!;
+    for (const n of [rows & ~1, 2, 2 * rows]) {
+      const query = Float32Array.from({ length: dim }, () => next() - 0.5);
+      const chunks = Int32Array.from({ length: n }, () => Math.floor(next() * rows));
+      assert.deepEqual([...kernel(Float64Array.from(query), vectors, rows, chunks)], [...plainSums(query, vectors, dim, chunks)], `${n} chunks`);
+      assert.equal(vectors.buffer, block, 'the memory never grew: every section still reads its bytes');
+    }
+    assert.ok(head.every((b) => b === 7) && tail.every((b) => b === 9), 'the other sections are untouched');
+    assert.equal(vectorsBlock(bytes, 10, dim).byteLength, bytes, 'a set too small for the kernel gets a plain buffer');
+    assert.equal(vectorsBlock(bytes, 1e12, dim).byteLength, bytes, 'a count no memory holds: a plain buffer');
   });
 
   test('no kernel for a dimension it cannot take in eights', () => {

@@ -10,6 +10,7 @@ import { nameWordsOf, packNameWords, unpackNameWords } from '../../src/search/fi
 import { SectionDamageError } from '../../src/search/sectioned-file.js';
 import { memberIndices } from '../../src/search/members.js';
 import { readSnapshot } from '../../src/search/resident-snapshot.js';
+import { LazyStrings } from '../../src/search/restored-chunk.js';
 import { git, makeFixtureRepo, runCli, runJson } from '../helpers.js';
 
 interface Result {
@@ -43,6 +44,15 @@ describe('packed columns', () => {
     assert.deepEqual(back.slice(0, 5), items.slice(0, 5));
     assert.equal(back[5], 'lone \ufffd surrogate');
     assert.equal(back[6], items[6]);
+  });
+
+  test('strings read one at a time from the packed column are the strings unpacked whole, in any order', () => {
+    const items = ['', '\ufeffbom first', 'plain', 'naïve café', '数据库', 'emoji 🎉 here', 'lone \ud800 surrogate', ''];
+    const packed = packStrings(items);
+    const whole = unpackStrings(packed);
+    const lazy = new LazyStrings(packed);
+    assert.equal(lazy.count, items.length);
+    for (const i of [5, 0, 7, 1, 6, 2, 4, 3]) assert.equal(lazy.at(i), whole[i], `item ${i}`);
   });
 
   test('a restored list table reads as it was written and grows like a fresh one', () => {

@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync, promises as fsp, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cacheRoot } from '../../config/environment.js';
 import { acquireLock, type FileLock } from '../../util/file-lock.js';
@@ -110,25 +109,25 @@ export async function installModel(
     if (!options.replace && isComplete(finalDir)) return finalDir;
     const tmpRoot = join(modelsRoot(), '.tmp');
     const tmpPrefix = `${lockName(name)}-`;
-    await mkdir(tmpRoot, { recursive: true });
+    await fsp.mkdir(tmpRoot, { recursive: true });
     await removeLeftovers(tmpRoot, tmpPrefix);
-    tmpDir = await mkdtemp(join(tmpRoot, tmpPrefix));
+    tmpDir = await fsp.mkdtemp(join(tmpRoot, tmpPrefix));
     await produce(tmpDir);
     if (!isComplete(tmpDir)) throw new Error(`model "${name}" was produced incomplete`);
-    await chmod(tmpDir, 0o755); // mkdtemp makes it private; the cache is shared like any other
+    await fsp.chmod(tmpDir, 0o755); // mkdtemp makes it private; the cache is shared like any other
     await moveIntoPlace(tmpDir, finalDir);
     tmpDir = undefined;
     return finalDir;
   } finally {
-    if (tmpDir) await rm(tmpDir, { recursive: true, force: true });
+    if (tmpDir) await fsp.rm(tmpDir, { recursive: true, force: true });
     lock.release();
   }
 }
 
 /** Temp folders of an earlier run that crashed; safe to remove while holding this name's lock. */
 async function removeLeftovers(tmpRoot: string, prefix: string): Promise<void> {
-  for (const entry of await readdir(tmpRoot)) {
-    if (entry.startsWith(prefix)) await rm(join(tmpRoot, entry), { recursive: true, force: true });
+  for (const entry of await fsp.readdir(tmpRoot)) {
+    if (entry.startsWith(prefix)) await fsp.rm(join(tmpRoot, entry), { recursive: true, force: true });
   }
 }
 
@@ -137,15 +136,15 @@ function lockName(modelName: string): string {
 }
 
 async function moveIntoPlace(tmpDir: string, finalDir: string): Promise<void> {
-  await mkdir(dirname(finalDir), { recursive: true });
+  await fsp.mkdir(dirname(finalDir), { recursive: true });
   if (existsSync(finalDir)) {
     // rename() cannot replace a non-empty directory: move the old one aside first.
     const trash = `${tmpDir}.old`;
-    await rename(finalDir, trash);
-    await rename(tmpDir, finalDir);
-    await rm(trash, { recursive: true, force: true });
+    await fsp.rename(finalDir, trash);
+    await fsp.rename(tmpDir, finalDir);
+    await fsp.rm(trash, { recursive: true, force: true });
   } else {
-    await rename(tmpDir, finalDir);
+    await fsp.rename(tmpDir, finalDir);
   }
 }
 

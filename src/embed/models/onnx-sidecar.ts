@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, mkdirSync, openSync, promises as fsp, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic as writeAtomically } from '../../util/atomic-write.js';
 import { readJson } from '../../util/json-file.js';
@@ -52,7 +51,8 @@ export function writeSidecars(onnxPath: string, lookup: StaticLookup | null): vo
  * while a server must answer.
  */
 export async function readTable(tablePath: string, allocate: (bytes: number) => Float32Array): Promise<Float32Array> {
-  const file = await open(tablePath, 'r');
+  // fs.promises when first used: node:fs/promises (and the readline it loads) at start was a few ms of every search.
+  const file = await fsp.open(tablePath, 'r');
   try {
     const { size } = await file.stat();
     // Raw little-endian float32, the byte order of every platform Node supports in practice.

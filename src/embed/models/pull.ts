@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { createWriteStream, promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { huggingFaceEndpoint, huggingFaceToken } from '../../config/environment.js';
 import { moduleConfigFiles, MODULES_FILE } from './model-layout.js';
@@ -69,7 +68,7 @@ async function downloadInto(hub: HubClient, dir: string, onProgress?: (message: 
   for (const rel of ONNX_CHOICES) if (!haveOnnx) haveOnnx = await fetchFile(rel, false);
   if (!haveOnnx) throw new HubAnswer(`model "${hub.hubId}" has no onnx/model.onnx or onnx/model_quantized.onnx; it is not a Transformers.js model`);
   const manifest: ModelManifest = { name: hub.hubId, kind: 'pulled', createdAt: new Date().toISOString(), source: hub.baseUrl, files };
-  await writeFile(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
+  await fsp.writeFile(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 1));
 }
 
 class HubClient {
@@ -97,7 +96,7 @@ class HubClient {
     const response = await this.request(rel, 'GET');
     if (response.status === 404) return undefined;
     if (!response.ok || !response.body) throw new HubAnswer(`downloading ${rel} from ${this.baseUrl} failed: HTTP ${response.status}`);
-    await mkdir(dirname(target), { recursive: true });
+    await fsp.mkdir(dirname(target), { recursive: true });
     const hash = createHash('sha256');
     let bytes = 0;
     const out = createWriteStream(target);
