@@ -17,6 +17,7 @@ import { checkRemote } from './read-through.js';
 import { placeSearchSet } from './remote-search-set.js';
 import { selectFiles } from './select.js';
 import { IMPORT_SAMPLE, pathsByBlob, verifierFor } from './verify/index.js';
+import { asideModelFor } from './aside-model.js';
 
 /**
  * A fresh clone's first answer, before its own index exists: the search-ready set the team published for HEAD
@@ -75,12 +76,13 @@ async function fetchInto(ctx: IndexContext, embedder: Embedder, identity: IndexI
   // Unreachable says nothing here: the index run that follows says it once.
   const remote = await checkRemote(ctx, identity);
   if (!remote) return false;
-  const published = await readRemoteSearchSet(remote, commit, identity).catch(() => null);
+  const [published, model] = await Promise.all([readRemoteSearchSet(remote, commit, identity).catch(() => null), asideModelFor(ctx.config.model, embedder)]);
   if (!published) return false;
   ensureGitExclude(ctx.repo);
   const treeBlobs = new Set(entries.map((e) => e.blob));
   const paths = pathsByBlob(entries.map((e) => [e.path, e.blob]));
-  const verifier = verifierFor(ctx, { dim: identity.dim, paths, blobs: treeBlobs, plan: IMPORT_SAMPLE, embedder: async () => embedder });
+  // Its sample cut and embedded on a worker thread while this one checks every row: nothing is used before `finish`.
+  const verifier = verifierFor(ctx, { dim: identity.dim, paths, blobs: treeBlobs, plan: IMPORT_SAMPLE, embedder: async () => embedder, aside: { model } });
   return (await placeSearchSet(published.body, file, identity, (c) => treeBlobs.has(c.blob), verifier)) === true;
 }
 

@@ -41,7 +41,7 @@ export interface VerifierOptions {
   remember?: boolean;
   /**
    * Blobs are cut again on a worker thread (aside-worker.ts), and a row only their cut can judge is judged by `finish`
-   * (as the sample's vectors are): for a caller that keeps nothing it checked until `finish` accepted it (an import).
+   * (as the sample's vectors are), and remembered once it held: for a caller that uses nothing before `finish` held.
    * With `model`, the sample is embedded there too, by the model that spec loads if it is the one this index uses.
    */
   aside?: { model?: { spec: string; modelId: string; dim: number } };
@@ -93,14 +93,13 @@ export class RowVerifier {
     shared?: Shared,
   ) {
     this.owner = !shared;
-    this.shared = shared ?? { reader: opts.stored ? null : new BlobReader(opts.root), closed: false, truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside && !opts.remember ? new AsideWorker() : null };
+    this.shared = shared ?? { reader: opts.stored ? null : new BlobReader(opts.root), closed: false, truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside ? new AsideWorker() : null };
     this.keep = opts.keepProblems ?? 1;
     this.versionOf = opts.identity ? chunkerVersionsByLanguage(opts.identity) : null;
     const pace = opts.everything ? WHOLE_PACE : SAMPLE_PACE;
-    const { aside } = this.shared;
     const model = opts.aside?.model;
     // One for the run: it falls back to `opts.embedder` for good once the worker fails.
-    const asideEmbedder = aside && model ? aside.embedder(model.spec, model, opts.embedder) : null;
+    const asideEmbedder = this.shared.aside && model ? this.shared.aside.embedder(model.spec, model, opts.embedder) : null;
     const embedder = asideEmbedder ? async () => asideEmbedder : opts.embedder;
     this.vectors = new VectorCheck(embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }), pace);
   }
@@ -151,12 +150,13 @@ export class RowVerifier {
       }
       // Hashed only where it is used: a content's key is a sha256 of all its text.
       const key = this.opts.remember || sample.vectors ? contentKey(row.symbol, row.text) : '';
-      const problem = (await this.rowProblem(row, key, sample)) ?? vectorLengthProblem(row, this.opts.dim);
+      const verdict = await this.rowProblem(row, key, sample);
+      const problem = (verdict === CUT_TELLS ? null : verdict) ?? vectorLengthProblem(row, this.opts.dim);
       if (problem) {
         this.report({ blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], what: problem });
         continue;
       }
-      if (this.opts.remember) this.shared.accepted.set(row.id, `${row.language}\0${key}`);
+      if (this.opts.remember && verdict !== CUT_TELLS) this.shared.accepted.set(row.id, `${row.language}\0${key}`);
       if (sample.vectors) this.vectors.add(key, this.claimOf(row));
     }
     if (this.awaitingCuts.size > ROWS_AWAITING_CUTS) await Promise.all(this.awaitingCuts);
@@ -210,14 +210,14 @@ export class RowVerifier {
     await Promise.all([this.shared.reader?.close(), this.shared.aside?.close()]);
   }
 
-  private async rowProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null> {
+  private async rowProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null | typeof CUT_TELLS> {
     const problem = await this.blobProblem(row, key, sample);
     // Search words, like the vector, are what a content is found by, not what is shown: checked with the vector.
-    if (problem || !sample.vectors || row.terms === undefined) return problem;
-    return row.terms === contentTerms(contentEmbeddingText(row.symbol, row.text)) ? null : 'has search words that are not those of its text';
+    if (typeof problem === 'string' || !sample.vectors || row.terms === undefined) return problem;
+    return row.terms === contentTerms(contentEmbeddingText(row.symbol, row.text)) ? problem : 'has search words that are not those of its text';
   }
 
-  private async blobProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null> {
+  private async blobProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null | typeof CUT_TELLS> {
     if (this.versionOf && row.id !== chunkId(row.blob, this.versionOf(row.language), this.opts.identity!.modelId, row.startLine, row.endLine)) return 'has a chunk id that does not match its blob, span, model and chunker';
     // The same row, already held to its blob (a search-ready set's row after the copy of its chunks).
     if (this.opts.remember && this.shared.accepted.get(row.id) === `${row.language}\0${key}`) return null;
@@ -235,10 +235,11 @@ export class RowVerifier {
     const judged = this.countWhole(row, truth, whole).then(async () => {
       const problem = await truth.cutProblem(row);
       if (problem) this.report({ blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], what: problem });
+      else if (this.opts.remember && this.problemCount === 0) this.shared.accepted.set(row.id, `${row.language}\0${key}`);
     });
     this.awaitingCuts.add(judged);
     void judged.finally(() => this.awaitingCuts.delete(judged)).catch(() => undefined);
-    return null;
+    return CUT_TELLS;
   }
 
   /** How many chunks a sampled blob's cut gives, for `finish` to hold its rows to: counted once, as its first row comes. */
