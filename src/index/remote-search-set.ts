@@ -42,6 +42,8 @@ export async function placeSearchSet(body: Buffer, file: string, identity: Index
     const restored = readSnapshot(tmp, identity.dim);
     if (!restored) return false;
     try {
+      // Every row's text is checked: read in whole at once, not a 1 KiB block per row (~0.27 s of reads on tokio).
+      restored.detach();
       const { info } = restored.state;
       const versionOf = chunkerVersionsByLanguage(identity);
       if (!info.every((c) => accepted(c) && c.id === chunkId(c.blob, versionOf(c.language), identity.modelId, c.startLine, c.endLine))) return false;
@@ -66,11 +68,12 @@ export async function placeSearchSet(body: Buffer, file: string, identity: Index
 /** Rows checked at a time: their vectors are made float again for the check, 2 KB each. */
 const ROWS_PER_CHECK = 4096;
 
-/** A set's rows from `from` to `to`, their int8 vectors back in floats. */
+/** A set's rows from `from` to `to`, their int8 vectors back in floats (in one array: 14,633 small ones cost GC). */
 function* setRows(state: ResidentState, dim: number, from: number, to: number): Generator<VerifiableRow> {
+  const floats = new Float32Array((to - from) * dim);
   for (let i = from; i < to; i++) {
     const c = state.info[i];
-    const vector = new Float32Array(dim);
+    const vector = floats.subarray((i - from) * dim, (i - from + 1) * dim);
     for (let d = 0; d < dim; d++) vector[d] = state.vectors[i * dim + d] * state.scales[i];
     yield { id: c.id, blob: c.blob, startLine: c.startLine, endLine: c.endLine, language: c.language, symbol: c.symbol, text: c.text, vector, quantized: true };
   }
