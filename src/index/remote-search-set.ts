@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readSnapshot, type ResidentState } from '../search/resident-snapshot.js';
+import { readSnapshot, type ResidentState, type RestoredState } from '../search/resident-snapshot.js';
 import type { ChunkInfo } from '../store/contract.js';
 import type { IndexIdentity } from '../store/identity.js';
 import { readRemoteSearchSet } from '../store/remote.js';
@@ -31,8 +31,9 @@ export async function fetchSearchSet(reader: RemoteReader, commit: string, ident
  * this run copied and checked; a blob of HEAD's tree) and `verifier` holds it to this repository (its text, and
  * for the sample its breadcrumb and vector: verify/). True when placed; a problem the verifier found (the set is
  * then refused), or false: not a set of this identity, a row not accepted, a file already there. Closes `verifier`.
+ * `onPlaced` is given the set as read and checked, all of it in memory, once it is placed.
  */
-export async function placeSearchSet(body: Buffer, file: string, identity: IndexIdentity, accepted: (chunk: ChunkInfo) => boolean, verifier: RowVerifier): Promise<boolean | string> {
+export async function placeSearchSet(body: Buffer, file: string, identity: IndexIdentity, accepted: (chunk: ChunkInfo) => boolean, verifier: RowVerifier, onPlaced?: (read: RestoredState) => void): Promise<boolean | string> {
   const tmp = `${file}.${process.pid}.fetched`;
   let placed: boolean | string = false;
   try {
@@ -56,6 +57,7 @@ export async function placeSearchSet(body: Buffer, file: string, identity: Index
       restored.detach();
     }
     fs.renameSync(tmp, file);
+    onPlaced?.(restored);
     return (placed = true);
   } catch {
     return false;
