@@ -127,7 +127,7 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
     let fetched: ReadThroughSummary | undefined;
     // The remote's tables are opened only when there is something to copy (not for a merge of known blobs).
     if (remote && pending.length && (remoteTables = await openRemoteReader(remote, identity, opts.onNotice))) {
-      check = remoteCheck(ctx, embedder, remote.uri, selection.files, unknownAtStart);
+      check = await remoteCheck(ctx, embedder, remote.uri, selection.files, unknownAtStart);
       // Fetched while the chunks are copied: both are reads of the remote, and neither waits on the other.
       const searchSet = fetchSearchSet(remoteTables, commit, identity, remoteFirstFile(ctx.layout, commit, identity));
       // Into an empty store the copied rows are the store's first, in the order copied: the search set takes them in hand.

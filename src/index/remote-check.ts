@@ -2,6 +2,7 @@ import type { Embedder } from '../embed/index.js';
 import type { ContentStore } from '../store/contract.js';
 import { ArtifactError } from '../util/errors.js';
 import type { IndexContext } from './index-context.js';
+import { asideModelFor } from './aside-model.js';
 import { contentSampler, describeProblem, IMPORT_SAMPLE, pathsByBlob, verificationKey, verifierFor, type RowVerifier } from './verify/index.js';
 
 /**
@@ -35,10 +36,15 @@ export class RemoteCheck {
 /** Contents of a remote's vectors checked whatever the rate: a run copying few is checked whole. */
 const CONTENT_FLOOR = 512;
 
-/** The check of a run's copy of these blobs (the ones unknown here), at the paths `files` gives them. */
-export function remoteCheck(ctx: IndexContext, embedder: Embedder, uri: string, files: { path: string; blob: string }[], blobs: string[]): RemoteCheck {
+/**
+ * The check of a run's copy of these blobs (the ones unknown here), at the paths `files` gives them. The sample is
+ * cut and embedded again on a worker thread while this one checks, copies and writes every row (as an import's):
+ * rows only that judges are judged by `finish`, before the run keeps anything (a refusal takes out what it added).
+ */
+export async function remoteCheck(ctx: IndexContext, embedder: Embedder, uri: string, files: { path: string; blob: string }[], blobs: string[]): Promise<RemoteCheck> {
   const key = verificationKey(ctx.layout);
-  const rows = verifierFor(ctx, { key, dim: embedder.dim, paths: pathsByBlob(files.map((f) => [f.path, f.blob])), blobs, plan: IMPORT_SAMPLE, embedder: async () => embedder, remember: true });
+  const aside = { model: await asideModelFor(ctx.config.model, embedder) };
+  const rows = verifierFor(ctx, { key, dim: embedder.dim, paths: pathsByBlob(files.map((f) => [f.path, f.blob])), blobs, plan: IMPORT_SAMPLE, embedder: async () => embedder, remember: true, aside });
   return new RemoteCheck(rows, contentSampler(key.bytes, IMPORT_SAMPLE.rate, CONTENT_FLOOR), uri);
 }
 

@@ -7,6 +7,7 @@ import { listTree, type TreeEntry } from '../git/tree.js';
 import type { Retriever } from '../search/candidates.js';
 import { snapshotRetriever } from '../search/snapshot-retriever.js';
 import type { IndexIdentity } from '../store/identity.js';
+import type { RestoredState } from '../search/resident-snapshot.js';
 import { ensureGitExclude, type IndexLayout } from '../store/layout.js';
 import type { Manifest } from '../store/manifest.js';
 import { readRemoteSearchSet } from '../store/remote.js';
@@ -17,6 +18,7 @@ import { checkRemote } from './read-through.js';
 import { placeSearchSet } from './remote-search-set.js';
 import { selectFiles } from './select.js';
 import { IMPORT_SAMPLE, pathsByBlob, verifierFor } from './verify/index.js';
+import { asideModelFor } from './aside-model.js';
 
 /**
  * A fresh clone's first answer, before its own index exists: the search-ready set the team published for HEAD
@@ -58,8 +60,9 @@ export async function remoteFirstView(ctx: IndexContext, embedder: Embedder): Pr
   const entries = await listTree(ctx.repo.root, tree);
   const fetched = !fs.existsSync(file);
   // A search beside this one may place it first (then it is there, checked by that search).
-  if (fetched && !(await fetchInto(ctx, embedder, identity, commit, file, entries)) && !fs.existsSync(file)) return null;
-  const restored = snapshotRetriever(file, embedder);
+  const placed = fetched ? await fetchInto(ctx, embedder, identity, commit, file, entries) : null;
+  if (fetched && !placed && !fs.existsSync(file)) return null;
+  const restored = snapshotRetriever(file, embedder, placed ?? undefined);
   if (!restored) return null;
   const held = selectFiles(entries, ctx.config).files.filter((f) => restored.blobs.has(f.blob));
   const manifest = buildManifest(ctx, ctx.head.branch, commit, tree, identity.modelId, { files: held, skipped: [] }, new Map());
@@ -68,19 +71,22 @@ export async function remoteFirstView(ctx: IndexContext, embedder: Embedder): Pr
 
 /**
  * Fetches HEAD's published set and places it when every row holds against this clone's blobs (verify/: every
- * text, a keyed sample of breadcrumbs and vectors). A set that does not hold is not used: the search indexes
- * first, and that run copies only rows that hold.
+ * text, a keyed sample of breadcrumbs and vectors): the set as read and checked, or null. A set that does not hold
+ * is not used: the search indexes first, and that run copies only rows that hold.
  */
-async function fetchInto(ctx: IndexContext, embedder: Embedder, identity: IndexIdentity, commit: string, file: string, entries: TreeEntry[]): Promise<boolean> {
+async function fetchInto(ctx: IndexContext, embedder: Embedder, identity: IndexIdentity, commit: string, file: string, entries: TreeEntry[]): Promise<RestoredState | null> {
   // Unreachable says nothing here: the index run that follows says it once.
   const remote = await checkRemote(ctx, identity);
-  if (!remote) return false;
-  const published = await readRemoteSearchSet(remote, commit, identity).catch(() => null);
-  if (!published) return false;
+  if (!remote) return null;
+  const [published, model] = await Promise.all([readRemoteSearchSet(remote, commit, identity).catch(() => null), asideModelFor(ctx.config.model, embedder)]);
+  if (!published) return null;
   ensureGitExclude(ctx.repo);
   const treeBlobs = new Set(entries.map((e) => e.blob));
   const paths = pathsByBlob(entries.map((e) => [e.path, e.blob]));
-  const verifier = verifierFor(ctx, { dim: identity.dim, paths, blobs: treeBlobs, plan: IMPORT_SAMPLE, embedder: async () => embedder });
-  return (await placeSearchSet(published.body, file, identity, (c) => treeBlobs.has(c.blob), verifier)) === true;
+  // Its sample cut and embedded on a worker thread while this one checks every row: nothing is used before `finish`.
+  const verifier = verifierFor(ctx, { dim: identity.dim, paths, blobs: treeBlobs, plan: IMPORT_SAMPLE, embedder: async () => embedder, aside: { model } });
+  let read: RestoredState | null = null;
+  await placeSearchSet(published.body, file, identity, (c) => treeBlobs.has(c.blob), verifier, (placed) => (read = placed));
+  return read;
 }
 

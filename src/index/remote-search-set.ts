@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { readSnapshot, type ResidentState } from '../search/resident-snapshot.js';
+import { readSnapshot, type ResidentState, type RestoredState } from '../search/resident-snapshot.js';
 import type { ChunkInfo } from '../store/contract.js';
 import type { IndexIdentity } from '../store/identity.js';
 import { readRemoteSearchSet } from '../store/remote.js';
@@ -31,8 +31,9 @@ export async function fetchSearchSet(reader: RemoteReader, commit: string, ident
  * this run copied and checked; a blob of HEAD's tree) and `verifier` holds it to this repository (its text, and
  * for the sample its breadcrumb and vector: verify/). True when placed; a problem the verifier found (the set is
  * then refused), or false: not a set of this identity, a row not accepted, a file already there. Closes `verifier`.
+ * `onPlaced` is given the set as read and checked, all of it in memory, once it is placed.
  */
-export async function placeSearchSet(body: Buffer, file: string, identity: IndexIdentity, accepted: (chunk: ChunkInfo) => boolean, verifier: RowVerifier): Promise<boolean | string> {
+export async function placeSearchSet(body: Buffer, file: string, identity: IndexIdentity, accepted: (chunk: ChunkInfo) => boolean, verifier: RowVerifier, onPlaced?: (read: RestoredState) => void): Promise<boolean | string> {
   const tmp = `${file}.${process.pid}.fetched`;
   let placed: boolean | string = false;
   try {
@@ -42,6 +43,8 @@ export async function placeSearchSet(body: Buffer, file: string, identity: Index
     const restored = readSnapshot(tmp, identity.dim);
     if (!restored) return false;
     try {
+      // Every row's text is checked: read in whole at once, not a 1 KiB block per row (~0.27 s of reads on tokio).
+      restored.detach();
       const { info } = restored.state;
       const versionOf = chunkerVersionsByLanguage(identity);
       if (!info.every((c) => accepted(c) && c.id === chunkId(c.blob, versionOf(c.language), identity.modelId, c.startLine, c.endLine))) return false;
@@ -54,6 +57,7 @@ export async function placeSearchSet(body: Buffer, file: string, identity: Index
       restored.detach();
     }
     fs.renameSync(tmp, file);
+    onPlaced?.(restored);
     return (placed = true);
   } catch {
     return false;
@@ -68,10 +72,23 @@ const ROWS_PER_CHECK = 4096;
 
 /** A set's rows from `from` to `to`, their int8 vectors back in floats. */
 function* setRows(state: ResidentState, dim: number, from: number, to: number): Generator<VerifiableRow> {
+  const floats = floatVectors(state, dim, from, to);
   for (let i = from; i < to; i++) {
     const c = state.info[i];
-    const vector = new Float32Array(dim);
-    for (let d = 0; d < dim; d++) vector[d] = state.vectors[i * dim + d] * state.scales[i];
+    const vector = floats.subarray((i - from) * dim, (i - from + 1) * dim);
     yield { id: c.id, blob: c.blob, startLine: c.startLine, endLine: c.endLine, language: c.language, symbol: c.symbol, text: c.text, vector, quantized: true };
   }
+}
+
+/**
+ * Rows `from` to `to`'s int8 vectors back in floats, in one array, outside the generator: tokio's 14,633 rows took
+ * ~60 ms of CPU as an array each inside it, ~40 ms so (a cold process, as a first answer runs).
+ */
+function floatVectors(state: ResidentState, dim: number, from: number, to: number): Float32Array {
+  const floats = new Float32Array((to - from) * dim);
+  for (let i = from; i < to; i++) {
+    const scale = state.scales[i];
+    for (let d = 0, at = (i - from) * dim, src = i * dim; d < dim; d++) floats[at + d] = state.vectors[src + d] * scale;
+  }
+  return floats;
 }

@@ -25,6 +25,8 @@ export type ColumnKind = 'int32' | 'float32';
 export class ListTable {
   private readonly live = new Map<string, NumberList[]>();
   private packed: { index: Map<string, number>; lists: PackedLists } | null = null;
+  /** Whether a list was made writable since the table was restored (`get` keeps views, which change nothing). */
+  private written = false;
 
   constructor(readonly kinds: ColumnKind[]) {}
 
@@ -50,6 +52,7 @@ export class ListTable {
 
   /** The lists of a key to append to, created when missing; the same array `get` returns, now of growable lists. */
   writable(key: string): number[][] {
+    this.written = true;
     let lists = this.get(key);
     if (!lists) this.live.set(key, (lists = this.kinds.map(() => [])));
     else if (!Array.isArray(lists[0])) lists.forEach((list, c) => (lists![c] = Array.from(list)));
@@ -62,6 +65,8 @@ export class ListTable {
 
   /** As `pack`, in steps that may pause between them (see Steps). */
   *packing(): Steps<PackedLists> {
+    // A restored table nothing was added to packs to what it was restored from (a search set checked on arrival).
+    if (this.packed && !this.written) return this.packed.lists;
     const keys = [...new Set([...(this.packed?.index.keys() ?? []), ...this.live.keys()])];
     const starts = new Uint32Array(keys.length + 1);
     const lists: NumberList[][] = [];

@@ -138,11 +138,12 @@ export class ResidentChunks extends ResidentIndex {
   private unsaved: { terms: string[]; empty: string[] } = { terms: [], empty: [] };
 
   /** Takes in the snapshot and its segments, once, before anything is added (loading does it; so does counting a view). */
-  restoreSnapshot(): void {
+  restoreSnapshot(read?: RestoredState): void {
     if (!this.snapshotFile || this.restored) return;
     this.restored = true;
     if (this.size !== 0) return;
-    const restored = readSnapshot(this.snapshotFile, this.dim);
+    // `read`: this very file, read and checked already (a published set just placed, index/remote-first.ts).
+    const restored = read ?? readSnapshot(this.snapshotFile, this.dim);
     if (!restored) return;
     const segments = restored.id === undefined ? [] : readSegments(this.snapshotFile, restored.id, this.dim);
     if (segments === 'damaged') {

@@ -14,7 +14,7 @@ import { startS3, type S3Server } from '../share/s3-server.js';
 import { answers, AUTH_PY, indexState, INJECTED, markBlob, rewriteContent, vectorOf, verifyRepo } from './verify-helpers.js';
 
 const QUESTION = 'how is the password verified';
-const PREFIXES = ['text', 'norm', 'contents', 'set', 'mark', 'postings', 'symbols', 'members', 'names'] as const;
+const PREFIXES = ['text', 'norm', 'contents', 'set', 'mark', 'postings', 'symbols', 'members', 'names', 'vector', 'crumb', 'setvector'] as const;
 
 describe('an index run holds what it copies from the team store to the repository', () => {
   let s3: S3Server;
@@ -83,6 +83,19 @@ describe('an index run holds what it copies from the team store to the repositor
     await refusedRun(victim, 'norm', new RegExp(`${byStore.source}|${byVerifier.source}`));
   });
 
+  // A repository this small is sampled whole: every blob is cut and embedded again, on the verifier's worker thread,
+  // while the run copies the rows; a row only that can judge is judged before the run keeps anything.
+  test("a team-store row whose unit-length vector is another chunk's: the sample's embedding on the worker refuses it", async () => {
+    const foreign = await vectorOf(tables('vector'), 'new_token');
+    await rewriteContent(tables('vector'), 'compare_digest', () => ({ vector: foreign }));
+    await refusedRun(victim, 'vector', refusal('vector', 'src/auth\\.py:\\d+-\\d+', "has a vector that is not this model's embedding of its text \\(cosine -?0\\.\\d+\\)"));
+  });
+
+  test('a team-store row naming the password check after another function of its file: the cut on the worker refuses it', async () => {
+    await rewriteContent(tables('crumb'), 'compare_digest', (r) => ({ symbol: 'class Session > method expired', terms: contentTerms(contentEmbeddingText('class Session > method expired', r.text)) }));
+    await refusedRun(victim, 'crumb', refusal('crumb', 'src/auth\\.py:\\d+-\\d+', "has a breadcrumb that is not the one this ocrag's chunker gives lines \\d+-\\d+"));
+  });
+
   test('a team-store mark hiding a source file that changed', async () => {
     await markBlob(tables('mark'), authBlob, 'binary');
     await refusedRun(victim, 'mark', refusal('mark', 'src/auth\\.py', 'is marked binary, but this ocrag indexes it'));
@@ -133,6 +146,16 @@ describe('an index run holds what it copies from the team store to the repositor
     const answer = await firstSearch('set', /src\/auth\.py:\d+-\d+ \(blob [0-9a-f]{12}\) has a text that is not lines \d+-\d+ of its blob/);
     assert.ok(!answer.includes('IGNORE PREVIOUS INSTRUCTIONS'), 'the injected text is never given');
     assert.match(answer, /hmac\.compare_digest\(stored_hash, given_hash\)/);
+  });
+
+  test("a published set giving the password check another chunk's vector: the sample's embedding on the worker refuses it", async () => {
+    await tamperSet('setvector', (state) => {
+      const [at, from] = [state.info.findIndex((c) => c.text.includes('compare_digest')), state.info.findIndex((c) => c.text.includes('new_token'))];
+      const dim = state.vectors.length / state.info.length;
+      state.vectors.set(state.vectors.slice(from * dim, (from + 1) * dim), at * dim);
+      state.scales[at] = state.scales[from];
+    });
+    await firstSearch('setvector', /src\/auth\.py:\d+-\d+ \(blob [0-9a-f]{12}\) has a vector that is not this model's embedding of its text \(cosine -?0\.\d+\)/);
   });
 
   test('a published set listing a chunk under words it does not hold, to rank it first for "password"', async () => {

@@ -67,7 +67,7 @@ export class RowVerifier {
     shared?: Shared,
   ) {
     this.owner = !shared;
-    this.shared = shared ?? { reader: opts.stored ? null : new BlobReader(opts.root), closed: false, truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside && !opts.remember ? new AsideWorker() : null };
+    this.shared = shared ?? { reader: opts.stored ? null : new BlobReader(opts.root), closed: false, truths: new Map(), truthBytes: 0, accepted: new Map(), embedded: new Map(), aside: opts.aside ? new AsideWorker() : null };
     this.keep = opts.keepProblems ?? 1;
     this.versionOf = opts.identity ? chunkerVersionsByLanguage(opts.identity) : null;
     const pace = opts.everything ? WHOLE_PACE : SAMPLE_PACE;
@@ -126,12 +126,13 @@ export class RowVerifier {
       }
       // Hashed only where it is used: a content's key is a sha256 of all its text.
       const key = this.opts.remember || sample.vectors ? contentKey(row.symbol, row.text) : '';
-      const problem = (await this.rowProblem(row, key, sample)) ?? vectorLengthProblem(row, this.opts.dim);
+      const verdict = await this.rowProblem(row, key, sample);
+      const problem = (verdict === CUT_TELLS ? null : verdict) ?? vectorLengthProblem(row, this.opts.dim);
       if (problem) {
         this.report({ blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], what: problem });
         continue;
       }
-      if (this.opts.remember) this.shared.accepted.set(row.id, `${row.language}\0${key}`);
+      if (this.opts.remember && verdict !== CUT_TELLS) this.shared.accepted.set(row.id, `${row.language}\0${key}`);
       if (sample.vectors) this.vectors.add(key, this.claimOf(row));
     }
     if (this.awaitingCuts.size > ROWS_AWAITING_CUTS) await Promise.all(this.awaitingCuts);
@@ -186,17 +187,18 @@ export class RowVerifier {
     await Promise.all([this.shared.reader?.close(), this.shared.aside?.close()]);
   }
 
-  private async rowProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null> {
+  private async rowProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null | typeof CUT_TELLS> {
     const problem = await this.blobProblem(row, key, sample);
     // Search words, like the vector, are what a content is found by, not what is shown: checked with the vector.
-    if (problem || !sample.vectors || row.terms === undefined) return problem;
+    if (typeof problem === 'string' || !sample.vectors || row.terms === undefined) return problem;
     const embedding = contentEmbeddingText(row.symbol, row.text);
-    if (!this.terms) return row.terms === contentTerms(embedding) ? null : TERMS_PROBLEM;
+    // A verifier that remembers what it accepted judges the words at once: a row it remembers has been held whole.
+    if (!this.terms || this.opts.remember) return row.terms === contentTerms(embedding) ? problem : TERMS_PROBLEM;
     this.terms.add(embedding, row.terms, { blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine] });
-    return null;
+    return problem;
   }
 
-  private async blobProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null> {
+  private async blobProblem(row: VerifiableRow, key: string, sample: BlobSample): Promise<string | null | typeof CUT_TELLS> {
     if (this.versionOf && row.id !== chunkId(row.blob, this.versionOf(row.language), this.opts.identity!.modelId, row.startLine, row.endLine)) return 'has a chunk id that does not match its blob, span, model and chunker';
     // The same row, already held to its blob (a search-ready set's row after the copy of its chunks).
     if (this.opts.remember && this.shared.accepted.get(row.id) === `${row.language}\0${key}`) return null;
@@ -215,9 +217,10 @@ export class RowVerifier {
       this.countWhole(row, truth, whole).then(async () => {
         const problem = await truth.cutProblem(row);
         if (problem) this.report({ blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine], what: problem });
+        else if (this.opts.remember && this.problemCount === 0) this.shared.accepted.set(row.id, `${row.language}\0${key}`);
       }),
     );
-    return null;
+    return CUT_TELLS;
   }
 
   /** Work whose problems `finish` waits for. */

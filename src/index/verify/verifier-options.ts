@@ -29,7 +29,7 @@ export interface VerifierOptions {
   remember?: boolean;
   /**
    * Blobs are cut again on a worker thread (aside-worker.ts), and a row only their cut can judge is judged by `finish`
-   * (as the sample's vectors are): for a caller that keeps nothing it checked until `finish` accepted it (an import).
+   * (as the sample's vectors are), and remembered once it held: for a caller that uses nothing before `finish` held.
    * With `model`, the sample is embedded there too, by the model that spec loads if it is the one this index uses.
    */
   aside?: { model?: { spec: string; modelId: string; dim: number } };
