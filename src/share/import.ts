@@ -3,6 +3,7 @@ import path from 'node:path';
 import { selectionKey } from '../index/manifest-state.js';
 import type { IndexContext } from '../index/index-context.js';
 import { staleMarkReasons } from '../index/chunker-upgrade.js';
+import { asideModelFor } from '../index/aside-model.js';
 import { crashPoint } from '../index/crash-point.js';
 import { dropStaleStore, openStoreFor, rebuildReason, writeStoreMeta } from '../index/open-store.js';
 import { buildStoreWhole, type ChunksInHand } from '../index/rebuild.js';
@@ -22,7 +23,7 @@ import { withIndexLock as withLock } from '../util/file-lock.js';
 import { digestOf } from './checksum.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { assertCompatible, chunkMember, ENTRY, requireArtifactFile, type ArtifactHeader } from './format.js';
-import { asideModel, describeConfigured, localIdentity } from './local-identity.js';
+import { describeConfigured, localIdentity } from './local-identity.js';
 import { checkAgainstRepository, checkSelection, commitTree, type CommitTree } from './manifest-check.js';
 import { readArtifact } from './tar-read.js';
 import { peekHeader, verifyArtifact, type VerifiedArtifact } from './verify.js';
@@ -86,7 +87,7 @@ export async function importArtifact(target: ImportTarget, file: string, opts: I
   requireArtifactFile(file);
   const ctx = target.ctx;
   const described = describeConfigured(ctx);
-  const [early, local, aside] = await Promise.all([peekHeader(file), localIdentity(ctx, () => target.model(), described), asideModel(ctx, described)]);
+  const [early, local, aside] = await Promise.all([peekHeader(file), localIdentity(ctx, () => target.model(), described), asideModelFor(ctx.config.model, undefined, described)]);
   if (early) assertCompatible(early, local);
   // Git lists the commit's tree while the artifact is verified.
   const here = early ? commitTree(ctx.repo.root, early.commit) : Promise.resolve(null);

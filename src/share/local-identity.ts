@@ -22,16 +22,6 @@ export async function localIdentity(ctx: IndexContext, loadModel: () => Promise<
   return { modelId: identity.modelId, dim: identity.dim, chunkerVersion: chunkerVersion() };
 }
 
-/**
- * The model the sample of an import may be embedded again by on another thread (index/verify/aside-worker.ts): the
- * configured one when it is a built token-lookup model (cheap to load twice), stated as its description states it.
- */
-export async function asideModel(ctx: IndexContext, description = describeConfigured(ctx)): Promise<{ spec: string; modelId: string; dim: number } | undefined> {
-  const { describesDim } = await import('../embed/index.js');
-  const described = await description;
-  return described.backend === 'static' && describesDim(described) ? { spec: ctx.config.model, modelId: described.id, dim: described.dim } : undefined;
-}
-
 /** The configured model's description (read once by an import for both the above). */
 export async function describeConfigured(ctx: IndexContext): Promise<ModelDescription> {
   const { describeModel } = await import('../embed/index.js');
