@@ -103,10 +103,14 @@ describe('int8 dot products in WebAssembly', () => {
     for (let i = 0; i < vectors.length; i++) vectors[i] = Math.floor(next() * 256) - 128;
     const tail = new Uint8Array(block, before + rows * dim, after).fill(9);
     const kernel = int8DotKernel(dim)!;
-    for (const n of [rows & ~1, 2, 2 * rows]) {
+    // 2 * rows still fits the scratch the memory's last page leaves; 8 * rows does not, and is copied.
+    for (const [n, inPlace] of [[rows & ~1, true], [2, true], [2 * rows, true], [8 * rows, false]] as const) {
       const query = Float32Array.from({ length: dim }, () => next() - 0.5);
       const chunks = Int32Array.from({ length: n }, () => Math.floor(next() * rows));
-      assert.deepEqual([...kernel(Float64Array.from(query), vectors, rows, chunks)], [...plainSums(query, vectors, dim, chunks)], `${n} chunks`);
+      const sums = kernel(Float64Array.from(query), vectors, rows, chunks);
+      assert.deepEqual([...sums], [...plainSums(query, vectors, dim, chunks)], `${n} chunks`);
+      // The sums lie in the memory the kernel ran over: the snapshot's own where its scratch holds them (not a copy).
+      assert.equal(sums.buffer === block, inPlace, `${n} chunks: ${inPlace ? 'in place' : 'more than the scratch holds, copied'}`);
       assert.equal(vectors.buffer, block, 'the memory never grew: every section still reads its bytes');
     }
     assert.ok(head.every((b) => b === 7) && tail.every((b) => b === 9), 'the other sections are untouched');
