@@ -46,6 +46,11 @@ test('set up from the vocabulary sidecar, before and after its CJK tail is split
   readTokenizerFile(file);
   const { json, columns } = readTokenizerFile(file);
   assert.ok(columns && columns.head.length < columns.scores.length, 'read from the sidecar, the CJK tail left whole');
+  let splits = 0;
+  const lazy = tokenizerFrom(json, config, { ...columns, all: () => (splits++, columns.all()) });
+  const ascii = 'snake_case_and_CamelCase HTTPServer x86_64';
+  assert.deepEqual(lazy.encode(ascii, { add_special_tokens: true }).ids, library.encode(ascii, { add_special_tokens: true }).ids);
+  assert.equal(splits, 0, 'set up and text without a CJK character: the tail is never split');
   const fast = tokenizerFrom(json, config, columns);
   const texts = ['snake_case_and_CamelCase HTTPServer x86_64', ...Object.values(CODE_SNIPPETS), '数据库连接池 pool', 'emoji 🎉🚀 done', ...EDGE_CASES];
   for (const text of texts) {
