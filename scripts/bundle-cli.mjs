@@ -117,18 +117,15 @@ function importAllowed(text, at) {
   const method = /(^|[;{}\s,])(async\s+)?$/.test(before) && /^import\([\w\s,]*\)\s*\{/.test(text.slice(at, close + 2));
   return lent || tsxWorker || method;
 }
-function refuseImports(result) {
-  for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.cjs'))) {
-    const text = fs.readFileSync(path.join(root, file), 'utf8');
-    const refused = [];
-    for (const m of text.matchAll(/(^|[^\w$.])import\(/g)) {
-      const at = m.index + m[1].length;
-      if (!importAllowed(text, at)) refused.push(text.slice(Math.max(0, at - AROUND), at + AROUND));
-    }
-    if (refused.length) {
-      console.error(`${file} calls import(): use importPackage (src/util/import-package.ts):\n${refused.join('\n')}`);
-      process.exit(1);
-    }
+function refuseImports(file, text) {
+  const refused = [];
+  for (const m of text.matchAll(/(^|[^\w$.])import\(/g)) {
+    const at = m.index + m[1].length;
+    if (!importAllowed(text, at)) refused.push(text.slice(Math.max(0, at - AROUND), at + AROUND));
+  }
+  if (refused.length) {
+    console.error(`${file} calls import(): use importPackage (src/util/import-package.ts):\n${refused.join('\n')}`);
+    process.exit(1);
   }
 }
 
@@ -139,16 +136,12 @@ function refuseImports(result) {
  */
 const TO_ESM = 'var __toESM=(mod,isNodeMode,target)=>(';
 const TO_ESM_ONCE = 'var __toESMOnce=[new WeakMap,new WeakMap];var __toESM=(mod,isNodeMode,target)=>mod!==null&&typeof mod==="object"&&!target?__toESMOnce[isNodeMode?1:0].get(mod)??(__toESMOnce[isNodeMode?1:0].set(mod,target=__toESMFresh(mod,isNodeMode)),target):__toESMFresh(mod,isNodeMode,target);var __toESMFresh=(mod,isNodeMode,target)=>(';
-function oneWrapperPerModule(result) {
-  for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.cjs'))) {
-    const full = path.join(root, file);
-    const text = fs.readFileSync(full, 'utf8');
-    if (text.split(TO_ESM).length !== 2) {
-      console.error(`${file}: esbuild's __toESM is not written as this script expects (${TO_ESM}): check oneWrapperPerModule`);
-      process.exit(1);
-    }
-    fs.writeFileSync(full, text.replace(TO_ESM, TO_ESM_ONCE));
+function oneWrapperPerModule(file, text) {
+  if (text.split(TO_ESM).length !== 2) {
+    console.error(`${file}: esbuild's __toESM is not written as this script expects (${TO_ESM}): check oneWrapperPerModule`);
+    process.exit(1);
   }
+  return text.replace(TO_ESM, TO_ESM_ONCE);
 }
 
 /**
@@ -156,25 +149,25 @@ function oneWrapperPerModule(result) {
  * words, for one) written as its \u escape, which reads the same there: with one such character the whole bundle
  * was a string of two bytes a character, 2.6 MB where 1.3 MB do, decoded at every start.
  */
-function asciiOnly(result) {
+function asciiOnly(text) {
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A whole bundle's files checked for import() and made ASCII with one wrapper per module: one read and write each. */
+function finishWhole(result) {
   for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.cjs'))) {
     const full = path.join(root, file);
     const text = fs.readFileSync(full, 'utf8');
-    const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    if (ascii !== text) fs.writeFileSync(full, ascii);
+    refuseImports(file, text);
+    fs.writeFileSync(full, oneWrapperPerModule(file, asciiOnly(text)));
   }
 }
-refuseImports(cold);
-asciiOnly(cold);
-oneWrapperPerModule(cold);
+finishWhole(cold);
 
 // A fired git hook's run (cli/hook-entry.ts), whole in one CommonJS file as the search above and for the same
 // reason: through the main bundle a one-file commit's run loaded ~60 files and compiled each anew, about a third of
 // its CPU before the commit was searchable (issue 31).
-const hook = await wholeBundle('hook-run', path.join(dist, 'workspace', 'hook.js'));
-refuseImports(hook);
-asciiOnly(hook);
-oneWrapperPerModule(hook);
+finishWhole(await wholeBundle('hook-run', path.join(dist, 'workspace', 'hook.js')));
 
 // The installed command: the quick entry beside it, the full program (main.js) for anything else.
 await build({
