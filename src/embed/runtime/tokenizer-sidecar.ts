@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { crc32 } from 'node:zlib';
+import zlib from 'node:zlib';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { cacheRoot } from '../../config/environment.js';
 import { cjkTail } from './cjk-pieces.js';
@@ -10,8 +10,9 @@ import { cjkTail } from './cjk-pieces.js';
  * A Unigram tokenizer.json is mostly its vocabulary: with the Chinese words the default model's is 1.2 MB, and
  * parsing its 38,000 [piece, score] pairs took ~25–55 ms of every search process (measured: 10 ms for the
  * English-only 0.24 MB file). The sidecar keeps the same vocabulary as two strings of pieces (those before the
- * CJK-only tail, and the tail) and a float64 column, read in a few ms; it is trusted only for the exact bytes it was made from (their sha256, ~3 ms: a copy
- * with preserved times may round the mtime, and a size alone can stay the same).
+ * CJK-only tail, and the tail) and a float64 column, read in a few ms; it is trusted only for the exact bytes it
+ * was made from (their sha256, ~3 ms: a copy with preserved times may round the mtime, and a size alone can stay
+ * the same).
  */
 const SUFFIX = '.ocrag-vocab2';
 const MAGIC = 'ocrag-vocab-2';
@@ -99,7 +100,7 @@ function readSidecar(sidecar: string, digest: string): TokenizerFile | null {
     const headStart = 4 + headerBytes;
     const tailStart = headStart + header.headBytes;
     const scoresStart = tailStart + header.tailBytes;
-    if (bytes.length !== scoresStart + header.count * 8 || crc32(bytes.subarray(headStart)) !== header.crc) return null;
+    if (bytes.length !== scoresStart + header.count * 8 || zlib.crc32(bytes.subarray(headStart)) !== header.crc) return null;
     const head = splitPieces(bytes.toString('utf8', headStart, tailStart), header.headCount);
     if (head.length !== header.headCount) return null;
     const scores = new Float64Array(bytes.buffer.slice(bytes.byteOffset + scoresStart, bytes.byteOffset + scoresStart + header.count * 8));
@@ -141,7 +142,7 @@ function writeSidecar(sidecar: string, digest: string, json: Record<string, unkn
   const minScore = vocab.reduce((min, [, score]) => Math.min(min, score), Infinity);
   if (!Number.isFinite(minScore)) return true;
   const { vocab: _dropped, ...modelRest } = model;
-  const header: SidecarHeader = { magic: MAGIC, sha256: digest, count: vocab.length, headCount, headBytes: head.length, tailBytes: tail.length, minScore, crc: crc32(body), rest: { ...json, model: modelRest } };
+  const header: SidecarHeader = { magic: MAGIC, sha256: digest, count: vocab.length, headCount, headBytes: head.length, tailBytes: tail.length, minScore, crc: zlib.crc32(body), rest: { ...json, model: modelRest } };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headerBytes.length, 0);
