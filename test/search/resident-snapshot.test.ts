@@ -60,7 +60,11 @@ describe('packed columns', () => {
     table.writable('alpha').forEach((list, c) => list.push(c === 0 ? 3 : 0.5));
     table.writable('beta')[0].push(7);
     table.writable('beta')[1].push(4);
-    const restored = ListTable.unpack(table.pack());
+    const packed = table.pack();
+    const readOnly = ListTable.unpack(packed);
+    assert.deepEqual(readOnly.get('beta')!.map((l) => [...l]), [[7], [4]]);
+    assert.equal(readOnly.pack(), packed, 'read but not written: packs to what it was restored from, not anew');
+    const restored = ListTable.unpack(packed);
     assert.deepEqual(restored.get('alpha')!.map((l) => [...l]), [[3], [0.5]]);
     assert.equal(restored.get('gamma'), undefined);
     const [docs, tfs] = restored.writable('alpha');
