@@ -173,7 +173,7 @@ export class RowVerifier {
   checkContent(key: string, chunk: { blob: string; startLine: number; endLine: number; embedding: string }, content: { vector: Float32Array; terms: string }, sampled: boolean): boolean {
     const where = { blob: chunk.blob, path: this.opts.paths(chunk.blob)[0] ?? null, lines: [chunk.startLine, chunk.endLine] as [number, number] };
     const what =
-      content.vector.length !== this.opts.dim ? `has no ${this.opts.dim}-d vector` : content.terms !== contentTerms(chunk.embedding) ? 'has search words that are not those of its text' : vectorProblem(content.vector, 0, this.opts.dim);
+      content.vector.length !== this.opts.dim ? `has no ${this.opts.dim}-d vector` : content.terms !== contentTerms(chunk.embedding) ? TERMS_PROBLEM : vectorProblem(content.vector, 0, this.opts.dim);
     if (what) this.report({ ...where, what: `gets a content that ${what}` });
     else if (sampled) this.vectors.add(key, { ...where, embedding: chunk.embedding, vector: Float32Array.from(content.vector), quantized: false });
     return !this.done;
