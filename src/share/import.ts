@@ -3,7 +3,7 @@ import path from 'node:path';
 import { selectionKey } from '../index/manifest-state.js';
 import type { IndexContext } from '../index/index-context.js';
 import { staleMarkReasons } from '../index/chunker-upgrade.js';
-import { asideModelFor } from '../index/aside-model.js';
+import { asideModelFor, type AsideModel } from '../index/aside-model.js';
 import { crashPoint } from '../index/crash-point.js';
 import { dropStaleStore, openStoreFor, rebuildReason, writeStoreMeta } from '../index/open-store.js';
 import { buildStoreWhole, type ChunksInHand } from '../index/rebuild.js';
@@ -188,7 +188,7 @@ async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outco
  * vector lengths of all, a keyed sample cut and embedded again. The paths are the manifest's, which must be the
  * commit's own when the commit is here (checkAgainstRepository).
  */
-function artifactRows(target: ImportTarget, local: IndexIdentity, manifest: Manifest, stored?: Map<string, string>, model?: { spec: string; modelId: string; dim: number }): RowVerifier {
+function artifactRows(target: ImportTarget, local: IndexIdentity, manifest: Manifest, stored?: Map<string, string>, model?: AsideModel): RowVerifier {
   const files = [...Object.entries(manifest.files), ...Object.entries(manifest.skippedBlobs)];
   return verifierFor(target.ctx, { dim: local.dim, paths: pathsByBlob(files), blobs: files.map(([, blob]) => blob), plan: IMPORT_SAMPLE, embedder: () => target.model(), stored, aside: { model } });
 }

@@ -22,7 +22,7 @@ export async function localIdentity(ctx: IndexContext, loadModel: () => Promise<
   return { modelId: identity.modelId, dim: identity.dim, chunkerVersion: chunkerVersion() };
 }
 
-/** The configured model's description (read once by an import for both the above). */
+/** The configured model's description (read once by an import, for `localIdentity` and index/aside-model.ts). */
 export async function describeConfigured(ctx: IndexContext): Promise<ModelDescription> {
   const { describeModel } = await import('../embed/index.js');
   return describeModel(ctx.config.model);

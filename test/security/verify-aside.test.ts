@@ -51,6 +51,11 @@ test('a row whose breadcrumb only the cut on the worker tells is wrong: refused,
     await fork.close();
     assert.equal(await owner.finish(), false);
     assert.match(owner.problems[0].what, /has a breadcrumb that is not the one this ocrag's chunker gives lines \d+-\d+/);
+    // Met once the owner's judgement is surely in: still checked, for the owner never remembered it.
+    const after = owner.fork();
+    assert.equal(await after.check([misnamed]), true);
+    assert.equal(await after.finish(), false, 'a row refused on the worker is not remembered');
+    await after.close();
   } finally {
     await owner.close();
   }

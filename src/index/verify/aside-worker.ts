@@ -32,7 +32,8 @@ const QUEUED_IN_WORKER = 64;
  */
 export class AsideWorker {
   private pool: WorkerPool<AsideJob, AsideResult> | null = null;
-  private cutHere = false;
+  /** Set once the worker failed: blobs are cut, and words checked, on this thread from then on. */
+  private here = false;
 
   /** Starts the worker (with the first job: an import whose rows are all stored needs none). */
   start(): this {
@@ -41,30 +42,28 @@ export class AsideWorker {
   }
 
   readonly cut: BlobCut = async (path, bytes, maxLineChars) => {
-    if (this.cutHere || !bytes) return chunksOfBlob(path, bytes, maxLineChars);
-    try {
-      const result = await this.start().pool!.run({ kind: 'cut', path, bytes, maxLineChars });
-      if (result.kind === 'cut') return result.cut;
-    } catch {
-      // Cut here from now on.
-    }
-    this.cutHere = true;
-    return chunksOfBlob(path, bytes, maxLineChars);
+    const result = bytes ? await this.aside({ kind: 'cut', path, bytes, maxLineChars }) : null;
+    return result?.kind === 'cut' ? result.cut : chunksOfBlob(path, bytes, maxLineChars);
   };
 
   /** Which texts' search words differ from those given (aside, or here should the worker fail). */
   readonly termsDiffer = async (texts: string[], terms: string[]): Promise<number[]> => {
-    if (!this.cutHere) {
-      try {
-        const result = await this.start().pool!.run({ kind: 'terms', texts, terms });
-        if (result.kind === 'terms') return result.differ;
-      } catch {
-        // Here from now on.
-      }
-      this.cutHere = true;
-    }
-    return termsDiffering(texts, terms);
+    const result = await this.aside({ kind: 'terms', texts, terms });
+    return result?.kind === 'terms' ? result.differ : termsDiffering(texts, terms);
   };
+
+  /** The worker's answer to a cut or a check of words, or null: it failed (now or before), and they are done here. */
+  private async aside(job: AsideJob & { kind: 'cut' | 'terms' }): Promise<AsideResult | null> {
+    if (this.here) return null;
+    try {
+      const result = await this.start().pool!.run(job);
+      if (result.kind === job.kind) return result;
+    } catch {
+      // Here from now on.
+    }
+    this.here = true;
+    return null;
+  }
 
   /**
    * An embedder of documents by the model `spec` loads on the worker, taken only if it is `expected` (the model this

@@ -25,14 +25,14 @@ export interface RowClaim {
   text: string;
 }
 
+/** Said of a row whose text `misreadByOlder` explains: not forged, made by an older ocrag. */
+const MISREAD_GBK = 'has the text an older ocrag read from this GBK (Chinese) file as UTF-8: make it again with this ocrag version';
+
 /**
  * What the local git object database says a blob is, read the way an index run reads it (select.ts decodes it,
  * chunk/ cuts it, with this index's `maxLineChars`), for each way its paths name it: the language a path gives
  * (a blob at `a.py` and `a.txt` is cut two ways) and, for plain text, whether it is prose. Rows are held to it.
  */
-/** Said of a row whose text `misreadByOlder` explains: not forged, made by an older ocrag. */
-const MISREAD_GBK = 'has the text an older ocrag read from this GBK (Chinese) file as UTF-8: make it again with this ocrag version';
-
 export class BlobTruth {
   /** The blob's text as decoded, and its lines as chunks see them; null when it is no text (a PDF, or skipped). */
   private readonly text: string | null;

@@ -173,7 +173,7 @@ export class RowVerifier {
   checkContent(key: string, chunk: { blob: string; startLine: number; endLine: number; embedding: string }, content: { vector: Float32Array; terms: string }, sampled: boolean): boolean {
     const where = { blob: chunk.blob, path: this.opts.paths(chunk.blob)[0] ?? null, lines: [chunk.startLine, chunk.endLine] as [number, number] };
     const what =
-      content.vector.length !== this.opts.dim ? `has no ${this.opts.dim}-d vector` : content.terms !== contentTerms(chunk.embedding) ? 'has search words that are not those of its text' : vectorProblem(content.vector, 0, this.opts.dim);
+      content.vector.length !== this.opts.dim ? `has no ${this.opts.dim}-d vector` : content.terms !== contentTerms(chunk.embedding) ? TERMS_PROBLEM : vectorProblem(content.vector, 0, this.opts.dim);
     if (what) this.report({ ...where, what: `gets a content that ${what}` });
     else if (sampled) this.vectors.add(key, { ...where, embedding: chunk.embedding, vector: Float32Array.from(content.vector), quantized: false });
     return !this.done;
@@ -192,7 +192,8 @@ export class RowVerifier {
     // Search words, like the vector, are what a content is found by, not what is shown: checked with the vector.
     if (typeof problem === 'string' || !sample.vectors || row.terms === undefined) return problem;
     const embedding = contentEmbeddingText(row.symbol, row.text);
-    // A verifier that remembers what it accepted judges the words at once: a row it remembers has been held whole.
+    // A verifier that remembers judges the words at once: it remembers a row as `check` accepts it, so never one whose
+    // words failed (what the remembered key covers, breadcrumb and text, has held by then; the vector waits for `finish`).
     if (!this.terms || this.opts.remember) return row.terms === contentTerms(embedding) ? problem : TERMS_PROBLEM;
     this.terms.add(embedding, row.terms, { blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine] });
     return problem;

@@ -1,5 +1,6 @@
 import type { Embedder } from '../../embed/index.js';
 import type { IndexIdentity } from '../../store/identity.js';
+import type { AsideModel } from '../aside-model.js';
 import type { BlobSample } from './sample.js';
 
 export interface VerifierOptions {
@@ -32,5 +33,5 @@ export interface VerifierOptions {
    * (as the sample's vectors are), and remembered once it held: for a caller that uses nothing before `finish` held.
    * With `model`, the sample is embedded there too, by the model that spec loads if it is the one this index uses.
    */
-  aside?: { model?: { spec: string; modelId: string; dim: number } };
+  aside?: { model?: AsideModel };
 }
