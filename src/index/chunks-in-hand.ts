@@ -105,14 +105,13 @@ export class ChunksInHand {
  */
 async function inStoreOrder(batches: ChunkBatch[], store: ChunkReader): Promise<HeldChunks['rows']> {
   const byId = new Map<string, { batch: ChunkBatch; row: number }>();
-  for (const batch of batches) {
-    const { id } = readFields(batch, ['id']);
-    for (let row = 0; row < batch.numRows; row++) if (!byId.has(id(row))) byId.set(id(row), { batch, row });
-  }
   const blobs = new Set<string>();
   for (const batch of batches) {
-    const { blob } = readFields(batch, ['blob']);
-    for (let row = 0; row < batch.numRows; row++) blobs.add(blob(row));
+    const { id, blob } = readFields(batch, ['id', 'blob']);
+    for (let row = 0; row < batch.numRows; row++) {
+      if (!byId.has(id(row))) byId.set(id(row), { batch, row });
+      blobs.add(blob(row));
+    }
   }
   const order: { batch: ChunkBatch; row: number }[] = [];
   const partial = new Set<string>();

@@ -23,15 +23,19 @@ export async function rereadMisreadText(ctx: Pick<IndexContext, 'repo' | 'layout
     for (let i = 0; i < batch.numRows; i++) if (text(i).includes('\uFFFD')) suspects.add(blob(i));
   }
   const misread = await readAsChinese(ctx.repo.root, suspects);
+  let done = meta;
   if (misread.size) {
     onNotice?.(`ocrag: files saved in GBK are read as Chinese now; indexing ${misread.size} of them again`);
-    await store.deleteBlobs([...misread]);
+    // Manifests and generation before the chunks: killed in between, the next writer finds the same blobs by their
+    // text again; killed after, no manifest names a blob whose chunks went and no snapshot keeps their old text.
     for (const key of listManifests(ctx.layout.manifests)) {
       const manifest = readManifest(ctx.layout.manifests, key);
       if (manifest && Object.values(manifest.files).some((blob) => misread.has(blob))) removeManifest(ctx.layout.manifests, key);
     }
+    writeMeta(ctx.layout.meta, (done = { ...meta, createdAt: new Date().toISOString() }));
+    await store.deleteBlobs([...misread]);
   }
-  writeMeta(ctx.layout.meta, { ...meta, decoding: TEXT_DECODING, ...(misread.size ? { createdAt: new Date().toISOString() } : {}) });
+  writeMeta(ctx.layout.meta, { ...done, decoding: TEXT_DECODING });
   return misread.size;
 }
 
@@ -41,8 +45,9 @@ async function readAsChinese(root: string, blobs: Set<string>): Promise<Set<stri
   if (blobs.size === 0) return found;
   const reader = new BlobReader(root);
   try {
-    const read = [...blobs].map(async (blob) => [blob, await reader.read(blob).catch(() => null)] as const);
-    for (const [blob, bytes] of await Promise.all(read)) if (bytes && legacyChineseText(bytes) !== null) found.add(blob);
+    // Each blob's bytes are let go once read, not all held until the last arrives (a store of Latin-1 files has many).
+    const read = [...blobs].map((blob) => reader.read(blob).then((bytes) => bytes !== null && legacyChineseText(bytes) !== null && found.add(blob), () => undefined));
+    await Promise.all(read);
   } finally {
     await reader.close();
   }

@@ -68,7 +68,7 @@ export async function buildStoreWhole<T>(ctx: IndexContext, where: 'beside' | 'i
  * rebuild). `live` is where the store's tables will be, which names the snapshot. Best effort: that search builds
  * it otherwise.
  */
-export async function writeSearchSnapshot(staged: IndexContext, live: IndexLayout, inHand?: ChunksInHand): Promise<void> {
+async function writeSearchSnapshot(staged: IndexContext, live: IndexLayout, inHand?: ChunksInHand): Promise<void> {
   const manifest = currentManifest(staged);
   const meta = readMeta(staged.layout.meta);
   if (!manifest || !meta) return;

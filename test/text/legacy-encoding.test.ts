@@ -29,3 +29,12 @@ test('UTF-8, Latin-1, a lone pair and bytes no GBK text holds keep the UTF-8 rea
   // Pairs outside GB2312's area (GBK's extensions) are rare in Chinese text and common where Latin-1 pairs by chance.
   assert.equal(legacyChineseText(Buffer.from([0x81, 0x40, 0x82, 0x41, 0x83, 0x42, 0x0a])), null);
 });
+
+test("nine pairs in ten in GB2312's area read as GBK; fewer keep the UTF-8 reading", () => {
+  // 0x81 0x40 is GBK's 丂, outside GB2312's area (both bytes 0xA1-0xFE).
+  const outside = Buffer.from([0x81, 0x40]);
+  const nineInTen = Buffer.concat([gbk('用户登录校验用户登录'.slice(0, 9)), outside, Buffer.from('\n')]);
+  assert.equal(legacyChineseText(nineInTen), '用户登录校验用户登丂\n');
+  const eightInTen = Buffer.concat([gbk('用户登录校验用户'), outside, outside, Buffer.from('\n')]);
+  assert.equal(legacyChineseText(eightInTen), null);
+});
