@@ -1,7 +1,7 @@
 import type { ReadThroughSummary } from './read-through.js';
 import { chunkerVersion } from '../chunk/version.js';
 import { listManifests, manifestKey, readManifest, writeManifest, type Manifest, type SkipReason } from '../store/manifest.js';
-import { readMeta } from '../store/meta.js';
+import { readMeta, readsTextAsBefore, type StoreMeta } from '../store/meta.js';
 import { storeExists } from '../store/open-store.js';
 import { currentManifest, isUpToDate, requireHead, selectionKey } from './manifest-state.js';
 import type { IndexContext } from './index-context.js';
@@ -39,6 +39,8 @@ export interface IndexSummary {
  */
 export function indexKnownTree(ctx: IndexContext, started = performance.now()): IndexSummary | null {
   const { commit, tree } = requireHead(ctx.head);
+  // A store whose texts an earlier version read gets one real run, which opens it and reads them again (misread-text.ts).
+  if (readsTextAsBefore(metaOrNull(ctx))) return null;
   const own = currentManifest(ctx);
   // HEAD's manifest holds this tree; under another commit when an amend or a rebase changed no file, and then it
   // is filed again, so that it names the commit it stands for.
@@ -91,4 +93,13 @@ export function summarize(manifest: Manifest, extra: { upToDate: boolean; newBlo
     seconds: (performance.now() - extra.started) / 1000,
     ...(warnings.length ? { warnings } : {}),
   };
+}
+
+/** The store's record, or null where there is none or it cannot be read (the run that follows says why). */
+function metaOrNull(ctx: IndexContext): StoreMeta | null {
+  try {
+    return readMeta(ctx.layout.meta);
+  } catch {
+    return null;
+  }
 }

@@ -2,7 +2,7 @@ import { BlobReader } from '../git/blobs.js';
 import { readFields } from '../store/chunk-batch.js';
 import type { ChunkReader, ContentStore } from '../store/contract.js';
 import { listManifests, readManifest, removeManifest } from '../store/manifest.js';
-import { readMeta, TEXT_DECODING, writeMeta } from '../store/meta.js';
+import { readMeta, readsTextAsBefore, TEXT_DECODING, writeMeta } from '../store/meta.js';
 import { legacyChineseText } from '../text/legacy-encoding.js';
 import type { IndexContext } from './index-context.js';
 
@@ -16,7 +16,7 @@ import type { IndexContext } from './index-context.js';
  */
 export async function rereadMisreadText(ctx: Pick<IndexContext, 'repo' | 'layout'>, store: ChunkReader & ContentStore, onNotice?: (message: string) => void): Promise<number> {
   const meta = readMeta(ctx.layout.meta);
-  if (!meta || (meta.decoding ?? 1) >= TEXT_DECODING) return 0;
+  if (!meta || !readsTextAsBefore(meta)) return 0;
   const suspects = new Set<string>();
   for await (const batch of store.chunkColumns(null, ['blob', 'text'])) {
     const { blob, text } = readFields(batch, ['blob', 'text']);

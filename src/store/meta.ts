@@ -25,6 +25,11 @@ export interface StoreMeta extends IndexIdentity {
 /** The `decoding` of a store this ocrag writes. */
 export const TEXT_DECODING = 2;
 
+/** Whether the store's texts were read from bytes as an earlier version read them (index/misread-text.ts says what follows). */
+export function readsTextAsBefore(meta: StoreMeta | null): boolean {
+  return meta !== null && (meta.decoding ?? 1) < TEXT_DECODING;
+}
+
 export function readMeta(file: string): StoreMeta | null {
   if (!fs.existsSync(file)) return null;
   try {

@@ -53,27 +53,30 @@ describe('files saved in GBK', () => {
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
   });
 
-  test("an older ocrag's index of them is read again once, at the next index run", async () => {
+  test("an older ocrag's index of them is read again once, at the next index run, also at an unchanged HEAD", async () => {
     const repo = gbkRepo('gbk-upgrade');
     await runJson(['index'], repo, OLDER);
     const meta = path.join(repo, '.ocrag', 'store.json');
     const { decoding: _, ...older } = JSON.parse(fs.readFileSync(meta, 'utf8')) as Record<string, unknown>;
     fs.writeFileSync(meta, JSON.stringify(older));
     assert.match((await search(repo, '校验用户密码'))[0].text, /\uFFFD/, 'the older reading');
-    fs.writeFileSync(path.join(repo, 'src', 'Other.java'), 'class Other {}\n');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-qm', 'another file');
+    // At the same HEAD: the run is a real one (not "up to date"), once.
     const run = await runCli(['index'], repo);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /files saved in GBK are read as Chinese now; indexing 1 of them again/);
     assert.equal((await search(repo, '校验用户密码'))[0].text, LOGIN.trimEnd());
     assert.equal((JSON.parse(fs.readFileSync(meta, 'utf8')) as { decoding: number }).decoding, 2);
-    fs.writeFileSync(path.join(repo, 'src', 'Third.java'), 'class Third {}\n');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-qm', 'a third file');
     const again = await runCli(['index'], repo);
     assert.equal(again.code, 0, again.stderr);
     assert.doesNotMatch(again.stderr, /GBK/, 'once');
+    assert.match(again.stdout + again.stderr, /up to date/);
+    // And a new commit after it reads nothing again either.
+    fs.writeFileSync(path.join(repo, 'src', 'Other.java'), 'class Other {}\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'another file');
+    const next = await runCli(['index'], repo);
+    assert.equal(next.code, 0, next.stderr);
+    assert.doesNotMatch(next.stderr, /GBK/);
     assert.equal((await runCli(['doctor', '--verify'], repo)).code, 0);
   });
 
