@@ -11,7 +11,9 @@ import { SectionDamageError } from '../../src/search/sectioned-file.js';
 import { memberIndices } from '../../src/search/members.js';
 import { readSnapshot } from '../../src/search/resident-snapshot.js';
 import { LazyStrings } from '../../src/search/restored-chunk.js';
-import { git, makeFixtureRepo, runCli, runJson } from '../helpers.js';
+import { ResidentChunks } from '../../src/search/resident.js';
+import type { StoreHandle } from '../../src/store/store-handle.js';
+import { git, makeFixtureRepo, runCli, runJson, tempDir } from '../helpers.js';
 
 interface Result {
   path: string;
@@ -88,6 +90,25 @@ test('name words read back per file; runs that name no word are damage, never a 
   assert.equal(unpackNameWords(packed, 4), null, 'another count of files');
   const bad = unpackNameWords({ ...packed, ids: Uint32Array.of(0, 1, 7) }, 3)!;
   assert.throws(() => bad(0), SectionDamageError);
+});
+
+test('blobs an index run found empty are kept in the order asked, whatever order it found them in', async () => {
+  const dir = tempDir('held-empty');
+  const keptOrder = async (found: string[]) => {
+    const set = new ResidentChunks(8);
+    set.snapshotFile = path.join(dir, `${found.join('')}.snap`);
+    // Every blob is in hand: the store is never asked.
+    await set.ensure({} as StoreHandle, ['c', 'a', 'b'], async () => ({ rows: [], empty: found }));
+    const restored = readSnapshot(set.snapshotFile, 8)!;
+    try {
+      return [...restored.state.empty];
+    } finally {
+      restored.close();
+    }
+  };
+  // As a set read from the store marks them: the same blobs write the same snapshot.
+  assert.deepEqual(await keptOrder(['b', 'a', 'c']), ['c', 'a', 'b']);
+  assert.deepEqual(await keptOrder(['a', 'b', 'c']), ['c', 'a', 'b']);
 });
 
 describe('the resident snapshot of a one-shot search', () => {
