@@ -75,6 +75,13 @@ describe('rows indexed before, kept by id', () => {
     assert.throws(() => unheld.add(bare, wanted), /without its symbol column/, 'a row neither held nor given whole is an error, never an empty row');
   });
 
+  test('a set of memo rows refuses a row indexed apart, which its postings would never find', () => {
+    const set = new ResidentIndex(DIM);
+    set.rowMemo = new RowMemo(ROWS.length);
+    set.add(rowsToArrow(ROWS.slice(0, 2), DIM).batches[0]!, new Set(ROWS.map((r) => r.blob)));
+    assert.throws(() => set.addRows([ROWS[2]]), /takes no row indexed apart/);
+  });
+
   test('forget everything once full, and a row of another blob under a known id is indexed afresh', () => {
     const memo = new RowMemo(2);
     let computed = 0;
