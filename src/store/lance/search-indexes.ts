@@ -17,9 +17,6 @@ const MIN_VECTOR_INDEX_ROWS = 10_000;
 /** The column of a hit's row id, asked for when its content is read afterwards. */
 const ROW_ID = '_rowid';
 
-/** Columns a candidate row carries: enough to rank it and show it. */
-export const CANDIDATE_COLUMNS: string[] = CHUNK_COLUMNS;
-
 /**
  * The vector index is IVF_RQ (partitions, then RaBitQ: one bit per dimension, re-ranked by exact distance).
  * On the 317,396 contents of the 50,000-file synthetic store (2 cores, both busy with other work) it built in
@@ -96,7 +93,8 @@ export async function ensureTextIndex(contents: lancedb.Table): Promise<void> {
 export async function queryStore(tables: IndexedTables, dim: number, vector: Float32Array, words: string, limit: number, needsContent?: NeedsContent): Promise<StoreHits> {
   const { contents } = tables;
   const taking = needsContent && tables.refs ? needsContent : undefined;
-  const columns = !tables.refs ? CANDIDATE_COLUMNS : taking ? [KEY] : [KEY, ...CONTENT_COLUMNS];
+  // A candidate row carries every chunk column: enough to rank it and show it.
+  const columns = !tables.refs ? CHUNK_COLUMNS : taking ? [KEY] : [KEY, ...CONTENT_COLUMNS];
   const near = contents.vectorSearch(vector).distanceType('cosine').nprobes(NPROBES).refineFactor(REFINE_FACTOR).limit(limit).select([...columns, '_distance']);
   const text = words.trim() ? contents.search(words, 'fts', COLUMN.terms).limit(limit).select([...columns, '_score']) : null;
   if (taking) for (const query of [near, text]) query?.withRowId();
@@ -178,7 +176,7 @@ function chunksOfContents(hits: RecordBatch, refs: Map<string, RowRef[]>, conten
     }
   }
   return runs.map(({ refRows, hitRows, contentRows, whole }) => {
-    const columns = whole ? CANDIDATE_COLUMNS : REF_COLUMNS;
+    const columns = whole ? CHUNK_COLUMNS : REF_COLUMNS;
     const schema = new arrow.Schema([...fieldsOf(columns, dim).fields, ...extra]);
     const children = schema.fields.map((f) => takeColumn(f.name, f.type, REF_COLUMNS.includes(f.name) ? refRows : f.name.startsWith('_') ? hitRows : contentRows));
     return batchOf(schema, children, refRows.length);
