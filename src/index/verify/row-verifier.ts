@@ -4,7 +4,7 @@ import { contentKey } from '../../store/content-key.js';
 import { rowSays, type RowProblem } from './row-problem.js';
 import { vectorProblem } from '../../store/row-integrity.js';
 import { chunkId } from '../chunk-id.js';
-import { contentEmbeddingText, contentTerms } from '../embed-blobs.js';
+import { contentEmbeddingText, contentTerms } from '../content-text.js';
 import { chunkerVersionsByLanguage } from '../../chunk/version.js';
 import { AsideWorker } from './aside-worker.js';
 import { BlobTruth, CUT_TELLS } from './blob-truth.js';
