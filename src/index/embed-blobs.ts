@@ -260,4 +260,3 @@ export function embeddingText(chunk: Chunk): string {
   return contentEmbeddingText(formatBreadcrumb(chunk.symbols), chunk.text);
 }
 
-export { contentEmbeddingText, contentTerms };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { chunkerVersionOf } from '../../src/chunk/version.js';
 import { loadEmbedder } from '../../src/embed/index.js';
-import { contentEmbeddingText, contentTerms } from '../../src/index/embed-blobs.js';
+import { contentEmbeddingText, contentTerms } from '../../src/index/content-text.js';
 import { chunkId } from '../../src/index/chunk-id.js';
 import { cloneRepo, git, runCli, runJson } from '../helpers.js';
 import { answers, editArtifact, exportedArtifact, indexState, INJECTED, rowOf, verifyRepo, type ArtifactRow } from './verify-helpers.js';

@@ -73,6 +73,7 @@ test('rows that held on the worker are remembered: a fork passes the same rows, 
     const fork = owner.fork();
     assert.equal(await fork.check(rows), true);
     assert.equal(await fork.finish(), true, 'the rows it accepted pass again');
+    assert.equal(fork.counts.blobsCut, 0, 'passed as remembered: the blob is not cut again');
     await fork.close();
     const other = owner.fork();
     const at = rows.findIndex((r) => r.text.includes('compare_digest'));

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { contentEmbeddingText, contentTerms } from '../../src/index/embed-blobs.js';
+import { contentEmbeddingText, contentTerms } from '../../src/index/content-text.js';
 import { readSnapshot, writeSnapshot, type ResidentState } from '../../src/search/resident-snapshot.js';
 import { openRemote, readRemoteIdentity, readRemoteSearchSet, writeRemoteSearchSet } from '../../src/store/remote.js';
 import { cloneRepo, git, runCli, runJson, tempDir } from '../helpers.js';

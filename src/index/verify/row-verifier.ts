@@ -4,7 +4,7 @@ import { contentKey } from '../../store/content-key.js';
 import { rowSays, type RowProblem } from './row-problem.js';
 import { vectorProblem } from '../../store/row-integrity.js';
 import { chunkId } from '../chunk-id.js';
-import { contentEmbeddingText, contentTerms } from '../embed-blobs.js';
+import { contentEmbeddingText, contentTerms } from '../content-text.js';
 import { chunkerVersionsByLanguage } from '../../chunk/version.js';
 import { AsideWorker } from './aside-worker.js';
 import { BlobTruth, CUT_TELLS } from './blob-truth.js';
@@ -59,7 +59,7 @@ export class RowVerifier {
   private readonly versionOf: ((language: string) => string) | null;
   /** Rows judged once their blob's cut, or the worker's word of their search words, comes back (`aside`). */
   private readonly awaitingCuts = new Set<Promise<void>>();
-  /** The sample's search words, held to their texts on the worker (`aside`); else here, as each row comes. */
+  /** The sample's search words, held to their texts on the worker (`aside`, without `remember`); else here, as each row comes. */
   private readonly terms: TermsCheck | null;
 
   constructor(
@@ -77,7 +77,7 @@ export class RowVerifier {
     const asideEmbedder = aside && model ? aside.embedder(model.spec, model, opts.embedder) : null;
     const embedder = asideEmbedder ? async () => asideEmbedder : opts.embedder;
     this.vectors = new VectorCheck(embedder, this.shared.embedded, (claim, what) => this.report({ blob: claim.blob, path: claim.path, lines: claim.lines, what }), pace);
-    this.terms = aside && new TermsCheck(aside.termsDiffer, (judged) => this.judgeLater(judged), (where) => this.report({ ...where, what: TERMS_PROBLEM }));
+    this.terms = aside && !opts.remember ? new TermsCheck(aside.termsDiffer, (judged) => this.judgeLater(judged), (where) => this.report({ ...where, what: TERMS_PROBLEM })) : null;
   }
 
   /**
@@ -194,7 +194,7 @@ export class RowVerifier {
     const embedding = contentEmbeddingText(row.symbol, row.text);
     // A verifier that remembers judges the words at once: it remembers a row as `check` accepts it, so never one whose
     // words failed (what the remembered key covers, breadcrumb and text, has held by then; the vector waits for `finish`).
-    if (!this.terms || this.opts.remember) return row.terms === contentTerms(embedding) ? problem : TERMS_PROBLEM;
+    if (!this.terms) return row.terms === contentTerms(embedding) ? problem : TERMS_PROBLEM;
     this.terms.add(embedding, row.terms, { blob: row.blob, path: this.opts.paths(row.blob)[0] ?? null, lines: [row.startLine, row.endLine] });
     return problem;
   }

@@ -5,7 +5,7 @@ import { stem } from '../../text/stem.js';
 import { ownDefinition } from '../../text/breadcrumb.js';
 import type { NumberList, PackedLists } from '../../search/postings.js';
 import { unpackStrings } from '../../search/packed-strings.js';
-import { contentEmbeddingText, contentTerms } from '../embed-blobs.js';
+import { contentEmbeddingText, contentTerms } from '../content-text.js';
 import { memberIndices } from '../../search/members.js';
 import { nameWordsOf } from '../../search/file-names.js';
 
