@@ -103,10 +103,12 @@ export function warmPathRefused(): boolean {
 
 /**
  * The OCRAG_* settings that can change a search's answer (the model's cache, settings, limits), as one string: a
- * running server answers `ocrag search` for it only when both were started with the same (session/warm/).
+ * running server answers `ocrag search` for it only when both were started with the same (session/warm/). The
+ * certificates the installed command deferred are not one: an agent's server started with `node` holds them as
+ * NODE_EXTRA_CA_CERTS, the command as OCRAG_NODE_EXTRA_CA_CERTS, and NODE_EXTRA_CA_CERTS was never compared.
  */
 export function searchEnvironment(): string {
-  const ignored = new Set(['OCRAG_WARM', 'OCRAG_DEBUG', 'OCRAG_TEST_SEAMS']);
+  const ignored = new Set(['OCRAG_WARM', 'OCRAG_DEBUG', 'OCRAG_TEST_SEAMS', DEFERRED_CA_CERTS]);
   return Object.keys(process.env)
     .filter((name) => name.startsWith('OCRAG_') && !ignored.has(name))
     .sort()
