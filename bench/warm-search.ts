@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeJsonResult } from './json-result.js';
 import { option } from './argv.js';
+import { commandOf } from './command.js';
 import { median } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,22 +39,6 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = rep
 }
 /** The baseline build searches and serves its own copy of the repository (`--baseline-repo`). */
 const repoOf = (entry: string) => (entry === cli ? repo : baselineRepo);
-/**
- * A build's command as a shell starts it: the file itself, through its first line (the installed command's sh
- * launcher, which keeps NODE_EXTRA_CA_CERTS from Node's start-up, or an older build's `#!/usr/bin/env node`), so
- * what is timed is what a person or an agent waits for; a file without one, with node.
- */
-const started = new Map<string, [string, string[]]>();
-function commandOf(entry: string): [string, string[]] {
-  if (!started.has(entry)) {
-    const fd = fs.openSync(entry, 'r');
-    const head = Buffer.alloc(2);
-    fs.readSync(fd, head, 0, 2, 0);
-    fs.closeSync(fd);
-    started.set(entry, head.toString() === '#!' ? [entry, []] : [process.execPath, [entry]]);
-  }
-  return started.get(entry)!;
-}
 const search = (env: NodeJS.ProcessEnv = {}, entry = cli) => {
   const [cmd, args] = commandOf(entry);
   return run(cmd, [...args, 'search', word], env, repoOf(entry));
