@@ -106,7 +106,8 @@ function send(url: URL, method: string, headers: Headers, body: Uint8Array | und
       res.once('close', done);
       resolve(res);
     });
-    req.once('error', (e) => {
+    // Not once: a connection that breaks after the answer came reports here too (its body, read by the caller, fails).
+    req.on('error', (e) => {
       done();
       reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: e }));
     });
@@ -125,7 +126,7 @@ function answer(res: http.IncomingMessage, method: string): Response {
     throw new TypeError('fetch failed', { cause: new Error(`invalid status ${status}`) });
   }
   if (method === 'HEAD' || NULL_BODY.has(status)) {
-    res.resume();
+    res.on('error', () => undefined).resume();
     return new Response(null, init);
   }
   const decoders = decodersOf(res.headers['content-encoding']);

@@ -48,6 +48,10 @@ describe('the TLS door answers as Node fetch with NODE_EXTRA_CA_CERTS', () => {
         if (req.url === '/away') return res.writeHead(307, { location: elsewhere }).end();
         if (req.url === '/gzip') return res.writeHead(200, { 'content-encoding': 'gzip', 'x-kind': 'gzip' }).end(zlib.gzipSync('packed text'));
         if (req.url === '/brotli') return res.writeHead(200, { 'content-encoding': 'br' }).end(zlib.brotliCompressSync('packed by brotli'));
+        if (req.url === '/broken') {
+          res.writeHead(200, { 'content-length': '100' }).write('partial');
+          return setTimeout(() => res.socket?.destroy(), 50);
+        }
         if (req.url === '/empty') return res.writeHead(204, { 'x-kind': 'none' }).end();
         let sent = 0;
         req.on('data', (b: Buffer) => (sent += b.length));
@@ -86,6 +90,12 @@ describe('the TLS door answers as Node fetch with NODE_EXTRA_CA_CERTS', () => {
     const door: unknown[] = [];
     for (const [i, a] of asks.entries()) door.push(await summary(await trustedFetch(new URL(urls[i]), a.init, ca)));
     assert.deepEqual(door, node);
+  });
+
+  test('a connection that breaks off in the body fails the read, not the process', async () => {
+    const res = await trustedFetch(new URL(`${bases[0]}/broken`), {}, ca);
+    assert.equal(res.status, 200);
+    await assert.rejects(res.text());
   });
 
   test('a certificate the file does not vouch for fails as fetch fails: TypeError "fetch failed", the code as cause', async () => {
