@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeJsonResult } from './json-result.js';
 import { option } from './argv.js';
+import { commandOf } from './command.js';
 import { median } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -180,7 +181,7 @@ function firstWrite(dir: string, t: number): { ms: () => number; close: () => vo
 export async function benchOneFileSearchable(clones: string[], clis: string[], rounds: number, poll = false): Promise<Searchable[]> {
   // Not spawnSync: the watchers below must hear their events while a search runs.
   const search = (repo: string, cli: string, word: string, file: string) =>
-    new Promise<boolean>((resolve) => execFile(process.execPath, [cli, 'search', word, '-k', '3', '--path', file, '--no-update', '--json'], { cwd: repo, env: ENV }, (_e, stdout) => resolve(String(stdout).includes(word))));
+    new Promise<boolean>((resolve) => execFile(commandOf(cli)[0], [...commandOf(cli)[1], 'search', word, '-k', '3', '--path', file, '--no-update', '--json'], { cwd: repo, env: ENV }, (_e, stdout) => resolve(String(stdout).includes(word))));
   const out: Searchable[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const [i, cli] of clis.entries()) {
@@ -197,8 +198,9 @@ export async function benchOneFileSearchable(clones: string[], clis: string[], r
       const t = performance.now();
       const manifest = firstWrite(path.join(dir, 'manifests'), t);
       const snapshot = firstWrite(path.join(dir, 'resident'), t);
-      // /usr/bin/time reports the run's CPU, all its threads; searches are not counted in it.
-      const hook = spawn('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, process.execPath, cli, 'hook', 'post-commit'], { cwd: repo, env: ENV, stdio: 'ignore' });
+      // /usr/bin/time reports the run's CPU, all its threads; searches are not counted in it. The CLI starts as the
+      // hook block starts it: the installed command by its first line (bench/command.ts), main.js with node.
+      const hook = spawn('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, ...commandOf(cli).flat(), 'hook', 'post-commit'], { cwd: repo, env: ENV, stdio: 'ignore' });
       const exited = new Promise((resolve) => hook.once('exit', resolve));
       const polled: Pick<Searchable, 'searchFoundMs' | 'foundSearchStartMs'> = {};
       for (let searches = 0; poll && polled.searchFoundMs === undefined && searches < 50; searches++) {
@@ -226,7 +228,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const source = process.argv[2];
   if (!source) throw new Error('usage: bench/hooks.ts <clone with history> | <indexed clone> --searchable [--poll] [--rounds n] [--cli dist/cli/main.js[=<its own clone>] …] [--json FILE]');
   if (process.argv.includes('--searchable')) {
-    // --cli <build's dist/cli/main.js>[=<its own clone>]; by default every build runs in the clone given first.
+    // --cli <build's dist/cli/main.js or its installed command, dist/cli/ocrag.cjs>[=<its own clone>]; by default every
+    // build runs in the clone given first.
     const pairs = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--cli' ? [a.split('=')] : []));
     const clis = pairs.map(([cli]) => path.resolve(cli));
     const clones = pairs.map(([, clone]) => path.resolve(clone ?? source));

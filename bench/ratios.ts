@@ -17,6 +17,8 @@ import { option } from './argv.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+/** The installed command (package.json `bin`), which git hooks and people start. */
+const INSTALLED = path.join(ROOT, (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.ocrag);
 const repo = path.resolve(option('--repo', '/tmp/tok-tokio')!);
 const large = option('--large');
 const questions = option('--questions', '8')!;
@@ -60,7 +62,8 @@ runBench('early', 'bench/early-answer.ts', [repo, '--questions', questions]);
 runBench('warm', 'bench/warm-search.ts', ['--repo', repo]);
 runBench('mcp', 'bench/mcp.ts', [repo, '--queries', '100']);
 if (large && fs.existsSync(large)) runBench('mcp-large', 'bench/mcp.ts', [path.resolve(large), '--queries', '100']);
-runBench('hook', 'bench/hooks.ts', [hookClone, '--searchable', '--rounds', '5']);
+// Through the installed command, as a hook block finds it on PATH (src/git/hook-block.ts).
+runBench('hook', 'bench/hooks.ts', [hookClone, '--searchable', '--rounds', '5', '--cli', `${INSTALLED}=${hookClone}`]);
 runBench('status', 'bench/status-poll.ts', []);
 fs.rmSync(hookClone, { recursive: true, force: true });
 

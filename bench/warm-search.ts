@@ -2,7 +2,8 @@
 // `git grep -n <word>`, `ocrag search <word>` answering in its own process (OCRAG_WARM=0), and the same search
 // answered by a running `ocrag mcp` of the repository (the warm path). Prints the p50 of each, their ratios to git
 // grep, and the load average, which on a shared machine says how far to trust the numbers.
-// `npm run bench:warm -- [--repo DIR] [--word WORD] [--rounds N] [--cli dist/cli/ocrag.cjs] [--baseline OTHER/dist/cli/main.js]`;
+// `npm run bench:warm -- [--repo DIR] [--word WORD] [--rounds N] [--cli dist/cli/ocrag.cjs] [--baseline OTHER/dist/cli/ocrag.cjs]`;
+// each is run as a shell runs it (the file itself, by its first line, as the installed command is); one without `#!`, with node;
 // the repository must be indexed. `--json FILE`: the p50s and ratios. `--baseline`: another build of the CLI (a copy
 // of main's, say), timed in the same rounds with its own server, for a before and after on one loaded machine.
 // `--baseline-repo DIR`: a copy of the repository for the baseline, when the two builds keep search snapshots of
@@ -14,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeJsonResult } from './json-result.js';
 import { option } from './argv.js';
+import { commandOf } from './command.js';
 import { median } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,7 +39,10 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = rep
 }
 /** The baseline build searches and serves its own copy of the repository (`--baseline-repo`). */
 const repoOf = (entry: string) => (entry === cli ? repo : baselineRepo);
-const search = (env: NodeJS.ProcessEnv = {}, entry = cli) => run(process.execPath, [entry, 'search', word], env, repoOf(entry));
+const search = (env: NodeJS.ProcessEnv = {}, entry = cli) => {
+  const [cmd, args] = commandOf(entry);
+  return run(cmd, [...args, 'search', word], env, repoOf(entry));
+};
 
 /** Which path answered one search, told by the CLI's test switch (src/util/test-seams.ts), kept out of the timed runs. */
 function answeredBy(entry: string): string {
@@ -78,8 +83,9 @@ try {
   const line = (name: string, ms: number[]) => console.log(`  ${name.padEnd(36)}p50 ${median(ms).toFixed(1).padStart(6)} ms  ${(median(ms) / grep).toFixed(1)}x git grep`);
   console.log(`${path.basename(repo)}, "${word}", ${rounds} interleaved rounds, load average ${loadBefore} before, ${load()} after`);
   // Node reads the whole certificate file named there at every start (40–90 ms on the 2-core machine, against
-  // 20–30 ms for \`node -e 0\` without it); git grep does not: it is this machine's share of every ratio.
-  if (process.env.NODE_EXTRA_CA_CERTS) console.log(`NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}): every Node start here reads it; run with it unset to see ocrag's own share`);
+  // 20–30 ms for \`node -e 0\` without it); git grep does not. The installed command's launcher keeps it from Node
+  // (scripts/launcher-head.sh); a build without one, or a command run with node, pays it.
+  if (process.env.NODE_EXTRA_CA_CERTS) console.log(`NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}): a Node start reads it unless a launcher defers it; run with it unset to compare`);
   console.log(`  ${'git grep -n'.padEnd(36)}p50 ${grep.toFixed(1).padStart(6)} ms`);
   line('ocrag search, no server', times.cold);
   if (baseline) line('  baseline, no server', times.baseCold);

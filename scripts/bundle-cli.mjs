@@ -183,7 +183,16 @@ await build({
     },
   ],
 });
-fs.chmodSync(path.join(out, 'ocrag.cjs'), 0o755);
+// Its first line becomes the sh launcher's lines (scripts/launcher-head.sh): the file is both the command npm links
+// and the program node runs.
+const command = path.join(out, 'ocrag.cjs');
+const bundled = fs.readFileSync(command, 'utf8');
+if (!bundled.startsWith('#!/usr/bin/env node\n')) {
+  console.error('dist/cli/ocrag.cjs does not start with the #!/usr/bin/env node of cli/bin.ts: check the launcher step of scripts/bundle-cli.mjs');
+  process.exit(1);
+}
+fs.writeFileSync(command, fs.readFileSync(path.join(root, 'scripts', 'launcher-head.sh'), 'utf8') + bundled.slice(bundled.indexOf('\n') + 1));
+fs.chmodSync(command, 0o755);
 
 await build({
   entryPoints: {

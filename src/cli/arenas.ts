@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { childEnv, environment } from '../workspace/environment.js';
+import { environment, ownChildEnv } from '../workspace/environment.js';
 import { commandOf } from './command-table.js';
 
 /**
@@ -33,7 +33,7 @@ export function runWithArenas(): Promise<number | null> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
       stdio: 'inherit',
-      env: childEnv({ MALLOC_ARENA_MAX: ARENAS }),
+      env: ownChildEnv({ MALLOC_ARENA_MAX: ARENAS }),
     });
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     for (const signal of FORWARDED) process.on(signal, forward);

@@ -11,6 +11,7 @@ const ENTRY = fileURLToPath(new URL('./main.js', import.meta.url));
  */
 export function startBackgroundIndex(root: string): void {
   try {
+    // ocrag itself: this process's environment, NODE_EXTRA_CA_CERTS still deferred (config/environment.ts).
     const child = spawn(process.execPath, [ENTRY, 'hook', 'remote-first'], { cwd: root, detached: true, stdio: 'ignore' });
     child.on('error', () => undefined);
     child.unref();

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The installed `ocrag` and `git-ocrag` (package.json `bin`), bundled as a CommonJS file (scripts/bundle-cli.mjs): a
+// The installed `ocrag` and `git-ocrag` (package.json `bin`), bundled as a CommonJS file (scripts/bundle-cli.mjs),
+// whose first line becomes a sh launcher that keeps NODE_EXTRA_CA_CERTS from Node's start-up (scripts/launcher-head.sh): a
 // plain search starts at its quick entry (quick-search.ts) without Node's ES module loader, whose set-up, with the
 // module wrappers it makes of each Node built-in, was about a third of a warm search's time beyond Node's own start
 // (issue 31). Anything else, and a search line the quick entry leaves, goes to the full program (main.ts).

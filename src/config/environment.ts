@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DEFERRED_CA_CERTS, deferredCaFile } from '../util/deferred-ca.js';
 
 /*
  * Every setting ocrag takes from its environment, one reader each: nothing outside src/config/ reads process.env
@@ -12,9 +13,27 @@ export function environment(): NodeJS.ProcessEnv {
   return process.env;
 }
 
-/** The environment of a child process: this process's, with `extra` over it. */
+/**
+ * The environment of a program ocrag starts that is not ocrag (git, a shell, a browser): this process's, with
+ * `extra` over it, and NODE_EXTRA_CA_CERTS as the user set it, which the installed command deferred
+ * (scripts/launcher-head.sh): nothing changes for them.
+ */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  const deferred = env[DEFERRED_CA_CERTS];
+  delete env[DEFERRED_CA_CERTS];
+  if (deferred && !env.NODE_EXTRA_CA_CERTS) env.NODE_EXTRA_CA_CERTS = deferred;
+  return env;
+}
+
+/** The environment of an ocrag process this one starts (a restart with settings): this process's, the deferral kept. */
+export function ownChildEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...extra };
+}
+
+/** The file of certificates ocrag's https requests trust besides Node's own, when the installed command deferred it. */
+export function deferredCaCerts(): string | null {
+  return deferredCaFile(process.env);
 }
 
 /** Sets each variable the user left unset, for a native library that reads them once, when it loads. */
@@ -84,10 +103,12 @@ export function warmPathRefused(): boolean {
 
 /**
  * The OCRAG_* settings that can change a search's answer (the model's cache, settings, limits), as one string: a
- * running server answers `ocrag search` for it only when both were started with the same (session/warm/).
+ * running server answers `ocrag search` for it only when both were started with the same (session/warm/). The
+ * certificates the installed command deferred are not one: an agent's server started with `node` holds them as
+ * NODE_EXTRA_CA_CERTS, the command as OCRAG_NODE_EXTRA_CA_CERTS, and NODE_EXTRA_CA_CERTS was never compared.
  */
 export function searchEnvironment(): string {
-  const ignored = new Set(['OCRAG_WARM', 'OCRAG_DEBUG', 'OCRAG_TEST_SEAMS']);
+  const ignored = new Set(['OCRAG_WARM', 'OCRAG_DEBUG', 'OCRAG_TEST_SEAMS', DEFERRED_CA_CERTS]);
   return Object.keys(process.env)
     .filter((name) => name.startsWith('OCRAG_') && !ignored.has(name))
     .sort()

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { homeVariable } from '../config/environment.js';
+import { childEnv, homeVariable } from '../config/environment.js';
 import { OcragError } from '../util/errors.js';
 import { addBlock, BEGIN, blockKind, findProgramLines, HOOK_NAMES, hookBlock, PROJECT_BIN_KEY, removeBlock, type InstalledCli } from './hook-block.js';
 import type { RepoInfo } from './repo.js';
@@ -174,6 +174,6 @@ async function setProjectBin(repo: RepoInfo, allowed: boolean): Promise<void> {
 function hookProgram(repo: RepoInfo, fallback: InstalledCli | null): Promise<string | null> {
   const script = `${findProgramLines(fallback).join('\n')}\nprintf '%s' "$bin"`;
   return new Promise((resolve) => {
-    execFile('sh', ['-c', script], { cwd: repo.root, timeout: 5000 }, (error, stdout) => resolve(error || !stdout ? null : stdout));
+    execFile('sh', ['-c', script], { cwd: repo.root, timeout: 5000, env: childEnv() }, (error, stdout) => resolve(error || !stdout ? null : stdout));
   });
 }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { startPanel } from './panel.js';
 import type { Config } from '../workspace/types.js';
 import { RepoSessions } from '../workspace/live.js';
+import { childEnv } from '../workspace/environment.js';
 
 /** How long shutdown waits for a running index run to stop at its next batch; killing it mid-way is safe too. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -38,7 +39,7 @@ export async function serveUi(opts: UiOptions): Promise<void> {
 /** The platform's own opener, without a shell; when there is none the printed address is enough. */
 function openBrowser(url: string, log: (message: string) => void): void {
   const [cmd, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['rundll32', ['url.dll,FileProtocolHandler', url]] : ['xdg-open', [url]];
-  const child = spawn(cmd, args, { detached: true, stdio: 'ignore' });
+  const child = spawn(cmd, args, { detached: true, stdio: 'ignore', env: childEnv() });
   child.on('error', () => log(`ocrag ui: could not open a browser (${cmd}); open the address printed above yourself`));
   child.unref();
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { deferredCaFile } from './deferred-ca.js';
 import { RemoteUnavailableError, OcragError } from './errors.js';
 
 /**
@@ -12,6 +13,8 @@ import { RemoteUnavailableError, OcragError } from './errors.js';
 export interface RemoteLimits {
   answerMs: number;
   deadlineMs: number;
+  /** The certificates an https request trusts besides Node's own, which the installed command deferred (deferred-ca.ts). */
+  caFile?: string | null;
 }
 
 /** Less than this in one answer window is a stall: 3.2 KB/s at the default window, slower than any working link. */
@@ -20,7 +23,7 @@ const STALL_BYTES = 16 * 1024;
 const DOWN_FOR_MS = 60_000;
 
 export function remoteLimits(env: NodeJS.ProcessEnv): RemoteLimits {
-  return { answerMs: limit(env, 'OCRAG_REMOTE_TIMEOUT_MS', 5_000), deadlineMs: limit(env, 'OCRAG_REMOTE_DEADLINE_MS', 1_800_000) };
+  return { answerMs: limit(env, 'OCRAG_REMOTE_TIMEOUT_MS', 5_000), deadlineMs: limit(env, 'OCRAG_REMOTE_DEADLINE_MS', 1_800_000), caFile: deferredCaFile(env) };
 }
 
 function limit(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -51,7 +54,7 @@ export async function fetchRemote(url: URL, init: RequestInit, shown: string, li
   const answered = new AbortController();
   const timer = setTimeout(() => answered.abort(), answerMs);
   try {
-    return await fetch(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, answered.signal]) : answered.signal });
+    return await trustedFetch(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, answered.signal]) : answered.signal }, limits.caFile ?? null);
   } catch (e) {
     const why = answered.signal.aborted ? `no answer within ${seconds(answerMs)}` : ((e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name);
     down.set(url.origin, { at: Date.now(), why });
@@ -59,6 +62,17 @@ export async function fetchRemote(url: URL, init: RequestInit, shown: string, li
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The one door of every https request ocrag makes (a remote store, an artifact's URL, a model pull): Node's fetch,
+ * unless the installed command deferred NODE_EXTRA_CA_CERTS to `caFile`; then an https URL is asked through
+ * https-request.ts, trusting what Node would have trusted with the variable set (its own roots and the file's).
+ * Node 20's fetch takes no certificates of its own. A plain http URL is Node's fetch either way.
+ */
+export async function trustedFetch(url: URL, init: RequestInit, caFile: string | null): Promise<Response> {
+  if (caFile === null || url.protocol !== 'https:') return fetch(url, init);
+  return (await import('./https-request.js')).fetchTrusting(url, init, caFile);
 }
 
 /**

@@ -69,6 +69,15 @@ describe('ocrag search through a running ocrag mcp', () => {
     }
   });
 
+  it('answers the installed command, which defers NODE_EXTRA_CA_CERTS, though the server was started with node', async () => {
+    // The command's sh launcher moves the variable to OCRAG_NODE_EXTRA_CA_CERTS (scripts/launcher-head.sh): not a
+    // setting of the search, so not another environment.
+    const args = ['--json', 'parse command line arguments'];
+    const deferred = await searchTraced(repo, args, { NODE_EXTRA_CA_CERTS: '', OCRAG_NODE_EXTRA_CA_CERTS: path.join(tempDir('ca'), 'ca.pem') });
+    assert.match(deferred.path, /^warm \d+$/, deferred.path);
+    assert.equal(deferred.stdout, (await searchHere(repo, args)).stdout);
+  });
+
   it('sees an uncommitted edit, as a fresh search does', async () => {
     const file = path.join(repo, 'src', 'warm_edit.py');
     fs.mkdirSync(path.dirname(file), { recursive: true });

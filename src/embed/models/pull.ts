@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { huggingFaceEndpoint, huggingFaceToken } from '../../config/environment.js';
+import { deferredCaCerts, huggingFaceEndpoint, huggingFaceToken } from '../../config/environment.js';
+import { trustedFetch } from '../../util/fetch-remote.js';
 import { moduleConfigFiles, MODULES_FILE } from './model-layout.js';
 import { ST_CONFIG_FILE } from '../runtime/prompts.js';
 import { ModelUnavailableError, OcragError } from '../../util/errors.js';
@@ -131,7 +132,7 @@ class HubClient {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     try {
-      return await fetch(`${this.baseUrl}/${rel}`, { method, headers, signal: controller.signal, redirect: 'follow' });
+      return await trustedFetch(new URL(`${this.baseUrl}/${rel}`), { method, headers, signal: controller.signal, redirect: 'follow' }, deferredCaCerts());
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const reason = controller.signal.aborted ? `no answer within ${this.timeoutMs / 1000} s` : (cause?.code ?? cause?.message ?? (err as Error).message);
