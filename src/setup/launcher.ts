@@ -15,6 +15,9 @@ export interface Launcher {
 /** The CLI entry point of this installation (dist/cli/main.js). */
 export const ENTRY_SCRIPT = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
+/** The file npm links `ocrag` to (package.json "bin"): the sh launcher that is also the bundled program. */
+export const INSTALLED_COMMAND = fileURLToPath(new URL('../cli/ocrag.cjs', import.meta.url));
+
 /**
  * `ocrag` when the first `ocrag` on PATH is this very installation, since a bare name survives moves and works
  * for teammates who share the config; otherwise (or with `absolute`) node + this entry script by absolute path,
@@ -23,7 +26,7 @@ export const ENTRY_SCRIPT = fileURLToPath(new URL('../cli/main.js', import.meta.
 export function resolveLauncher(opts: { absolute?: boolean; pathEnv?: string } = {}): Launcher {
   if (!opts.absolute) {
     const found = findOnPath('ocrag', opts.pathEnv ?? pathVariable() ?? '');
-    if (found && sameFile(found, ENTRY_SCRIPT)) return { command: 'ocrag', args: [], kind: 'path' };
+    if (found && (sameFile(found, INSTALLED_COMMAND) || sameFile(found, ENTRY_SCRIPT))) return { command: 'ocrag', args: [], kind: 'path' };
   }
   return { command: process.execPath, args: [ENTRY_SCRIPT], kind: 'absolute' };
 }
@@ -39,7 +42,7 @@ function findOnPath(name: string, pathEnv: string): string | null {
   return null;
 }
 
-/** npm installs `ocrag` as a symlink to dist/cli/main.js (a .cmd shim on Windows, which we can't follow: not the same). */
+/** npm installs `ocrag` as a symlink to dist/cli/ocrag.cjs (a .cmd shim on Windows, which we can't follow: not the same). */
 function sameFile(a: string, b: string): boolean {
   try {
     return fs.realpathSync(a) === fs.realpathSync(b);
