@@ -31,7 +31,7 @@ class HubAnswer extends Error {}
 
 /**
  * Downloads a Transformers.js model (config, tokenizer, sentence-transformers layout, one ONNX file) from the Hugging Face hub
- * into `<cache>/models/<hubId>/`: the only network access in ocrag. The hub is probed before
+ * into `<cache>/models/<hubId>/`, only when the user runs `ocrag model pull` (the other network access: artifacts and team stores the user names). The hub is probed before
  * anything is written, and files land in a temp folder renamed into place only when complete.
  */
 export async function pullModel(hubId: string, options: PullOptions = {}): Promise<string> {
