@@ -160,7 +160,10 @@ export async function rootCommit(root: string): Promise<string | null> {
   return isObjectId(first) ? first : null;
 }
 
-/** "<commit>\n<tree>" of a revision, or "" when it names no commit (e.g. HEAD of an empty repository). */
+/**
+ * "<commit>\n<tree>" of a revision, or "" when it names no commit (e.g. HEAD of an empty repository). `log -1`,
+ * not `show`: show reads the parent's tree too, which a treeless partial clone may lack (ocrag never fetches it).
+ */
 function commitAndTree(root: string, rev: string): Promise<string> {
-  return git(['show', '-s', '--format=%H%n%T', `${rev}^{commit}`, '--'], { cwd: root, okCodes: [128] });
+  return git(['log', '-1', '--no-show-signature', '--format=%H%n%T', `${rev}^{commit}`, '--'], { cwd: root, okCodes: [128] });
 }
