@@ -65,6 +65,23 @@ describe('a partial clone whose remote answers: ocrag downloads nothing', () => 
     assert.doesNotMatch(list.stdout, /^docs\/outside\d+\.py\s+\d/m, 'files outside the cone are not indexed');
   });
 
+  test("a teammate's artifact holding files outside the cone: refused in one line, exit 4, without fetching them (was: all fetched, then refused)", async () => {
+    const full = clone(from);
+    const artifact = path.join(tempDir('partial-artifact'), 'team.tar');
+    assert.equal((await runCli(['export', '--out', artifact], full)).code, 0);
+    const repo = clone(from, '--filter=blob:none', '--sparse');
+    git(repo, 'sparse-checkout', 'set', 'src');
+    const held = objects(repo);
+    const r = await traced(['import', artifact], repo);
+    assert.equal(r.code, 4, r.stderr);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr.trim(), /^ocrag: artifact refused: docs\/outside\d+\.py.*nothing was imported$/);
+    assert.deepEqual(r.fetches, []);
+    assert.equal(objects(repo), held, 'no object was fetched');
+    const search = await runCli(['search', 'flux capacitor inside_7', '-k', '1'], repo);
+    assert.match(search.stdout, /^src\/inside7\.py:1-2/, 'the clone indexes its cone as before');
+  });
+
   test('a treeless clone never checked out: every command says what to run, exit 3, one line, and nothing is fetched', async () => {
     const repo = clone(from, '--filter=tree:0', '--no-checkout');
     const held = objects(repo);
