@@ -6,6 +6,7 @@ import { workingChanges } from '../git/status.js';
 import type { TreeEntry } from '../git/tree.js';
 import { knownBlobs, placeFiles, type Manifest } from '../store/manifest.js';
 import type { StoreHandle } from '../store/store-handle.js';
+import { readRegularFile } from '../util/read-regular.js';
 import type { IndexContext } from './index-context.js';
 
 /** A working-tree file read once: its content is hashed as git would hash it, and embedded from these bytes. */
@@ -64,8 +65,9 @@ function readWorkingFile(root: string, rel: string, maxBytes: number): WorkingFi
   }
   if (stat.isSymbolicLink()) return { entry: { path: rel, blob: gitBlobId(fs.readlinkSync(full, { encoding: 'buffer' })), kind: 'symlink', size: 0 }, bytes: Buffer.alloc(0) };
   if (!stat.isFile()) return null;
-  const bytes = stat.size > maxBytes ? Buffer.alloc(0) : fs.readFileSync(full);
-  return { entry: { path: rel, blob: gitBlobId(bytes), kind: stat.mode & 0o111 ? 'executable' : 'file', size: stat.size }, bytes };
+  const read = readRegularFile(full, maxBytes);
+  if (!read) return null;
+  return { entry: { path: rel, blob: gitBlobId(read.bytes), kind: stat.mode & 0o111 ? 'executable' : 'file', size: read.size }, bytes: read.bytes };
 }
 
 /** The id git gives these bytes as a blob (sha1 of "blob <size>\0" + bytes). */
