@@ -35,7 +35,8 @@ export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, sto
     delete skippedBlobs[change.path];
     if (change.deleted) continue;
     const file = readWorkingFile(ctx.repo.root, change.path, ctx.config.maxFileBytes);
-    if (file) present.push(file);
+    if (file === UNREADABLE) skipped[change.path] = 'unreadable';
+    else if (file) present.push(file);
   }
   const selection = selectFiles(present.map((f) => f.entry), ctx.config);
   for (const s of selection.skipped) skipped[s.path] = s.reason;
@@ -54,8 +55,11 @@ export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, sto
   return { ...manifest, files, skipped, skippedBlobs };
 }
 
+/** A file the user cannot read (another user's, mode 000): said so, as a search can do nothing about it. */
+const UNREADABLE = 'unreadable';
+
 /** Reads a working-tree file (named by its key, byte-exact) as a tree entry would describe it; symlinks and folders are not followed. */
-function readWorkingFile(root: string, rel: string, maxBytes: number): WorkingFile | null {
+function readWorkingFile(root: string, rel: string, maxBytes: number): WorkingFile | typeof UNREADABLE | null {
   const full = keyFsPath(root, rel);
   let stat: fs.Stats;
   try {
@@ -66,7 +70,7 @@ function readWorkingFile(root: string, rel: string, maxBytes: number): WorkingFi
   if (stat.isSymbolicLink()) return { entry: { path: rel, blob: gitBlobId(fs.readlinkSync(full, { encoding: 'buffer' })), kind: 'symlink', size: 0 }, bytes: Buffer.alloc(0) };
   if (!stat.isFile()) return null;
   const read = readRegularFile(full, maxBytes);
-  if (!read) return null;
+  if (!read) return UNREADABLE;
   return { entry: { path: rel, blob: gitBlobId(read.bytes), kind: stat.mode & 0o111 ? 'executable' : 'file', size: read.size }, bytes: read.bytes };
 }
 
