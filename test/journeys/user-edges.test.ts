@@ -59,4 +59,26 @@ describe('a user on the edges of a repository', () => {
     const paths = (JSON.parse(r.stdout) as { path: string }[]).map((x) => x.path).sort();
     assert.deepEqual(paths, ['src/cache.ts', 'src/router.ts', 'tools/report.py']);
   });
+
+  test('an untracked node_modules no .gitignore names is no change of the user\'s: not embedded, not listed; an edit to a committed one is', async () => {
+    const repo = twoLanguageRepo();
+    fs.mkdirSync(path.join(repo, 'vendor/node_modules/kept'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'vendor/node_modules/kept/index.js'), 'export function keptDependency() { return 1; }\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'a vendored dependency');
+    for (let p = 0; p < 20; p++) {
+      fs.mkdirSync(path.join(repo, `node_modules/pkg${p}`), { recursive: true });
+      fs.writeFileSync(path.join(repo, `node_modules/pkg${p}/index.js`), `export function route${p}(path) { return path.split("/"); }\n`);
+    }
+    fs.writeFileSync(path.join(repo, 'src/untracked.ts'), 'export function routeHelper(path: string) { return path; }\n');
+    fs.writeFileSync(path.join(repo, 'vendor/node_modules/kept/index.js'), 'export function keptDependencyEdited() { return 2; }\n');
+    const r = await runCli(['search', 'route the path', '-k', '20', '--json', '--min-match', '0'], repo);
+    assert.equal(r.code, 0, r.stderr);
+    const paths = (JSON.parse(r.stdout) as { path: string }[]).map((x) => x.path);
+    assert.ok(paths.includes('src/untracked.ts'), paths.join(', '));
+    assert.ok(!paths.some((p) => p.startsWith('node_modules/')), paths.join(', '));
+    const list = await runCli(['list'], repo);
+    assert.doesNotMatch(list.stdout, /^\s*\d+\s+node_modules\//m);
+    assert.match(list.stdout, /vendor\/node_modules\/kept\/index\.js\s+\(modified\)/);
+  });
 });
