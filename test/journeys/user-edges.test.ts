@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { CLI, git, runCli, runCommand, twoLanguageRepo } from '../helpers.js';
+import { CLI, git, runCli, runCommand, tempDir, twoLanguageRepo } from '../helpers.js';
 
 const isRoot = process.getuid?.() === 0;
 
@@ -80,5 +80,24 @@ describe('a user on the edges of a repository', () => {
     const list = await runCli(['list'], repo);
     assert.doesNotMatch(list.stdout, /^\s*\d+\s+node_modules\//m);
     assert.match(list.stdout, /vendor\/node_modules\/kept\/index\.js\s+\(modified\)/);
+  });
+
+  test('a branch named by 12 folders or 30 Chinese characters, and a source named by 40: indexed and searched (was: ENAMETOOLONG, exit 1)', async () => {
+    const repo = twoLanguageRepo();
+    const docs = tempDir('long-name-docs');
+    fs.writeFileSync(path.join(docs, 'notes.md'), 'The gazpacho protocol is written down here.\n');
+    const source = '设计文档'.repeat(10);
+    assert.equal((await runCli(['add', docs, '--name', source], repo)).code, 0);
+    for (const branch of [Array(12).fill('feature-branch-part').join('/'), '修复用户登录时密码校验失败并且会话过期后无法重新连接的问题以及日志']) {
+      git(repo, 'checkout', '-q', '-b', branch);
+      const index = await runCli(['index'], repo);
+      assert.equal(index.code, 0, index.stderr);
+      const r = await runCli(['search', 'gazpacho protocol', '-k', '1', '--json'], repo);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal((JSON.parse(r.stdout) as { path: string }[])[0]?.path, `${source}:notes.md`);
+    }
+    assert.equal((await runCli(['gc'], repo)).code, 0);
+    const status = await runCli(['status'], repo);
+    assert.equal(status.code, 0, status.stderr);
   });
 });
