@@ -95,7 +95,8 @@ function rawConfig(file: string): Record<string, unknown> {
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // A byte order mark is what Notepad and PowerShell 5 put before UTF-8: invisible, and no part of the JSON.
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
     throw new OcragError(`invalid config ${file}: ${(e as Error).message} (fix or delete it)`);
   }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { isObjectId } from './object-id.js';
-import { gitEnv, GitError } from './run.js';
+import { gitEnv, GitError, LAZY_FETCH_REFUSED } from './run.js';
 
 interface Pending {
   sha: string;
@@ -13,7 +13,7 @@ interface Pending {
  * thousands of blobs (measured far faster than a process or a pack lookup per blob).
  */
 export class BlobReader {
-  private child: ChildProcessWithoutNullStreams;
+  private child!: ChildProcessWithoutNullStreams;
   private queue: Pending[] = [];
   private buffer: Buffer = Buffer.alloc(0);
   /** Data received but not yet joined to `buffer`, and how many bytes `buffer` must hold before parsing can go on. */
@@ -21,22 +21,48 @@ export class BlobReader {
   private arrivedBytes = 0;
   private wanted = 0;
   private failed: Error | null = null;
-  /** Settles once git has exited and its pipes are closed. */
-  private readonly closed: Promise<void>;
+  /** Settles once the current git has exited and its pipes are closed. */
+  private closed!: Promise<void>;
 
-  constructor(root: string) {
-    this.child = spawn('git', ['cat-file', '--batch'], { cwd: root, env: gitEnv() });
+  constructor(private readonly root: string) {
+    this.start();
+  }
+
+  private start(): void {
+    const child = spawn('git', ['cat-file', '--batch'], { cwd: this.root, env: gitEnv() });
+    this.child = child;
     // A git that never started ('error') has nothing to close.
     this.closed = new Promise((resolve) => {
-      this.child.once('close', () => resolve());
-      this.child.once('error', () => resolve());
+      child.once('close', () => resolve());
+      child.once('error', () => resolve());
     });
-    this.child.stdout.on('data', (b: Buffer) => this.onData(b));
+    child.stdout.on('data', (b: Buffer) => this.onData(b));
     const stderr: Buffer[] = [];
-    this.child.stderr.on('data', (b: Buffer) => stderr.push(b));
-    this.child.on('error', (e) => this.fail(new GitError(['cat-file'], null, `could not run git: ${e.message}`)));
-    this.child.on('close', (code) => this.fail(new GitError(['cat-file'], code, Buffer.concat(stderr).toString() || 'git cat-file exited early')));
-    this.child.stdin.on('error', () => undefined);
+    child.stderr.on('data', (b: Buffer) => stderr.push(b));
+    child.on('error', (e) => this.fail(new GitError(['cat-file'], null, `could not run git: ${e.message}`)));
+    child.on('close', (code) => {
+      const text = Buffer.concat(stderr).toString();
+      if (LAZY_FETCH_REFUSED.test(text) && this.queue.length) this.restartPast();
+      else this.fail(new GitError(['cat-file'], code, text || 'git cat-file exited early'));
+    });
+    child.stdin.on('error', () => undefined);
+  }
+
+  /**
+   * A blob a partial clone never fetched: git 2.39 dies on it rather than answer "missing" (it may not fetch it,
+   * see gitEnv). It was the first one unanswered: it is missing, and a new git is asked the rest.
+   */
+  private restartPast(): void {
+    this.queue.shift()!.resolve(null);
+    this.buffer = Buffer.alloc(0);
+    this.arrived = [];
+    this.arrivedBytes = 0;
+    this.wanted = 0;
+    // Ids still in `asked` were never written; the rest of the queue was, to the git that died.
+    const written = this.queue.slice(0, this.queue.length - this.asked.length).map((p) => p.sha);
+    this.start();
+    if (written.length) this.child.stdin.write(written.join('\n') + '\n');
+    if (this.ending) this.child.stdin.end();
   }
 
   /** The blob's bytes, or null when the object does not exist. */
@@ -63,10 +89,14 @@ export class BlobReader {
     if (!this.failed) this.child.stdin.write(ids.join('\n') + '\n');
   }
 
+  private ending = false;
+
   async close(): Promise<void> {
     this.ask();
+    this.ending = true;
     this.child.stdin.end();
-    await this.closed;
+    // A git started again past a blob never fetched replaces `closed`: wait for the last one.
+    for (let seen: Promise<void> | undefined; seen !== this.closed; ) await (seen = this.closed);
   }
 
   private onData(chunk: Buffer): void {

@@ -98,14 +98,21 @@ async function openRepoStepwise(cwd: string): Promise<OpenedRepo> {
     if (e instanceof GitError && /not a git repository/i.test(e.stderr)) throw new NotInRepositoryError(cwd);
     const dubious = e instanceof GitError ? /detected dubious ownership in repository at '(.*)'/.exec(e.stderr) : null;
     if (dubious) throw new ForeignRepositoryError(dubious[1]);
-    if (e instanceof GitError && /must be run in a work tree/i.test(e.stderr)) {
-      throw new OcragError('bare repository: ocrag indexes a work tree; run it in a clone with a checkout', 'no-workspace');
-    }
+    if (e instanceof GitError && /must be run in a work tree/i.test(e.stderr)) throw await notInWorkTree(cwd);
     throw e;
   }
   if (lines.length < 3) throw new OcragError(`not inside a git work tree: ${cwd}`, 'no-workspace');
   const [root, gitDir, commonDir] = lines;
   return { repo: await repoInfo(root, gitDir, commonDir), head: await readHead(root) };
+}
+
+/** A bare repository, or a folder inside a work tree's git folder (`.git/objects`), which git sees as bare too. */
+async function notInWorkTree(cwd: string): Promise<OcragError> {
+  const [bare, gitDir] = (await git(['rev-parse', '--is-bare-repository', '--absolute-git-dir'], { cwd }).catch(() => 'true')).split('\n');
+  if (bare === 'false' && gitDir && path.basename(gitDir) === '.git') {
+    return new OcragError(`${cwd} is inside the git folder of ${path.dirname(gitDir)}: run ocrag in its work tree (ocrag -C '${path.dirname(gitDir)}' …)`, 'no-workspace');
+  }
+  return new OcragError('bare repository: ocrag indexes a work tree; run it in a clone with a checkout', 'no-workspace');
 }
 
 async function repoInfo(root: string, gitDir: string, commonDir: string): Promise<RepoInfo> {
@@ -160,7 +167,10 @@ export async function rootCommit(root: string): Promise<string | null> {
   return isObjectId(first) ? first : null;
 }
 
-/** "<commit>\n<tree>" of a revision, or "" when it names no commit (e.g. HEAD of an empty repository). */
+/**
+ * "<commit>\n<tree>" of a revision, or "" when it names no commit (e.g. HEAD of an empty repository). `log -1`,
+ * not `show`: show reads the parent's tree too, which a treeless partial clone may lack (ocrag never fetches it).
+ */
 function commitAndTree(root: string, rev: string): Promise<string> {
-  return git(['show', '-s', '--format=%H%n%T', `${rev}^{commit}`, '--'], { cwd: root, okCodes: [128] });
+  return git(['log', '-1', '--no-show-signature', '--format=%H%n%T', `${rev}^{commit}`, '--'], { cwd: root, okCodes: [128] });
 }

@@ -1,6 +1,7 @@
 import type * as ChildProcesses from 'node:child_process';
 import { createRequire } from 'node:module';
 import { childEnv } from '../config/environment.js';
+import { OcragError } from '../util/errors.js';
 
 /**
  * Node's child_process module, loaded when git first runs: a search a running server answers finds its repository
@@ -19,6 +20,19 @@ export class GitError extends Error {
     super(stderr.trim().split('\n')[0] || `git ${args[0]} failed (exit ${code})`);
   }
 }
+
+/**
+ * Git needed an object a partial clone never fetched (`--filter=tree:0` cloned with `--no-checkout`): it would
+ * download it, and ocrag never does (see gitEnv).
+ */
+export class NotFetchedError extends OcragError {
+  constructor() {
+    super('git needs objects this partial clone never fetched, and ocrag reads only what the clone holds: run "git checkout" to fetch the checked-out commit, then run ocrag again', 'no-workspace');
+  }
+}
+
+/** Git's words when it would have fetched a missing object and was not allowed to. */
+export const LAZY_FETCH_REFUSED = /could not fetch [0-9a-f]+ from promisor remote/;
 
 export interface GitRunOptions {
   cwd: string;
@@ -51,7 +65,10 @@ export function gitBuffer(args: string[], opts: GitRunOptions): Promise<{ stdout
     child.on('close', (code) => {
       const ok = cut || code === 0 || (code !== null && opts.okCodes?.includes(code));
       if (ok) resolve({ stdout: Buffer.concat(out), code: code ?? 0 });
-      else reject(new GitError(args, code, Buffer.concat(err).toString('utf8')));
+      else {
+        const stderr = Buffer.concat(err).toString('utf8');
+        reject(LAZY_FETCH_REFUSED.test(stderr) ? new NotFetchedError() : new GitError(args, code, stderr));
+      }
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(opts.input ?? '');
@@ -64,7 +81,13 @@ export async function git(args: string[], opts: GitRunOptions): Promise<string> 
   return stdout.toString('utf8').replace(/\n$/, '');
 }
 
-/** Environment for child gits: never page, never prompt, stable output. */
+/**
+ * Environment for child gits: never page, never prompt, stable output, and never the network. A partial clone
+ * fetches an object it lacks from its remote as soon as any command reads it (a `git grep` over a sparse clone's
+ * tree once downloaded every blob outside the cone, one fetch each); ocrag reads only what the clone holds. Git
+ * 2.44 has a switch for it (GIT_NO_LAZY_FETCH); before it, an empty protocol allow-list makes any fetch fail at
+ * once ("transport 'file' not allowed"), and ocrag runs no git command that needs the network.
+ */
 export function gitEnv(): NodeJS.ProcessEnv {
-  return childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' });
+  return childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_NO_LAZY_FETCH: '1', GIT_ALLOW_PROTOCOL: '' });
 }

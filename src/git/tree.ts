@@ -1,5 +1,5 @@
 import { latin1Key, nulRecords } from './path-key.js';
-import { gitBuffer } from './run.js';
+import { gitBuffer, GitError, NotFetchedError } from './run.js';
 
 /** 'unfetched': a blob a partial clone has not downloaded (reading it would fetch it from the remote). */
 export type EntryKind = 'file' | 'executable' | 'symlink' | 'submodule' | 'unfetched' | 'other';
@@ -35,7 +35,10 @@ export async function listTree(root: string, treeish: string): Promise<TreeEntry
     gitBuffer(['ls-tree', '-r', '-z', '--full-tree', treeish], { cwd: root }),
     // --missing=print names absent objects (prefixed "?") without fetching them.
     gitBuffer(['rev-list', '--objects', '--no-object-names', '--missing=print', treeish], { cwd: root }),
-  ]);
+  ]).catch((e: unknown) => {
+    // Either fails only on a tree the clone lacks (the blobs it lacks are listed, never read).
+    throw e instanceof GitError ? new NotFetchedError() : e;
+  });
   const missing = new Set(objects.stdout.toString('utf8').split('\n').filter((l) => l.startsWith('?')).map((l) => l.slice(1)));
   const entries = parseLsTree(listed.stdout);
   const present = entries.filter((e) => e.kind !== 'submodule' && !missing.has(e.blob)).map((e) => e.blob);

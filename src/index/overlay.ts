@@ -6,6 +6,7 @@ import { workingChanges } from '../git/status.js';
 import type { TreeEntry } from '../git/tree.js';
 import { knownBlobs, placeFiles, type Manifest } from '../store/manifest.js';
 import type { StoreHandle } from '../store/store-handle.js';
+import { readRegularFile } from '../util/read-regular.js';
 import type { IndexContext } from './index-context.js';
 
 /** A working-tree file read once: its content is hashed as git would hash it, and embedded from these bytes. */
@@ -34,7 +35,8 @@ export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, sto
     delete skippedBlobs[change.path];
     if (change.deleted) continue;
     const file = readWorkingFile(ctx.repo.root, change.path, ctx.config.maxFileBytes);
-    if (file) present.push(file);
+    if (file === UNREADABLE) skipped[change.path] = 'unreadable';
+    else if (file) present.push(file);
   }
   const selection = selectFiles(present.map((f) => f.entry), ctx.config);
   for (const s of selection.skipped) skipped[s.path] = s.reason;
@@ -53,8 +55,11 @@ export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, sto
   return { ...manifest, files, skipped, skippedBlobs };
 }
 
+/** A file the user cannot read (another user's, mode 000): said so, as a search can do nothing about it. */
+const UNREADABLE = 'unreadable';
+
 /** Reads a working-tree file (named by its key, byte-exact) as a tree entry would describe it; symlinks and folders are not followed. */
-function readWorkingFile(root: string, rel: string, maxBytes: number): WorkingFile | null {
+function readWorkingFile(root: string, rel: string, maxBytes: number): WorkingFile | typeof UNREADABLE | null {
   const full = keyFsPath(root, rel);
   let stat: fs.Stats;
   try {
@@ -64,8 +69,9 @@ function readWorkingFile(root: string, rel: string, maxBytes: number): WorkingFi
   }
   if (stat.isSymbolicLink()) return { entry: { path: rel, blob: gitBlobId(fs.readlinkSync(full, { encoding: 'buffer' })), kind: 'symlink', size: 0 }, bytes: Buffer.alloc(0) };
   if (!stat.isFile()) return null;
-  const bytes = stat.size > maxBytes ? Buffer.alloc(0) : fs.readFileSync(full);
-  return { entry: { path: rel, blob: gitBlobId(bytes), kind: stat.mode & 0o111 ? 'executable' : 'file', size: stat.size }, bytes };
+  const read = readRegularFile(full, maxBytes);
+  if (!read) return UNREADABLE;
+  return { entry: { path: rel, blob: gitBlobId(read.bytes), kind: stat.mode & 0o111 ? 'executable' : 'file', size: read.size }, bytes: read.bytes };
 }
 
 /** The id git gives these bytes as a blob (sha1 of "blob <size>\0" + bytes). */

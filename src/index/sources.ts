@@ -8,6 +8,7 @@ import { placeFiles, type Manifest } from '../store/manifest.js';
 import { FOLDER_SOURCE, readSourceScan, writeSourceScan, type ScannedFile, type SourceScan, type SourceSpec } from '../store/sources.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import type { BlobState } from '../store/blob-state.js';
+import { readRegularFile } from '../util/read-regular.js';
 import type { BlobProgress } from './progress.js';
 import type { IndexContext } from './index-context.js';
 import { gitBlobId } from './overlay.js';
@@ -67,7 +68,7 @@ export async function withSources(ctx: IndexContext, view: Manifest, sources: So
   let chunksEmbedded = 0;
   if (toEmbed.length) {
     const { embedBlobs } = await import('./embed-blobs.js');
-    const result = await embedBlobs(await store.get(), embedder, toEmbed, async (b) => readFile(fileOfBlob.get(b.blob)!), { maxLineChars: ctx.config.maxLineChars, onProgress });
+    const result = await embedBlobs(await store.get(), embedder, toEmbed, async (b) => blobAt(fileOfBlob.get(b.blob)!, b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress });
     for (const m of result.marks) known.set(m.blob, m.reason);
     for (const b of toEmbed) if (!known.has(b.blob)) known.set(b.blob, 'chunks');
     chunksEmbedded = result.embedded;
@@ -133,7 +134,9 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ file
     if (!st.isFile()) continue;
     const before = last.files[rel];
     const same = before && before.size === st.size && before.mtimeMs === st.mtimeMs;
-    const blob = same ? before.blob : st.size > READ_LIMIT ? '' : gitBlobId(readFile(absolute) ?? Buffer.alloc(0));
+    const read = same || st.size > READ_LIMIT ? null : readRegularFile(absolute, READ_LIMIT);
+    if (!same && st.size <= READ_LIMIT && !read) continue;
+    const blob = same ? before.blob : read && read.size <= READ_LIMIT ? gitBlobId(read.bytes) : '';
     const scannedFile: ScannedFile = { size: st.size, mtimeMs: st.mtimeMs, blob };
     next.files[rel] = scannedFile;
     const shown = prefixedKey(prefix, rel);
@@ -142,10 +145,8 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ file
   return { files: out, scan: next, last };
 }
 
-function readFile(file: string | Buffer): Buffer | null {
-  try {
-    return fs.readFileSync(file);
-  } catch {
-    return null;
-  }
+/** The file's bytes if they still are the blob the scan found (an edit since then is seen by the next scan). */
+function blobAt(file: string | Buffer, blob: string): Buffer | null {
+  const read = readRegularFile(file, READ_LIMIT);
+  return read && gitBlobId(read.bytes) === blob ? read.bytes : null;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { parseMarkReason, type BlobState, type ContentSkipReason } from './blob-state.js';
+import { fileNameFor } from './file-name.js';
 import type { IndexIdentity } from './identity.js';
 
 /** Why a path is not indexed; shown by `status` and `index --dry-run`. */
@@ -38,7 +39,7 @@ export interface Manifest extends Pick<IndexIdentity, 'modelId' | 'chunkerVersio
 
 /** File name of a manifest: branches by name (encoded, since names contain "/"), detached HEADs by commit. */
 export function manifestKey(branch: string | null, commit: string): string {
-  return branch ? `branch-${encodeURIComponent(branch)}` : `detached-${commit}`;
+  return branch ? fileNameFor('branch-', branch) : `detached-${commit}`;
 }
 
 export function readManifest(dir: string, key: string): Manifest | null {

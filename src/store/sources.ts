@@ -4,6 +4,7 @@ import { shownPath } from '../git/path-key.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { OcragError } from '../util/errors.js';
 import { readJson } from '../util/json-file.js';
+import { fileNameFor } from './file-name.js';
 import type { SkipReason } from './manifest.js';
 
 /**
@@ -65,7 +66,7 @@ export function writeSources(file: string, sources: SourceSpec[]): void {
 
 function scanFile(dir: string, name: string): string {
   // `_` starts no source name (NAME), so the folder's own scan never meets one.
-  return path.join(dir, `${name === FOLDER_SOURCE ? '_folder' : encodeURIComponent(name)}.json`);
+  return path.join(dir, `${name === FOLDER_SOURCE ? '_folder' : fileNameFor('', name)}.json`);
 }
 
 export function readSourceScan(dir: string, name: string): SourceScan {

@@ -54,7 +54,10 @@ export async function earlyView(ctx: IndexContext, embedder: Embedder, query: st
   const files = opts.files ?? EARLY_FILES;
   const maxBytes = opts.maxBytes ?? EARLY_BYTES;
   const { commit, tree } = requireHead(ctx.head);
-  const selection = selectFiles(await listTree(ctx.repo.root, tree), ctx.config);
+  const entries = await listTree(ctx.repo.root, tree);
+  // A grep over a partial clone's tree reads the blobs it lacks too: it fails (no network at run time), so none.
+  if (entries.some((e) => e.kind === 'unfetched')) return null;
+  const selection = selectFiles(entries, ctx.config);
   if (selection.files.length <= files) return null;
   const manifestOf = (held: TreeEntry[], known: ReadonlyMap<string, BlobState>) => buildManifest(ctx, ctx.head.branch, commit, tree, embedder.modelId, { files: held, skipped: selection.skipped }, known);
   const inGlob = opts.pathGlob ? new Set(searchView(manifestOf(selection.files, new Map()), opts.pathGlob).files.map((f) => f.path)) : null;
