@@ -3,6 +3,7 @@ import type { Embedder } from '../embed/index.js';
 import type { ChunkInfo } from '../store/contract.js';
 import type { IndexLayout } from '../store/layout.js';
 import type { StoreHandle } from '../store/store-handle.js';
+import { isLargeStore } from '../store/large-store.js';
 import { hasCjk } from '../text/scripts.js';
 import { localeBridge, localeTables } from './locale-bridge.js';
 import { bm25, topEntries, topOfLists, visibleChunks, type VisibleChunks } from './lexical.js';
@@ -81,6 +82,15 @@ export function retrieveResident(resident: ResidentChunks, view: SearchView, q: 
 /** BM25's length normalisation for this query: a pasted report's has its own (rank/config.ts). */
 export function lengthNormalisation(q: QueryInfo, settings: Pick<CandidateSettings, 'bm25B' | 'bm25BLong'>): number {
   return q.long ? settings.bm25BLong : settings.bm25B;
+}
+
+/**
+ * Restores the store's in-memory set from its snapshot now, where every search of this store is answered in memory
+ * (no search indexes, view-budget.ts): a one-shot search does it while git reads the work tree (9-20 ms of tokio's
+ * restore no longer wait on git's 8 ms). A large store decides by the view first, which may not need the set.
+ */
+export function restoreSearchSet(store: StoreHandle, embedder: Pick<Embedder, 'modelId'>): void {
+  if (!isLargeStore(store.layout)) residentOf(store, embedder.modelId).restoreSnapshot();
 }
 
 function residentOf(store: StoreHandle, modelId: string): ResidentChunks {

@@ -51,6 +51,11 @@ interface SnapshotMeta {
   languages: string[];
   /** Names this snapshot to the segments that extend it (resident-segments.ts); absent in one written before segments. */
   id?: string;
+  /**
+   * Its words and names are in order (`PackedLists.inOrder`), found by bisection; absent in one written before
+   * that (read through a map of every key, as then), or one with a key that does not read back as written.
+   */
+  sortedKeys?: true;
 }
 
 /** A restored state and the file its texts are still read from. */
@@ -149,6 +154,7 @@ function unpack(file: SectionedFile<SnapshotMeta>, dim: number): ResidentState |
     keys: { utf8: section<Uint8Array>(`${name}.keys.utf8`), ends: section<Uint32Array>(`${name}.keys.ends`) },
     starts: section<Uint32Array>(`${name}.starts`),
     columns: columns.map((c) => section<Int32Array | Float32Array>(`${name}.${c}`)),
+    inOrder: meta.sortedKeys === true,
   });
   return {
     info,
@@ -254,9 +260,12 @@ function* pack(dim: number, state: ResidentState): Steps<{ meta: SnapshotMeta; e
   eager.scales = Float64Array.from(state.scales);
   eager.vectors = state.vectors.subarray(0, n * dim);
   yield;
-  lists('definitions', yield* state.definitions.packing(), ['docs']);
-  lists('postings', yield* state.postings.lists.packing(), ['docs', 'tfs']);
+  const definitions = yield* state.definitions.packing();
+  const postings = yield* state.postings.lists.packing();
+  lists('definitions', definitions, ['docs']);
+  lists('postings', postings, ['docs', 'tfs']);
   // Of what it holds, so the same set always writes the same bytes (a published set is stored by its sha256).
   const id = createHash('sha256').update(eager['ids.utf8'] as Uint8Array).update(eager['empty.utf8'] as Uint8Array).digest('hex').slice(0, 16);
-  return { meta: { dim, count: n, languages: [...languageIndex.keys()], id }, eager, lazy: { texts: packedTexts.utf8 } };
+  const sorted = definitions.inOrder && postings.inOrder ? { sortedKeys: true as const } : {};
+  return { meta: { dim, count: n, languages: [...languageIndex.keys()], id, ...sorted }, eager, lazy: { texts: packedTexts.utf8 } };
 }

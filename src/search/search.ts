@@ -17,7 +17,7 @@ import { inLanguage, languageFetchCount } from './language.js';
 import { searchView } from './view.js';
 import { checkLanguageInView, checkLanguageName, noFileMatches } from './filters.js';
 
-export { compactSnapshot, keepSnapshotCurrent, storeRetriever, type Retriever } from './candidates.js';
+export { compactSnapshot, keepSnapshotCurrent, restoreSearchSet, storeRetriever, type Retriever } from './candidates.js';
 
 /** One answer: a chunk at one path of the checked-out tree. */
 export interface SearchResult {

@@ -25,7 +25,7 @@ import type { Manifest } from '../store/manifest.js';
 import { readSources } from '../store/sources.js';
 import { rememberIndexedRoot } from '../store/known-roots.js';
 import { assertSameModel, readMeta, type StoreMeta } from '../store/meta.js';
-import { searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
+import { restoreSearchSet, searchManifest, storeRetriever, type SearchOptions, type SearchResult } from '../search/search.js';
 import { withSourceFile } from '../search/result-path.js';
 import { checkQueryLength } from '../search/query-limit.js';
 import { OcragError, INDEX_RUN, REBUILD } from '../util/errors.js';
@@ -214,7 +214,7 @@ export class CodeIndex {
       const results = await searchManifest(view, storeRetriever(store, embedder), query, opts);
       // A source's file says which source it is of and where it is: the scan that laid it over the view knows.
       return onDisk.size ? results.map((r) => withSourceFile(r, onDisk)) : results;
-    });
+    }, restoreSearchSet);
   }
 
   /**
@@ -232,15 +232,16 @@ export class CodeIndex {
   }
 
   /** The manifest of what the user sees, with the store and model open for the duration of `use`. */
-  private async withView<T>(opts: ViewOptions, use: (view: Manifest, store: StoreHandle, embedder: Embedder, laid: SourcesView) => Promise<T>): Promise<T> {
+  private async withView<T>(opts: ViewOptions, use: (view: Manifest, store: StoreHandle, embedder: Embedder, laid: SourcesView) => Promise<T>, meanwhile?: (store: StoreHandle, embedder: Embedder) => void): Promise<T> {
     const asIs = new AsIs(() => this.ctx, opts.writesRequired ? undefined : this.hooks.onNotice, opts.writesRequired);
     if (opts.update !== false) await asIs.catchUp(() => this.ensureFresh());
     const manifest = opts.update === false ? await this.manifestAtHead() : this.ctx.kind.baseManifest(this.ctx);
     if (!manifest) throw new OcragError('no index for this commit yet: run "ocrag index"', 'index', INDEX_RUN);
-    // git reads the work tree on the other core while the model loads.
+    // git reads the work tree on the other core while the model loads, and `meanwhile` works (a search: its set restored).
     const changes = opts.committedOnly ? null : this.ctx.kind.workingChanges(this.ctx);
     changes?.catch(() => undefined);
     return this.withStore(async (store, embedder) => {
+      if (changes) meanwhile?.(store, embedder);
       const view = changes ? await asIs.edits(() => withWorkingTree(this.ctx, manifest, store, embedder, changes), manifest) : manifest;
       const laid = await asIs.sources(() => withSources(this.ctx, view, viewSources(this.ctx, opts.sources !== false), store, embedder, opts.onProgress), view);
       return use(laid.view, store, embedder, laid);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { before, describe, test } from 'node:test';
 import { packStrings, unpackStrings } from '../../src/search/packed-strings.js';
 import { ListTable } from '../../src/search/postings.js';
@@ -79,6 +80,34 @@ describe('packed columns', () => {
     assert.deepEqual(again.get('beta')!.map((l) => [...l]), [[7], [4]]);
     assert.deepEqual(again.get('gamma')!.map((l) => [...l]), [[1], [2]]);
   });
+
+  test('a packed table keeps its keys in order, found by bisection once restored; a table packed before, in any order, by a map', () => {
+    const words = ['zeta', 'alpha', 'Beta', 'naïve', '数据', 'emoji🎉', '', 'alp', 'alpha2'];
+    const table = new ListTable(['int32']);
+    words.forEach((w, i) => table.writable(w)[0].push(i));
+    const packed = table.pack();
+    assert.equal(packed.inOrder, true);
+    assert.deepEqual(unpackStrings(packed.keys), [...words].sort());
+    const legacy = { ...packed, keys: packStrings(words), starts: Uint32Array.from([0, ...words.map((_, i) => i + 1)]), columns: [Int32Array.from(words.keys())], inOrder: undefined };
+    for (const restored of [ListTable.unpack(packed), ListTable.unpack(legacy)]) {
+      words.forEach((w, i) => assert.deepEqual([...restored.get(w)![0]], [i], w));
+      for (const absent of ['alph', 'alpha3', 'zz', 'A', '数']) assert.equal(restored.get(absent), undefined, absent);
+      assert.equal(restored.keysAsSaid(), true);
+    }
+    assert.notEqual(ListTable.unpack(legacy).pack(), legacy, 'a table restored out of order is packed anew, in order');
+    assert.equal(ListTable.unpack(legacy).pack().inOrder, true);
+  });
+
+  test('a key that does not read back as written leaves a table unordered; keys said in order that are not are caught', () => {
+    const table = new ListTable(['int32']);
+    ['b', 'lone \ud800', 'a'].forEach((w, i) => table.writable(w)[0].push(i));
+    const packed = table.pack();
+    assert.equal(packed.inOrder, false);
+    assert.deepEqual([...ListTable.unpack(packed).get('a')![0]], [2]);
+    const claimed = { keys: packStrings(['b', 'a']), starts: Uint32Array.from([0, 1, 2]), columns: [Int32Array.from([0, 1])], inOrder: true };
+    assert.equal(ListTable.unpack(claimed).keysAsSaid(), false);
+    assert.equal(ListTable.unpack({ ...claimed, keys: packStrings(['a', 'a']) }).keysAsSaid(), false, 'a key twice');
+  });
 });
 
 test('name words read back per file; runs that name no word are damage, never a misread', () => {
@@ -154,6 +183,31 @@ describe('the resident snapshot of a one-shot search', () => {
     assert.equal(readSnapshot(file, 512), null);
     assert.deepEqual(await answers(repo), built);
     assert.ok(fs.readFileSync(file).subarray(0, 8).equals(good.subarray(0, 8)), 'written anew in this layout');
+  });
+
+  test('its words and names are kept in order, as its header says; one that does not say so is read through a map, answering the same', async () => {
+    const [file] = residentFiles(repo);
+    const restored = readSnapshot(file, 512)!;
+    try {
+      for (const table of [restored.state.postings.lists, restored.state.definitions]) assert.equal(table.pack(), table.pack(), 'in order: packs to what it was read from');
+    } finally {
+      restored.close();
+    }
+    const good = fs.readFileSync(file);
+    const said = ',"sortedKeys":true';
+    const at = good.indexOf(said);
+    assert.ok(at > 16 && at < 16 + good.readUInt32LE(8), 'said in the header');
+    const unsaid = Buffer.from(good);
+    unsaid.write(' '.repeat(said.length), at, 'latin1');
+    unsaid.writeUInt32LE(zlib.crc32(unsaid.subarray(16, 16 + unsaid.readUInt32LE(8))), 12);
+    fs.writeFileSync(file, unsaid);
+    const legacy = readSnapshot(file, 512)!;
+    try {
+      assert.notEqual(legacy.state.postings.lists.pack(), legacy.state.postings.lists.pack(), 'not said in order: packed anew');
+    } finally {
+      legacy.close();
+    }
+    assert.deepEqual(await answers(repo), built);
   });
 
   test('the members and name words it keeps are what the rows give', () => {

@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { contentEmbeddingText, contentTerms } from '../../src/index/content-text.js';
+import { packStrings, unpackStrings } from '../../src/search/packed-strings.js';
+import { ListTable, PostingTable } from '../../src/search/postings.js';
 import { readSnapshot, writeSnapshot, type ResidentState } from '../../src/search/resident-snapshot.js';
 import { openRemote, readRemoteIdentity, readRemoteSearchSet, writeRemoteSearchSet } from '../../src/store/remote.js';
 import { cloneRepo, git, runCli, runJson, tempDir } from '../helpers.js';
@@ -14,7 +16,7 @@ import { startS3, type S3Server } from '../share/s3-server.js';
 import { answers, AUTH_PY, indexState, INJECTED, markBlob, rewriteContent, vectorOf, verifyRepo } from './verify-helpers.js';
 
 const QUESTION = 'how is the password verified';
-const PREFIXES = ['text', 'norm', 'contents', 'set', 'mark', 'postings', 'symbols', 'members', 'names', 'vector', 'crumb', 'setvector'] as const;
+const PREFIXES = ['text', 'norm', 'contents', 'set', 'mark', 'postings', 'symbols', 'members', 'names', 'vector', 'crumb', 'setvector', 'order'] as const;
 
 describe('an index run holds what it copies from the team store to the repository', () => {
   let s3: S3Server;
@@ -166,6 +168,23 @@ describe('an index run holds what it copies from the team store to the repositor
       tfs.push(50);
     });
     await firstSearch('postings', /row \d+ \([0-9a-f]{12}:\d+-\d+\) is listed under words that are not its own/);
+  });
+
+  test('a published set whose words are said to be in order and are not, so that looking one up misses its chunks', async () => {
+    await tamperSet('order', (state) => {
+      const packed = state.postings.lists.pack();
+      const keys = unpackStrings(packed.keys);
+      const order = keys.map((_, k) => k).reverse();
+      const starts = new Uint32Array(keys.length + 1);
+      order.forEach((k, j) => (starts[j + 1] = starts[j] + packed.starts[k + 1] - packed.starts[k]));
+      const columns = packed.columns.map((column) => {
+        const out = new (column.constructor as Int32ArrayConstructor)(column.length);
+        order.forEach((k, j) => out.set(column.subarray(packed.starts[k], packed.starts[k + 1]), starts[j]));
+        return out;
+      });
+      state.postings = new PostingTable(ListTable.unpack({ keys: packStrings(order.map((k) => keys[k])), starts, columns, inOrder: true }));
+    });
+    await firstSearch('order', /its words or names are said to be in order and are not/);
   });
 
   test('a published set whose symbol table answers check_password with another chunk', async () => {

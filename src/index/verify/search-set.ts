@@ -33,6 +33,8 @@ export function derivedProblem(state: ResidentState, sampled: ReadonlySet<number
   // Every entry of every list is visited (tokio's postings: ~500,000): a byte per row, not a set look-up.
   const rows = new Uint8Array(state.info.length);
   for (const i of sampled) rows[i] = 1;
+  // Looked up by bisection, keys out of order would hide the chunks of every word they put out of reach.
+  if (!state.postings.lists.keysAsSaid() || !state.definitions.keysAsSaid()) return 'its words or names are said to be in order and are not';
   const found = listed(state.postings.lists.pack(), rows, 1);
   const defined = listed(state.definitions.pack(), rows, null);
   for (const [i, want] of wanted) {
