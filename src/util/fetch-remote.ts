@@ -68,10 +68,11 @@ export async function fetchRemote(url: URL, init: RequestInit, shown: string, li
  * The one door of every https request ocrag makes (a remote store, an artifact's URL, a model pull): Node's fetch,
  * unless the installed command deferred NODE_EXTRA_CA_CERTS to `caFile`; then an https URL is asked through
  * https-request.ts, trusting what Node would have trusted with the variable set (its own roots and the file's).
- * Node 20's fetch takes no certificates of its own. A plain http URL is Node's fetch either way.
+ * Node 20's fetch takes no certificates of its own. A plain http URL goes that way too: a redirect it follows to
+ * https must trust the file as well.
  */
 export async function trustedFetch(url: URL, init: RequestInit, caFile: string | null): Promise<Response> {
-  if (caFile === null || url.protocol !== 'https:') return fetch(url, init);
+  if (caFile === null) return fetch(url, init);
   return (await import('./https-request.js')).fetchTrusting(url, init, caFile);
 }
 

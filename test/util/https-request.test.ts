@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -90,6 +91,18 @@ describe('the TLS door answers as Node fetch with NODE_EXTRA_CA_CERTS', () => {
     const door: unknown[] = [];
     for (const [i, a] of asks.entries()) door.push(await summary(await trustedFetch(new URL(urls[i]), a.init, ca)));
     assert.deepEqual(door, node);
+  });
+
+  test('a plain http URL that redirects to https trusts the file there too', async () => {
+    const plain = http.createServer((_req, res) => res.writeHead(302, { location: `${bases[0]}/echo` }).end());
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await trustedFetch(new URL(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/up`), {}, ca);
+      assert.equal(res.status, 200);
+      assert.match(await res.text(), /^GET \/echo /);
+    } finally {
+      plain.close();
+    }
   });
 
   test('a connection that breaks off in the body fails the read, not the process', async () => {
