@@ -147,6 +147,9 @@ describe('the installed command: a sh launcher that defers NODE_EXTRA_CA_CERTS',
       delete unset.OCRAG_NODE_EXTRA_CA_CERTS;
       const r = await ended(probe, ['0'], unset);
       assert.deepEqual([said(r.stdout).node, said(r.stdout).deferred], [null, null]);
+      // One inherited without NODE_EXTRA_CA_CERTS is not the user's (README): Node would trust no such file.
+      const stale = await ended(probe, ['0'], { ...unset, NODE_EXTRA_CA_CERTS: '', OCRAG_NODE_EXTRA_CA_CERTS: certs.ca });
+      assert.deepEqual([said(stale.stdout).node, said(stale.stdout).deferred], ['', null]);
       const killed = await ended(probe, ['signal'], unset);
       assert.deepEqual([killed.code, killed.signal], [null, 'SIGTERM']);
     });
