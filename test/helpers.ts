@@ -137,3 +137,14 @@ export async function storedChunks(store: ChunkStore): Promise<{ id: string; blo
   }
   return out;
 }
+
+/** A CA, and a certificate for 127.0.0.1 it signed, made with the openssl CLI. */
+export function makeCertificates(dir: string): { ca: string; key: string; cert: string } {
+  const [ca, caKey, key, csr, cert, ext] = ['ca.pem', 'ca.key', 'server.key', 'server.csr', 'server.pem', 'ext.cnf'].map((f) => path.join(dir, f));
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', caKey, '-out', ca, '-days', '2', '-subj', '/CN=ocrag test CA');
+  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', csr, '-subj', '/CN=127.0.0.1');
+  fs.writeFileSync(ext, 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  openssl('x509', '-req', '-in', csr, '-CA', ca, '-CAkey', caKey, '-CAcreateserial', '-out', cert, '-days', '2', '-extfile', ext);
+  return { ca, key, cert };
+}

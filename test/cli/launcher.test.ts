@@ -10,22 +10,11 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { cloneRepo, makeFixtureRepo, PROJECT_ROOT, runCommand, runJson, tempDir } from '../helpers.js';
+import { cloneRepo, makeCertificates, makeFixtureRepo, PROJECT_ROOT, runCommand, runJson, tempDir } from '../helpers.js';
 
 const BIN = path.join(PROJECT_ROOT, (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.ocrag);
 /** The node that runs the tests first on PATH, where the launcher's `exec node` finds it. */
 const PATH_WITH_NODE = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
-
-/** A CA, and a certificate for 127.0.0.1 it signed, made with the openssl CLI. */
-function makeCertificates(dir: string): { ca: string; key: string; cert: string } {
-  const [ca, caKey, key, csr, cert, ext] = ['ca.pem', 'ca.key', 'server.key', 'server.csr', 'server.pem', 'ext.cnf'].map((f) => path.join(dir, f));
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', caKey, '-out', ca, '-days', '2', '-subj', '/CN=ocrag test CA');
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', csr, '-subj', '/CN=127.0.0.1');
-  fs.writeFileSync(ext, 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  openssl('x509', '-req', '-in', csr, '-CA', ca, '-CAkey', caKey, '-CAcreateserial', '-out', cert, '-days', '2', '-extfile', ext);
-  return { ca, key, cert };
-}
 
 /** A link to `target` in a folder of its own, relative as npm's node_modules/.bin links are. */
 function linkedFrom(target: string, name: string): string {

@@ -4,7 +4,7 @@
 // the variable, give the same statuses, headers and bodies: redirects (followed, handed back, a 303 turned into a GET,
 // credentials dropped at another origin), a gzip or brotli body, HEAD, 204, a body sent.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { trustedFetch } from '../../src/util/fetch-remote.js';
-import { tempDir } from '../helpers.js';
+import { makeCertificates, tempDir } from '../helpers.js';
 
 interface Ask {
   path: string;
@@ -33,14 +33,9 @@ describe('the TLS door answers as Node fetch with NODE_EXTRA_CA_CERTS', () => {
   let bases: string[];
 
   before(async () => {
-    const dir = tempDir('door-pki');
-    const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=ocrag door CA');
-    openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
-    fs.writeFileSync(path.join(dir, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-    openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext.cnf');
-    ca = path.join(dir, 'ca.pem');
-    const served = { key: fs.readFileSync(path.join(dir, 'server.key')), cert: fs.readFileSync(path.join(dir, 'server.pem')) };
+    const made = makeCertificates(tempDir('door-pki'));
+    ca = made.ca;
+    const served = { key: fs.readFileSync(made.key), cert: fs.readFileSync(made.cert) };
     servers = [0, 1].map(() =>
       https.createServer(served, (req, res) => {
         const elsewhere = `https://127.0.0.1:${(servers[1].address() as AddressInfo).port}/echo`;
