@@ -180,8 +180,10 @@ function firstWrite(dir: string, t: number): { ms: () => number; close: () => vo
  */
 export async function benchOneFileSearchable(clones: string[], clis: string[], rounds: number, poll = false): Promise<Searchable[]> {
   // Not spawnSync: the watchers below must hear their events while a search runs.
-  const search = (repo: string, cli: string, word: string, file: string) =>
-    new Promise<boolean>((resolve) => execFile(commandOf(cli)[0], [...commandOf(cli)[1], 'search', word, '-k', '3', '--path', file, '--no-update', '--json'], { cwd: repo, env: ENV }, (_e, stdout) => resolve(String(stdout).includes(word))));
+  const search = (repo: string, cli: string, word: string, file: string) => {
+    const [cmd, args] = commandOf(cli);
+    return new Promise<boolean>((resolve) => execFile(cmd, [...args, 'search', word, '-k', '3', '--path', file, '--no-update', '--json'], { cwd: repo, env: ENV }, (_e, stdout) => resolve(String(stdout).includes(word))));
+  };
   const out: Searchable[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const [i, cli] of clis.entries()) {
