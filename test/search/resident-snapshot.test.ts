@@ -83,7 +83,8 @@ describe('packed columns', () => {
   });
 
   test('a packed table keeps its keys in order, found by bisection once restored; a table packed before, in any order, by a map', () => {
-    const words = ['zeta', 'alpha', 'Beta', 'naïve', '数据', 'emoji🎉', '', 'alp', 'alpha2'];
+    // ｚ (U+FF5A) sorts after 🎉 (U+1F389) in UTF-16 units, as `<` compares, and before it in code points (UTF-8 bytes).
+    const words = ['zeta', 'alpha', 'Beta', 'naïve', '数据', 'emoji🎉', '', 'alp', 'alpha2', '\uff5a', '🎉'];
     const table = new ListTable(['int32']);
     words.forEach((w, i) => table.writable(w)[0].push(i));
     const packed = table.pack();
