@@ -11,7 +11,7 @@ export interface PackedLists {
   columns: (Int32Array | Float32Array)[];
   /**
    * The keys are in ascending order (JavaScript's, of UTF-16 units), none twice, each read back exactly as written
-   * (well-formed): a reader then finds a key by bisection instead of mapping every key first (see `findSorted`).
+   * (well-formed): a reader then finds a key by bisection instead of mapping every key first (see `sortedFinder`).
    */
   inOrder?: boolean;
 }

@@ -12,8 +12,9 @@ import { SectionDamageError } from '../../src/search/sectioned-file.js';
 import { memberIndices } from '../../src/search/members.js';
 import { readSnapshot } from '../../src/search/resident-snapshot.js';
 import { LazyStrings } from '../../src/search/restored-chunk.js';
-import { ResidentChunks } from '../../src/search/resident.js';
+import { ResidentChunks, residentLoads } from '../../src/search/resident.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
+import { openWorkspace } from '../../src/workspace/index.js';
 import { git, makeFixtureRepo, runCli, runJson, tempDir } from '../helpers.js';
 
 interface Result {
@@ -82,7 +83,8 @@ describe('packed columns', () => {
   });
 
   test('a packed table keeps its keys in order, found by bisection once restored; a table packed before, in any order, by a map', () => {
-    const words = ['zeta', 'alpha', 'Beta', 'naïve', '数据', 'emoji🎉', '', 'alp', 'alpha2'];
+    // ｚ (U+FF5A) sorts after 🎉 (U+1F389) in UTF-16 units, as `<` compares, and before it in code points (UTF-8 bytes).
+    const words = ['zeta', 'alpha', 'Beta', 'naïve', '数据', 'emoji🎉', '', 'alp', 'alpha2', '\uff5a', '🎉'];
     const table = new ListTable(['int32']);
     words.forEach((w, i) => table.writable(w)[0].push(i));
     const packed = table.pack();
@@ -162,6 +164,21 @@ describe('the resident snapshot of a one-shot search', () => {
     // A process that rebuilt the set from the store would have written the snapshot again.
     assert.equal(fs.statSync(file).mtimeMs, written, 'restored, not rebuilt');
     assert.equal(built[1][0].path, 'src/cli/args.ts', 'the symbol table survives the restore');
+  });
+
+  test('a search in this process restores it once (begun while git reads the tree) and reads nothing from the store', async () => {
+    const restored = readSnapshot(residentFiles(repo)[0], 512)!;
+    const count = restored.state.info.length;
+    restored.close();
+    const loads = { ...residentLoads };
+    const workspace = await openWorkspace(repo);
+    try {
+      assert.equal((await workspace.search('parseArgs', { k: 1 }))[0]?.path, 'src/cli/args.ts');
+    } finally {
+      await workspace.close();
+    }
+    assert.equal(residentLoads.fromSnapshot - loads.fromSnapshot, count, 'the set restored early is the one searched: restored once');
+    assert.equal(residentLoads.fromStore - loads.fromStore, 0, 'no chunk was read back from the store');
   });
 
   test('a torn or foreign snapshot is ignored, answers stay the same, and it is written anew', async () => {
