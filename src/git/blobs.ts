@@ -42,7 +42,8 @@ export class BlobReader {
     child.on('error', (e) => this.fail(new GitError(['cat-file'], null, `could not run git: ${e.message}`)));
     child.on('close', (code) => {
       const text = Buffer.concat(stderr).toString();
-      if (LAZY_FETCH_REFUSED.test(text) && this.queue.length) this.restartPast();
+      // Only the blob first in line: any other object would mean the answers so far were not what was asked.
+      if (this.queue.length && LAZY_FETCH_REFUSED.exec(text)?.[1] === this.queue[0].sha) this.restartPast();
       else this.fail(new GitError(['cat-file'], code, text || 'git cat-file exited early'));
     });
     child.stdin.on('error', () => undefined);

@@ -32,7 +32,7 @@ export class NotFetchedError extends OcragError {
 }
 
 /** Git's words when it would have fetched a missing object and was not allowed to. */
-export const LAZY_FETCH_REFUSED = /could not fetch [0-9a-f]+ from promisor remote/;
+export const LAZY_FETCH_REFUSED = /could not fetch ([0-9a-f]+) from promisor remote/;
 
 export interface GitRunOptions {
   cwd: string;

@@ -134,9 +134,13 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ file
     if (!st.isFile()) continue;
     const before = last.files[rel];
     const same = before && before.size === st.size && before.mtimeMs === st.mtimeMs;
-    const read = same || st.size > READ_LIMIT ? null : readRegularFile(absolute, READ_LIMIT);
-    if (!same && st.size <= READ_LIMIT && !read) continue;
-    const blob = same ? before.blob : read && read.size <= READ_LIMIT ? gitBlobId(read.bytes) : '';
+    let blob = same ? before.blob : '';
+    if (!same && st.size <= READ_LIMIT) {
+      const read = readRegularFile(absolute, READ_LIMIT);
+      if (!read) continue;
+      // Grown past the limit since the stat: too big to read, as the stat would have said.
+      blob = read.size <= READ_LIMIT ? gitBlobId(read.bytes) : '';
+    }
     const scannedFile: ScannedFile = { size: st.size, mtimeMs: st.mtimeMs, blob };
     next.files[rel] = scannedFile;
     const shown = prefixedKey(prefix, rel);

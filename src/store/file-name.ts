@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 
 /**
  * The longest name kept as it is: a file name holds 255 bytes, and each is first written beside as a temporary
- * file ~35 bytes longer (`.json.<pid>.<ms>.tmp`, util/atomic-write.ts).
+ * file 31 bytes longer (`.json.<pid>.<ms>.tmp`, util/atomic-write.ts: a pid of 7 digits, Linux's most, and 13 of
+ * milliseconds). Exactly the names that were kept whole before this limit (the rest failed) still are: a branch
+ * keeps its index.
  */
-const MAX_NAME = 200;
+const MAX_NAME = 255 - '.json.4194304.1796635859935.tmp'.length;
 
 /** Hex digits of the name's hash that keep a shortened name apart from every other (64 bits). */
 const HASH_CHARS = 16;

@@ -3,6 +3,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+import { BlobReader } from '../../src/git/blobs.js';
+import { listTree } from '../../src/git/tree.js';
 import { git, runCli, tempDir } from '../helpers.js';
 
 /*
@@ -80,6 +82,25 @@ describe('a partial clone whose remote answers: ocrag downloads nothing', () => 
     assert.equal(objects(repo), held, 'no object was fetched');
     const search = await runCli(['search', 'flux capacitor inside_7', '-k', '1'], repo);
     assert.match(search.stdout, /^src\/inside7\.py:1-2/, 'the clone indexes its cone as before');
+  });
+
+  test('the blob reader answers each blob the clone lacks as missing, the others in order, and fetches none', async () => {
+    const repo = clone(from, '--filter=blob:none', '--sparse');
+    git(repo, 'sparse-checkout', 'set', 'src');
+    const held = objects(repo);
+    const entries = await listTree(repo, 'HEAD');
+    const [a, b, c] = entries.filter((e) => e.kind === 'file');
+    const [x, y, z] = entries.filter((e) => e.kind === 'unfetched');
+    const expected = (e: typeof a) => (e.kind === 'file' ? fs.readFileSync(path.join(repo, e.path), 'utf8') : null);
+    const reader = new BlobReader(repo);
+    const first = [a, x, y, b, z, c];
+    assert.deepEqual((await Promise.all(first.map((e) => reader.read(e.blob)))).map((r) => r?.toString('utf8') ?? null), first.map(expected));
+    // Asked as the reader closes: answered by the git started past the last missing blob.
+    const last = [y, a];
+    const pending = Promise.all(last.map((e) => reader.read(e.blob)));
+    await reader.close();
+    assert.deepEqual((await pending).map((r) => r?.toString('utf8') ?? null), last.map(expected));
+    assert.equal(objects(repo), held, 'no object was fetched');
   });
 
   test('a treeless clone never checked out: every command says what to run, exit 3, one line, and nothing is fetched', async () => {

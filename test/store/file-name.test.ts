@@ -17,4 +17,9 @@ test('a short name is kept as it always was; a long one is cut, ends in its hash
     assert.notEqual(manifestKey(`${name}2`, 'c0ffee'), key);
   }
   assert.equal(fileNameFor('', 'notes'), 'notes');
+  // Every name that fit before names were cut still names the same file (its index is not lost).
+  const longest = `${'a'.repeat(200)}/${'b'.repeat(14)}`;
+  assert.equal(manifestKey(longest, 'c0ffee'), `branch-${encodeURIComponent(longest)}`);
+  assert.equal(Buffer.byteLength(`${manifestKey(longest, 'c0ffee')}.json.4194304.1796635859935.tmp`), 255);
+  assert.match(manifestKey(`${longest}b`, 'c0ffee'), /\+[0-9a-f]{16}$/, 'one byte more is cut');
 });
