@@ -5,6 +5,7 @@ import type * as Vm from 'node:vm';
 import type * as Zlib from 'node:zlib';
 import { writeAtomicallyWith } from './atomic-write.js';
 import { LENT_IMPORT } from './import-package.js';
+import { readRegularFile } from './read-regular.js';
 
 // Required when first used: this module is part of the quick entry of every search, which a running server mostly
 // answers without either.
@@ -49,23 +50,10 @@ export function requireWithCodeCache(file: string, folder: string): Record<strin
 }
 
 function readOwn(file: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || !ours(stat) || stat.size > MAX_CACHE_BYTES || stat.size <= DIGEST_BYTES) return undefined;
-    const bytes = fs.readFileSync(fd);
-    const data = bytes.subarray(DIGEST_BYTES);
-    return digest(data).equals(bytes.subarray(0, DIGEST_BYTES)) ? data : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+  const read = readRegularFile(file, MAX_CACHE_BYTES);
+  if (!read || !ours(read.stat) || read.bytes.length !== read.size || read.size <= DIGEST_BYTES) return undefined;
+  const data = read.bytes.subarray(DIGEST_BYTES);
+  return digest(data).equals(read.bytes.subarray(0, DIGEST_BYTES)) ? data : undefined;
 }
 
 /** Best effort: a cache that cannot be written is compiled without next time too. */

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 export interface RegularFile {
   size: number;
   bytes: Buffer;
+  /** The descriptor's own stat: whose the file is and when it changed, of the very file read. */
+  stat: fs.Stats;
 }
 
 /**
@@ -22,11 +24,11 @@ export function readRegularFile(file: string | Buffer, maxBytes: number): Regula
   try {
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) return null;
-    if (stat.size > maxBytes) return { size: stat.size, bytes: Buffer.alloc(0) };
+    if (stat.size > maxBytes) return { size: stat.size, bytes: Buffer.alloc(0), stat };
     const bytes = Buffer.allocUnsafe(stat.size);
     let at = 0;
     for (let n = -1; at < stat.size && n !== 0; at += n) n = fs.readSync(fd, bytes, at, stat.size - at, at);
-    return { size: stat.size, bytes: at === stat.size ? bytes : bytes.subarray(0, at) };
+    return { size: stat.size, bytes: at === stat.size ? bytes : bytes.subarray(0, at), stat };
   } catch {
     return null;
   } finally {

@@ -14,8 +14,11 @@ test('a regular file is read whole; past the limit only its size is told', () =>
   const dir = tempDir('regular');
   const file = path.join(dir, 'notes.md');
   fs.writeFileSync(file, 'the gazpacho protocol\n');
-  assert.deepEqual(readRegularFile(file, 1024), { size: 22, bytes: Buffer.from('the gazpacho protocol\n') });
-  assert.deepEqual(readRegularFile(Buffer.from(file), 10), { size: 22, bytes: Buffer.alloc(0) });
+  const whole = readRegularFile(file, 1024)!;
+  assert.deepEqual({ size: whole.size, bytes: whole.bytes }, { size: 22, bytes: Buffer.from('the gazpacho protocol\n') });
+  assert.equal(whole.stat.ino, fs.statSync(file).ino, 'the stat is the file read');
+  const past = readRegularFile(Buffer.from(file), 10)!;
+  assert.deepEqual({ size: past.size, bytes: past.bytes }, { size: 22, bytes: Buffer.alloc(0) });
   assert.equal(readRegularFile(path.join(dir, 'gone.md'), 1024), null);
 });
 

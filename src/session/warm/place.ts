@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processState } from '../../util/process-state.js';
+import { readRegularFile } from '../../util/read-regular.js';
 import { VERSION } from '../../util/version.js';
 
 /**
@@ -114,23 +115,18 @@ export function sweepDeadServers(folder: string): void {
 
 /** A record read without following a link, small, ours; null for anything else. */
 function readRecord(file: string): { value: WarmRecord; at: number } | null {
-  let fd: number;
+  const read = readRegularFile(file, RECORD_BYTES);
+  if (!read || !isOurs(read.stat, 'file') || read.bytes.length !== read.size) return null;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    const value = JSON.parse(read.bytes.toString('utf8')) as WarmRecord;
+    return value && typeof value === 'object' ? { value, at: read.stat.mtimeMs } : null;
   } catch {
     return null;
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!isOurs(stat, 'file') || stat.size > 4096) return null;
-    const value = JSON.parse(fs.readFileSync(fd, 'utf8')) as WarmRecord;
-    return value && typeof value === 'object' ? { value, at: stat.mtimeMs } : null;
-  } catch {
-    return null;
-  } finally {
-    fs.closeSync(fd);
   }
 }
+
+/** A server's record is a few hundred bytes: anything past this is not one. */
+const RECORD_BYTES = 4096;
 
 function lstat(file: string): fs.Stats | undefined {
   try {
