@@ -7,9 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { before, describe, test } from 'node:test';
-import { residentLoads } from '../../src/search/resident.js';
 import { snapshotDamage } from '../../src/search/resident-snapshot.js';
-import { openWorkspace } from '../../src/workspace/index.js';
+import { firstSearchLoads } from '../search/first-search-loads.js';
 import { cloneRepo, git, makeFixtureRepo, runCli, runJson, tempDir, TEST_CACHE } from '../helpers.js';
 
 // The in-process searches below load the model from the test cache, as the CLI runs do.
@@ -46,17 +45,6 @@ async function builtBySearch(repo: string, queries = QUERIES): Promise<{ bytes: 
   }
 }
 
-/** Where the first in-process search's set came from. */
-async function firstSearchLoads(repo: string): Promise<{ fromStore: number; fromSnapshot: number }> {
-  const before = { ...residentLoads };
-  const workspace = await openWorkspace(repo);
-  try {
-    assert.equal((await workspace.search('parseArgs', { k: 1 }))[0]?.path, 'src/cli/args.ts');
-  } finally {
-    await workspace.close();
-  }
-  return { fromStore: residentLoads.fromStore - before.fromStore, fromSnapshot: residentLoads.fromSnapshot - before.fromSnapshot };
-}
 
 describe('an import into a new store leaves search ready', () => {
   let origin: string;
