@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { selectionKey } from '../index/manifest-state.js';
 import type { IndexContext } from '../index/index-context.js';
@@ -14,13 +13,12 @@ import type { ChunkBatch, ChunkReader, ContentStore } from '../store/contract.js
 import type { Embedder } from '../embed/index.js';
 import { IMPORT_SAMPLE, pathsByBlob, rowSaysOfBatch, verifierFor, type RowVerifier } from '../index/verify/index.js';
 import type { IndexIdentity } from '../store/identity.js';
-import { ensureGitExclude } from '../store/layout.js';
 import { manifestKey, readManifest, writeManifest, type Manifest } from '../store/manifest.js';
 import { openStore, storeExists } from '../store/open-store.js';
 import { StagedStore } from '../store/staging.js';
 import { ArtifactError } from '../util/errors.js';
-import { withIndexLock as withLock } from '../util/file-lock.js';
 import { digestOf } from './checksum.js';
+import { withImportLock } from './import-lock.js';
 import { ChunkWriter } from './chunk-writer.js';
 import { assertCompatible, chunkMember, ENTRY, requireArtifactFile, type ArtifactHeader } from './format.js';
 import { describeConfigured, localIdentity } from './local-identity.js';
@@ -104,7 +102,7 @@ export async function importArtifact(target: ImportTarget, file: string, opts: I
  */
 async function importIntoNewStore(ctx: IndexContext, run: ImportRun): Promise<Outcome | null> {
   if (storeExists(ctx.layout) && !rebuildReason(ctx)) return null;
-  return withIndexLock(ctx, run.opts, async () => {
+  return withImportLock(ctx, run.opts.onNotice, async () => {
     const meta = readMeta(ctx.layout.meta);
     if (meta) assertSameModel(meta, run.local);
     const reason = rebuildReason(ctx);
@@ -150,7 +148,7 @@ async function importStaged(ctx: IndexContext, run: ImportRun, inHand: ChunksInH
 }
 
 async function importIntoStore(ctx: IndexContext, run: ImportRun): Promise<Outcome> {
-  return withIndexLock(ctx, run.opts, async () => {
+  return withImportLock(ctx, run.opts.onNotice, async () => {
     // Under the lock nothing deletes chunks, and a row stored already is never written again: it need only say what
     // the stored one says, so importing an artifact twice checks no blob (tokio: 2.9 s, 11.6 s checking them all).
     let stored = new Map<string, string>();
@@ -215,14 +213,6 @@ async function storedRows(ctx: IndexContext, dim: number, manifest: Manifest): P
     rows.clear();
   }
   return rows;
-}
-
-async function withIndexLock<T>(ctx: IndexContext, opts: ImportOptions, use: () => Promise<T>): Promise<T> {
-  fs.mkdirSync(ctx.layout.dir, { recursive: true });
-  return withLock(ctx.layout.lock, opts.onNotice, () => {
-    ensureGitExclude(ctx.repo);
-    return use();
-  });
 }
 
 async function checkRepository(ctx: IndexContext, run: ImportRun, verified: VerifiedArtifact): Promise<ImportSummary['repository']> {

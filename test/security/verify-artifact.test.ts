@@ -187,6 +187,11 @@ describe('import holds every row of an artifact to the repository', () => {
     assert.equal(r.code, 4, r.stderr);
     assert.match(r.stderr, /^ocrag: artifact refused: src\/extra\.py:1-2 \(blob [0-9a-f]{12}\) belongs to a blob this repository does not have, so it cannot be checked: git fetch, then try again; nothing was imported\n$/);
     assert.deepEqual(await indexState(victim), state);
+    // Refused where there was no index yet: nothing is left behind, not even an empty .ocrag/.
+    const unindexed = cloneRepo(victim, 'unindexed');
+    const none = await runCli(['import', newer], unindexed);
+    assert.equal(none.code, 4, none.stderr);
+    assert.equal(fs.existsSync(path.join(unindexed, '.ocrag')), false, 'no .ocrag/ where there was none');
     git(victim, 'fetch', '-q');
     const imported = await runJson<{ chunksAdded: number }>(['import', newer], victim);
     assert.ok(imported.chunksAdded > 0);
