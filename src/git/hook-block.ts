@@ -1,3 +1,5 @@
+import { DEFERRED_CA_CERTS } from '../util/deferred-ca.js';
+
 /**
  * The lines ocrag adds to a git hook, as text: pure functions, no file is touched here (hook-files.ts writes them).
  *
@@ -52,6 +54,9 @@ export function findProgramLines(fallback: InstalledCli | null): string[] {
   if (fallback) {
     const entry = shellQuote(fallback.entry);
     lines.push(`[ -n "$bin" ] || [ ! -f ${entry} ] || ! outside ${entry} resolve || { bin=${entry} node=${shellQuote(fallback.node)}; }`);
+    // The fallback starts node itself, past the installed command's sh launcher: so it defers the certificates as
+    // that launcher does (scripts/launcher-head.sh), or every hook run pays Node's parse of them (40 ms here).
+    lines.push(`[ -z "$node" ] || if [ -n "\${NODE_EXTRA_CA_CERTS-}" ]; then ${DEFERRED_CA_CERTS}=$NODE_EXTRA_CA_CERTS; export ${DEFERRED_CA_CERTS}; unset NODE_EXTRA_CA_CERTS; else unset ${DEFERRED_CA_CERTS}; fi`);
   }
   lines.push('[ -n "$bin" ] || exit 0');
   return lines;
