@@ -12,6 +12,7 @@ import { checkpoint, crashPoint } from './crash-point.js';
 import { chunksOfBlob } from './blob-chunks.js';
 import { StoreRate, type BlobProgress, type IndexPhase } from './progress.js';
 import { eventLoopYielder } from '../util/event-loop.js';
+import type { HandedChunks } from './handed-chunks.js';
 
 /** A blob to store, named by one path it lives at (its extension picks the chunker's language). */
 export interface BlobToIndex {
@@ -64,7 +65,7 @@ export async function embedBlobs(
   embedder: Embedder,
   blobs: BlobToIndex[],
   read: (b: BlobToIndex) => Promise<Buffer | null>,
-  settings: { maxLineChars: number; onProgress?: (p: BlobProgress) => void; signal?: AbortSignal; copyContents?: CopyContents; onStored?: (rows: PendingChunk[]) => void },
+  settings: { maxLineChars: number; onProgress?: (p: BlobProgress) => void; signal?: AbortSignal; copyContents?: CopyContents; onStored?: (rows: PendingChunk[]) => void; handed?: HandedChunks },
 ): Promise<EmbedBlobsResult> {
   const result: EmbedBlobsResult = { chunks: 0, embedded: 0, copied: 0, writes: 0, marks: [], languages: new Set() };
   if (blobs.length === 0) return result;
@@ -107,6 +108,10 @@ export async function embedBlobs(
     embedder.prepare?.(missing.size);
     if (asking) for (const key of await asking) missing.delete(key);
     for (const key of missing) claimed.add(key);
+    // What an early answer embedded (early/hand-off.ts): the same text through the same model, so the same vector.
+    const handed = settings.handed?.contents;
+    if (handed) for (const r of rows) if (missing.has(r.key) && handed.has(r.key)) Object.assign(r, handed.get(r.key));
+    if (handed) for (const key of missing) if (handed.has(key)) missing.delete(key);
     if (settings.copyContents && missing.size) {
       const wanted: ContentsWanted = new Map();
       for (const r of rows) if (missing.has(r.key) && !wanted.has(r.key)) wanted.set(r.key, r);
@@ -157,7 +162,8 @@ export async function embedBlobs(
     embedding = embedded.catch(() => undefined);
     writing.catch(() => undefined);
   };
-  const reads = readEach(blobs, read, READ_AHEAD);
+  // A blob an early answer chunked is not read again.
+  const reads = readEach(blobs, (b) => (settings.handed?.chunksOf(b) ? Promise.resolve(null) : read(b)), READ_AHEAD);
   // Blobs read ahead are chunked without a pause for I/O otherwise: the process would not answer meanwhile.
   const pause = eventLoopYielder();
   try {
@@ -167,7 +173,7 @@ export async function embedBlobs(
       if (!next) break;
       const { item: entry } = next;
       const bytes = await next.read;
-      const content = await chunksOfBlob(entry.path, bytes, settings.maxLineChars);
+      const content = settings.handed?.chunksOf(entry) ?? (await chunksOfBlob(entry.path, bytes, settings.maxLineChars));
       counts.chunked = done;
       tell('chunking');
       if ('reason' in content) {

@@ -20,6 +20,7 @@ import { checkRemote, openRemoteReader, readThrough, remoteContents, type ReadTh
 import { buildManifest } from './build-manifest.js';
 import { recordGcCheck } from './gc-policy.js';
 import type { ChunksInHand } from './chunks-in-hand.js';
+import type { HandedChunks } from './handed-chunks.js';
 import { embedBlobs, type BlobProgress, type BlobToIndex, type IndexPhase } from './embed-blobs.js';
 import { indexKnownTree, summarize, type IndexSummary } from './known-tree.js';
 import { selectFiles, type Selection } from './select.js';
@@ -56,6 +57,8 @@ export interface IndexOptions {
    * machine) of a one-file commit's run before its manifest. Larger runs compact before their search indexes.
    */
   deferCompaction?: boolean;
+  /** What the early answer that started this run chunked and embedded (early/hand-off.ts), taken when it fits. */
+  handed?: HandedChunks;
 }
 
 /** A run that stored at most this many chunks (a group's worth: a commit's, not a branch's) may defer compaction. */
@@ -150,9 +153,10 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
     phase('reading', 0, pending.length);
     const reader = new BlobReader(ctx.repo.root);
     const copyContents = fetched && remoteTables && check ? remoteContents(remoteTables, check, opts.onNotice) : undefined;
+    const handed = opts.handed?.fits({ ...identity, maxLineChars: ctx.config.maxLineChars }) ? opts.handed : undefined;
     let result;
     try {
-      result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress, signal: opts.signal, copyContents, onStored: opts.inHand?.stored });
+      result = await embedBlobs(store, embedder, pending, (b) => reader.read(b.blob), { maxLineChars: ctx.config.maxLineChars, onProgress: opts.onProgress, signal: opts.signal, copyContents, onStored: opts.inHand?.stored, handed });
       if (copyContents) await check!.finish();
       if (fetched) fetched.contents = result.copied;
     } catch (e) {

@@ -1,4 +1,5 @@
 import type { Embedder } from '../embed/index.js';
+import type { HandedChunks } from '../index/handed-chunks.js';
 import type { IndexOptions } from '../index/indexer.js';
 
 /** What a view holds: HEAD as indexed, uncommitted edits (unless committedOnly), the added sources (unless sources is false). */
@@ -25,7 +26,7 @@ export interface CodeIndexHooks {
    * clone's search answers from the team's published set at once and leaves the copy to that run
    * (index/remote-first.ts); absent, the search indexes first.
    */
-  startBackgroundIndex?: (root: string) => void;
+  startBackgroundIndex?: (root: string, earlyChunks?: string) => void;
 }
 
 export interface CodeIndexOptions {
@@ -35,4 +36,6 @@ export interface CodeIndexOptions {
    * CodeIndex release it themselves.
    */
   keepStoreOpen?: boolean;
+  /** What a search's early answer chunked and embedded, for this index's runs to take instead of doing it again. */
+  handed?: HandedChunks;
 }

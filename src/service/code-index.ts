@@ -132,7 +132,7 @@ export class CodeIndex {
   private runIndex(rebuild = false, holdingLock = false, signal?: AbortSignal, runId?: string, inHand?: ChunksInHand): Promise<IndexSummary> {
     const run = () =>
       this.recorded(rebuild, runId, async (onProgress) => {
-        const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress, onNotice: this.hooks.onNotice, signal, inHand, deferCompaction: true });
+        const summary = await (await import('../index/indexer.js')).indexHead(this.ctx, { rebuild, loadEmbedder: () => this.model(), onProgress, onNotice: this.hooks.onNotice, signal, inHand, deferCompaction: true, handed: this.options.handed });
         if (summary.upToDate) return summary;
         this.releaseStore();
         return settleRun(this.ctx, summary, inHand, this.hooks.onNotice);

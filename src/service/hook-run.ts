@@ -9,6 +9,10 @@ import { indexLayout } from '../store/layout.js';
 import { ForeignIndexError } from '../util/errors.js';
 import { tryLock } from '../util/file-lock.js';
 import { appendLog } from '../util/append-log.js';
+import { takeHandOff, type HandedChunks } from '../index/early/hand-off.js';
+
+/** `ocrag hook remote-first --early-chunks <sha256>`: the run a search's early answer started, and what it hands over. */
+const EARLY_CHUNKS_FLAG = '--early-chunks';
 
 /**
  * The detached work behind a git hook: index HEAD incrementally. Runs that fire while one is busy leave a
@@ -24,6 +28,9 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
     const { layout } = ctx;
     logFile = layout.log;
     makeIndexFolder(layout);
+    // Taken (and its file removed) before the lock: a run that finds the lock busy leaves nothing behind either.
+    const flag = args.indexOf(EARLY_CHUNKS_FLAG);
+    const handed = flag >= 0 && args[flag + 1] ? takeHandOff(layout, args[flag + 1]!) : null;
     const { pending } = layout;
     let headJustRead = true;
     for (;;) {
@@ -38,7 +45,7 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
           fs.rmSync(pending, { force: true });
           if (!headJustRead) ctx = { ...ctx, head: await readHead(ctx.repo.root) };
           headJustRead = false;
-          const s = await indexOnce(ctx, full);
+          const s = await indexOnce(ctx, full, handed);
           appendLog(
             layout.log,
             `${hook}: ${s.upToDate ? 'up to date' : 'indexed'} ${s.branch ?? 'detached'}@${s.commit.slice(0, 8)}: ${s.files} files, ${s.newBlobs} new blobs, ${s.chunksEmbedded} chunks embedded in ${s.seconds.toFixed(2)} s`,
@@ -65,14 +72,14 @@ export async function runHook(cwd: string, hook: string, args: string[]): Promis
  * One run under the lock. A tree the index already holds (a switch back to an indexed branch, a new branch)
  * is answered from the manifests alone: the model, the chunker and LanceDB are loaded only for real work.
  */
-async function indexOnce(ctx: IndexContext, full: { index: CodeIndex | null }): Promise<IndexSummary> {
+async function indexOnce(ctx: IndexContext, full: { index: CodeIndex | null }, handed: HandedChunks | null): Promise<IndexSummary> {
   const known = indexKnownTree(ctx);
   if (known) return known;
   let index = full.index;
   if (!index) {
     const { CodeIndex } = await import('./code-index.js');
     // The context the hook opened (git asked once): HEAD as read for this run, config and folder checked.
-    index = full.index = await CodeIndex.open(ctx);
+    index = full.index = await CodeIndex.open(ctx, {}, {}, handed ? { handed } : {});
   }
   return index.index({ holdingLock: true });
 }

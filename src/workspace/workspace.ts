@@ -46,7 +46,7 @@ export interface OpenOptions {
    * Starts an index run that outlives this process (the CLI: a detached child). Given, a fresh clone's search
    * answers from the team's published set at once and leaves the copy to that run.
    */
-  startBackgroundIndex?: (root: string) => void;
+  startBackgroundIndex?: (root: string, earlyChunks?: string) => void;
   /** Models kept loaded across workspaces (see ModelPool); the pool, not the workspace, closes them. */
   models?: ModelPool;
 }

@@ -1,5 +1,7 @@
 import { POOL_MIN_BATCH, type Embedder } from '../../embed/index.js';
 import { BlobReader } from '../../git/blobs.js';
+import type { Chunk } from '../../chunk/types.js';
+import type { MarkReason } from '../../store/blob-state.js';
 import type { BlobMark, ChunkRow } from '../../store/contract.js';
 import { chunksOfBlob } from '../blob-chunks.js';
 import { embedContents, rowsOf, type BlobToIndex, type PendingChunk } from '../embed-blobs.js';
@@ -8,6 +10,8 @@ import { embedContents, rowsOf, type BlobToIndex, type PendingChunk } from '../e
 export interface EmbeddedFiles {
   rows: (ChunkRow & { key: string })[];
   marks: BlobMark[];
+  /** Each blob read, by the path it was chunked as (its language): its chunks or why none, for the index run to take over (hand-off.ts). */
+  chunked: { blob: string; path: string; content: { chunks: Chunk[] } | { reason: MarkReason } }[];
 }
 
 /**
@@ -25,6 +29,7 @@ export async function embedFiles(root: string, embedder: Embedder, blobs: BlobTo
   const reader = new BlobReader(root);
   const rows: PendingChunk[] = [];
   const marks: BlobMark[] = [];
+  const chunked: EmbeddedFiles['chunked'] = [];
   const first = new Map<string, PendingChunk>();
   const embedding: Promise<number>[] = [];
   let slice: PendingChunk[] = [];
@@ -38,6 +43,7 @@ export async function embedFiles(root: string, embedder: Embedder, blobs: BlobTo
     for (const r of reads) r.catch(() => undefined);
     for (const [i, b] of blobs.entries()) {
       const content = await chunksOfBlob(b.path, await reads[i], maxLineChars);
+      chunked.push({ blob: b.blob, path: b.path, content });
       if ('reason' in content) {
         marks.push({ blob: b.blob, reason: content.reason });
         continue;
@@ -56,5 +62,5 @@ export async function embedFiles(root: string, embedder: Embedder, blobs: BlobTo
     await Promise.allSettled(embedding);
   }
   await Promise.all(embedding);
-  return { rows: rows.map((r) => ({ ...r, vector: first.get(r.key)!.vector!, terms: first.get(r.key)!.terms! })), marks };
+  return { rows: rows.map((r) => ({ ...r, vector: first.get(r.key)!.vector!, terms: first.get(r.key)!.terms! })), marks, chunked };
 }
