@@ -35,4 +35,6 @@ export interface CodeIndexOptions {
    * CodeIndex release it themselves.
    */
   keepStoreOpen?: boolean;
+  /** A one-shot search: `git status` starts while the repository is opened (index/context.ts). */
+  statusAtOpen?: boolean;
 }
