@@ -11,7 +11,8 @@ import { checkLanguage, runSearch, type AnswerHere, type SearchPlace } from './s
 /** The search in this process: the index opened, then searched (latency counted from then, as ever). */
 export function searchHere(place: SearchPlace): AnswerHere {
   return async (query, options) => {
-    const workspace = await openIndexIn(place.dir(), place.flags, { startBackgroundIndex }, 'existing');
+    // One search, of the work tree unless only commits are asked for: git reads the work tree meanwhile.
+    const workspace = await openIndexIn(place.dir(), place.flags, { startBackgroundIndex, statusAtOpen: !options.committedOnly }, 'existing');
     try {
       const started = monotonicMs();
       if (options.language !== undefined) checkLanguage(options.language);

@@ -18,9 +18,10 @@ import { MemoPostings } from './memo-postings.js';
  * words and the symbol table. How they get here and are kept between processes: resident.ts.
  */
 export class ResidentIndex {
-  readonly info: ChunkInfo[] = [];
+  /** Appended to, or taken whole from a snapshot restored into an empty set (resident.ts). */
+  info: ChunkInfo[] = [];
   /** Lexical length of each chunk (words, name words weighted), for BM25 length normalisation. */
-  readonly lengths: number[] = [];
+  lengths: number[] = [];
   /** Definition name (lower-case, without `$`/`_` prefixes) → chunks whose own breadcrumb defines it: the symbol table. */
   protected definitions = new ListTable(['int32']);
   /** Word → chunk indices and term frequencies. */

@@ -158,8 +158,8 @@ function unpack(file: SectionedFile<SnapshotMeta>, dim: number): ResidentState |
   });
   return {
     info,
-    lengths: Array.from(section<Float64Array>('lengths')),
-    scales: Array.from(section<Float64Array>('scales')),
+    lengths: numbers(section<Float64Array>('lengths')),
+    scales: numbers(section<Float64Array>('scales')),
     vectors,
     definitions: ListTable.unpack(lists('definitions', ['docs'])),
     postings: new PostingTable(ListTable.unpack(lists('postings', ['docs', 'tfs']))),
@@ -171,6 +171,13 @@ function unpack(file: SectionedFile<SnapshotMeta>, dim: number): ResidentState |
       return chunks ? namesOf(blobOf[chunks[0]]) : new Map();
     },
   };
+}
+
+/** A column as an array of numbers, in one allocation (Array.from went through the iterator: 1.7 MB of garbage on tokio). */
+function numbers(column: Float64Array): number[] {
+  const out = new Array<number>(column.length);
+  for (let i = 0; i < column.length; i++) out[i] = column[i];
+  return out;
 }
 
 /**

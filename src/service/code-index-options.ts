@@ -38,4 +38,6 @@ export interface CodeIndexOptions {
   keepStoreOpen?: boolean;
   /** What a search's early answer chunked and embedded, for this index's runs to take instead of doing it again. */
   handed?: HandedChunks;
+  /** A one-shot search: `git status` starts while the repository is opened (index/context.ts). */
+  statusAtOpen?: boolean;
 }

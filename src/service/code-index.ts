@@ -64,7 +64,7 @@ export class CodeIndex {
 
   /** `at`: a folder, or a context opened there (a hook's run has one: git asked once). `plain`: outside any git repository, whether the folder is taken as a knowledge base of its own (index/context.ts). */
   static async open(at: string | IndexContext, flags: Partial<Config> = {}, hooks: CodeIndexHooks = {}, options: CodeIndexOptions = {}, plain?: PlainFolderUse): Promise<CodeIndex> {
-    return new CodeIndex(typeof at === 'string' ? await openContext(at, flags, plain) : at, hooks, options);
+    return new CodeIndex(typeof at === 'string' ? await openContext(at, flags, plain, options.statusAtOpen) : at, hooks, options);
   }
 
   /** The model, loaded (and on first use built) once per CodeIndex. */

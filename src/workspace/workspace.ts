@@ -49,6 +49,11 @@ export interface OpenOptions {
   startBackgroundIndex?: (root: string, earlyChunks?: string) => void;
   /** Models kept loaded across workspaces (see ModelPool); the pool, not the workspace, closes them. */
   models?: ModelPool;
+  /**
+   * A process that opens the workspace for one search of the work tree as it is (the CLI's): git reads the work
+   * tree while the repository is opened. Not for a workspace kept open, whose later searches must ask git again.
+   */
+  statusAtOpen?: boolean;
 }
 
 
@@ -74,7 +79,7 @@ export class Workspace {
     const { reporter, models } = opts;
     const hooks = { onNotice: reporter?.notice, onProgress: reporter?.progress, startBackgroundIndex: opts.startBackgroundIndex, sharedModel: models && ((spec: string) => models.get(spec)) };
     const folder = opts.folder === false ? undefined : (opts.folder ?? 'existing');
-    return new Workspace(await CodeIndex.open(at, opts.config ?? {}, hooks, {}, folder));
+    return new Workspace(await CodeIndex.open(at, opts.config ?? {}, hooks, { statusAtOpen: opts.statusAtOpen }, folder));
   }
 
   /** The work tree's top folder, or the plain folder. */

@@ -1,6 +1,6 @@
 import { headFiles, headFolders } from '../../git/head-file.js';
 import { readHead } from '../../git/repo.js';
-import { workingChanges } from '../../git/status.js';
+import { workingChanges, type WorkingChange } from '../../git/status.js';
 import { checkedOut } from '../../git/worktrees.js';
 import type { IndexContext, WorkspaceKind } from '../index-context.js';
 import { currentManifest, isUpToDate } from '../manifest-state.js';
@@ -24,6 +24,20 @@ export const GIT: WorkspaceKind = Object.freeze({
   requireRepository: () => undefined,
   match: (ways) => ways.git(),
 } satisfies WorkspaceKind as WorkspaceKind);
+
+/**
+ * GIT, with `git status` started already for this work tree (context.ts, `statusAtOpen`): the first view takes its
+ * answer, any later one asks git again.
+ */
+export function gitWithStatusStarted(started: Promise<WorkingChange[]>): WorkspaceKind {
+  let early: Promise<WorkingChange[]> | null = started;
+  const changes = (ctx: IndexContext) => {
+    const answer = early ?? workingChanges(ctx.repo.root);
+    early = null;
+    return answer;
+  };
+  return Object.freeze({ ...GIT, workingChanges: changes });
+}
 
 /**
  * While a run of this index works for `ctx.head`, why answering "from the index as it is" would be wrong or

@@ -42,6 +42,12 @@ const REEXPORT_LINE = new RegExp(
 
 const WILDCARD_LINE = /^(?:(?:export|import)\s+\*(?:\s+as\s+[\w$]+)?\s+from\b|import\s+[\w$]+\s+from\b|export\s+default\s+[\w$]+;?$|(?:pub(?:\([^)]*\))?\s+)?use\s+[^;]*::\*\s*;|from\s+\S+\s+import\s+\*|(?:module\.)?exports\s*=\s*require\()/;
 
+/** A barrel documents little: three comment lines make it a module with something to say. */
+const BARREL_COMMENTS = 3;
+
+/** The first letters WILDCARD_LINE's lines begin with (export, import, pub, use, from, module): others cannot match it. */
+const WILDCARD_START = new Set([...'eipufm'].map((c) => c.charCodeAt(0)));
+
 /** `isBarrel` of a chunk's text, worked out once per chunk held. */
 export const isBarrelChunk = perChunk(isBarrel);
 
@@ -52,20 +58,23 @@ export const isBarrelChunk = perChunk(isBarrel);
  * `from starlette.middleware.cors import CORSMiddleware` is often the public face of that name, and the answer.
  */
 export function isBarrel(text: string): boolean {
-  let code = 0;
-  let reexports = 0;
+  // The same counts as the rule says, found cheaply first: most chunks fail on comments or wildcards, and testing
+  // every line of 200 chunks against REEXPORT_LINE was 10–20 ms of a one-shot search (the regex compiled, then run).
+  const code: string[] = [];
   let wildcards = 0;
   let comments = 0;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (!line) continue;
     if (isCommentLine(line)) {
-      comments++;
+      if (++comments >= BARREL_COMMENTS) return false;
       continue;
     }
-    code++;
-    if (REEXPORT_LINE.test(line)) reexports++;
-    if (WILDCARD_LINE.test(line)) wildcards++;
+    code.push(line);
+    if (WILDCARD_START.has(line.charCodeAt(0)) && WILDCARD_LINE.test(line)) wildcards++;
   }
-  return code > 0 && reexports / code >= 0.8 && wildcards / code >= 0.5 && comments < 3;
+  if (!(code.length > 0 && wildcards / code.length >= 0.5)) return false;
+  let reexports = 0;
+  for (const line of code) if (REEXPORT_LINE.test(line)) reexports++;
+  return reexports / code.length >= 0.8;
 }
