@@ -58,6 +58,8 @@ export class PostingLog {
     const out = table.lists.isEmpty() && !keys.some(hasLoneSurrogate) ? this.packedTable(used, keys) : this.appendTo(table, used);
     this.size = 0;
     this.lastChunk.fill(-1);
+    // A long-lived set drains a few chunks at a time after its first load: no need to keep that load's room.
+    if (this.chunks.length > INITIAL_ROOM) [this.chunks, this.stemsAt, this.weights] = [new Int32Array(INITIAL_ROOM), new Int32Array(INITIAL_ROOM), new Float64Array(INITIAL_ROOM)];
     return out;
   }
 
