@@ -69,6 +69,11 @@ export class ListTable {
     return lists;
   }
 
+  /** Whether the table holds no key. */
+  isEmpty(): boolean {
+    return this.live.size === 0 && !this.packed?.lists.keys.ends.length;
+  }
+
   /** The lists of a key to append to, created when missing; the same array `get` returns, now of growable lists. */
   writable(key: string): number[][] {
     this.written = true;
@@ -115,7 +120,7 @@ export class ListTable {
 }
 
 /** A lone surrogate is written as U+FFFD (packed-strings.ts): such a key reads back as another, out of order. */
-const hasLoneSurrogate = (key: string) => /\p{Surrogate}/u.test(key);
+export const hasLoneSurrogate = (key: string) => /\p{Surrogate}/u.test(key);
 
 /** Key → its number, through a map of every key (the last of a key listed twice, as a map made in order keeps). */
 function mappedFinder(keys: PackedStrings): (key: string) => number | undefined {

@@ -19,6 +19,15 @@ export function isCommentLine(line: string): boolean {
  */
 export function commentWords(text: string): string[] {
   const out: string[] = [];
+  forEachCommentWord(text, (source, start, end) => out.push(source.slice(start, end)));
+  return out;
+}
+
+/**
+ * Each of commentWords, in order, as a span of a string (a lower-cased line, or a bigram): a set's word index
+ * looks them up without slicing each out (util/span-memo.ts).
+ */
+export function forEachCommentWord(text: string, visit: (source: string, start: number, end: number) => void): void {
   // Line by line without splitting the text: most lines are code, and a string for each was a chunk's garbage.
   for (let start = 0, end = 0; start <= text.length; start = end + 1) {
     end = text.indexOf('\n', start);
@@ -26,8 +35,25 @@ export function commentWords(text: string): string[] {
     COMMENT_AT.lastIndex = start;
     if (!COMMENT_AT.test(text)) continue;
     const line = text.slice(start, end);
-    for (const word of line.toLowerCase().split(/[^a-z0-9_]+/)) if (word.length > 1) out.push(word);
-    if (hasCjk(line)) out.push(...cjkTerms(line));
+    forEachProseWord(line.toLowerCase(), visit);
+    if (hasCjk(line)) for (const term of cjkTerms(line)) visit(term, 0, term.length);
   }
-  return out;
+}
+
+/** The runs of `[a-z0-9_]` longer than one unit: what `lower.split(/[^a-z0-9_]+/)` gives, less one-letter words. */
+function forEachProseWord(lower: string, visit: (source: string, start: number, end: number) => void): void {
+  const n = lower.length;
+  for (let i = 0; i < n; ) {
+    if (!isProseChar(lower.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i++;
+    while (i < n && isProseChar(lower.charCodeAt(i))) i++;
+    if (i - start > 1) visit(lower, start, i);
+  }
+}
+
+function isProseChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
 }
