@@ -14,9 +14,10 @@ function environmentOfFallback(env: Record<string, string>): Record<string, stri
   try {
     execFileSync('git', ['init', '-q', dir]);
     const out = path.join(dir, '.git', 'seen.json');
-    // A stand-in for node, named here and outside the work tree, as installedCli() records process.execPath.
+    // A stand-in for node, named here and outside the work tree, as installedCli() records process.execPath. It
+    // writes its record whole (mv), since the block starts it in the background and the test polls for the file.
     const fakeNode = path.join(os.tmpdir(), `${path.basename(dir)}-node`);
-    fs.writeFileSync(fakeNode, `#!/bin/sh\necho "{\\"extra\\":\\"\${NODE_EXTRA_CA_CERTS-unset}\\",\\"deferred\\":\\"\${OCRAG_NODE_EXTRA_CA_CERTS-unset}\\"}" > ${out}\n`, { mode: 0o755 });
+    fs.writeFileSync(fakeNode, `#!/bin/sh\necho "{\\"extra\\":\\"\${NODE_EXTRA_CA_CERTS-unset}\\",\\"deferred\\":\\"\${OCRAG_NODE_EXTRA_CA_CERTS-unset}\\"}" > ${out}.part && mv ${out}.part ${out}\n`, { mode: 0o755 });
     const entry = path.join(os.tmpdir(), `${path.basename(dir)}-main.js`);
     fs.writeFileSync(entry, '');
     try {
