@@ -6,8 +6,8 @@ import { forEachCommentWord } from '../text/comments.js';
  * (`handle` in `class Router > method handle`) and the words of its comments and docstrings (prose, as queries
  * are). Measured on the benchmark: flat between 3 and 6 for names, best near 0.5 for comments.
  */
-const NAME_FIELD_WEIGHT = 4;
-const COMMENT_FIELD_WEIGHT = 0.5;
+export const NAME_FIELD_WEIGHT = 4;
+export const COMMENT_FIELD_WEIGHT = 0.5;
 
 /**
  * Every word a chunk is found by, with its field weight, as the resident set indexes it (the posting of a word is

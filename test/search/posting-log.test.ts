@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { forEachIndexedWord } from '../../src/search/indexed-words.js';
+import { COMMENT_FIELD_WEIGHT, NAME_FIELD_WEIGHT } from '../../src/search/indexed-words.js';
 import { PostingLog } from '../../src/search/posting-log.js';
 import { ListTable, PostingTable } from '../../src/search/postings.js';
+import { nameWords } from '../../src/text/breadcrumb.js';
+import { commentWords } from '../../src/text/comments.js';
 import { stem } from '../../src/text/stem.js';
 
 interface Row {
@@ -19,13 +21,23 @@ const ROWS: Row[] = [
   { terms: 'x \ud800lone', symbol: '', text: 'x = 1 # a parse of x' },
 ];
 
+/**
+ * A chunk's words and weights as the set found them before spans: its search words split at spaces, its name words
+ * and its comment words (comments.test.ts holds commentWords to a split into lines).
+ */
+function words(r: Row, visit: (word: string, weight: number) => void): void {
+  for (const word of r.terms.split(' ')) if (word) visit(word, 1);
+  for (const word of nameWords(r.symbol)) visit(word, NAME_FIELD_WEIGHT);
+  for (const word of commentWords(r.text)) visit(word, COMMENT_FIELD_WEIGHT);
+}
+
 /** The postings and lengths as the set built them before the log: each word's weight appended to its stem's lists. */
 function reference(rows: Row[], table = new ListTable(['int32', 'float32']), first = 0): { table: ListTable; lengths: number[] } {
   const lengths: number[] = [];
   rows.forEach((r, j) => {
     const i = first + j;
     let length = 0;
-    forEachIndexedWord(r.terms, r.symbol, r.text, (word, weight) => {
+    words(r, (word, weight) => {
       const [docs, tfs] = table.writable(stem(word));
       if (docs[docs.length - 1] === i) tfs[tfs.length - 1] += weight;
       else {
