@@ -29,4 +29,12 @@ describe('SpanMemo', () => {
     assert.equal(memo.get('', 0, 0, () => -1), -1);
     assert.equal(memo.get('abc', 1, 1, () => -2), -1);
   });
+
+  test('tells apart two texts of one hash by their text', () => {
+    // Found by search: both fold to 1498382952 under the memo's hash, so only comparing the text tells them apart.
+    const memo = new SpanMemo<string>(1000);
+    assert.equal(memo.get(' w673879 ', 1, 8, (key) => key), 'w673879');
+    assert.equal(memo.get(' w1180600 ', 1, 9, (key) => key), 'w1180600');
+    assert.equal(memo.get('w673879', 0, 7, () => 'again'), 'w673879');
+  });
 });
