@@ -92,4 +92,19 @@ describe('a set\'s posting log', () => {
     });
     assert.deepEqual(table.lists.pack(), reference(ROWS).table.pack());
   });
+
+  test('past its first room: a chunk of thousands of stems, thousands of entries, drained and added to again', () => {
+    // The log starts with room for 4,096 stems and entries: the first chunk alone outgrows both.
+    const first = Array.from({ length: 5000 }, (_, w) => `word${w}x`).join(' ');
+    const rows: Row[] = [{ terms: first, symbol: 'def word1x', text: '# word2x word3x' }];
+    for (let i = 1; i < 3000; i++) rows.push({ terms: `word${i}x word${(i * 7) % 5000}x word${i}x new${i}y`, symbol: '', text: '' });
+    const want = reference(rows);
+    const log = new PostingLog();
+    const lengths = rows.slice(0, 1500).map((r, i) => log.add(i, r.terms, r.symbol, r.text));
+    let table = log.drainInto(new PostingTable());
+    lengths.push(...rows.slice(1500).map((r, j) => log.add(1500 + j, r.terms, r.symbol, r.text)));
+    table = log.drainInto(table);
+    assert.deepEqual(lengths, want.lengths);
+    assert.deepEqual(table.lists.pack(), want.table.pack());
+  });
 });
