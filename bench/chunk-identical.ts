@@ -1,6 +1,6 @@
-// Chunks identical across two builds: `node --import tsx bench/chunk-identical.ts --base /tmp/ci-clone24/dist
-// [--dist dist] REPO...`. Every file of each repository's HEAD (as `ocrag index` reads it: binary and > 1 MB
-// skipped, text classified as the index classifies it) is chunked by both builds' `chunkFile`, in one process, the
+// Chunks identical across two builds: `node --import tsx bench/chunk-identical.ts --base OTHER/dist [--dist dist]
+// REPO...`. Every file of each repository's HEAD that `ocrag index` reads with the default settings (selected as the
+// index selects files, text classified as the index classifies it) is chunked by both builds' `chunkFile`, in one process, the
 // two in turn file by file; any difference in any chunk (lines, language, symbols, text) is printed. Also prints each
 // build's total chunking time (the two interleaved, so the load hits both alike). Asserts nothing; exit 1 on a difference.
 import path from 'node:path';
@@ -8,16 +8,18 @@ import { pathToFileURL } from 'node:url';
 import { BlobReader } from '../src/git/blobs.js';
 import { shownPath } from '../src/git/path-key.js';
 import { listTree } from '../src/git/tree.js';
-import { classifyContent } from '../src/index/select.js';
+import { DEFAULT_CONFIG } from '../src/config/config.js';
+import { classifyContent, selectFiles } from '../src/index/select.js';
 import { DEFAULT_CHUNK_OPTIONS, type Chunk } from '../src/chunk/index.js';
 import { option } from './argv.js';
 
 type ChunkFile = (path: string, text: string, options?: { maxLineChars?: number }) => Promise<Chunk[]>;
 
 const argv = process.argv.slice(2);
-const base = option('--base', '/tmp/ci-clone24/dist');
+const base = option('--base');
 const dist = option('--dist', 'dist');
 const repos = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+if (!base || !repos.length) throw new Error('usage: chunk-identical.ts --base OTHER/dist [--dist dist] REPO...');
 
 async function load(distDir: string): Promise<ChunkFile> {
   const module = (await import(pathToFileURL(path.resolve(distDir, 'chunk', 'index.js')).href)) as { chunkFile: ChunkFile };
@@ -31,8 +33,8 @@ let chunks = 0;
 let differ = 0;
 for (const repo of repos) {
   const reader = new BlobReader(repo);
-  for (const entry of await listTree(repo, 'HEAD')) {
-    if (entry.size > 1_000_000) continue;
+  // The files an index run takes (size limit, lock files, generated, secrets, symlinks, submodules), as it takes them.
+  for (const entry of selectFiles(await listTree(repo, 'HEAD'), DEFAULT_CONFIG).files) {
     const bytes = await reader.read(entry.blob);
     const content = bytes ? classifyContent(bytes, DEFAULT_CHUNK_OPTIONS.maxLineChars) : null;
     if (!content || 'reason' in content || 'pdf' in content) continue;

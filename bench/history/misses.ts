@@ -61,7 +61,12 @@ async function kinds(rows: Row[]): Promise<void> {
   for (const [k, n] of count(misses.map(kindOf))) console.log(`  ${String(n).padStart(5)}  ${k}`);
   const lexicon = await loadZhLexicon();
   const terms = new Map<string, Set<string>>();
-  const termsOf = (repo: string, f: string) => terms.get(repo + f) ?? terms.set(repo + f, new Set(codeTerms(text(repo, f)).map(stem))).get(repo + f)!;
+  const termsOf = (repo: string, f: string) => {
+    const key = `${repo}\n${f}`;
+    let held = terms.get(key);
+    if (!held) terms.set(key, (held = new Set(codeTerms(text(repo, f)).map(stem))));
+    return held;
+  };
   const compare = rows.map((r) => {
     const concepts = analyzeQuery(r.subject, lexicon).concepts.map((c) => c.map(stem));
     const held = (f: string) => { const t = termsOf(r.repo, f); return concepts.filter((c) => c.some((x) => t.has(x))).length; };

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
+import { openContext } from '../../src/index/context.js';
 import { runCli, runJson, twoLanguageRepo } from '../helpers.js';
 
 interface Result {
@@ -33,6 +34,20 @@ describe('a one-shot search sees the work tree', () => {
       const paths = results.map((r) => r.path);
       assert.ok(paths.includes('tools/archive.py'), `${cwd}: ${paths.join(', ')}`);
       assert.ok(results.some((r) => r.path === 'src/router.ts' && r.text.includes('uploadArchive')), `${cwd}: ${paths.join(', ')}`);
+    }
+  });
+
+  it('hands the status started at open to the first view only: a later one asks git again', async () => {
+    const ctx = await openContext(path.join(repo, 'src'), {}, undefined, true);
+    const first = (await ctx.kind.workingChanges(ctx))!.map((c) => c.path);
+    assert.ok(first.includes('tools/archive.py') && first.includes('src/router.ts'), first.join(', '));
+    const later = path.join(repo, 'tools', 'later.py');
+    fs.writeFileSync(later, 'def later():\n    return 1\n');
+    try {
+      const second = (await ctx.kind.workingChanges(ctx))!.map((c) => c.path);
+      assert.ok(second.includes('tools/later.py'), second.join(', '));
+    } finally {
+      fs.rmSync(later);
     }
   });
 

@@ -184,6 +184,10 @@ describe('definitions', () => {
 
   test('barrels re-export without documenting', () => {
     assert.equal(isBarrel("export * from './a.js';\nexport * from './b.js';"), true);
+    // Each way a line re-exports everything, by the letter it starts with (isBarrel tests WILDCARD_LINE only there).
+    for (const text of ["import x from './x';\nexport default x;", 'pub use self::a::*;\npub(crate) use self::b::*;', 'use self::a::*;\nuse self::b::*;', 'from .a import *\nfrom .b import *', "module.exports = require('./lib');"]) {
+      assert.equal(isBarrel(text), true, text);
+    }
     assert.equal(isBarrel("export { Reporter } from '../node/reporters.js';"), false);
     assert.equal(isBarrel('//! Async file I/O.\n//! Use File to open files.\n//! More docs.\npub use self::file::File;'), false);
     assert.equal(isBarrel('export function f() {\n  return 1;\n}'), false);

@@ -32,7 +32,7 @@ export const GIT: WorkspaceKind = Object.freeze({
 export function gitWithStatusStarted(started: Promise<WorkingChange[]>): WorkspaceKind {
   let early: Promise<WorkingChange[]> | null = started;
   const changes = (ctx: IndexContext) => {
-    const answer = early ?? workingChanges(ctx.repo.root);
+    const answer = early ?? GIT.workingChanges(ctx);
     early = null;
     return answer;
   };
