@@ -1,5 +1,6 @@
 import type { Chunk } from '../chunk/types.js';
 import type { MarkReason } from '../store/blob-state.js';
+import type { IndexIdentity } from '../store/identity.js';
 
 /**
  * Work an index run is handed instead of doing it (a one-shot search's early answer, early/hand-off.ts): blobs
@@ -14,9 +15,5 @@ export interface HandedChunks {
   fits(identity: HandOffIdentity): boolean;
 }
 
-export interface HandOffIdentity {
-  modelId: string;
-  dim: number;
-  chunkerVersion: string;
-  maxLineChars: number;
-}
+/** The index's identity and the line limit the chunks were cut with. */
+export type HandOffIdentity = IndexIdentity & { maxLineChars: number };

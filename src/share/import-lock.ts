@@ -9,8 +9,8 @@ import { withIndexLock } from '../util/file-lock.js';
  * another run put there meanwhile stays.
  */
 export async function withImportLock<T>(ctx: IndexContext, onNotice: ((message: string) => void) | undefined, use: () => Promise<T>): Promise<T> {
-  const made = !fs.existsSync(ctx.layout.dir);
-  fs.mkdirSync(ctx.layout.dir, { recursive: true });
+  // mkdirSync says whether it made the folder: undefined when it was there already.
+  const made = fs.mkdirSync(ctx.layout.dir, { recursive: true }) !== undefined;
   try {
     return await withIndexLock(ctx.layout.lock, onNotice, () => {
       ensureGitExclude(ctx.repo);

@@ -98,6 +98,7 @@ test('a hand-off is taken only with the digest the search named, once, and only 
   assert.equal(handed.contents.get('k1')!.terms, 'f');
   assert.ok(handed.fits(identity));
   assert.ok(!handed.fits({ ...identity, modelId: 'other' }));
+  assert.ok(!handed.fits({ ...identity, dim: 3 }));
   assert.ok(!handed.fits({ ...identity, chunkerVersion: 'other' }));
   assert.ok(!handed.fits({ ...identity, maxLineChars: 999 }));
 });
