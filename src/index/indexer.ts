@@ -31,6 +31,7 @@ import { dropRemoteFirst, remoteFirstFile } from './remote-first.js';
 import { residentSnapshotFile } from '../search/candidates.js';
 import { readMeta } from '../store/meta.js';
 import { writeRemoteRun } from '../store/remote-run.js';
+import { identityWith } from './identity-with.js';
 
 export { clearIndex, openStoreFor } from './open-store.js';
 
@@ -113,7 +114,7 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
   if (empty) opts.onProgress?.({ phase: 'reading', blobsDone: 0, blobsTotal: 0, chunks: 0, chunksPerSecond: null, warnings: [empty] });
   const embedder = await opts.loadEmbedder();
   await checkpoint('index.listed', opts.signal);
-  const identity = { modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: chunkerVersion() };
+  const identity = identityWith(embedder);
   // Before the local store is opened: a foreign remote is refused with the local index untouched.
   const remote = await checkRemote(ctx, identity, opts.onNotice);
   const manifestKeys = [manifestKey(branch, commit), ...(opts.baseKeys ?? [])];

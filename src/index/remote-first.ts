@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chunkerVersion } from '../chunk/version.js';
 import type { Embedder } from '../embed/index.js';
 import { listTree, type TreeEntry } from '../git/tree.js';
 import type { Retriever } from '../search/candidates.js';
@@ -19,6 +18,7 @@ import { placeSearchSet } from './remote-search-set.js';
 import { selectFiles } from './select.js';
 import { IMPORT_SAMPLE, pathsByBlob, verifierFor } from './verify/index.js';
 import { asideModelFor } from './aside-model.js';
+import { identityWith } from './identity-with.js';
 
 /**
  * A fresh clone's first answer, before its own index exists: the search-ready set the team published for HEAD
@@ -55,7 +55,7 @@ export function dropRemoteFirst(layout: Pick<IndexLayout, 'dir'>): void {
  */
 export async function remoteFirstView(ctx: IndexContext, embedder: Embedder): Promise<RemoteFirstView | null> {
   const { commit, tree } = requireHead(ctx.head);
-  const identity: IndexIdentity = { modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: chunkerVersion() };
+  const identity = identityWith(embedder);
   const file = remoteFirstFile(ctx.layout, commit, identity);
   const entries = await listTree(ctx.repo.root, tree);
   const fetched = !fs.existsSync(file);

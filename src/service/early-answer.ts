@@ -1,10 +1,10 @@
-import { chunkerVersion } from '../chunk/version.js';
 import type { Embedder } from '../embed/index.js';
 import type { IndexContext } from '../index/index-context.js';
 import { searchManifest, type SearchOptions, type SearchResult } from '../search/search.js';
 import { listManifests } from '../store/manifest.js';
 import { readSources } from '../store/sources.js';
 import type { CodeIndexHooks, ViewOptions } from './code-index-options.js';
+import { identityWith } from '../index/identity-with.js';
 
 /** How far an early answer looked: the files searched of HEAD's files; what it embedded, to keep (`store`). */
 export interface EarlyAnswer {
@@ -36,7 +36,7 @@ export async function earlyAnswer(ctx: IndexContext, opts: SearchOptions & ViewO
   if (!view) return null;
   const results = await searchManifest(view.manifest, view.retriever, query, opts);
   const store = async (onNotice?: (message: string) => void) => (await import('../index/early/store-early.js')).storeEarlyChunks(ctx, embedder, view.embedded, onNotice);
-  const identity = { modelId: embedder.modelId, dim: embedder.dim, chunkerVersion: chunkerVersion(), maxLineChars: ctx.config.maxLineChars };
+  const identity = { ...identityWith(embedder), maxLineChars: ctx.config.maxLineChars };
   const handOff = async () => (await import('../index/early/hand-off.js')).writeHandOff(ctx.layout, identity, view.embedded);
   return { results, searched: view.searched, total: view.total, store, handOff };
 }

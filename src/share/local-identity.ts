@@ -1,8 +1,8 @@
-import { chunkerVersion } from '../chunk/version.js';
 import type { IndexContext } from '../index/index-context.js';
 import type { ModelDescription } from '../embed/index.js';
 import type { IndexIdentity, ModelIdentity } from '../store/identity.js';
 import { readMeta } from '../store/meta.js';
+import { identityWith } from '../index/identity-with.js';
 
 /**
  * The configured model's id and vector size, which an artifact must match, without loading the model when
@@ -19,7 +19,7 @@ export async function localIdentity(ctx: IndexContext, loadModel: () => Promise<
     if (meta?.modelId === described.id) identity = { modelId: meta.modelId, dim: meta.dim };
   }
   identity ??= await loadModel();
-  return { modelId: identity.modelId, dim: identity.dim, chunkerVersion: chunkerVersion() };
+  return identityWith(identity);
 }
 
 /** The configured model's description (read once by an import, for `localIdentity` and index/aside-model.ts). */
