@@ -86,6 +86,16 @@ test('a hand-off is taken only with the digest the search named, once, and only 
   fs.writeFileSync(file, bytes);
   assert.equal(takeHandOff(layout, digest), null);
   assert.deepEqual(handOffs(repo), []);
+  // Not a regular file under the digest's name: a link to the search's true file, or a folder, is not taken and
+  // stops nothing (the run goes on without it).
+  const linked = writeHandOff(layout, identity, embedded)!;
+  fs.renameSync(path.join(layout.dir, `early-chunks-${linked}`), path.join(layout.dir, 'elsewhere'));
+  fs.symlinkSync(path.join(layout.dir, 'elsewhere'), path.join(layout.dir, `early-chunks-${linked}`));
+  assert.equal(takeHandOff(layout, linked), null);
+  fs.rmSync(path.join(layout.dir, 'elsewhere'));
+  fs.mkdirSync(path.join(layout.dir, `early-chunks-${'1'.repeat(64)}`));
+  assert.equal(takeHandOff(layout, '1'.repeat(64)), null);
+  fs.rmdirSync(path.join(layout.dir, `early-chunks-${'1'.repeat(64)}`));
 
   const again = writeHandOff(layout, identity, embedded)!;
   const handed = takeHandOff(layout, again)!;

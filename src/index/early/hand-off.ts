@@ -11,6 +11,7 @@ import { isMarkReason, type MarkReason } from '../../store/blob-state.js';
 import { makeIndexFolder } from '../../store/index-folder.js';
 import type { IndexLayout } from '../../store/layout.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
+import { readRegularFile } from '../../util/read-regular.js';
 import type { HandedChunks, HandOffIdentity } from '../handed-chunks.js';
 import type { EmbeddedFiles } from './embed-files.js';
 
@@ -69,16 +70,11 @@ export function takeHandOff(layout: IndexLayout, digest: string): HandedChunks |
   removeStaleHandOffs(layout);
   if (!/^[0-9a-f]{64}$/.test(digest)) return null;
   const file = fileOf(layout, digest);
-  let body: Buffer;
-  try {
-    const st = fs.lstatSync(file);
-    if (!st.isFile() || st.size > MAX_BYTES) return null;
-    body = fs.readFileSync(file);
-  } catch {
-    return null;
-  } finally {
-    fs.rmSync(file, { force: true });
-  }
+  // Through one descriptor that follows no link and waits on no FIFO (util/read-regular.ts); gone whatever it held.
+  const read = readRegularFile(file, MAX_BYTES);
+  removeQuietly(file);
+  if (!read || read.bytes.length !== read.size) return null;
+  const body = read.bytes;
   if (createHash('sha256').update(body).digest('hex') !== digest) return null;
   try {
     return parse(body);
@@ -115,7 +111,7 @@ function removeStaleHandOffs(layout: IndexLayout): void {
     for (const name of fs.readdirSync(layout.dir)) {
       if (!name.startsWith(PREFIX)) continue;
       const file = path.join(layout.dir, name);
-      if (Date.now() - fs.lstatSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
+      if (Date.now() - fs.lstatSync(file).mtimeMs > STALE_MS) removeQuietly(file);
     }
   } catch {
     // Gone meanwhile, or unreadable: nothing to clean.
@@ -123,3 +119,12 @@ function removeStaleHandOffs(layout: IndexLayout): void {
 }
 
 const align4 = (n: number) => (n + 3) & ~3;
+
+/** A file ours to remove; anything else by that name (a folder) is left, and the run goes on without it. */
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // not a file: never taken either
+  }
+}
