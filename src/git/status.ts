@@ -8,10 +8,42 @@ export interface WorkingChange {
   deleted: boolean;
 }
 
-/** Uncommitted changes of the work tree, staged or not, including untracked files that are not ignored. */
+/**
+ * Uncommitted changes of the work tree, staged or not, including untracked files that are not ignored — as far as the
+ * user lets git show them: `status.showUntrackedFiles=no` (a dotfiles repository whose work tree is a home folder)
+ * means no untracked file is read. So git's own setting decides, and an untracked folder it shows collapsed
+ * (`normal`, the default) is opened by one `ls-files`; `--untracked-files=all` would override the user's `no`.
+ */
 export async function workingChanges(root: string): Promise<WorkingChange[]> {
-  const { stdout } = await gitBuffer(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], { cwd: root });
-  return parseStatus(stdout);
+  const { stdout } = await gitBuffer(['status', '--porcelain=v1', '-z', '--no-renames', '--ignore-submodules=all'], { cwd: root });
+  const records = nulRecords(stdout);
+  const folders = records.filter(isUntrackedFolder).map((record) => record.slice(3));
+  if (!folders.length) return parseRecords(records);
+  const opened = (await untrackedFilesUnder(root, folders)).map((file) => `?? ${file}`);
+  // git's order, as `--untracked-files=all` gave it: changes to tracked files, then untracked ones by their bytes.
+  const untracked = [...records.filter((record) => record.startsWith('?? ') && !isUntrackedFolder(record)), ...opened];
+  return parseRecords([...records.filter((record) => !record.startsWith('?? ')), ...untracked.sort(byPathBytes)]);
+}
+
+function byPathBytes(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `?? dir/`: git's `normal` mode shows an untracked folder, not its files (a nested repository shows so too). */
+function isUntrackedFolder(record: string): boolean {
+  return record.startsWith('?? ') && record.endsWith('/') && !DEPENDENCY_FOLDER.test(record.slice(3));
+}
+
+/** Pathspecs are strings on the command line, so a folder name that is not plain ASCII is found by listing them all. */
+const PLAIN_FOLDER = /^[\x20-\x7e]+$/;
+/** Past this many folders one listing of the whole tree is cheaper than a command line of pathspecs. */
+const MOST_PATHSPECS = 100;
+
+async function untrackedFilesUnder(root: string, folders: string[]): Promise<string[]> {
+  const byPathspec = folders.length <= MOST_PATHSPECS && folders.every((folder) => PLAIN_FOLDER.test(folder));
+  const args = ['--literal-pathspecs', 'ls-files', '-z', '--others', '--exclude-standard', ...(byPathspec ? ['--', ...folders] : [])];
+  const files = nulRecords((await gitBuffer(args, { cwd: root })).stdout);
+  return byPathspec ? files : files.filter((file) => folders.some((folder) => file.startsWith(folder)));
 }
 
 /**
@@ -23,8 +55,12 @@ const DEPENDENCY_FOLDER = /(^|\/)node_modules\//;
 
 /** Parses `git status --porcelain=v1 -z --no-renames`: "XY path\0" records, the path as raw bytes. Pure. */
 export function parseStatus(out: Buffer): WorkingChange[] {
+  return parseRecords(nulRecords(out));
+}
+
+function parseRecords(records: string[]): WorkingChange[] {
   const changes: WorkingChange[] = [];
-  for (const record of nulRecords(out)) {
+  for (const record of records) {
     if (record.length < 4) continue;
     const [x, y] = [record[0], record[1]];
     if (x === '?' && DEPENDENCY_FOLDER.test(record.slice(3))) continue;
