@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { joinKey, keyFsPath, latin1Key, nulRecords, shownPath } from './path-key.js';
+import { realPathOr } from '../util/linked-path.js';
 import { gitBuffer } from './run.js';
 
 /**
@@ -23,7 +24,8 @@ const NEVER = ['.git', '.ocrag', 'node_modules', '.hg', '.svn'];
  */
 export async function folderFiles(dir: string, scratchGit: string): Promise<string[]> {
   const inside = await gitBuffer([...NO_PROGRAMS, 'rev-parse', '--is-inside-work-tree'], { cwd: dir, okCodes: [128] }).catch(() => null);
-  if (inside?.code === 0 && inside.stdout.toString().trim() === 'true') {
+  // A folder git ignores shows nothing there: chosen as a source, it is read as a folder of its own (below).
+  if (inside?.code === 0 && inside.stdout.toString().trim() === 'true' && !(await ignoredByGit(dir))) {
     // Without --full-name, git names the files relative to the folder it runs in.
     const { stdout } = await gitBuffer([...NO_PROGRAMS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...neverWalked(), '.'], { cwd: dir });
     return nulRecords(stdout).map(latin1Key).filter((key) => !underNever(key)).sort();
@@ -46,6 +48,22 @@ export async function folderFiles(dir: string, scratchGit: string): Promise<stri
     for (const inner of await folderFiles(where, scratchGit)) out.push(joinKey(key, inner));
   }
   return out.sort();
+}
+
+/**
+ * Whether git shows `target` (a file or folder) as part of the work tree at `root`: tracked, or untracked and not
+ * ignored, and not inside a repository of its own. Such a path's files are indexed with the tree already.
+ */
+export async function shownInWorkTree(root: string, target: string, isFolder: boolean): Promise<boolean> {
+  const dir = isFolder ? target : path.dirname(target);
+  const top = await gitBuffer([...NO_PROGRAMS, 'rev-parse', '--show-toplevel'], { cwd: dir, okCodes: [128] }).catch(() => null);
+  if (top?.code !== 0 || realPathOr(top.stdout.toString().trim()) !== realPathOr(root)) return false;
+  return !(await ignoredByGit(dir, isFolder ? '.' : path.basename(target)));
+}
+
+async function ignoredByGit(dir: string, name = '.'): Promise<boolean> {
+  const checked = await gitBuffer([...NO_PROGRAMS, 'check-ignore', '-q', '--', name], { cwd: dir, okCodes: [1, 128] }).catch(() => null);
+  return checked?.code === 0;
 }
 
 function neverWalked(): string[] {

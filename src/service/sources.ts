@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { shownInWorkTree } from '../git/folder-files.js';
 import type { IndexContext } from '../index/index-context.js';
 import { makeIndexFolder } from '../store/index-folder.js';
 import { checkSourceName, readSources, removeSourceScan, writeSources, type SourceSpec } from '../store/sources.js';
@@ -10,7 +11,7 @@ import { realPathOr, resolveInside } from '../util/linked-path.js';
  * Registers folders or files as sources (`ocrag add`). A source is named after its folder unless `--name` says
  * otherwise; its files are scanned and embedded by the next search or index run (or at once by the caller).
  */
-export function addSources(ctx: IndexContext, paths: string[], name?: string, maxBytes?: number): SourceSpec[] {
+export async function addSources(ctx: IndexContext, paths: string[], name?: string, maxBytes?: number): Promise<SourceSpec[]> {
   if (name !== undefined && paths.length !== 1) throw new OcragError('--name names one source: add one path with it');
   const sources = readSources(ctx.layout.sources);
   const added: SourceSpec[] = [];
@@ -28,6 +29,9 @@ export function addSources(ctx: IndexContext, paths: string[], name?: string, ma
     if (root === ctx.repo.root) throw new OcragError(`"${given}" is the ${ctx.kind.noun} itself: it is indexed already`);
     // A plain folder's own files are all indexed: a folder inside it would be indexed twice.
     if (ctx.kind.ownSources(ctx).some((own) => isInside(own.root, root))) throw new OcragError(`"${given}" is inside the folder ${ctx.repo.root}, whose files are all indexed already`);
+    // A repository's own files (tracked, or untracked and not ignored) are indexed with its tree: twice as a source.
+    if (isInside(ctx.repo.root, root) && (await ctx.kind.match({ git: () => shownInWorkTree(ctx.repo.root, root, stat.isDirectory()), folder: async () => false })))
+      throw new OcragError(`"${given}" is inside the ${ctx.kind.noun} ${ctx.repo.root}, whose files are indexed already (a file or folder git ignores can be added)`);
     if (isInside(root, ctx.layout.dir)) throw new OcragError(`cannot add "${given}": it holds the index folder ${ctx.layout.dir}`);
     const same = sources.find((s) => s.root === root);
     if (same) throw new OcragError(`"${given}" is already the source "${same.name}"`);

@@ -174,7 +174,7 @@ export class Workspace {
    */
   async addSources(paths: string[], opts: { name?: string; maxBytes?: number; by?: 'user' | 'agent' } = {}): Promise<{ name: string; root: string; files: number }[]> {
     const { ctx } = this.engine;
-    const added = addSources(ctx, opts.by === 'agent' ? agentSourcePaths(ctx, paths) : paths, opts.name, opts.maxBytes);
+    const added = await addSources(ctx, opts.by === 'agent' ? agentSourcePaths(ctx, paths) : paths, opts.name, opts.maxBytes);
     const view = await this.engine.currentView({ writesRequired: true }).catch((e: unknown) => {
       if (asStorageError(e, ctx.layout.dir)) for (const s of added) forgetSource(ctx, s.name);
       throw e;

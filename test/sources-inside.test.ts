@@ -1,0 +1,43 @@
+// A source inside the repository: what git shows there (tracked, or untracked and not ignored) is indexed with the
+// tree already, so adding it would answer every file twice; a folder git ignores (generated docs, a local notes
+// folder) is what a source inside is for, and used to be added with 0 files. The built CLI in a real repository.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { git, runCli, runJson, twoLanguageRepo } from './helpers.js';
+
+interface Result {
+  path: string;
+  source?: string;
+}
+
+describe('sources inside the repository', () => {
+  const repo = twoLanguageRepo();
+  fs.writeFileSync(path.join(repo, '.gitignore'), 'notes/\n');
+  git(repo, 'add', '.gitignore');
+  git(repo, 'commit', '-qm', 'ignore notes');
+  fs.mkdirSync(path.join(repo, 'drafts'));
+  fs.writeFileSync(path.join(repo, 'drafts', 'plan.md'), '# Plan\n\nMigrate the billing ledger.\n');
+  fs.mkdirSync(path.join(repo, 'notes'));
+  fs.writeFileSync(path.join(repo, 'notes', 'oncall.md'), '# On call\n\nWhen the pager fires at night, restart the ingestion queue first.\n');
+
+  it('refuses a tracked folder, a tracked file and an untracked folder in one line, exit 2, from a subfolder too', async () => {
+    for (const [cwd, given] of [[repo, 'src'], [repo, 'tools/backup.py'], [repo, 'drafts'], [path.join(repo, 'src'), '.']] as const) {
+      const r = await runCli(['add', given], cwd);
+      assert.equal(r.code, 2, `${given}: ${r.stderr}`);
+      assert.match(r.stderr.trim(), /^ocrag: ".+" is inside the repository .+, whose files are indexed already/);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    }
+    const sources = path.join(repo, '.ocrag', 'sources.json');
+    assert.ok(!fs.existsSync(sources) || !fs.readFileSync(sources, 'utf8').includes('"root"'), 'no source was recorded');
+  });
+
+  it('adds a folder git ignores, and answers from its files', async () => {
+    const r = await runCli(['add', 'notes'], repo);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout + r.stderr, /1 files indexed/);
+    const results = await runJson<Result[]>(['search', 'pager fires at night restart ingestion queue', '-k', '3'], repo);
+    assert.equal(results[0]?.path, 'notes:oncall.md', JSON.stringify(results));
+  });
+});
