@@ -24,11 +24,12 @@ const NEVER = ['.git', '.ocrag', 'node_modules', '.hg', '.svn'];
  */
 export async function folderFiles(dir: string, scratchGit: string): Promise<string[]> {
   const inside = await gitBuffer([...NO_PROGRAMS, 'rev-parse', '--is-inside-work-tree'], { cwd: dir, okCodes: [128] }).catch(() => null);
-  // A folder git ignores shows nothing there: chosen as a source, it is read as a folder of its own (below).
-  if (inside?.code === 0 && inside.stdout.toString().trim() === 'true' && !(await ignoredByGit(dir))) {
+  if (inside?.code === 0 && inside.stdout.toString().trim() === 'true') {
     // Without --full-name, git names the files relative to the folder it runs in.
     const { stdout } = await gitBuffer([...NO_PROGRAMS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...neverWalked(), '.'], { cwd: dir });
-    return nulRecords(stdout).map(latin1Key).filter((key) => !underNever(key)).sort();
+    // A folder git ignores shows nothing there: chosen as a source, it is read as a folder of its own (below). Asked
+    // only when git listed nothing, so a source that is a repository costs no third git per scan.
+    if (stdout.length || !(await ignoredByGit(dir))) return nulRecords(stdout).map(latin1Key).filter((key) => !underNever(key)).sort();
   }
   await emptyGitFolder(scratchGit);
   const { stdout } = await gitBuffer([...NO_PROGRAMS, `--git-dir=${scratchGit}`, `--work-tree=${dir}`, 'ls-files', '-z', '--others', '--exclude-standard', ...neverWalked()], { cwd: dir });
