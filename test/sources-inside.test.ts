@@ -22,8 +22,11 @@ describe('sources inside the repository', () => {
   fs.mkdirSync(path.join(repo, 'notes'));
   fs.writeFileSync(path.join(repo, 'notes', 'oncall.md'), '# On call\n\nWhen the pager fires at night, restart the ingestion queue first.\n');
 
-  it('refuses a tracked folder, a tracked file and an untracked folder in one line, exit 2, from a subfolder too', async () => {
-    for (const [cwd, given] of [[repo, 'src'], [repo, 'tools/backup.py'], [repo, 'drafts'], [path.join(repo, 'src'), '.']] as const) {
+  it('refuses a tracked folder, a tracked file, an untracked folder and a link to one in one line, exit 2, from a subfolder too', async () => {
+    // A link from outside to a folder of the repository is that folder.
+    const link = path.join(path.dirname(repo), 'src-link');
+    fs.symlinkSync(path.join(repo, 'src'), link);
+    for (const [cwd, given] of [[repo, 'src'], [repo, 'tools/backup.py'], [repo, 'drafts'], [path.join(repo, 'src'), '.'], [repo, link]] as const) {
       const r = await runCli(['add', given], cwd);
       assert.equal(r.code, 2, `${given}: ${r.stderr}`);
       assert.match(r.stderr.trim(), /^ocrag: ".+" is inside the repository .+, whose files are indexed already/);

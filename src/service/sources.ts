@@ -30,7 +30,7 @@ export async function addSources(ctx: IndexContext, paths: string[], name?: stri
     // A plain folder's own files are all indexed: a folder inside it would be indexed twice.
     if (ctx.kind.ownSources(ctx).some((own) => isInside(own.root, root))) throw new OcragError(`"${given}" is inside the folder ${ctx.repo.root}, whose files are all indexed already`);
     // A repository's own files (tracked, or untracked and not ignored) are indexed with its tree: twice as a source.
-    if (isInside(ctx.repo.root, root) && (await ctx.kind.match({ git: () => shownInWorkTree(ctx.repo.root, root, stat.isDirectory()), folder: async () => false })))
+    if (await shownByTree(ctx, root, stat.isDirectory()))
       throw new OcragError(`"${given}" is inside the ${ctx.kind.noun} ${ctx.repo.root}, whose files are indexed already (a file or folder git ignores can be added)`);
     if (isInside(root, ctx.layout.dir)) throw new OcragError(`cannot add "${given}": it holds the index folder ${ctx.layout.dir}`);
     const same = sources.find((s) => s.root === root);
@@ -107,6 +107,13 @@ export function listSources(ctx: IndexContext): SourceSpec[] {
 function defaultName(root: string): string {
   const base = path.basename(root).replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[._-]+/, '');
   return base || 'source';
+}
+
+/** Whether the workspace's tree shows this path already (a link from elsewhere to a folder of it too). */
+async function shownByTree(ctx: IndexContext, given: string, isFolder: boolean): Promise<boolean> {
+  const real = realPathOr(given);
+  if (!isInside(realPathOr(ctx.repo.root), real)) return false;
+  return ctx.kind.match({ git: () => shownInWorkTree(ctx.repo.root, real, isFolder), folder: async () => false });
 }
 
 function isInside(parent: string, child: string): boolean {
