@@ -7,6 +7,7 @@ import { SectionDamageError } from './sectioned-file.js';
 import { isSegmentOf, MAX_SEGMENTS, readSegments, segmentFile, writeSegment, type Segment, type SegmentRow } from './resident-segments.js';
 import { ResidentIndex } from './resident-index.js';
 import { eventLoopYielder, type Pause } from '../util/event-loop.js';
+import { noteUncommonRun } from '../util/run-kind.js';
 
 export { definitionKey } from './resident-index.js';
 
@@ -57,6 +58,7 @@ export class ResidentChunks extends ResidentIndex {
     const pause = eventLoopYielder();
     const isMissing = (b: string) => !this.byBlob.has(b) && !this.empty.has(b);
     let missing = [...new Set(blobs)].filter(isMissing);
+    if (missing.length) noteUncommonRun();
     if (missing.length && held) {
       const wanted = new Set(missing);
       const { rows, empty } = await held();
