@@ -7,6 +7,7 @@ import type { TreeEntry } from '../git/tree.js';
 import { knownBlobs, placeFiles, type Manifest } from '../store/manifest.js';
 import type { StoreHandle } from '../store/store-handle.js';
 import { readRegularFile } from '../util/read-regular.js';
+import { noteUncommonRun } from '../util/run-kind.js';
 import type { IndexContext } from './index-context.js';
 
 /** A working-tree file read once: its content is hashed as git would hash it, and embedded from these bytes. */
@@ -47,6 +48,7 @@ export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, sto
   const toEmbed = [...new Map(selection.files.filter((f) => !known.has(f.blob)).map((f) => [f.blob, { path: f.path, blob: f.blob }])).values()];
   if (toEmbed.length) {
     // Loaded only for new content: answering for a tree whose edits are all known never loads the chunker.
+    noteUncommonRun();
     const { embedBlobs } = await import('./embed-blobs.js');
     const result = await embedBlobs(await store.get(), embedder, toEmbed, async (b) => bytesByBlob.get(b.blob) ?? null, { maxLineChars: ctx.config.maxLineChars });
     for (const m of result.marks) known.set(m.blob, m.reason);

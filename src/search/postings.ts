@@ -29,8 +29,10 @@ export type ColumnKind = 'int32' | 'float32';
  */
 export class ListTable {
   private readonly live = new Map<string, NumberList[]>();
-  private packed: { find: (key: string) => number | undefined; lists: PackedLists } | null = null;
-  /** Whether a list was made writable since the table was restored (`get` keeps views, which change nothing). */
+  private packed: Part | null = null;
+  /** Packed lists appended after the restored ones (`append`). */
+  private readonly parts: Part[] = [];
+  /** Whether a list was made writable or appended since the table was restored (`get` keeps views, which change nothing). */
   private written = false;
 
   constructor(readonly kinds: ColumnKind[]) {}
@@ -42,7 +44,7 @@ export class ListTable {
    */
   static unpack(lists: PackedLists): ListTable {
     const table = new ListTable(lists.columns.map((c) => (c instanceof Int32Array ? 'int32' : 'float32')));
-    table.packed = { find: lists.inOrder ? sortedFinder(lists.keys) : mappedFinder(lists.keys), lists };
+    table.packed = { find: finderOf(lists), lists, offset: 0 };
     return table;
   }
 
@@ -51,27 +53,64 @@ export class ListTable {
    * bisection would miss words it lists. Reads every key.
    */
   keysAsSaid(): boolean {
-    if (!this.packed?.lists.inOrder) return true;
-    const keys = unpackStrings(this.packed.lists.keys);
-    for (let k = 1; k < keys.length; k++) if (!(keys[k - 1] < keys[k])) return false;
-    return !keys.some(hasLoneSurrogate);
+    return [this.packed, ...this.parts].every((part) => {
+      if (!part?.lists.inOrder) return true;
+      const keys = unpackStrings(part.lists.keys);
+      for (let k = 1; k < keys.length; k++) if (!(keys[k - 1] < keys[k])) return false;
+      return !keys.some(hasLoneSurrogate);
+    });
   }
 
   get(key: string): NumberList[] | undefined {
     let lists = this.live.get(key);
-    if (!lists && this.packed) {
-      const k = this.packed.find(key);
-      if (k === undefined) return undefined;
-      const { starts, columns } = this.packed.lists;
-      lists = columns.map((column) => column.subarray(starts[k], starts[k + 1]));
-      this.live.set(key, lists);
+    if (!lists) {
+      lists = this.restoredLists(key);
+      if (lists) this.live.set(key, lists);
     }
     return lists;
   }
 
+  /**
+   * Adds packed lists after every list the table holds, their first column (chunk indices) counted from `offset`,
+   * kept as they are: a snapshot's segments. Taking a segment's rows in one by one turned each list they touch from a
+   * view into an array (tokio: ~30 ms of a one-shot search after three one-file commits, issue 31); a look-up now
+   * joins the few lists it reads. Lists made writable already take the new items at their end.
+   */
+  append(lists: PackedLists, offset: number): void {
+    const part: Part = { find: finderOf(lists), lists, offset };
+    for (const [key, held] of this.live) {
+      const k = part.find(key);
+      if (k === undefined) continue;
+      // A view read before: read again, with this part.
+      if (!Array.isArray(held[0])) this.live.delete(key);
+      else partLists(part, k).forEach((list, c) => { for (const x of list) (held[c] as number[]).push(x); });
+    }
+    this.parts.push(part);
+    this.written = true;
+  }
+
+  /** A key's restored lists (the snapshot's, then each appended part's), views when one part alone holds it. */
+  private restoredLists(key: string): NumberList[] | undefined {
+    const found: NumberList[][] = [];
+    for (const part of this.packed ? [this.packed, ...this.parts] : this.parts) {
+      const k = part.find(key);
+      if (k !== undefined) found.push(partLists(part, k));
+    }
+    if (found.length <= 1) return found[0];
+    return this.kinds.map((kind, c) => {
+      const out = kind === 'int32' ? new Int32Array(found.reduce((n, lists) => n + lists[c].length, 0)) : new Float32Array(found.reduce((n, lists) => n + lists[c].length, 0));
+      let at = 0;
+      for (const lists of found) {
+        out.set(lists[c], at);
+        at += lists[c].length;
+      }
+      return out;
+    });
+  }
+
   /** Whether the table holds no key. */
   isEmpty(): boolean {
-    return this.live.size === 0 && !this.packed?.lists.keys.ends.length;
+    return this.live.size === 0 && !this.packed?.lists.keys.ends.length && this.parts.every((part) => !part.lists.keys.ends.length);
   }
 
   /** The lists of a key to append to, created when missing; the same array `get` returns, now of growable lists. */
@@ -92,7 +131,8 @@ export class ListTable {
     // A restored table nothing was added to packs to what it was restored from (a search set checked on arrival),
     // once its keys are in order.
     if (this.packed?.lists.inOrder && !this.written) return this.packed.lists;
-    const keys = [...new Set([...(this.packed ? unpackStrings(this.packed.lists.keys) : []), ...this.live.keys()])].sort();
+    const restored = (this.packed ? [this.packed, ...this.parts] : this.parts).flatMap((part) => unpackStrings(part.lists.keys));
+    const keys = [...new Set([...restored, ...this.live.keys()])].sort();
     const starts = new Uint32Array(keys.length + 1);
     const lists: NumberList[][] = [];
     for (let k = 0; k < keys.length; k++) {
@@ -111,12 +151,27 @@ export class ListTable {
 
   /** A key's lists as they are, without keeping a view of restored ones (packing visits every key once). */
   private listsOf(key: string): NumberList[] {
-    const lists = this.live.get(key);
-    if (lists) return lists;
-    const { find, lists: packed } = this.packed!;
-    const k = find(key)!;
-    return packed.columns.map((column) => column.subarray(packed.starts[k], packed.starts[k + 1]));
+    return this.live.get(key) ?? this.restoredLists(key)!;
   }
+}
+
+/** Packed lists and how their keys are found; the first column's items count from `offset`. */
+interface Part {
+  find: (key: string) => number | undefined;
+  lists: PackedLists;
+  offset: number;
+}
+
+function finderOf(lists: PackedLists): (key: string) => number | undefined {
+  return lists.inOrder ? sortedFinder(lists.keys) : mappedFinder(lists.keys);
+}
+
+/** Key number k's lists in a part: views, but for indices counted from a part's offset. */
+function partLists({ lists: { starts, columns }, offset }: Part, k: number): NumberList[] {
+  return columns.map((column, c) => {
+    const view = column.subarray(starts[k], starts[k + 1]);
+    return c === 0 && offset !== 0 ? view.map((x) => x + offset) : view;
+  });
 }
 
 /** A lone surrogate is written as U+FFFD (packed-strings.ts): such a key reads back as another, out of order. */

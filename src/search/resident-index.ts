@@ -6,10 +6,13 @@ import type { Pause } from '../util/event-loop.js';
 import { int8DotKernel, KERNEL_MIN_CHUNKS, type DotSums } from './int8-dots.js';
 import { memberIndices } from './members.js';
 import { NO_NAME_WORDS, nameWordsOf, type NameWords } from './file-names.js';
-import { ListTable, PostingTable, type NumberList } from './postings.js';
+import { ListTable, PostingTable, type NumberList, type PackedLists } from './postings.js';
 import { indexRow, type IndexedRow, type MemoRow, type RowMemo } from './row-memo.js';
 import { MemoPostings } from './memo-postings.js';
 import { PostingLog } from './posting-log.js';
+import { quantize } from './quantize.js';
+
+export { quantize };
 
 /**
  * Chunks held in memory for exact search: info, text, an int8 copy of each vector, postings of identifier-aware
@@ -231,8 +234,25 @@ export class ResidentIndex {
     }
   }
 
-  /** Takes in a chunk's info, vector and definition; its index. */
-  private place(info: ChunkInfo, vector: Int8Array, scale: number): number {
+  /**
+   * Adds rows indexed before (a snapshot segment's, segment-index.ts): their lengths, postings and symbol table
+   * taken as they are, chunk numbers counted from this set's size, and not a word of them indexed again.
+   */
+  protected addIndexedRows(rows: readonly { info: ChunkInfo; terms: string; vector: Int8Array; scale: number }[], index: IndexedRows): void {
+    // Whatever was logged goes in first: each list keeps chunk order.
+    const { lists } = this.postings;
+    if (this.table instanceof MemoPostings) throw new Error('a set of memo rows takes no row indexed apart');
+    const offset = this.size;
+    rows.forEach(({ info, terms, vector, scale }, r) => {
+      this.lengths[this.place(info, vector, scale, false)] = index.lengths[r];
+      this.added(terms);
+    });
+    lists.append(index.postings, offset);
+    this.definitions.append(index.definitions, offset);
+  }
+
+  /** Takes in a chunk's info, vector and definition (unless told not to); its index. */
+  private place(info: ChunkInfo, vector: Int8Array, scale: number, define = true): number {
     const i = this.info.length;
     this.info.push(info);
     let list = this.byBlob.get(info.blob);
@@ -245,7 +265,7 @@ export class ResidentIndex {
     }
     this.vectors.set(vector, i * this.dim);
     this.scales[i] = scale;
-    const name = ownDefinition(info.symbol);
+    const name = define && ownDefinition(info.symbol);
     if (name) this.definitions.writable(definitionKey(name))[0].push(i);
     return i;
   }
@@ -258,36 +278,19 @@ export class ResidentIndex {
   protected added(_terms: string): void {}
 }
 
+/** Rows' lengths, postings and definitions, chunk numbers counted from the first row. */
+export interface IndexedRows {
+  lengths: ArrayLike<number>;
+  postings: PackedLists;
+  definitions: PackedLists;
+}
+
 /** Members and name words of a restored snapshot's chunks and blobs; undefined names for a blob it does not hold. */
 export interface RestoredFacts {
   count: number;
   isMember(i: number): boolean;
   fileNames(blob: string): NameWords | undefined;
 }
-
-/** A float vector as the set holds it: int8, scaled by its largest component. */
-export function quantize(vector: Float32Array): { vector: Int8Array; scale: number } {
-  const dim = vector.length;
-  let max = 0;
-  for (let d = 0; d < dim; d++) max = Math.max(max, Math.abs(vector[d]));
-  const scale = max / 127 || 1;
-  const out = new Int8Array(dim);
-  for (let d = 0; d < dim; d++) out[d] = round(vector[d] / scale);
-  return { vector: out, scale };
-}
-
-/**
- * Math.round, exactly: it was two thirds of quantizing (tokio's 14,800 vectors: ~100 ms, this ~40). `q + 0.5` can
- * round up to the next integer only (then `r - 0.5 > q`, exact below 2^52, says so); from 2^52 on, Math.round.
- */
-function round(q: number): number {
-  if (!(q < EXACT_HALVES && q > -EXACT_HALVES)) return Math.round(q);
-  const r = Math.floor(q + 0.5);
-  return r - 0.5 > q ? r - 1 : r;
-}
-
-/** Below this, every integer less a half is a double. */
-const EXACT_HALVES = 2 ** 52;
 
 /** How names are looked up in the symbol table: `$ZodType`, `_private` and `zodtype` all find `ZodType`. */
 export function definitionKey(name: string): string {

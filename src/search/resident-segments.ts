@@ -5,6 +5,7 @@ import type { ChunkRow } from '../store/contract.js';
 import { crashPoint } from '../util/crash-point.js';
 import { packStrings, unpackStrings } from './packed-strings.js';
 import { SectionedFile, writeSectionedFile, type Section } from './sectioned-file.js';
+import { indexSegmentRows, readSegmentIndex, SEGMENT_INDEX_SECTIONS, segmentIndexSections, type SegmentIndex } from './segment-index.js';
 
 /**
  * What a search set took in after its snapshot was written, appended beside it as segments: a commit's few new
@@ -32,15 +33,18 @@ interface SegmentMeta {
   count: number;
   base: string;
   seq: number;
+  /** Its postings' and names' keys are in order (segment-index.ts); absent in a segment written without them. */
+  sortedKeys?: true;
 }
 
 /** One chunk as a segment keeps it: its info, search words, and the int8 vector with its scale, as the set holds it. */
 export type SegmentRow = Omit<ChunkRow, 'vector'> & { vector: Int8Array; scale: number };
 
-/** A segment's chunks and the blobs it learnt have none. */
+/** A segment's chunks and the blobs it learnt have none; as read, its rows' words indexed (absent in an older one). */
 export interface Segment {
   rows: SegmentRow[];
   empty: string[];
+  indexed?: SegmentIndex;
 }
 
 export function segmentFile(snapshot: string, base: string, seq: number): string {
@@ -63,8 +67,12 @@ export function writeSegment(snapshot: string, base: string, seq: number, dim: n
   eager.scales = Float64Array.from(rows, (r) => r.scale);
   const vectors = new Int8Array(rows.length * dim);
   rows.forEach((r, i) => vectors.set(r.vector, i * dim));
+  const index = indexSegmentRows(rows);
+  Object.assign(eager, segmentIndexSections(index));
+  // Last, as ever: a file's end lies in data, not in padding no checksum covers.
   eager.vectors = vectors;
-  const meta: SegmentMeta = { dim, count: rows.length, base, seq };
+  const sorted = index.postings.inOrder && index.definitions.inOrder ? { sortedKeys: true as const } : {};
+  const meta: SegmentMeta = { dim, count: rows.length, base, seq, ...sorted };
   writeAtomicallyWith(
     segmentFile(snapshot, base, seq),
     (tmp) => {
@@ -91,7 +99,7 @@ export function readSegments(snapshot: string, base: string, dim: number): Segme
 }
 
 function readSegment(file: string, base: string, seq: number, dim: number): Segment | null {
-  const opened = SectionedFile.open<SegmentMeta>(file, MAGIC, EAGER);
+  const opened = SectionedFile.open<SegmentMeta>(file, MAGIC, EAGER, { optional: SEGMENT_INDEX_SECTIONS });
   if (!opened) return null;
   try {
     const { meta } = opened;
@@ -109,7 +117,9 @@ function readSegment(file: string, base: string, seq: number, dim: number): Segm
     for (let i = 0; i < n; i++) {
       rows[i] = { id: ids[i], blob: blobs[i], startLine: starts[i], endLine: ends[i], language: languages[i], symbol: symbols[i], text: texts[i], terms: terms[i], vector: vectors.subarray(i * dim, (i + 1) * dim), scale: scales[i] };
     }
-    return { rows, empty: strings('empty') };
+    const indexed = readSegmentIndex(opened, n, meta.sortedKeys === true);
+    if (indexed === null) return null;
+    return { rows, empty: strings('empty'), indexed };
   } catch {
     return null;
   } finally {

@@ -7,6 +7,7 @@ import { SectionDamageError } from './sectioned-file.js';
 import { isSegmentOf, MAX_SEGMENTS, readSegments, segmentFile, writeSegment, type Segment, type SegmentRow } from './resident-segments.js';
 import { ResidentIndex } from './resident-index.js';
 import { eventLoopYielder, type Pause } from '../util/event-loop.js';
+import { noteUncommonRun } from '../util/run-kind.js';
 
 export { definitionKey } from './resident-index.js';
 
@@ -57,6 +58,7 @@ export class ResidentChunks extends ResidentIndex {
     const pause = eventLoopYielder();
     const isMissing = (b: string) => !this.byBlob.has(b) && !this.empty.has(b);
     let missing = [...new Set(blobs)].filter(isMissing);
+    if (missing.length) noteUncommonRun();
     if (missing.length && held) {
       const wanted = new Set(missing);
       const { rows, empty } = await held();
@@ -160,10 +162,13 @@ export class ResidentChunks extends ResidentIndex {
     residentLoads.fromSnapshot += this.size;
   }
 
-  private addSegment({ rows, empty }: Segment): void {
+  private addSegment({ rows, empty, indexed }: Segment): void {
     // A blob two segments both brought (two processes appending at once) is taken from the first.
     const before = new Set(rows.map((r) => r.blob).filter((b) => this.byBlob.has(b)));
-    for (const row of rows) if (!before.has(row.blob)) this.addRow(row, row.terms, row);
+    if (indexed && !before.size) {
+      const info = ({ id, blob, startLine, endLine, language, symbol, text }: SegmentRow) => ({ id, blob, startLine, endLine, language, symbol, text });
+      this.addIndexedRows(rows.map((row) => ({ info: info(row), terms: row.terms, vector: row.vector, scale: row.scale })), indexed);
+    } else for (const row of rows) if (!before.has(row.blob)) this.addRow(row, row.terms, row);
     for (const b of empty) if (!this.byBlob.has(b)) this.empty.add(b);
   }
 

@@ -142,7 +142,7 @@ export class SectionedFile<Meta> {
    * of this magic. With `lazy` false, only the eager sections named are read, and no lazy section can be.
    * `allocate` gives the buffer the eager sections are read into (at its start), from their length and the meta.
    */
-  static open<Meta>(file: string, magic: string, eagerNames: string[], { lazy = true, allocate = plainBuffer }: OpenOptions<Meta> = {}): SectionedFile<Meta> | null {
+  static open<Meta>(file: string, magic: string, eagerNames: string[], { lazy = true, allocate = plainBuffer, optional = [] }: OpenOptions<Meta> = {}): SectionedFile<Meta> | null {
     let fd: number;
     try {
       fd = fs.openSync(file, 'r');
@@ -150,7 +150,7 @@ export class SectionedFile<Meta> {
       return null;
     }
     try {
-      const opened = SectionedFile.read<Meta>(fd, magic, eagerNames, lazy, allocate);
+      const opened = SectionedFile.read<Meta>(fd, magic, eagerNames, lazy, allocate, optional);
       if (!opened) fs.closeSync(fd);
       return opened;
     } catch {
@@ -174,7 +174,7 @@ export class SectionedFile<Meta> {
     }
   }
 
-  private static read<Meta>(fd: number, magic: string, eagerNames: string[], withLazy: boolean, allocate: (bytes: number, meta: Meta) => ArrayBuffer): SectionedFile<Meta> | null {
+  private static read<Meta>(fd: number, magic: string, named: string[], withLazy: boolean, allocate: (bytes: number, meta: Meta) => ArrayBuffer, optional: string[]): SectionedFile<Meta> | null {
     const prefix = Buffer.alloc(PREFIX);
     if (fs.readSync(fd, prefix, 0, PREFIX, 0) !== PREFIX || !prefix.subarray(0, 8).equals(magicOf(magic))) return null;
     const headerLength = prefix.readUInt32LE(8);
@@ -185,6 +185,7 @@ export class SectionedFile<Meta> {
     const header = JSON.parse(headerBuffer.toString('utf8')) as Header<Meta>;
     if (header.bytes !== size || !Array.isArray(header.sections)) return null;
     const byName = new Map(header.sections.map((s) => [s.name, s]));
+    const eagerNames = [...named, ...optional.filter((name) => byName.has(name))];
     const lazyEntries = header.sections.filter((s) => withLazy && !eagerNames.includes(s.name) && s.type === 'Uint8Array' && byName.has(blocksOf(s.name)));
     const eagerEntries = [...eagerNames, ...lazyEntries.map((s) => blocksOf(s.name))].map((name) => byName.get(name));
     if (eagerEntries.some((e) => !e || !(e.type in TYPES))) return null;
@@ -202,6 +203,11 @@ export class SectionedFile<Meta> {
     }
     const lazy = new Map(lazyEntries.map((s) => [s.name, { ...s, blocks: eager.get(blocksOf(s.name)) as Uint32Array }]));
     return new SectionedFile(header.meta, eager, lazy, fd);
+  }
+
+  /** Whether an eager section was read (an `optional` one the file has). */
+  has(name: string): boolean {
+    return this.eager.has(name);
   }
 
   section(name: string): Section {
@@ -249,6 +255,8 @@ export class SectionedFile<Meta> {
 interface OpenOptions<Meta> {
   lazy?: boolean;
   allocate?: (bytes: number, meta: Meta) => ArrayBuffer;
+  /** Eager sections read when the file has them (a later layout's additions, which older readers skip). */
+  optional?: string[];
 }
 
 const plainBuffer = (bytes: number) => new ArrayBuffer(bytes);

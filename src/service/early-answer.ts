@@ -5,6 +5,7 @@ import { listManifests } from '../store/manifest.js';
 import { readSources } from '../store/sources.js';
 import type { CodeIndexHooks, ViewOptions } from './code-index-options.js';
 import { identityWith } from '../index/identity-with.js';
+import { noteUncommonRun } from '../util/run-kind.js';
 
 /** How far an early answer looked: the files searched of HEAD's files; what it embedded, to keep (`store`). */
 export interface EarlyAnswer {
@@ -27,6 +28,7 @@ export interface EarlyAnswer {
 export async function earlyAnswer(ctx: IndexContext, opts: SearchOptions & ViewOptions, model: () => Promise<Embedder>, query: string): Promise<EarlyAnswer | null> {
   if (opts.update === false || !ctx.head.commit || !neverIndexed(ctx)) return null;
   if (opts.sources !== false && readSources(ctx.layout.sources).length) return null;
+  noteUncommonRun();
   const changes = opts.committedOnly ? null : ctx.kind.workingChanges(ctx);
   changes?.catch(() => undefined);
   // Loaded only here: a search of an indexed clone never needs them.

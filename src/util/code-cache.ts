@@ -6,6 +6,7 @@ import type * as Zlib from 'node:zlib';
 import { writeAtomicallyWith } from './atomic-write.js';
 import { LENT_IMPORT } from './import-package.js';
 import { readRegularFile } from './read-regular.js';
+import { isUncommonRun } from './run-kind.js';
 
 // Required when first used: this module is part of the quick entry of every search, which a running server mostly
 // answers without either.
@@ -18,7 +19,10 @@ const vmModule = () => builtin('node:vm') as typeof Vm;
  * parsing and compiling them again (~60 ms of CPU of ~460 on a loaded machine, issue 31). The cache is this user's
  * own file, in a folder closed to others: a file that is not ours, is open to others, a link, or fails its
  * checksum is not used (V8 then also checks it against its own version, flags and the source); a missing or refused
- * one is written anew when the process ends, when everything the run compiled is in it.
+ * one is written anew when the process ends, when everything the run compiled is in it. A cache says whether the
+ * run that wrote it was an uncommon one (util/run-kind.ts): a common run that finds such a cache removes it, so the
+ * next run writes one of only what it compiles (a fresh clone's first search left 1.6 MB where a plain search
+ * needs 0.8, and reading it cost every later search ~10 ms, issue 31).
  */
 
 /**
@@ -26,6 +30,9 @@ const vmModule = () => builtin('node:vm') as typeof Vm;
  * user's alone is what keeps others out), at ~0.3 ms for the ~0.75 MB cache where a sha256 took 3-4 ms of a search.
  */
 const DIGEST_BYTES = 4;
+/** The byte after the digest: which kind of run wrote the cache. */
+const COMMON = 0;
+const UNCOMMON = 1;
 /** Larger than any cache of the bundle it holds (~0.75 MB): a bigger file is not read. */
 const MAX_CACHE_BYTES = 64 << 20;
 
@@ -42,18 +49,20 @@ export function requireWithCodeCache(file: string, folder: string): Record<strin
   const prefix = `${path.basename(file)}-`;
   const cacheFile = path.join(folder, `${prefix}${stat.size}-${Math.floor(stat.mtimeMs)}-${process.version}-${process.arch}.v8`);
   const cached = readOwn(cacheFile);
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached });
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached?.data });
   if (!cached || script.cachedDataRejected) process.once('exit', () => writeCache(folder, cacheFile, prefix, script));
+  else if (cached.kind === UNCOMMON) process.once('exit', () => isUncommonRun() || removeQuietly(cacheFile));
   const module = { exports: {} as Record<string, unknown> };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
   return module.exports;
 }
 
-function readOwn(file: string): Buffer | undefined {
+/** The cached bytes and the kind of run that wrote them: the digest covers both. */
+function readOwn(file: string): { data: Buffer; kind: number } | undefined {
   const read = readRegularFile(file, MAX_CACHE_BYTES);
-  if (!read || !ours(read.stat) || read.bytes.length !== read.size || read.size <= DIGEST_BYTES) return undefined;
-  const data = read.bytes.subarray(DIGEST_BYTES);
-  return digest(data).equals(read.bytes.subarray(0, DIGEST_BYTES)) ? data : undefined;
+  if (!read || !ours(read.stat) || read.bytes.length !== read.size || read.size <= DIGEST_BYTES + 1) return undefined;
+  const body = read.bytes.subarray(DIGEST_BYTES);
+  return digest(body).equals(read.bytes.subarray(0, DIGEST_BYTES)) ? { data: body.subarray(1), kind: body[0] } : undefined;
 }
 
 /** Best effort: a cache that cannot be written is compiled without next time too. */
@@ -62,11 +71,19 @@ function writeCache(folder: string, file: string, prefix: string, script: Vm.Scr
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const stat = fs.lstatSync(folder);
     if (!stat.isDirectory() || !ours(stat)) return;
-    const data = script.createCachedData();
-    writeAtomicallyWith(file, (tmp) => fs.writeFileSync(tmp, Buffer.concat([digest(data), data]), { mode: 0o600 }), { durable: false });
+    const body = Buffer.concat([Buffer.of(isUncommonRun() ? UNCOMMON : COMMON), script.createCachedData()]);
+    writeAtomicallyWith(file, (tmp) => fs.writeFileSync(tmp, Buffer.concat([digest(body), body]), { mode: 0o600 }), { durable: false });
     pruneOthers(folder, file, prefix);
   } catch {
     // A read-only or full disk: nothing lost but time.
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // Kept: read as before.
   }
 }
 

@@ -13,9 +13,12 @@ import { PROJECT_ROOT, tempDir } from '../helpers.js';
 const BUILT = pathToFileURL(path.join(PROJECT_ROOT, 'dist', 'util', 'code-cache.js')).href;
 
 /** The module's answer, run once in a fresh process with its cache in `folder`. */
-function runOnce(file: string, folder: string): string {
+function runOnce(file: string, folder: string, uncommon = false): string {
+  const note = pathToFileURL(path.join(PROJECT_ROOT, 'dist', 'util', 'run-kind.js')).href;
   const script = `import { requireWithCodeCache } from ${JSON.stringify(BUILT)};
+import { noteUncommonRun } from ${JSON.stringify(note)};
 const m = requireWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(folder)});
+if (${uncommon}) noteUncommonRun();
 console.log(JSON.stringify(await m.answer()));`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
@@ -54,6 +57,23 @@ describe('code cache of a CommonJS file', () => {
     const written = fs.statSync(cache).mtimeMs;
     assert.equal(runOnce(file, folder), expected);
     assert.equal(fs.statSync(cache).mtimeMs, written, 'a good cache is used as it is, not written again');
+  });
+
+  it("an uncommon run's cache is used until a common run removes it, and the next common run writes its own", () => {
+    const folder = path.join(dir, 'kinds');
+    assert.equal(runOnce(file, folder, true), expected);
+    const cache = path.join(folder, cacheFiles(folder)[0]);
+    const written = fs.statSync(cache).mtimeMs;
+    assert.equal(fs.readFileSync(cache)[4], 1, 'marked as written by an uncommon run');
+    assert.equal(runOnce(file, folder, true), expected);
+    assert.equal(fs.statSync(cache).mtimeMs, written, 'another uncommon run uses it as it is');
+    assert.equal(runOnce(file, folder), expected);
+    assert.deepEqual(cacheFiles(folder), [], 'a common run removed it');
+    assert.equal(runOnce(file, folder), expected);
+    assert.equal(fs.readFileSync(cache)[4], 0, "the next common run wrote its own");
+    const common = fs.statSync(cache).mtimeMs;
+    assert.equal(runOnce(file, folder, true), expected);
+    assert.equal(fs.statSync(cache).mtimeMs, common, 'which an uncommon run leaves alone');
   });
 
   it('uses no cache that fails its checksum, is open to others or is a link, and writes a good one in its place', () => {
