@@ -2,7 +2,7 @@ import type { Embedder } from '../embed/index.js';
 import type { IndexContext } from '../index/index-context.js';
 import { searchManifest, type SearchOptions, type SearchResult } from '../search/search.js';
 import type { CodeIndexHooks, ViewOptions } from './code-index-options.js';
-import { earlyAnswer, tellPartial, type PartialAnswer } from './early-answer.js';
+import { earlyAnswer, goOnInBackground, type PartialAnswer } from './early-answer.js';
 import { remoteFirstAnswer } from './remote-first-answer.js';
 
 /** An answer given before this clone has an index, and the work it leaves for before the process ends. */
@@ -28,9 +28,7 @@ export async function answerBeforeIndex(
   if (!start) return null;
   const first = await remoteFirstAnswer(ctx, opts, model, start, hooks.onNotice);
   if (first) return { results: await searchManifest(first.manifest, first.retriever, query, opts), after: Promise.resolve() };
-  // The run starts as soon as the answer's files are embedded, handed what it embedded (early-answer.ts).
-  const early = await earlyAnswer(ctx, opts, model, query, (handOff) => start(ctx.repo.root, handOff));
-  if (!early) return null;
-  tellPartial(early, hooks, opts.onPartial);
-  return { results: early.results, after: Promise.resolve() };
+  const early = await earlyAnswer(ctx, opts, model, query);
+  // Said now; once it is given (`close` waits), its chunks are stored and the rest is indexed in the background.
+  return early && { results: early.results, after: goOnInBackground(early, ctx.repo.root, hooks, opts.onPartial) };
 }

@@ -49,9 +49,8 @@ export interface EarlyView {
  * HEAD's early view for one question (of the files under `pathGlob`, when given), or null when an early answer
  * would not be quicker than the index itself (HEAD selects no more files than an early answer embeds) or has
  * nothing to go on (no file holds any of the question's words). The store is read when it is there, never written.
- * `onEmbedded` hears what was embedded as soon as it is, before the search set is built from it.
  */
-export async function earlyView(ctx: IndexContext, embedder: Embedder, query: string, opts: { pathGlob?: string; files?: number; maxBytes?: number; onEmbedded?: (embedded: EmbeddedFiles) => void } = {}): Promise<EarlyView | null> {
+export async function earlyView(ctx: IndexContext, embedder: Embedder, query: string, opts: { pathGlob?: string; files?: number; maxBytes?: number } = {}): Promise<EarlyView | null> {
   const files = opts.files ?? EARLY_FILES;
   const maxBytes = opts.maxBytes ?? EARLY_BYTES;
   const { commit, tree } = requireHead(ctx.head);
@@ -80,7 +79,6 @@ export async function earlyView(ctx: IndexContext, embedder: Embedder, query: st
       if (!known.has(f.blob)) toEmbed.push({ path: f.path, blob: f.blob });
     }
     const embedded = await embedFiles(ctx.repo.root, embedder, toEmbed, ctx.config.maxLineChars);
-    opts.onEmbedded?.(embedded);
     const resident = new ResidentChunks(embedder.dim);
     const stored = [...known].filter(([, state]) => state === 'chunks').map(([blob]) => blob);
     if (store && stored.length) await resident.ensure(store, stored);
