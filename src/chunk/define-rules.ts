@@ -84,9 +84,11 @@ export function defineRules(spec: RulesSpec): SyntaxRules {
     ...(spec.parseText ? { parseText: spec.parseText } : {}),
     ...(spec.groups ? { groups: new Set(spec.groups) } : {}),
     describe(node) {
-      const namer = spec.namers?.[node.type];
+      // Each read of `type` is a call into the parser's WebAssembly.
+      const type = node.type;
+      const namer = spec.namers?.[type];
       if (namer) return namer(node);
-      const kind = spec.kinds[node.type];
+      const kind = spec.kinds[type];
       return kind ? { kind, name: nameOf(node) } : null;
     },
   };

@@ -130,6 +130,8 @@ function overlapsLast(kept: Definition[], definition: Definition): boolean {
 
 /** `export class X`, `@decorator def f`, `template<> T f()`: the wrapper belongs to the definition. */
 function liftOutOfWrappers(node: Node, rules: SyntaxRules, capturedIds: Set<number>): Node {
+  // Asking for the parent and its type is two calls into the parser's WebAssembly per definition.
+  if (rules.wrappers.size === 0) return node;
   let extent = node;
   for (let parent = extent.parent; parent && rules.wrappers.has(parent.type); parent = extent.parent) {
     const wrapsOthers = parent.namedChildren.some(

@@ -1,4 +1,4 @@
-import { codeTerms } from '../text/terms.js';
+import { codeTermsLine } from '../text/terms.js';
 
 /** What a content (breadcrumb and text) is embedded as; its search words are `contentTerms` of the same. */
 export function contentEmbeddingText(symbol: string, text: string): string {
@@ -7,5 +7,5 @@ export function contentEmbeddingText(symbol: string, text: string): string {
 
 /** The search words stored with a content, from what it is embedded as. */
 export function contentTerms(embedding: string): string {
-  return codeTerms(embedding).join(' ');
+  return codeTermsLine(embedding);
 }
