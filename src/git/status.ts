@@ -43,7 +43,15 @@ async function untrackedFilesUnder(root: string, folders: string[]): Promise<str
   const byPathspec = folders.length <= MOST_PATHSPECS && folders.every((folder) => PLAIN_FOLDER.test(folder));
   const args = ['--literal-pathspecs', 'ls-files', '-z', '--others', '--exclude-standard', ...(byPathspec ? ['--', ...folders] : [])];
   const files = nulRecords((await gitBuffer(args, { cwd: root })).stdout);
-  return byPathspec ? files : files.filter((file) => folders.some((folder) => file.startsWith(folder)));
+  return byPathspec ? files : files.filter(underOneOf(new Set(folders)));
+}
+
+/** Whether a path lies in one of the folders (each ending in `/`): its own folders looked up, not every one tried. */
+function underOneOf(folders: Set<string>): (file: string) => boolean {
+  return (file) => {
+    for (let slash = file.indexOf('/'); slash >= 0; slash = file.indexOf('/', slash + 1)) if (folders.has(file.slice(0, slash + 1))) return true;
+    return false;
+  };
 }
 
 /**

@@ -110,8 +110,8 @@ function defaultName(root: string): string {
 }
 
 /** Whether the workspace's tree shows this path already (a link from elsewhere to a folder of it too). */
-async function shownByTree(ctx: IndexContext, given: string, isFolder: boolean): Promise<boolean> {
-  const real = realPathOr(given);
+async function shownByTree(ctx: IndexContext, target: string, isFolder: boolean): Promise<boolean> {
+  const real = realPathOr(target);
   if (!isInside(realPathOr(ctx.repo.root), real)) return false;
   return ctx.kind.match({ git: () => shownInWorkTree(ctx.repo.root, real, isFolder), folder: async () => false });
 }

@@ -38,14 +38,9 @@ const WORD_CHAR = new Uint8Array(128);
 for (const [from, to, kind] of [[65, 90, 1], [97, 122, 1], [95, 95, 1], [48, 57, 2]] as const) WORD_CHAR.fill(kind, from, to + 1);
 
 /**
- * Each match of /[A-Za-z_][A-Za-z0-9_]*|[0-9]+/g in the text, in order. Scanned by hand: the match objects of
- * `matchAll` were 130 MB of the 650 MB a tokio index run allocated.
+ * Each match of /[A-Za-z_][A-Za-z0-9_]*|[0-9]+/g in the text, in order, as its span (`start` to `end`). Scanned by
+ * hand: the match objects of `matchAll` were 130 MB of the 650 MB a tokio index run allocated.
  */
-export function forEachWord(text: string, visit: (word: string) => void): void {
-  forEachWordSpan(text, (start, end) => visit(text.slice(start, end)));
-}
-
-/** The words of forEachWord, in the same order, each as its span of the text (`start` to `end`). */
 export function forEachWordSpan(text: string, visit: (start: number, end: number) => void): void {
   const n = text.length;
   for (let i = 0; i < n; ) {

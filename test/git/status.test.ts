@@ -46,6 +46,18 @@ describe('workingChanges follows status.showUntrackedFiles and otherwise lists w
   fs.writeFileSync(path.join(repo, 'nested', 'n.py'), 'x\n');
   const everything = () => parseStatus(execFileSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], { cwd: repo }));
 
+  it('by default, with plain folder names only, opens each untracked folder by pathspec, in git order', async () => {
+    const aside = path.join(tempDir('status-aside'), 'latin');
+    fs.renameSync(latin, aside);
+    try {
+      const changes = await workingChanges(repo);
+      assert.deepEqual(changes, everything());
+      assert.ok(changes.some((c) => c.path === 'new/deep/y.py') && changes.some((c) => c.path === 'z dir/with space.py'), JSON.stringify(changes));
+    } finally {
+      fs.renameSync(aside, latin);
+    }
+  });
+
   it('by default (normal: folders shown collapsed) opens each untracked folder, in git order', async () => {
     const changes = await workingChanges(repo);
     assert.deepEqual(changes, everything());

@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { codeTerms, codeTermsLine, forEachWord } from '../../src/text/terms.js';
+import { codeTerms, codeTermsLine, forEachWordSpan } from '../../src/text/terms.js';
 
 const WORD = /[A-Za-z_][A-Za-z0-9_]*|[0-9]+/g;
 
 function scanned(text: string): string[] {
   const words: string[] = [];
-  forEachWord(text, (w) => words.push(w));
+  forEachWordSpan(text, (start, end) => words.push(text.slice(start, end)));
   return words;
 }
 
@@ -23,7 +23,7 @@ function randomTexts(): string[] {
   return cases;
 }
 
-test('forEachWord gives the matches of /[A-Za-z_][A-Za-z0-9_]*|[0-9]+/g', () => {
+test('forEachWordSpan gives the spans of the matches of /[A-Za-z_][A-Za-z0-9_]*|[0-9]+/g', () => {
   for (const text of randomTexts()) assert.deepEqual(scanned(text), [...text.matchAll(WORD)].map((m) => m[0]), JSON.stringify(text.slice(0, 60)));
 });
 
