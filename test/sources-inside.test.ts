@@ -36,6 +36,15 @@ describe('sources inside the repository', () => {
     assert.ok(!fs.existsSync(sources) || !fs.readFileSync(sources, 'utf8').includes('"root"'), 'no source was recorded');
   });
 
+  it("refuses git's folder and ocrag's, or anything inside them, in one line, exit 2", async () => {
+    await runCli(['index'], repo);
+    for (const given of ['.git', '.git/hooks', '.ocrag', '.ocrag/manifests']) {
+      const r = await runCli(['add', given], repo);
+      assert.equal(r.code, 2, `${given}: ${r.stderr}`);
+      assert.equal(r.stderr.trim(), `ocrag: cannot add "${given}": git's folder and ocrag's hold no files of yours`);
+    }
+  });
+
   it('adds a folder git ignores, and answers from its files', async () => {
     const r = await runCli(['add', 'notes'], repo);
     assert.equal(r.code, 0, r.stderr);

@@ -32,6 +32,7 @@ export async function addSources(ctx: IndexContext, paths: string[], name?: stri
     // A repository's own files (tracked, or untracked and not ignored) are indexed with its tree: twice as a source.
     if (await shownByTree(ctx, root, stat.isDirectory()))
       throw new OcragError(`"${given}" is inside the ${ctx.kind.noun} ${ctx.repo.root}, whose files are indexed already (a file or folder git ignores can be added)`);
+    if (isGitOrIndexFolder(ctx, root)) throw new OcragError(`cannot add "${given}": git's folder and ocrag's hold no files of yours`);
     if (isInside(root, ctx.layout.dir)) throw new OcragError(`cannot add "${given}": it holds the index folder ${ctx.layout.dir}`);
     const same = sources.find((s) => s.root === root);
     if (same) throw new OcragError(`"${given}" is already the source "${same.name}"`);
@@ -114,6 +115,13 @@ async function shownByTree(ctx: IndexContext, target: string, isFolder: boolean)
   const real = realPathOr(target);
   if (!isInside(realPathOr(ctx.repo.root), real)) return false;
   return ctx.kind.match({ git: () => shownInWorkTree(ctx.repo.root, real, isFolder), folder: async () => false });
+}
+
+/** A git folder (this repository's wherever it lives, or any `.git`), or an index folder, or a path inside one. */
+function isGitOrIndexFolder(ctx: IndexContext, target: string): boolean {
+  const real = realPathOr(target);
+  if (real.split(path.sep).some((part) => part === '.git' || part === '.ocrag')) return true;
+  return [ctx.repo.gitDir, ctx.repo.commonDir, ctx.layout.dir].some((dir) => dir !== '' && isInside(realPathOr(dir), real));
 }
 
 function isInside(parent: string, child: string): boolean {
