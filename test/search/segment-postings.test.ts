@@ -106,6 +106,10 @@ describe("a snapshot's segments", () => {
         writeSectionedFile(file, 'ocragRSG', meta, sections, {});
         assert.equal(SEGMENT_INDEX_SECTIONS.some((name) => SectionedFile.open(file, 'ocragRSG', [], { optional: [name] })?.has(name)), false);
       }
+      // Read as segments without an index, not as damaged ones (whose snapshot would go, to be built again).
+      const [snapshot] = filesOf(repo, '.snap');
+      const segments = readSegments(snapshot, snapshotBlobs(snapshot, 512)!.id!, 512);
+      assert.ok(Array.isArray(segments) && segments.length === COMMITS.length && segments.every((s) => s.indexed === undefined));
     });
     assert.deepEqual(older, withSegments);
   });
