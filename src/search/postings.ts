@@ -53,8 +53,8 @@ export class ListTable {
    * bisection would miss words it lists. Reads every key.
    */
   keysAsSaid(): boolean {
-    return [this.packed, ...this.parts].every((part) => {
-      if (!part?.lists.inOrder) return true;
+    return this.restoredParts().every((part) => {
+      if (!part.lists.inOrder) return true;
       const keys = unpackStrings(part.lists.keys);
       for (let k = 1; k < keys.length; k++) if (!(keys[k - 1] < keys[k])) return false;
       return !keys.some(hasLoneSurrogate);
@@ -89,16 +89,22 @@ export class ListTable {
     this.written = true;
   }
 
+  /** The packed lists restored, then those appended, in chunk order. */
+  private restoredParts(): Part[] {
+    return this.packed ? [this.packed, ...this.parts] : this.parts;
+  }
+
   /** A key's restored lists (the snapshot's, then each appended part's), views when one part alone holds it. */
   private restoredLists(key: string): NumberList[] | undefined {
     const found: NumberList[][] = [];
-    for (const part of this.packed ? [this.packed, ...this.parts] : this.parts) {
+    for (const part of this.restoredParts()) {
       const k = part.find(key);
       if (k !== undefined) found.push(partLists(part, k));
     }
     if (found.length <= 1) return found[0];
     return this.kinds.map((kind, c) => {
-      const out = kind === 'int32' ? new Int32Array(found.reduce((n, lists) => n + lists[c].length, 0)) : new Float32Array(found.reduce((n, lists) => n + lists[c].length, 0));
+      const length = found.reduce((n, lists) => n + lists[c].length, 0);
+      const out = kind === 'int32' ? new Int32Array(length) : new Float32Array(length);
       let at = 0;
       for (const lists of found) {
         out.set(lists[c], at);
@@ -110,7 +116,7 @@ export class ListTable {
 
   /** Whether the table holds no key. */
   isEmpty(): boolean {
-    return this.live.size === 0 && !this.packed?.lists.keys.ends.length && this.parts.every((part) => !part.lists.keys.ends.length);
+    return this.live.size === 0 && this.restoredParts().every((part) => !part.lists.keys.ends.length);
   }
 
   /** The lists of a key to append to, created when missing; the same array `get` returns, now of growable lists. */
@@ -131,7 +137,7 @@ export class ListTable {
     // A restored table nothing was added to packs to what it was restored from (a search set checked on arrival),
     // once its keys are in order.
     if (this.packed?.lists.inOrder && !this.written) return this.packed.lists;
-    const restored = (this.packed ? [this.packed, ...this.parts] : this.parts).flatMap((part) => unpackStrings(part.lists.keys));
+    const restored = this.restoredParts().flatMap((part) => unpackStrings(part.lists.keys));
     const keys = [...new Set([...restored, ...this.live.keys()])].sort();
     const starts = new Uint32Array(keys.length + 1);
     const lists: NumberList[][] = [];

@@ -238,12 +238,12 @@ export class ResidentIndex {
    * Adds rows indexed before (a snapshot segment's, segment-index.ts): their lengths, postings and symbol table
    * taken as they are, chunk numbers counted from this set's size, and not a word of them indexed again.
    */
-  protected addIndexedRows(rows: readonly { info: ChunkInfo; terms: string; vector: Int8Array; scale: number }[], index: IndexedRows): void {
+  protected addIndexedRows(rows: readonly (ChunkInfo & { terms: string; vector: Int8Array; scale: number })[], index: IndexedRows): void {
+    if (this.table instanceof MemoPostings) throw new Error('a set of memo rows takes no row indexed apart');
     // Whatever was logged goes in first: each list keeps chunk order.
     const { lists } = this.postings;
-    if (this.table instanceof MemoPostings) throw new Error('a set of memo rows takes no row indexed apart');
     const offset = this.size;
-    rows.forEach(({ info, terms, vector, scale }, r) => {
+    rows.forEach(({ terms, vector, scale, ...info }, r) => {
       this.lengths[this.place(info, vector, scale, false)] = index.lengths[r];
       this.added(terms);
     });

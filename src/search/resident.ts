@@ -165,10 +165,8 @@ export class ResidentChunks extends ResidentIndex {
   private addSegment({ rows, empty, indexed }: Segment): void {
     // A blob two segments both brought (two processes appending at once) is taken from the first.
     const before = new Set(rows.map((r) => r.blob).filter((b) => this.byBlob.has(b)));
-    if (indexed && !before.size) {
-      const info = ({ id, blob, startLine, endLine, language, symbol, text }: SegmentRow) => ({ id, blob, startLine, endLine, language, symbol, text });
-      this.addIndexedRows(rows.map((row) => ({ info: info(row), terms: row.terms, vector: row.vector, scale: row.scale })), indexed);
-    } else for (const row of rows) if (!before.has(row.blob)) this.addRow(row, row.terms, row);
+    if (indexed && !before.size) this.addIndexedRows(rows, indexed);
+    else for (const row of rows) if (!before.has(row.blob)) this.addRow(row, row.terms, row);
     for (const b of empty) if (!this.byBlob.has(b)) this.empty.add(b);
   }
 

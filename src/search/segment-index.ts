@@ -1,7 +1,7 @@
 import { ownDefinition } from '../text/breadcrumb.js';
 import { PostingLog } from './posting-log.js';
 import { ListTable, PostingTable, type PackedLists } from './postings.js';
-import { definitionKey } from './resident-index.js';
+import { definitionKey, type IndexedRows } from './resident-index.js';
 import type { SectionedFile, Section } from './sectioned-file.js';
 
 /**
@@ -10,10 +10,8 @@ import type { SectionedFile, Section } from './sectioned-file.js';
  * table as views and indexes none of its words (tokio, three one-file commits: ~80 ms of a loaded search's
  * CPU, issue 31). Chunk numbers count from the segment's first row.
  */
-export interface SegmentIndex {
+export interface SegmentIndex extends IndexedRows {
   lengths: Float64Array;
-  postings: PackedLists;
-  definitions: PackedLists;
 }
 
 interface IndexedRow {

@@ -9,7 +9,7 @@ import { before, describe, test } from 'node:test';
 import { ListTable } from '../../src/search/postings.js';
 import { ResidentChunks } from '../../src/search/resident.js';
 import { snapshotBlobs } from '../../src/search/resident-snapshot.js';
-import { MAX_SEGMENTS, writeSegment } from '../../src/search/resident-segments.js';
+import { MAX_SEGMENTS, readSegments, writeSegment } from '../../src/search/resident-segments.js';
 import { SectionedFile, writeSectionedFile, type Section } from '../../src/search/sectioned-file.js';
 import { SEGMENT_INDEX_SECTIONS } from '../../src/search/segment-index.js';
 import { git, makeFixtureRepo, runCli } from '../helpers.js';
@@ -66,6 +66,17 @@ describe("a snapshot's segments", () => {
     withSegments = await answers(repo);
   });
 
+  test('are written with their index and taken in without indexing a word of their rows', () => {
+    const [snapshot] = filesOf(repo, '.snap');
+    const segments = readSegments(snapshot, snapshotBlobs(snapshot, 512)!.id!, 512);
+    assert.ok(Array.isArray(segments) && segments.length === COMMITS.length && segments.every((s) => s.indexed), 'each segment read with its index');
+    const set = new RowCountingChunks(512);
+    set.snapshotFile = snapshot;
+    set.restoreSnapshot();
+    assert.ok(set.size > 0);
+    assert.equal(set.rowsIndexed, 0, "no segment row's words indexed again");
+  });
+
   test('answer as the same tree from no snapshot at all', async () => {
     assert.ok(withSegments[5].includes('src/util/jitter.ts') && withSegments[4].includes('src/util/heron.ts'));
     assert.deepEqual(await answersWith(repo, (dir) => fs.rmSync(dir, { recursive: true })), withSegments);
@@ -95,10 +106,23 @@ describe("a snapshot's segments", () => {
         writeSectionedFile(file, 'ocragRSG', meta, sections, {});
         assert.equal(SEGMENT_INDEX_SECTIONS.some((name) => SectionedFile.open(file, 'ocragRSG', [], { optional: [name] })?.has(name)), false);
       }
+      // Read as segments without an index, not as damaged ones (whose snapshot would go, to be built again).
+      const [snapshot] = filesOf(repo, '.snap');
+      const segments = readSegments(snapshot, snapshotBlobs(snapshot, 512)!.id!, 512);
+      assert.ok(Array.isArray(segments) && segments.length === COMMITS.length && segments.every((s) => s.indexed === undefined));
     });
     assert.deepEqual(older, withSegments);
   });
 });
+
+/** A set that counts the rows whose words it indexes itself. */
+class RowCountingChunks extends ResidentChunks {
+  rowsIndexed = 0;
+  protected override addRow(...args: Parameters<ResidentChunks['addRow']>): void {
+    this.rowsIndexed++;
+    super.addRow(...args);
+  }
+}
 
 /** A segment's sections before it held its postings. */
 const ROW_SECTIONS = [
