@@ -1,5 +1,5 @@
 import type { HeldChunks } from '../search/resident.js';
-import { quantize } from '../search/resident-index.js';
+import { quantize } from '../search/quantize.js';
 import type { BlobMark, ChunkBatch, ChunkInfo, ChunkReader, ChunkToAdd } from '../store/contract.js';
 import { readFields } from '../store/chunk-batch.js';
 import { CHUNK_FIELDS } from '../store/chunk-columns.js';

@@ -12,7 +12,6 @@ import { MemoPostings } from './memo-postings.js';
 import { PostingLog } from './posting-log.js';
 import { quantize } from './quantize.js';
 
-export { quantize };
 
 /**
  * Chunks held in memory for exact search: info, text, an int8 copy of each vector, postings of identifier-aware

@@ -7,6 +7,7 @@ import { writeAtomicallyWith } from './atomic-write.js';
 import { LENT_IMPORT } from './import-package.js';
 import { readRegularFile } from './read-regular.js';
 import { isUncommonRun } from './run-kind.js';
+import { removeQuietly } from './temp-file.js';
 
 // Required when first used: this module is part of the quick entry of every search, which a running server mostly
 // answers without either.
@@ -79,13 +80,6 @@ function writeCache(folder: string, file: string, prefix: string, script: Vm.Scr
   }
 }
 
-function removeQuietly(file: string): void {
-  try {
-    fs.rmSync(file, { force: true });
-  } catch {
-    // Kept: read as before.
-  }
-}
 
 /** Caches of the same file's other builds or Node versions: the newest few stay (installs side by side), no more. */
 const KEEP_OTHERS = 3;

@@ -36,3 +36,12 @@ export function tempFile(file: string): { file: string; remove(): void } {
     },
   };
 }
+
+/** Removes a file if it is one; never throws (a folder by that name, a read-only disk: left as it is). */
+export function removeQuietly(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // Left: whoever reads it next checks it as before.
+  }
+}

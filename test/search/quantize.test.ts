@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { quantize } from '../../src/search/resident-index.js';
+import { quantize } from '../../src/search/quantize.js';
 
 /** The quantizing every snapshot so far was written with. */
 function reference(vector: Float32Array): { vector: Int8Array; scale: number } {

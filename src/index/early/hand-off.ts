@@ -14,6 +14,7 @@ import { writeFileAtomic } from '../../util/atomic-write.js';
 import { readRegularFile } from '../../util/read-regular.js';
 import type { HandedChunks, HandOffIdentity } from '../handed-chunks.js';
 import type { EmbeddedFiles } from './embed-files.js';
+import { removeQuietly } from '../../util/temp-file.js';
 
 export type { HandedChunks } from '../handed-chunks.js';
 
@@ -120,11 +121,3 @@ function removeStaleHandOffs(layout: IndexLayout): void {
 
 const align4 = (n: number) => (n + 3) & ~3;
 
-/** A file ours to remove; anything else by that name (a folder) is left, and the run goes on without it. */
-function removeQuietly(file: string): void {
-  try {
-    fs.rmSync(file, { force: true });
-  } catch {
-    // not a file: never taken either
-  }
-}
