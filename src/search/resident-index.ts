@@ -12,7 +12,6 @@ import { MemoPostings } from './memo-postings.js';
 import { PostingLog } from './posting-log.js';
 import { quantize } from './quantize.js';
 
-
 /**
  * Chunks held in memory for exact search: info, text, an int8 copy of each vector, postings of identifier-aware
  * words and the symbol table. How they get here and are kept between processes: resident.ts.

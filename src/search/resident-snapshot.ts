@@ -5,7 +5,8 @@ import type { ChunkInfo } from '../store/contract.js';
 import { streamAtomically } from '../util/atomic-write.js';
 import { noPause, runPausing, type Pause, type Steps } from '../util/event-loop.js';
 import { packBytes, packStrings, unpackStrings, type PackedStrings } from './packed-strings.js';
-import { ListTable, PostingTable, type PackedLists } from './postings.js';
+import { ListTable, PostingTable } from './postings.js';
+import { listSections, readListSections } from './list-sections.js';
 import { SectionedFile, writeSectionedFilePausing, type Section } from './sectioned-file.js';
 import { segmentsDamage } from './resident-segments.js';
 import { packNameWords, unpackNameWords, type NameWords } from './file-names.js';
@@ -150,12 +151,7 @@ function unpack(file: SectionedFile<SnapshotMeta>, dim: number): ResidentState |
     if (list) list.push(i);
     else byBlob.set(blob, [i]);
   }
-  const lists = (name: string, columns: string[]): PackedLists => ({
-    keys: { utf8: section<Uint8Array>(`${name}.keys.utf8`), ends: section<Uint32Array>(`${name}.keys.ends`) },
-    starts: section<Uint32Array>(`${name}.starts`),
-    columns: columns.map((c) => section<Int32Array | Float32Array>(`${name}.${c}`)),
-    inOrder: meta.sortedKeys === true,
-  });
+  const lists = (name: string, columns: string[]) => readListSections(file, name, columns, meta.sortedKeys === true);
   return {
     info,
     lengths: numbers(section<Float64Array>('lengths')),
@@ -241,12 +237,6 @@ function* pack(dim: number, state: ResidentState): Steps<{ meta: SnapshotMeta; e
     eager[`${name}.ends`] = packed.ends;
   };
   const strings = (name: string, items: string[]) => stringSections(name, packStrings(items));
-  // A list table packs its keys already: they go in as they are.
-  const lists = (name: string, table: PackedLists, columns: string[]) => {
-    stringSections(`${name}.keys`, table.keys);
-    eager[`${name}.starts`] = table.starts;
-    columns.forEach((c, i) => (eager[`${name}.${c}`] = table.columns[i]));
-  };
   strings('ids', ids);
   strings('blobs', [...blobIndex.keys()]);
   strings('symbols', symbols);
@@ -269,8 +259,7 @@ function* pack(dim: number, state: ResidentState): Steps<{ meta: SnapshotMeta; e
   yield;
   const definitions = yield* state.definitions.packing();
   const postings = yield* state.postings.lists.packing();
-  lists('definitions', definitions, ['docs']);
-  lists('postings', postings, ['docs', 'tfs']);
+  Object.assign(eager, listSections('definitions', definitions, ['docs']), listSections('postings', postings, ['docs', 'tfs']));
   // Of what it holds, so the same set always writes the same bytes (a published set is stored by its sha256).
   const id = createHash('sha256').update(eager['ids.utf8'] as Uint8Array).update(eager['empty.utf8'] as Uint8Array).digest('hex').slice(0, 16);
   const sorted = definitions.inOrder && postings.inOrder ? { sortedKeys: true as const } : {};

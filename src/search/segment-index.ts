@@ -3,6 +3,7 @@ import { PostingLog } from './posting-log.js';
 import { ListTable, PostingTable, type PackedLists } from './postings.js';
 import { definitionKey, type IndexedRows } from './resident-index.js';
 import type { SectionedFile, Section } from './sectioned-file.js';
+import { listSectionNames, listSections, readListSections } from './list-sections.js';
 
 /**
  * A segment's rows indexed as a resident set indexes them (resident-index.ts), written with the segment by whoever
@@ -14,6 +15,9 @@ export interface SegmentIndex extends IndexedRows {
   lengths: Float64Array;
 }
 
+const POSTING_COLUMNS = ['docs', 'tfs'];
+const DEFINITION_COLUMNS = ['docs'];
+
 interface IndexedRow {
   terms: string;
   symbol: string;
@@ -21,10 +25,7 @@ interface IndexedRow {
 }
 
 /** Sections a segment with its index holds besides its rows; one written before them has none (older readers skip them). */
-export const SEGMENT_INDEX_SECTIONS = [
-  'lengths', 'postings.keys.utf8', 'postings.keys.ends', 'postings.starts', 'postings.docs', 'postings.tfs',
-  'definitions.keys.utf8', 'definitions.keys.ends', 'definitions.starts', 'definitions.docs',
-];
+export const SEGMENT_INDEX_SECTIONS = ['lengths', ...listSectionNames('postings', POSTING_COLUMNS), ...listSectionNames('definitions', DEFINITION_COLUMNS)];
 
 export function indexSegmentRows(rows: IndexedRow[]): SegmentIndex {
   const log = new PostingLog();
@@ -38,29 +39,17 @@ export function indexSegmentRows(rows: IndexedRow[]): SegmentIndex {
 }
 
 export function segmentIndexSections({ lengths, postings, definitions }: SegmentIndex): Record<string, Section> {
-  const out: Record<string, Section> = { lengths };
-  const lists = (name: string, table: PackedLists, columns: string[]) => {
-    out[`${name}.keys.utf8`] = table.keys.utf8;
-    out[`${name}.keys.ends`] = table.keys.ends;
-    out[`${name}.starts`] = table.starts;
-    columns.forEach((c, i) => (out[`${name}.${c}`] = table.columns[i]));
-  };
-  lists('postings', postings, ['docs', 'tfs']);
-  lists('definitions', definitions, ['docs']);
-  return out;
+  return { lengths, ...listSections('postings', postings, POSTING_COLUMNS), ...listSections('definitions', definitions, DEFINITION_COLUMNS) };
 }
 
 /** The index read with a segment of `count` rows: undefined when it has none, null when it does not add up. */
 export function readSegmentIndex(file: SectionedFile<unknown>, count: number, inOrder: boolean): SegmentIndex | undefined | null {
   if (!SEGMENT_INDEX_SECTIONS.every((name) => file.has(name))) return undefined;
-  const section = <T extends Section>(name: string) => file.section(name) as T;
-  const lists = (name: string, columns: string[]): PackedLists => ({
-    keys: { utf8: section<Uint8Array>(`${name}.keys.utf8`), ends: section<Uint32Array>(`${name}.keys.ends`) },
-    starts: section<Uint32Array>(`${name}.starts`),
-    columns: columns.map((c) => section<Int32Array | Float32Array>(`${name}.${c}`)),
-    inOrder,
-  });
-  const index = { lengths: section<Float64Array>('lengths'), postings: lists('postings', ['docs', 'tfs']), definitions: lists('definitions', ['docs']) };
+  const index = {
+    lengths: file.section('lengths') as Float64Array,
+    postings: readListSections(file, 'postings', POSTING_COLUMNS, inOrder),
+    definitions: readListSections(file, 'definitions', DEFINITION_COLUMNS, inOrder),
+  };
   return index.lengths.length === count && fits(index.postings) && fits(index.definitions) ? index : null;
 }
 

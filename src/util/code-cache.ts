@@ -80,7 +80,6 @@ function writeCache(folder: string, file: string, prefix: string, script: Vm.Scr
   }
 }
 
-
 /** Caches of the same file's other builds or Node versions: the newest few stay (installs side by side), no more. */
 const KEEP_OTHERS = 3;
 
