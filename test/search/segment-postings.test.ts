@@ -146,6 +146,7 @@ describe('a list table with lists appended', () => {
   test('reads each key as one list in order, keeps views where one part holds it, and packs as a table built whole', () => {
     const table = ListTable.unpack(packed([['alpha', [0, 2], [1, 2]], ['beta', [1], [0.5]]]));
     const viewed = table.get('beta');
+    assert.deepEqual(table.get('alpha')!.map((l) => [...l]), [[0, 2], [1, 2]], 'a view read before the part comes');
     table.append(packed([['alpha', [0], [4]], ['gamma', [1], [1]]]), 3);
     assert.deepEqual(table.get('alpha')!.map((l) => [...l]), [[0, 2, 3], [1, 2, 4]]);
     assert.equal(table.get('beta'), viewed, 'a key the part lacks is read as before');
