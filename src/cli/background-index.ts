@@ -13,7 +13,6 @@ const ENTRY = fileURLToPath(new URL('./main.js', import.meta.url));
 export function startBackgroundIndex(root: string, earlyChunks?: string): void {
   try {
     // ocrag itself: this process's environment, NODE_EXTRA_CA_CERTS still deferred (config/environment.ts).
-    // `--early-chunks`: the digest of what the search's early answer hands over (index/early/hand-off.ts).
     const args = [ENTRY, 'hook', 'remote-first', ...(earlyChunks ? ['--early-chunks', earlyChunks] : [])];
     const child = spawn(process.execPath, args, { cwd: root, detached: true, stdio: 'ignore' });
     child.on('error', () => undefined);

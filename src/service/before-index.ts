@@ -29,6 +29,6 @@ export async function answerBeforeIndex(
   const first = await remoteFirstAnswer(ctx, opts, model, start, hooks.onNotice);
   if (first) return { results: await searchManifest(first.manifest, first.retriever, query, opts), after: Promise.resolve() };
   const early = await earlyAnswer(ctx, opts, model, query);
-  // Said now; once it is given (`close` waits), its chunks are stored and the rest is indexed in the background.
+  // Said now; once it is given (`close` waits), its chunks are handed to the background run, which indexes the rest.
   return early && { results: early.results, after: goOnInBackground(early, ctx.repo.root, hooks, opts.onPartial) };
 }

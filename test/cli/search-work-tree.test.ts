@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { openContext } from '../../src/index/context.js';
+import { GIT } from '../../src/index/kinds/git.js';
 import { runCli, runJson, twoLanguageRepo } from '../helpers.js';
 
 interface Result {
@@ -39,6 +40,9 @@ describe('a one-shot search sees the work tree', () => {
 
   it('hands the status started at open to the first view only: a later one asks git again', async () => {
     const ctx = await openContext(path.join(repo, 'src'), {}, undefined, true);
+    // The status started at open is what the first view takes; a context opened without it asks git as ever.
+    assert.notEqual(ctx.kind, GIT, 'git status started at open');
+    assert.equal((await openContext(repo)).kind, GIT);
     const first = (await ctx.kind.workingChanges(ctx))!.map((c) => c.path);
     assert.ok(first.includes('tools/archive.py') && first.includes('src/router.ts'), first.join(', '));
     const later = path.join(repo, 'tools', 'later.py');

@@ -128,4 +128,12 @@ test('a hand-off is taken only with the digest the search named, once, and only 
   assert.ok(!handed.fits({ ...identity, dim: 3 }));
   assert.ok(!handed.fits({ ...identity, chunkerVersion: 'other' }));
   assert.ok(!handed.fits({ ...identity, maxLineChars: 999 }));
+
+  // A hand-off its run never took goes at the next take once older than ten minutes; a fresh one stays.
+  const stale = writeHandOff(layout, identity, embedded)!;
+  const fresh = writeHandOff(layout, { ...identity, maxLineChars: 999 }, embedded)!;
+  const old = new Date(Date.now() - 11 * 60 * 1000);
+  fs.utimesSync(path.join(layout.dir, `early-chunks-${stale}`), old, old);
+  assert.equal(takeHandOff(layout, '2'.repeat(64)), null);
+  assert.deepEqual(handOffs(repo), [`early-chunks-${fresh}`]);
 });
