@@ -7,6 +7,7 @@ import { assertOwnIndexFolder } from '../store/index-folder.js';
 import { findIndexedFolder, indexLayout } from '../store/layout.js';
 import { settleIndexFolder } from '../store/index-swap.js';
 import { OcragError } from '../util/errors.js';
+import { nearestFolderUp } from '../util/folders-up.js';
 import type { IndexContext, PlainFolderUse } from './index-context.js';
 import { folderPlace } from './kinds/folder.js';
 import { GIT, gitWithStatusStarted } from './kinds/git.js';
@@ -39,10 +40,7 @@ export async function openContext(cwd: string, flags: Partial<Config> = {}, plai
 
 /** Whether a `.git` lies in `dir` or above it: a plain folder's search starts no git status that can only fail. */
 function underGit(dir: string): boolean {
-  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
-    if (fs.existsSync(path.join(at, '.git'))) return true;
-    if (path.dirname(at) === at) return false;
-  }
+  return nearestFolderUp(dir, (at) => fs.existsSync(path.join(at, '.git'))) !== null;
 }
 
 async function openPlainFolder(cwd: string, flags: Partial<Config>, plain: PlainFolderUse): Promise<IndexContext> {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RepoInfo } from '../git/repo.js';
+import { nearestFolderUp } from '../util/folders-up.js';
 
 /** Where one store lives: its tables, and the files beside them that are the store's own. */
 export interface StoreLocation {
@@ -95,11 +96,10 @@ export function folderLayout(root: string): IndexLayout {
  */
 export function findIndexedFolder(cwd: string): string | null {
   const uid = process.geteuid?.();
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+  return nearestFolderUp(cwd, (dir) => {
     const layout = folderLayout(dir);
-    if ((fs.existsSync(layout.meta) || fs.existsSync(layout.sources) || fs.existsSync(layout.rebuildSwap)) && (uid === undefined || fs.lstatSync(layout.dir).uid === uid)) return dir;
-    if (path.dirname(dir) === dir) return null;
-  }
+    return (fs.existsSync(layout.meta) || fs.existsSync(layout.sources) || fs.existsSync(layout.rebuildSwap)) && (uid === undefined || fs.lstatSync(layout.dir).uid === uid);
+  });
 }
 
 function layoutIn(dir: string, trackedIn: IndexLayout['trackedIn'], plain: boolean): IndexLayout {
