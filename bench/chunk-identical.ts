@@ -11,14 +11,13 @@ import { listTree } from '../src/git/tree.js';
 import { DEFAULT_CONFIG } from '../src/config/config.js';
 import { classifyContent, selectFiles } from '../src/index/select.js';
 import { DEFAULT_CHUNK_OPTIONS, type Chunk } from '../src/chunk/index.js';
-import { option } from './argv.js';
+import { option, positionals } from './argv.js';
 
 type ChunkFile = (path: string, text: string, options?: { maxLineChars?: number }) => Promise<Chunk[]>;
 
-const argv = process.argv.slice(2);
 const base = option('--base');
 const dist = option('--dist', 'dist');
-const repos = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+const repos = positionals();
 if (!base || !repos.length) throw new Error('usage: chunk-identical.ts --base OTHER/dist [--dist dist] REPO...');
 
 async function load(distDir: string): Promise<ChunkFile> {

@@ -14,13 +14,14 @@ interface Result {
 
 describe('sources inside the repository', () => {
   const repo = twoLanguageRepo();
-  fs.writeFileSync(path.join(repo, '.gitignore'), 'notes/\n');
+  fs.writeFileSync(path.join(repo, '.gitignore'), 'notes/\n*.local.md\n');
   git(repo, 'add', '.gitignore');
   git(repo, 'commit', '-qm', 'ignore notes');
   fs.mkdirSync(path.join(repo, 'drafts'));
   fs.writeFileSync(path.join(repo, 'drafts', 'plan.md'), '# Plan\n\nMigrate the billing ledger.\n');
   fs.mkdirSync(path.join(repo, 'notes'));
   fs.writeFileSync(path.join(repo, 'notes', 'oncall.md'), '# On call\n\nWhen the pager fires at night, restart the ingestion queue first.\n');
+  fs.writeFileSync(path.join(repo, 'src', 'todo.local.md'), '# Todo\n\nRename the staging bucket.\n');
 
   it('refuses a tracked folder, a tracked file, an untracked folder and a link to one in one line, exit 2, from a subfolder too', async () => {
     // A link from outside to a folder of the repository is that folder.
@@ -51,5 +52,11 @@ describe('sources inside the repository', () => {
     assert.match(r.stdout + r.stderr, /1 files indexed/);
     const results = await runJson<Result[]>(['search', 'pager fires at night restart ingestion queue', '-k', '3'], repo);
     assert.equal(results[0]?.path, 'notes:oncall.md', JSON.stringify(results));
+  });
+
+  it('adds a file git ignores, named from a subfolder', async () => {
+    const r = await runCli(['add', 'todo.local.md'], path.join(repo, 'src'));
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(fs.readFileSync(path.join(repo, '.ocrag', 'sources.json'), 'utf8').includes('todo.local.md'));
   });
 });

@@ -19,14 +19,14 @@ import { CHINESE_CHANGE_FRAME_WORDS } from '../../src/text/stop-words.js';
 import { codeTerms } from '../../src/text/terms.js';
 import { loadZhLexicon } from '../../src/text/zh-lexicon.js';
 import { readFlags } from '../eval/settings.js';
-import { bootstrap, formatInterval, mean } from '../bootstrap.js';
+import { bootstrap, formatInterval } from '../bootstrap.js';
+import { scores } from './score.js';
 import { checkoutDir } from './sets.js';
 
 interface Row { repo: string; commit: string; subject: string; lang: 'en' | 'zh'; answers: string[]; ocrag: number; top: string[] }
 
 const LABEL = /^(fix|feat|opt|perf|refactor|style|chore|fixed|bug|enhancement|docs|test|update)$/i;
 const inTop5 = (r: Row) => r.ocrag >= 1 && r.ocrag <= 5;
-const rr = (r: Row) => (r.ocrag >= 1 && r.ocrag <= 10 ? 1 / r.ocrag : 0);
 
 const texts = new Map<string, string>();
 function text(repo: string, file: string): string {
@@ -85,10 +85,13 @@ function paired(rows: Row[], old: Row[]): void {
   const key = (r: Row) => `${r.repo}\n${r.commit}\n${r.subject}`;
   const before = new Map(old.map((r) => [key(r), r]));
   const pairs = rows.filter((r) => before.has(key(r))).map((r) => [before.get(key(r))!, r] as const);
-  const s = bootstrap([...pairs], (xs) => ({ r5: mean(xs.map(([o, n]) => +inTop5(n) - +inTop5(o))), mrr: mean(xs.map(([o, n]) => rr(n) - rr(o))) }));
+  // R@5 and MRR as the sets score them (score.ts), of the new ranks less the old, questions resampled in pairs.
+  const both = (xs: (readonly [Row, Row])[]) => [scores(xs.map(([o]) => o.ocrag)), scores(xs.map(([, n]) => n.ocrag))];
+  const s = bootstrap([...pairs], (xs) => { const [o, n] = both(xs); return { r5: n.r5 - o.r5, mrr: n.mrr - o.mrr }; });
+  const [was, now] = both(pairs);
   const won = pairs.filter(([o, n]) => inTop5(n) && !inTop5(o)).length;
   const lost = pairs.filter(([o, n]) => inTop5(o) && !inTop5(n)).length;
-  console.log(`${pairs.length} questions: R@5 ${mean(pairs.map(([o]) => +inTop5(o))).toFixed(3)} -> ${mean(pairs.map(([, n]) => +inTop5(n))).toFixed(3)}, Δ ${formatInterval(s.r5)}; MRR Δ ${formatInterval(s.mrr)}; ${won} won, ${lost} lost`);
+  console.log(`${pairs.length} questions: R@5 ${was.r5.toFixed(3)} -> ${now.r5.toFixed(3)}, Δ ${formatInterval(s.r5)}; MRR Δ ${formatInterval(s.mrr)}; ${won} won, ${lost} lost`);
 }
 
 const [rowsFile, ...more] = process.argv.slice(2);

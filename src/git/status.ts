@@ -20,13 +20,10 @@ export async function workingChanges(root: string): Promise<WorkingChange[]> {
   const folders = records.filter(isUntrackedFolder).map((record) => record.slice(3));
   if (!folders.length) return parseRecords(records);
   const opened = (await untrackedFilesUnder(root, folders)).map((file) => `?? ${file}`);
-  // git's order, as `--untracked-files=all` gave it: changes to tracked files, then untracked ones by their bytes.
+  // git's order, as `--untracked-files=all` gave it: changes to tracked files, then untracked ones by their bytes (a
+  // record's characters are its bytes, `nulRecords`, so the default sort is byte order).
   const untracked = [...records.filter((record) => record.startsWith('?? ') && !isUntrackedFolder(record)), ...opened];
-  return parseRecords([...records.filter((record) => !record.startsWith('?? ')), ...untracked.sort(byPathBytes)]);
-}
-
-function byPathBytes(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return parseRecords([...records.filter((record) => !record.startsWith('?? ')), ...untracked.sort()]);
 }
 
 /** `?? dir/`: git's `normal` mode shows an untracked folder, not its files (a nested repository shows so too). */

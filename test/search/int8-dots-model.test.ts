@@ -75,7 +75,7 @@ describe("int8 cosines over the built model's vectors", () => {
     const script = `
       import { loadEmbedder } from ${JSON.stringify(path.join(ROOT, 'src/embed/index.ts'))};
       import { ResidentIndex } from ${JSON.stringify(path.join(ROOT, 'src/search/resident-index.ts'))};
-      const { texts, queries } = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+      const { texts, queries } = JSON.parse((await import('node:fs')).readFileSync(0, 'utf8'));
       const embedder = await loadEmbedder('default', { onNotice: () => undefined, threads: 0 });
       const set = new ResidentIndex(embedder.dim);
       const vectors = await embedder.embed(texts);
@@ -86,7 +86,7 @@ describe("int8 cosines over the built model's vectors", () => {
       console.log(JSON.stringify({ wasm: typeof WebAssembly, kernel: set.kernel === null ? null : typeof set.kernel, out }));
       await embedder.close();
     `;
-    const r = spawnSync(process.execPath, ['--jitless', '--import', 'tsx', '--input-type=module', '-e', script.replace("require('node:fs')", '(await import("node:fs"))')], { cwd: ROOT, input, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync(process.execPath, ['--jitless', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, input, encoding: 'utf8', maxBuffer: 64 << 20 });
     assert.equal(r.status, 0, r.stderr);
     const got = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { wasm: string; kernel: string | null; out: number[][] };
     assert.equal(got.wasm, 'undefined', 'no WebAssembly in that process');
