@@ -13,13 +13,14 @@ export interface WorkingChange {
  * user lets git show them: `status.showUntrackedFiles=no` (a dotfiles repository whose work tree is a home folder)
  * means no untracked file is read. So git's own setting decides, and an untracked folder it shows collapsed
  * (`normal`, the default) is opened by one `ls-files`; `--untracked-files=all` would override the user's `no`.
+ * `dir`: any folder of the work tree; paths are named from its top.
  */
-export async function workingChanges(root: string): Promise<WorkingChange[]> {
-  const { stdout } = await gitBuffer(['status', '--porcelain=v1', '-z', '--no-renames', '--ignore-submodules=all'], { cwd: root });
+export async function workingChanges(dir: string): Promise<WorkingChange[]> {
+  const { stdout } = await gitBuffer(['status', '--porcelain=v1', '-z', '--no-renames', '--ignore-submodules=all'], { cwd: dir });
   const records = nulRecords(stdout);
   const folders = records.filter(isUntrackedFolder).map((record) => record.slice(3));
   if (!folders.length) return parseRecords(records);
-  const opened = (await untrackedFilesUnder(root, folders)).map((file) => `?? ${file}`);
+  const opened = (await untrackedFilesUnder(dir, folders)).map((file) => `?? ${file}`);
   // git's order, as `--untracked-files=all` gave it: changes to tracked files, then untracked ones by their bytes (a
   // record's characters are its bytes, `nulRecords`, so the default sort is byte order).
   const untracked = [...records.filter((record) => record.startsWith('?? ') && !isUntrackedFolder(record)), ...opened];
@@ -36,10 +37,13 @@ const PLAIN_FOLDER = /^[\x20-\x7e]+$/;
 /** Past this many folders one listing of the whole tree is cheaper than a command line of pathspecs. */
 const MOST_PATHSPECS = 100;
 
-async function untrackedFilesUnder(root: string, folders: string[]): Promise<string[]> {
+async function untrackedFilesUnder(dir: string, folders: string[]): Promise<string[]> {
   const byPathspec = folders.length <= MOST_PATHSPECS && folders.every((folder) => PLAIN_FOLDER.test(folder));
-  const args = ['--literal-pathspecs', 'ls-files', '-z', '--others', '--exclude-standard', ...(byPathspec ? ['--', ...folders] : [])];
-  const files = nulRecords((await gitBuffer(args, { cwd: root })).stdout);
+  // Named from the top of the work tree, as status names them, whatever folder of it this runs in (a one-shot
+  // search starts status in the user's folder before it knows the top: context.ts).
+  const specs = byPathspec ? folders.map((folder) => `:(top,literal)${folder}`) : [':(top)'];
+  const args = ['ls-files', '-z', '--full-name', '--others', '--exclude-standard', '--', ...specs];
+  const files = nulRecords((await gitBuffer(args, { cwd: dir })).stdout);
   return byPathspec ? files : files.filter(underOneOf(new Set(folders)));
 }
 

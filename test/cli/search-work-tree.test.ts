@@ -26,6 +26,9 @@ describe('a one-shot search sees the work tree', () => {
     assert.equal(indexed.code, 0, indexed.stderr);
     // An untracked file and an edit of a committed one, neither committed.
     fs.writeFileSync(path.join(repo, 'tools', 'archive.py'), 'def compress_archive(path):\n    """Compresses the archive with zstandard before upload."""\n    return path + ".zst"\n');
+    // And one in a folder git has never seen, which status shows collapsed until it is opened.
+    fs.mkdirSync(path.join(repo, 'drafts'));
+    fs.writeFileSync(path.join(repo, 'drafts', 'zstd_upload.py'), 'def zstandard_archive_upload(path):\n    """Uploads the archive compressed with zstandard before upload."""\n    return path\n');
     fs.appendFileSync(path.join(repo, 'src', 'router.ts'), 'export function uploadArchive(name: string): string {\n  return `zstandard upload of ${name}`;\n}\n');
   });
 
@@ -34,6 +37,7 @@ describe('a one-shot search sees the work tree', () => {
       const results = await runJson<Result[]>(['search', QUERY, '-k', '4'], cwd, cold);
       const paths = results.map((r) => r.path);
       assert.ok(paths.includes('tools/archive.py'), `${cwd}: ${paths.join(', ')}`);
+      assert.ok(paths.includes('drafts/zstd_upload.py'), `${cwd}: ${paths.join(', ')}`);
       assert.ok(results.some((r) => r.path === 'src/router.ts' && r.text.includes('uploadArchive')), `${cwd}: ${paths.join(', ')}`);
     }
   });

@@ -31,7 +31,9 @@ test('an untracked file in any node_modules folder is no change; every other rec
 });
 
 describe('workingChanges follows status.showUntrackedFiles and otherwise lists what --untracked-files=all does', () => {
-  const repo = committedRepo(path.join(tempDir('status'), 'r'), { 'a.txt': 'a\n', '.gitignore': '*.log\nbuild/\n' }, 'first');
+  const repo = committedRepo(path.join(tempDir('status'), 'r'), { 'a.txt': 'a\n', '.gitignore': '*.log\nbuild/\n', 'lib/sub/keep.txt': 'k\n' }, 'first');
+  // A one-shot search starts status in the user's folder (index/context.ts): the same list from a subfolder.
+  const inside = [repo, path.join(repo, 'lib', 'sub')];
   fs.writeFileSync(path.join(repo, 'a.txt'), 'b\n');
   for (const file of ['new/x.py', 'new/deep/y.py', 'new/z.log', 'new/build/o.py', 'new/node_modules/p/i.js', 'top.py', 'z dir/with space.py', 'node_modules/q.js', 'b/c/d/e.py']) {
     fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
@@ -50,18 +52,22 @@ describe('workingChanges follows status.showUntrackedFiles and otherwise lists w
     const aside = path.join(tempDir('status-aside'), 'latin');
     fs.renameSync(latin, aside);
     try {
-      const changes = await workingChanges(repo);
-      assert.deepEqual(changes, everything());
-      assert.ok(changes.some((c) => c.path === 'new/deep/y.py') && changes.some((c) => c.path === 'z dir/with space.py'), JSON.stringify(changes));
+      for (const dir of inside) {
+        const changes = await workingChanges(dir);
+        assert.deepEqual(changes, everything(), dir);
+        assert.ok(changes.some((c) => c.path === 'new/deep/y.py') && changes.some((c) => c.path === 'z dir/with space.py'), JSON.stringify(changes));
+      }
     } finally {
       fs.renameSync(aside, latin);
     }
   });
 
   it('by default (normal: folders shown collapsed) opens each untracked folder, in git order', async () => {
-    const changes = await workingChanges(repo);
-    assert.deepEqual(changes, everything());
-    assert.ok(changes.some((c) => c.path === 'new/deep/y.py') && changes.some((c) => c.path === '"caf\\351/f.py"'), JSON.stringify(changes));
+    for (const dir of inside) {
+      const changes = await workingChanges(dir);
+      assert.deepEqual(changes, everything(), dir);
+      assert.ok(changes.some((c) => c.path === 'new/deep/y.py') && changes.some((c) => c.path === '"caf\\351/f.py"'), JSON.stringify(changes));
+    }
   });
 
   it('reads no untracked file when the user set it to no, and still sees the edit', async () => {
