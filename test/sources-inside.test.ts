@@ -44,6 +44,12 @@ describe('sources inside the repository', () => {
       assert.equal(r.code, 2, `${given}: ${r.stderr}`);
       assert.equal(r.stderr.trim(), `ocrag: cannot add "${given}": git's folder and ocrag's hold no files of yours`);
     }
+    // In a worktree `.git` is a file naming the git folder: refused as git's, not as a file of the tree.
+    const worktree = path.join(path.dirname(repo), 'wt');
+    git(repo, 'worktree', 'add', '-q', worktree);
+    const r = await runCli(['add', '.git'], worktree);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr.trim(), `ocrag: cannot add ".git": git's folder and ocrag's hold no files of yours`);
   });
 
   it('adds a folder git ignores, and answers from its files', async () => {

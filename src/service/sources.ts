@@ -27,12 +27,12 @@ export async function addSources(ctx: IndexContext, paths: string[], name?: stri
     }
     if (!stat.isDirectory() && !stat.isFile()) throw new OcragError(`cannot add "${given}": not a file or folder`);
     if (root === ctx.repo.root) throw new OcragError(`"${given}" is the ${ctx.kind.noun} itself: it is indexed already`);
+    if (isGitOrIndexFolder(ctx, root)) throw new OcragError(`cannot add "${given}": git's folder and ocrag's hold no files of yours`);
     // A plain folder's own files are all indexed: a folder inside it would be indexed twice.
     if (ctx.kind.ownSources(ctx).some((own) => isInside(own.root, root))) throw new OcragError(`"${given}" is inside the folder ${ctx.repo.root}, whose files are all indexed already`);
     // A repository's own files (tracked, or untracked and not ignored) are indexed with its tree: twice as a source.
     if (await shownByTree(ctx, root, stat.isDirectory()))
       throw new OcragError(`"${given}" is inside the ${ctx.kind.noun} ${ctx.repo.root}, whose files are indexed already (a file or folder git ignores can be added)`);
-    if (isGitOrIndexFolder(ctx, root)) throw new OcragError(`cannot add "${given}": git's folder and ocrag's hold no files of yours`);
     if (isInside(root, ctx.layout.dir)) throw new OcragError(`cannot add "${given}": it holds the index folder ${ctx.layout.dir}`);
     const same = sources.find((s) => s.root === root);
     if (same) throw new OcragError(`"${given}" is already the source "${same.name}"`);
