@@ -12,7 +12,7 @@ export function formatStatus(s: IndexStatus, p: Paint): string {
     : [
         `${p.bold('repository')}  ${s.root}`,
         `${p.bold('checked out')} ${s.branch ?? 'detached HEAD'} @ ${s.head?.slice(0, 8) ?? '(no commits)'}`,
-        `${p.bold('indexed')}     ${s.indexed ? `${s.indexed.commit.slice(0, 8)} at ${s.indexed.indexedAt}` : 'never'}  ${s.upToDate ? p.green('up to date') : p.yellow('behind: run ocrag index (search does it too)')}`,
+        `${p.bold('indexed')}     ${s.indexed ? `${s.indexed.commit.slice(0, 8)} at ${s.indexed.indexedAt}` : 'never'}  ${indexState(s, p)}`,
       ];
   lines.push(
     `${p.bold('model')}       ${s.model ? `${s.model.id} (${s.model.dim}-d)` : `${s.configuredModel} (no index yet)`}`,
@@ -29,6 +29,12 @@ export function formatStatus(s: IndexStatus, p: Paint): string {
     for (const [reason, { count, examples }] of reasons) lines.push(`  ${reason}: ${count}  ${p.dim(examples.map(p.literal).join(', ') + (count > examples.length ? ', …' : ''))}`);
   }
   return lines.join('\n');
+}
+
+/** Nothing can be indexed before the first commit, so "run ocrag index" would only fail (exit 3). */
+function indexState(s: IndexStatus, p: Paint): string {
+  if (s.upToDate) return p.green('up to date');
+  return p.yellow(s.head ? 'behind: run ocrag index (search does it too)' : 'nothing to index: commit something first');
 }
 
 /** `s3://team/org/repo reachable; last index run copied 14121 chunks of 839 blobs (and the search set) at …`. */

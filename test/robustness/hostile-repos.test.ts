@@ -58,6 +58,11 @@ describe('odd repositories', () => {
       assert.equal(r.code, 3, r.stderr);
       assert.match(r.stderr, /no commits yet/);
     }
+    // status must not send the user to a command that can only fail
+    const status = await cli(['status'], empty);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /nothing to index: commit something first/);
+    assert.doesNotMatch(status.stdout, /run ocrag index/);
   });
 
   test('shallow clone: the checked-out tree is all there is to read, and it is enough', async () => {
