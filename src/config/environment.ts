@@ -120,3 +120,8 @@ export function searchEnvironment(): string {
 export function gitDiscoveryOverridden(): boolean {
   return ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_CONFIG', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_PARAMETERS'].some((name) => process.env[name] !== undefined);
 }
+
+/** `GIT_INDEX_FILE`: the index git reads instead of the git folder's own (a hook during `git commit` sets it). */
+export function gitIndexFileOverride(): string | undefined {
+  return process.env.GIT_INDEX_FILE || undefined;
+}

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { Embedder } from '../embed/index.js';
 import { keyFsPath } from '../git/path-key.js';
-import { workingChanges } from '../git/status.js';
+import { blobIdOf } from '../git/object-id.js';
+import type { WorkingChange } from '../git/status.js';
 import type { TreeEntry } from '../git/tree.js';
 import { knownBlobs, placeFiles, type Manifest } from '../store/manifest.js';
 import type { StoreHandle } from '../store/store-handle.js';
@@ -21,8 +21,8 @@ interface WorkingFile {
  * (not ignored) files laid over it, deleted files removed. New content is embedded into the shared store by
  * blob, so committing it later embeds nothing. Returns the manifest unchanged when the tree is clean.
  */
-export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, store: StoreHandle, embedder: Embedder, pending?: ReturnType<typeof workingChanges>): Promise<Manifest> {
-  const changes = await (pending ?? workingChanges(ctx.repo.root));
+export async function withWorkingTree(ctx: IndexContext, manifest: Manifest, store: StoreHandle, embedder: Embedder, pending: Promise<WorkingChange[]>): Promise<Manifest> {
+  const changes = await pending;
   if (changes.length === 0) return manifest;
   // Loaded only for edits: a clean tree's search does without the selection rules and their glob matchers.
   const { selectFiles } = await import('./select.js');
@@ -69,14 +69,10 @@ function readWorkingFile(root: string, rel: string, maxBytes: number): WorkingFi
   } catch {
     return null;
   }
-  if (stat.isSymbolicLink()) return { entry: { path: rel, blob: gitBlobId(fs.readlinkSync(full, { encoding: 'buffer' })), kind: 'symlink', size: 0 }, bytes: Buffer.alloc(0) };
+  if (stat.isSymbolicLink()) return { entry: { path: rel, blob: blobIdOf(fs.readlinkSync(full, { encoding: 'buffer' })), kind: 'symlink', size: 0 }, bytes: Buffer.alloc(0) };
   if (!stat.isFile()) return null;
   const read = readRegularFile(full, maxBytes);
   if (!read) return UNREADABLE;
-  return { entry: { path: rel, blob: gitBlobId(read.bytes), kind: stat.mode & 0o111 ? 'executable' : 'file', size: read.size }, bytes: read.bytes };
+  return { entry: { path: rel, blob: blobIdOf(read.bytes), kind: stat.mode & 0o111 ? 'executable' : 'file', size: read.size }, bytes: read.bytes };
 }
 
-/** The id git gives these bytes as a blob (sha1 of "blob <size>\0" + bytes). */
-export function gitBlobId(bytes: Buffer): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-}

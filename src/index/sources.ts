@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Embedder } from '../embed/index.js';
 import { folderFiles } from '../git/folder-files.js';
+import { blobIdOf } from '../git/object-id.js';
 import { keyFsPath, pathKey, prefixedKey } from '../git/path-key.js';
 import type { TreeEntry } from '../git/tree.js';
 import { placeFiles, type Manifest } from '../store/manifest.js';
@@ -11,7 +12,6 @@ import type { BlobState } from '../store/blob-state.js';
 import { readRegularFile } from '../util/read-regular.js';
 import type { BlobProgress } from './progress.js';
 import type { IndexContext } from './index-context.js';
-import { gitBlobId } from './overlay.js';
 import type { Selection } from './select.js';
 
 /** Beyond this size a source file is not even read: the selection skips it as `too large` (PDFs have 32 MB). */
@@ -139,7 +139,7 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ file
       const read = readRegularFile(absolute, READ_LIMIT);
       if (!read) continue;
       // Grown past the limit since the stat: too big to read, as the stat would have said.
-      blob = read.size <= READ_LIMIT ? gitBlobId(read.bytes) : '';
+      blob = read.size <= READ_LIMIT ? blobIdOf(read.bytes) : '';
     }
     const scannedFile: ScannedFile = { size: st.size, mtimeMs: st.mtimeMs, blob };
     next.files[rel] = scannedFile;
@@ -152,5 +152,5 @@ async function scanSource(ctx: IndexContext, source: SourceSpec): Promise<{ file
 /** The file's bytes if they still are the blob the scan found (an edit since then is seen by the next scan). */
 function blobAt(file: string | Buffer, blob: string): Buffer | null {
   const read = readRegularFile(file, READ_LIMIT);
-  return read && gitBlobId(read.bytes) === blob ? read.bytes : null;
+  return read && blobIdOf(read.bytes) === blob ? read.bytes : null;
 }

@@ -1,5 +1,4 @@
 import type { Embedder } from '../embed/index.js';
-import { workingChanges } from '../git/status.js';
 import type { IndexContext } from '../index/index-context.js';
 import type { RemoteFirstView } from '../index/remote-first.js';
 import { ensureGitExclude } from '../store/layout.js';
@@ -24,7 +23,7 @@ export async function remoteFirstAnswer(
   if (opts.sources !== false && readSources(ctx.layout.sources).length) return null;
   // .ocrag/ must not show as an untracked file of the clone.
   ensureGitExclude(ctx.repo);
-  if (!opts.committedOnly && (await workingChanges(ctx.repo.root)).length) return null;
+  if (!opts.committedOnly && (await ctx.kind.workingChanges(ctx))?.length) return null;
   // Loaded only here: a search of an indexed clone never needs it.
   const view = await (await import('../index/remote-first.js')).remoteFirstView(ctx, await model());
   if (!view) return null;

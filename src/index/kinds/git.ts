@@ -1,6 +1,7 @@
 import { headFiles, headFolders } from '../../git/head-file.js';
 import { readHead } from '../../git/repo.js';
 import { workingChanges, type WorkingChange } from '../../git/status.js';
+import { withUncheckedEdits } from '../../git/unchecked-files.js';
 import { checkedOut } from '../../git/worktrees.js';
 import type { IndexContext, WorkspaceKind } from '../index-context.js';
 import { currentManifest, isUpToDate } from '../manifest-state.js';
@@ -16,7 +17,7 @@ export const GIT: WorkspaceKind = Object.freeze({
   indexBehind: (ctx: IndexContext) => !isUpToDate(ctx, currentManifest(ctx)),
   upToDate: (ctx: IndexContext) => isUpToDate(ctx, currentManifest(ctx)),
   headNow: (ctx: IndexContext) => readHead(ctx.repo.root),
-  workingChanges: (ctx: IndexContext) => workingChanges(ctx.repo.root),
+  workingChanges: (ctx: IndexContext) => withUncheckedEdits(ctx.repo.root, ctx.repo.gitDir, workingChanges(ctx.repo.root)),
   unansweredWhileRunning,
   headFiles: (ctx: IndexContext) => headFiles(ctx.repo),
   headFolders: (ctx: IndexContext) => headFolders(ctx.repo),
@@ -32,7 +33,7 @@ export const GIT: WorkspaceKind = Object.freeze({
 export function gitWithStatusStarted(started: Promise<WorkingChange[]>): WorkspaceKind {
   let early: Promise<WorkingChange[]> | null = started;
   const changes = (ctx: IndexContext) => {
-    const answer = early ?? GIT.workingChanges(ctx);
+    const answer = early ? withUncheckedEdits(ctx.repo.root, ctx.repo.gitDir, early) : GIT.workingChanges(ctx);
     early = null;
     return answer;
   };
