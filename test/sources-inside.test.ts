@@ -14,7 +14,7 @@ interface Result {
 
 describe('sources inside the repository', () => {
   const repo = twoLanguageRepo();
-  fs.writeFileSync(path.join(repo, '.gitignore'), 'notes/\n*.local.md\n');
+  fs.writeFileSync(path.join(repo, '.gitignore'), 'notes/\n*.local.md\n*.log\n');
   git(repo, 'add', '.gitignore');
   git(repo, 'commit', '-qm', 'ignore notes');
   fs.mkdirSync(path.join(repo, 'drafts'));
@@ -22,6 +22,9 @@ describe('sources inside the repository', () => {
   fs.mkdirSync(path.join(repo, 'notes'));
   fs.writeFileSync(path.join(repo, 'notes', 'oncall.md'), '# On call\n\nWhen the pager fires at night, restart the ingestion queue first.\n');
   fs.writeFileSync(path.join(repo, 'src', 'todo.local.md'), '# Todo\n\nRename the staging bucket.\n');
+  // A folder git does not ignore, all of whose files it ignores by a pattern: git shows nothing of it.
+  fs.mkdirSync(path.join(repo, 'logs'));
+  fs.writeFileSync(path.join(repo, 'logs', 'deploy.log'), 'deploy failed: the vault token for the payments cluster expired at 03:12\n');
 
   it('refuses a tracked folder, a tracked file, an untracked folder and a link to one in one line, exit 2, from a subfolder too', async () => {
     // A link from outside to a folder of the repository is that folder.
@@ -58,6 +61,14 @@ describe('sources inside the repository', () => {
     assert.match(r.stdout + r.stderr, /1 files indexed/);
     const results = await runJson<Result[]>(['search', 'pager fires at night restart ingestion queue', '-k', '3'], repo);
     assert.equal(results[0]?.path, 'notes:oncall.md', JSON.stringify(results));
+  });
+
+  it('adds a folder git shows no file of (each ignored by a pattern), and answers from its files', async () => {
+    const r = await runCli(['add', 'logs'], repo);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout + r.stderr, /1 files indexed/);
+    const results = await runJson<Result[]>(['search', 'vault token payments cluster expired', '-k', '3'], repo);
+    assert.equal(results[0]?.path, 'logs:deploy.log', JSON.stringify(results));
   });
 
   it('adds a file git ignores, named from a subfolder', async () => {

@@ -27,9 +27,9 @@ export async function folderFiles(dir: string, scratchGit: string): Promise<stri
   if (inside?.code === 0 && inside.stdout.toString().trim() === 'true') {
     // Without --full-name, git names the files relative to the folder it runs in.
     const { stdout } = await gitBuffer([...NO_PROGRAMS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...neverWalked(), '.'], { cwd: dir });
-    // A folder git ignores shows nothing there: chosen as a source, it is read as a folder of its own (below). Asked
-    // only when git listed nothing, so a source that is a repository costs no third git per scan.
-    if (stdout.length || !(await ignoredByGit(dir))) return nulRecords(stdout).map(latin1Key).filter((key) => !underNever(key)).sort();
+    // A folder git shows no file of (ignored, or every file in it ignored by a pattern, `*.log`) lists nothing
+    // there: chosen as a source, it is read as a folder of its own (below).
+    if (stdout.length) return nulRecords(stdout).map(latin1Key).filter((key) => !underNever(key)).sort();
   }
   await emptyGitFolder(scratchGit);
   const { stdout } = await gitBuffer([...NO_PROGRAMS, `--git-dir=${scratchGit}`, `--work-tree=${dir}`, 'ls-files', '-z', '--others', '--exclude-standard', ...neverWalked()], { cwd: dir });
@@ -53,13 +53,21 @@ export async function folderFiles(dir: string, scratchGit: string): Promise<stri
 
 /**
  * Whether git shows `target` (a file or folder) as part of the work tree at `root`: tracked, or untracked and not
- * ignored, and not inside a repository of its own. Such a path's files are indexed with the tree already.
+ * ignored, and not inside a repository of its own; a folder, when git shows a file of it. Such a path's files are
+ * indexed with the tree already.
  */
 export async function shownInWorkTree(root: string, target: string, isFolder: boolean): Promise<boolean> {
   const dir = isFolder ? target : path.dirname(target);
   const top = await gitBuffer([...NO_PROGRAMS, 'rev-parse', '--show-toplevel'], { cwd: dir, okCodes: [128] }).catch(() => null);
   if (top?.code !== 0 || realPathOr(top.stdout.toString().trim()) !== realPathOr(root)) return false;
-  return !(await ignoredByGit(dir, isFolder ? '.' : path.basename(target)));
+  if (await ignoredByGit(dir, isFolder ? '.' : path.basename(target))) return false;
+  return !isFolder || (await showsAnyFile(dir));
+}
+
+/** Whether git shows a file under the folder (tracked, or untracked and not ignored): one is enough. */
+async function showsAnyFile(dir: string): Promise<boolean> {
+  const { stdout } = await gitBuffer([...NO_PROGRAMS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...neverWalked(), '.'], { cwd: dir });
+  return stdout.length > 0;
 }
 
 async function ignoredByGit(dir: string, name = '.'): Promise<boolean> {
