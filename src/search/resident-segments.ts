@@ -133,11 +133,17 @@ function readSegment(file: string, base: string, seq: number, dim: number): Segm
  */
 export function segmentRoom(snapshot: string, base: string, dim: number): number {
   let rows = 0;
-  for (let seq = 1; ; seq++) {
-    const size = fs.statSync(segmentFile(snapshot, base, seq), { throwIfNoEntry: false })?.size;
-    if (size === undefined || !(dim > 0)) return rows;
+  for (let seq = 1; dim > 0; seq++) {
+    let size: number;
+    try {
+      size = fs.statSync(segmentFile(snapshot, base, seq)).size;
+    } catch {
+      // No such segment (or a name no file can have): no room for it, as readSegments reads none.
+      return rows;
+    }
     rows += Math.floor(size / dim);
   }
+  return rows;
 }
 
 /** The segment files beside a snapshot (any base), for cleaning up after the snapshot is written whole. */

@@ -54,7 +54,6 @@ interface Header<Meta> {
   bytes: number;
 }
 
-
 /** Writes eager then lazy sections after the header; `meta` is any JSON the reader checks. */
 export function writeSectionedFile<Meta>(file: string, magic: string, meta: Meta, eager: Record<string, Section>, lazy: Record<string, Section>): void {
   fs.writeFileSync(file, runAll(sectionedFileBytes(magic, meta, eager, lazy)));

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { int8DotKernel, KERNEL_MIN_CHUNKS } from '../../src/search/int8-dots.js';
 import { ResidentChunks } from '../../src/search/resident.js';
-import { MAX_SEGMENTS, writeSegment, type SegmentRow } from '../../src/search/resident-segments.js';
+import { MAX_SEGMENTS, segmentRoom, writeSegment, type SegmentRow } from '../../src/search/resident-segments.js';
 import { snapshotBlobs } from '../../src/search/resident-snapshot.js';
 import type { StoreHandle } from '../../src/store/store-handle.js';
 import { tempDir } from '../helpers.js';
@@ -65,6 +65,9 @@ test('segment rows land after the snapshot vectors in place, and answer as a set
   // One commit at a time, as searches after three index runs add them: each a segment.
   for (let c = 1; c <= COMMITS.length; c++) await filled([...BASE, ...COMMITS.slice(0, c)], file);
   assert.equal(fs.readdirSync(dir).filter((f) => f.endsWith('.seg')).length, COMMITS.length);
+  const { id } = snapshotBlobs(file, DIM)!;
+  assert.ok(segmentRoom(file, id!, DIM) >= COMMITS.flat().length, 'room for every segment row, told by file sizes');
+  assert.equal(segmentRoom(file, 'x'.repeat(5000), DIM), 0, 'an id no file name can hold: no room, no throw');
 
   const whole = seen(await filled([...BASE, ...COMMITS]));
   const set = restored(file);
