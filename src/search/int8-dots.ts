@@ -44,30 +44,49 @@ function scratchAfter(base: number, n: number, dim: number): { q: number; idx: n
 /** A restored set's vectors read straight into WebAssembly memory (vectorsBlock), by that memory's buffer. */
 interface Placement {
   memory: WebAssembly.Memory;
-  /** Where the file's bytes end: the kernel's scratch begins here. */
+  /** Where the file's bytes end, the vectors last among them: rows appended to the set go on from here (`vectorsInRoom`). */
+  filled: number;
+  /** Where the room for appended rows ends: the kernel's scratch begins here. */
   used: number;
   kernels?: Kernels;
 }
 const placements = new WeakMap<ArrayBuffer, Placement>();
 
 /**
- * The buffer to read a snapshot's `bytes` of eager sections into, which hold `rows` vectors of `dim`: a
- * WebAssembly memory's, with room after them for the kernel's scratch over all `rows` chunks, so the kernel reads
- * the vectors where the file put them and never grows the memory (which would cut every section off its bytes).
- * Copying tokio's 7.5 MB of vectors into the kernel's own memory, fresh pages, was 4-17 ms of a one-shot search.
- * A plain buffer where the kernel is not used or WebAssembly SIMD is missing.
+ * The buffer to read a snapshot's `bytes` of eager sections into, which hold `rows` vectors of `dim`, the vectors
+ * last: a WebAssembly memory's, with room after them for `room` more rows (its segments', appended in place by
+ * `vectorsInRoom`) and then for the kernel's scratch over all of them, so the kernel reads the vectors where the file
+ * put them and never grows the memory (which would cut every section off its bytes). Copying tokio's 7.5 MB of
+ * vectors into the kernel's own memory, fresh pages, was 4-17 ms of a one-shot search; growing them into a new array
+ * for three commits' segment rows, then copying that, 13-35 ms. A plain buffer where the kernel is not used or
+ * WebAssembly SIMD is missing.
  */
-export function vectorsBlock(bytes: number, rows: number, dim: number): ArrayBuffer {
+export function vectorsBlock(bytes: number, rows: number, dim: number, room = 0): ArrayBuffer {
   const module = Number.isInteger(dim) && dim > 0 && dim % 8 === 0 && Number.isInteger(rows) && rows >= KERNEL_MIN_CHUNKS ? kernelModule() : null;
   if (!module) return new ArrayBuffer(bytes);
   try {
-    const memory = new WebAssembly.Memory({ initial: Math.ceil(scratchAfter(bytes, rows, dim).end / PAGE) });
-    placements.set(memory.buffer, { memory, used: bytes });
+    const used = bytes + room * dim;
+    const memory = new WebAssembly.Memory({ initial: Math.ceil(scratchAfter(used, rows + room, dim).end / PAGE) });
+    placements.set(memory.buffer, { memory, filled: bytes, used });
     return memory.buffer;
   } catch {
     // More than WebAssembly memory holds (a damaged header's count, say): the sections are read as ever.
     return new ArrayBuffer(bytes);
   }
+}
+
+/**
+ * The vectors of a set restored by vectorsBlock, as a view reaching over all the room left after them, in the same
+ * memory (its bytes zero, untouched but by rows appended): null when they do not lie there or no room is left.
+ */
+export function vectorsInRoom(vectors: Int8Array, dim: number): Int8Array | null {
+  const placed = placements.get(vectors.buffer as ArrayBuffer);
+  if (!placed || placed.memory.buffer !== vectors.buffer) return null;
+  const end = vectors.byteOffset + vectors.length;
+  // The snapshot's vectors (ending where the file's bytes do), or a view of them this gave before.
+  if (vectors.byteOffset >= placed.filled || end < placed.filled || end > placed.used) return null;
+  const length = Math.floor((placed.used - vectors.byteOffset) / dim) * dim;
+  return length > vectors.length ? new Int8Array(vectors.buffer, vectors.byteOffset, length) : null;
 }
 
 /**

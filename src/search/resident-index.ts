@@ -3,7 +3,7 @@ import { lacksFields, readFields } from '../store/chunk-batch.js';
 import { CONTENT_FIELDS, REF_FIELDS } from '../store/chunk-columns.js';
 import { ownDefinition } from '../text/breadcrumb.js';
 import type { Pause } from '../util/event-loop.js';
-import { int8DotKernel, KERNEL_MIN_CHUNKS, type DotSums } from './int8-dots.js';
+import { int8DotKernel, KERNEL_MIN_CHUNKS, vectorsInRoom, type DotSums } from './int8-dots.js';
 import { memberIndices } from './members.js';
 import { NO_NAME_WORDS, nameWordsOf, type NameWords } from './file-names.js';
 import { ListTable, PostingTable, type NumberList, type PackedLists } from './postings.js';
@@ -256,16 +256,19 @@ export class ResidentIndex {
     let list = this.byBlob.get(info.blob);
     if (!list) this.byBlob.set(info.blob, (list = []));
     list.push(i);
-    if ((i + 1) * this.dim > this.vectors.length) {
-      const grown = new Int8Array(Math.max(this.vectors.length * 2, this.dim * 1024));
-      grown.set(this.vectors);
-      this.vectors = grown;
-    }
+    if ((i + 1) * this.dim > this.vectors.length) this.vectors = vectorsInRoom(this.vectors, this.dim) ?? this.grown();
     this.vectors.set(vector, i * this.dim);
     this.scales[i] = scale;
     const name = define && ownDefinition(info.symbol);
     if (name) this.definitions.writable(definitionKey(name))[0].push(i);
     return i;
+  }
+
+  /** The vectors in a new array twice the size (a restored set's, when the room after them is used up, copied whole). */
+  private grown(): Int8Array {
+    const grown = new Int8Array(Math.max(this.vectors.length * 2, this.dim * 1024));
+    grown.set(this.vectors);
+    return grown;
   }
 
   private index(i: number, terms: string, symbol: string, text: string): void {

@@ -127,6 +127,25 @@ function readSegment(file: string, base: string, seq: number, dim: number): Segm
   }
 }
 
+/**
+ * At least as many rows as the segments of snapshot `base` hold (each row's vector alone is `dim` bytes of its file),
+ * from their sizes alone: what a restored snapshot leaves room for after its vectors (int8-dots.ts).
+ */
+export function segmentRoom(snapshot: string, base: string, dim: number): number {
+  let rows = 0;
+  for (let seq = 1; dim > 0; seq++) {
+    let size: number;
+    try {
+      size = fs.statSync(segmentFile(snapshot, base, seq)).size;
+    } catch {
+      // No such segment (or a name no file can have): no room for it, as readSegments reads none.
+      return rows;
+    }
+    rows += Math.floor(size / dim);
+  }
+  return rows;
+}
+
 /** The segment files beside a snapshot (any base), for cleaning up after the snapshot is written whole. */
 export function isSegmentOf(snapshot: string, name: string): boolean {
   return name.startsWith(`${path.basename(snapshot)}.`) && name.endsWith('.seg');

@@ -8,7 +8,7 @@ import { packBytes, packStrings, unpackStrings, type PackedStrings } from './pac
 import { ListTable, PostingTable } from './postings.js';
 import { listSections, readListSections } from './list-sections.js';
 import { SectionedFile, writeSectionedFilePausing, type Section } from './sectioned-file.js';
-import { segmentsDamage } from './resident-segments.js';
+import { segmentRoom, segmentsDamage } from './resident-segments.js';
 import { packNameWords, unpackNameWords, type NameWords } from './file-names.js';
 import { crashPoint } from '../util/crash-point.js';
 import { LazyStrings, RestoredChunk, type RestoredColumns } from './restored-chunk.js';
@@ -75,8 +75,10 @@ export interface RestoredState {
  * store. A text read later that fails its checksum throws SectionDamageError (sectioned-file.ts).
  */
 export function readSnapshot(file: string, dim: number): RestoredState | null {
-  // Read into WebAssembly memory where the cosine kernel will use the vectors in place (int8-dots.ts).
-  const opened = SectionedFile.open<SnapshotMeta>(file, MAGIC, EAGER, { allocate: (bytes, meta) => vectorsBlock(bytes, meta.count, meta.dim) });
+  // Read into WebAssembly memory where the cosine kernel will use the vectors in place (int8-dots.ts), last, with
+  // room after them for the rows of the segments that extend this snapshot.
+  const allocate = (bytes: number, meta: SnapshotMeta) => vectorsBlock(bytes, meta.count, meta.dim, meta.id === undefined ? 0 : segmentRoom(file, meta.id, meta.dim));
+  const opened = SectionedFile.open<SnapshotMeta>(file, MAGIC, EAGER, { allocate, last: 'vectors' });
   if (!opened) return null;
   try {
     const state = unpack(opened, dim);

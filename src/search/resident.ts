@@ -229,7 +229,8 @@ export class ResidentChunks extends ResidentIndex {
     this.lengths = snap.lengths;
     this.definitions = snap.definitions;
     this.postings = snap.postings;
-    // A view into the file's bytes, exactly full: the first chunk added grows it into an array of its own.
+    // A view into the file's bytes with room after it for its segments' rows (int8-dots.ts): only a chunk added
+    // past that grows it into an array of its own.
     this.vectors = snap.vectors;
     this.scales = snap.scales;
     for (const [k, v] of snap.byBlob) this.byBlob.set(k, v);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { runAll, runPausing, type Pause, type Steps } from '../util/event-loop.js';
+import { align8, eagerLayout } from './eager-layout.js';
 
 /**
  * A file of named typed-array sections behind a small JSON header:
@@ -52,9 +53,6 @@ interface Header<Meta> {
   /** The file's whole length: anything shorter is torn. */
   bytes: number;
 }
-
-// Arithmetic, not `& ~7`: the header's length is measured with offsets near 2^53, which 32-bit bit operations wrap.
-const align8 = (n: number) => Math.ceil(n / 8) * 8;
 
 /** Writes eager then lazy sections after the header; `meta` is any JSON the reader checks. */
 export function writeSectionedFile<Meta>(file: string, magic: string, meta: Meta, eager: Record<string, Section>, lazy: Record<string, Section>): void {
@@ -140,9 +138,10 @@ export class SectionedFile<Meta> {
   /**
    * The file, or null when it is missing, torn, damaged (a header or eager section that fails its checksum) or not
    * of this magic. With `lazy` false, only the eager sections named are read, and no lazy section can be.
-   * `allocate` gives the buffer the eager sections are read into (at its start), from their length and the meta.
+   * `allocate` gives the buffer the eager sections are read into (at its start), from their length and the meta;
+   * `last` names an eager section read in after all the others, so that it ends where their bytes end.
    */
-  static open<Meta>(file: string, magic: string, eagerNames: string[], { lazy = true, allocate = plainBuffer, optional = [] }: OpenOptions<Meta> = {}): SectionedFile<Meta> | null {
+  static open<Meta>(file: string, magic: string, eagerNames: string[], { lazy = true, allocate = plainBuffer, optional = [], last }: OpenOptions<Meta> = {}): SectionedFile<Meta> | null {
     let fd: number;
     try {
       fd = fs.openSync(file, 'r');
@@ -150,7 +149,7 @@ export class SectionedFile<Meta> {
       return null;
     }
     try {
-      const opened = SectionedFile.read<Meta>(fd, magic, eagerNames, lazy, allocate, optional);
+      const opened = SectionedFile.read<Meta>(fd, magic, eagerNames, lazy, allocate, optional, last);
       if (!opened) fs.closeSync(fd);
       return opened;
     } catch {
@@ -174,7 +173,7 @@ export class SectionedFile<Meta> {
     }
   }
 
-  private static read<Meta>(fd: number, magic: string, named: string[], withLazy: boolean, allocate: (bytes: number, meta: Meta) => ArrayBuffer, optional: string[]): SectionedFile<Meta> | null {
+  private static read<Meta>(fd: number, magic: string, named: string[], withLazy: boolean, allocate: (bytes: number, meta: Meta) => ArrayBuffer, optional: string[], placeLast: string | undefined): SectionedFile<Meta> | null {
     const prefix = Buffer.alloc(PREFIX);
     if (fs.readSync(fd, prefix, 0, PREFIX, 0) !== PREFIX || !prefix.subarray(0, 8).equals(magicOf(magic))) return null;
     const headerLength = prefix.readUInt32LE(8);
@@ -189,15 +188,14 @@ export class SectionedFile<Meta> {
     const lazyEntries = header.sections.filter((s) => withLazy && !eagerNames.includes(s.name) && s.type === 'Uint8Array' && byName.has(blocksOf(s.name)));
     const eagerEntries = [...eagerNames, ...lazyEntries.map((s) => blocksOf(s.name))].map((name) => byName.get(name));
     if (eagerEntries.some((e) => !e || !(e.type in TYPES))) return null;
-    // The eager sections lie together: one read covers them.
-    const first = Math.min(...eagerEntries.map((e) => e!.offset));
-    const last = Math.max(...eagerEntries.map((e) => e!.offset + e!.length * TYPES[e!.type].BYTES_PER_ELEMENT));
-    const bytes = last - first;
+    const spans = (eagerEntries as SectionEntry[]).map((e) => ({ name: e.name, offset: e.offset, end: e.offset + e.length * TYPES[e.type].BYTES_PER_ELEMENT }));
+    const { pieces, bytes, at } = eagerLayout(spans, placeLast);
     const block = allocate(bytes, header.meta);
-    if (block.byteLength < bytes || fs.readSync(fd, new Uint8Array(block, 0, bytes), 0, bytes, first) !== bytes) return null;
+    if (block.byteLength < bytes) return null;
+    for (const { from, to, length } of pieces) if (fs.readSync(fd, new Uint8Array(block, to, length), 0, length, from) !== length) return null;
     const eager = new Map<string, Section>();
-    for (const e of eagerEntries) {
-      const section = new TYPES[e!.type](block, e!.offset - first, e!.length);
+    for (const [i, e] of eagerEntries.entries()) {
+      const section = new TYPES[e!.type](block, at[i], e!.length);
       if (zlib.crc32(bytesOf(section)) !== e!.crc) return null;
       eager.set(e!.name, section);
     }
@@ -257,6 +255,11 @@ interface OpenOptions<Meta> {
   allocate?: (bytes: number, meta: Meta) => ArrayBuffer;
   /** Eager sections read when the file has them (a later layout's additions, which older readers skip). */
   optional?: string[];
+  /**
+   * An eager section placed after all the others in the buffer, whatever its place in the file: what follows it
+   * there is free (a snapshot's vectors, which segment rows then extend in place: int8-dots.ts).
+   */
+  last?: string;
 }
 
 const plainBuffer = (bytes: number) => new ArrayBuffer(bytes);

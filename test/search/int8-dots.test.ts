@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { int8DotKernel, KERNEL_MIN_CHUNKS, vectorsBlock } from '../../src/search/int8-dots.js';
+import { int8DotKernel, KERNEL_MIN_CHUNKS, vectorsBlock, vectorsInRoom } from '../../src/search/int8-dots.js';
 import { limbKernelBytes, queryLimbs } from '../../src/search/int8-limb-dots.js';
 import { topEntries, topOfLists } from '../../src/search/lexical.js';
 import { ResidentIndex } from '../../src/search/resident-index.js';
@@ -116,6 +116,33 @@ describe('int8 dot products in WebAssembly', () => {
     assert.ok(head.every((b) => b === 7) && tail.every((b) => b === 9), 'the other sections are untouched');
     assert.equal(vectorsBlock(bytes, 10, dim).byteLength, bytes, 'a set too small for the kernel gets a plain buffer');
     assert.equal(vectorsBlock(bytes, 1e12, dim).byteLength, bytes, 'a count no memory holds: a plain buffer');
+  });
+
+  test('rows appended to restored vectors go into the room left after them, and the kernel reads them there too', () => {
+    const next = random(17);
+    const dim = 64;
+    const [rows, room, before] = [KERNEL_MIN_CHUNKS + 3, 40, 24];
+    // As a snapshot read with its vectors last: another section, then the vectors, ending where the bytes end.
+    const bytes = before + rows * dim;
+    const block = vectorsBlock(bytes, rows, dim, room);
+    const head = new Uint8Array(block, 0, before).fill(7);
+    const restored = new Int8Array(block, before, rows * dim);
+    for (let i = 0; i < restored.length; i++) restored[i] = Math.floor(next() * 256) - 128;
+    const vectors = vectorsInRoom(restored, dim)!;
+    assert.ok(vectors && vectors.buffer === block && vectors.byteOffset === before, 'the same bytes, viewed further');
+    assert.ok(vectors.length >= (rows + room) * dim && vectors.length % dim === 0);
+    assert.equal(vectorsInRoom(vectors, dim), null, 'no room past the room');
+    for (let i = rows * dim; i < (rows + room) * dim; i++) vectors[i] = Math.floor(next() * 256) - 128;
+    const kernel = int8DotKernel(dim)!;
+    const chunks = Int32Array.from({ length: (rows + room) & ~1 }, (_, j) => (j * 7) % (rows + room));
+    const query = Float32Array.from({ length: dim }, () => next() - 0.5);
+    const sums = kernel(Float64Array.from(query), vectors, rows + room, chunks);
+    assert.deepEqual([...sums], [...plainSums(query, vectors, dim, chunks)]);
+    assert.equal(sums.buffer, block, 'in place, appended rows and all: nothing copied');
+    assert.ok(head.every((b) => b === 7), 'the section before is untouched');
+    assert.equal(vectorsInRoom(new Int8Array(block, 0, before), dim), null, 'a view that does not end where the bytes do has no room');
+    assert.equal(vectorsInRoom(restored.slice(), dim), null, 'a copy has none');
+    assert.equal(vectorsInRoom(new Int8Array(vectorsBlock(bytes, 10, dim, room), before, 10 * dim), dim), null, 'nor vectors in a plain buffer');
   });
 
   test('no kernel for a dimension it cannot take in eights', () => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '../helpers.js';
 import { SectionDamageError, SectionedFile, writeSectionedFile, writeSectionedFilePausing } from '../../src/search/sectioned-file.js';
+import { eagerLayout } from '../../src/search/eager-layout.js';
 import { eventLoopYielder } from '../../src/util/event-loop.js';
 
 const MAGIC = 'testSF01';
@@ -100,6 +101,46 @@ test('a flipped byte anywhere is caught: header or eager section → null; a laz
   const sound = SectionedFile.open(file, MAGIC, ['i32'])!;
   sound.detach();
   assert.equal(Buffer.from(sound.slice('texts', 0, texts.length)).toString(), texts.toString(), 'whole again: every byte as written');
+});
+
+test('a section asked for last is read after the others, ending where their bytes end; each reads its own bytes, damage still caught', () => {
+  const dir = tempDir('sf');
+  const file = sample(dir);
+  const names = ['bytes', 'int8', 'u16', 'i32', 'u32', 'f32', 'f64', 'none'];
+  const plain = SectionedFile.open(file, MAGIC, names)!;
+  let given = 0;
+  const allocate = (bytes: number) => new ArrayBuffer((given = bytes) + 64);
+  const last = SectionedFile.open(file, MAGIC, names, { last: 'u16', allocate })!;
+  const u16 = last.section('u16');
+  assert.equal(u16.byteOffset + u16.byteLength, given, 'the bytes end with it: what follows is free');
+  for (const name of names) assert.deepEqual([...last.section(name)], [...plain.section(name)], name);
+  assert.equal(Buffer.from(last.slice('texts', 6, 12)).toString(), 'second', 'lazy sections, their block checksums read with the eager ones');
+  plain.close();
+  last.close();
+  const whole = fs.readFileSync(file);
+  for (const [name, bytes] of [['u16', Buffer.from(Uint16Array.from([1, 65535]).buffer)], ['f64', Buffer.from(Float64Array.from([Math.PI]).buffer)]] as const) {
+    const copy = Buffer.from(whole);
+    copy[copy.indexOf(bytes, 16 + whole.readUInt32LE(8)) + 1] ^= 1;
+    fs.writeFileSync(file, copy);
+    assert.equal(SectionedFile.open(file, MAGIC, names, { last: 'u16' }), null, `a flipped byte of ${name}`);
+  }
+});
+
+test('the eager layout cuts the last section out with its padding, and reads a header whose sections overlap it as one run', () => {
+  const spans = [{ name: 'a', offset: 0, end: 5 }, { name: 'b', offset: 8, end: 12 }, { name: 'c', offset: 16, end: 24 }, { name: 'd', offset: 24, end: 24 }];
+  assert.deepEqual(eagerLayout(spans, 'b'), {
+    pieces: [{ from: 0, to: 0, length: 8 }, { from: 16, to: 8, length: 8 }, { from: 8, to: 16, length: 4 }],
+    bytes: 20,
+    at: [0, 16, 8, 16],
+  });
+  const oneRun = { pieces: [{ from: 0, to: 0, length: 24 }], bytes: 24, at: [0, 8, 16, 24] };
+  assert.deepEqual(eagerLayout(spans, 'c'), oneRun, 'already last (a section of no bytes after it ends where it does)');
+  assert.deepEqual(eagerLayout(spans, 'absent'), oneRun);
+  assert.deepEqual(eagerLayout(spans, undefined), oneRun);
+  const overlapping = [spans[0], spans[1], { name: 'c', offset: 10, end: 24 }];
+  assert.deepEqual(eagerLayout(overlapping, 'b'), { pieces: [{ from: 0, to: 0, length: 24 }], bytes: 24, at: [0, 8, 10] });
+  const inPadding = [spans[0], spans[1], { name: 'c', offset: 12, end: 24 }];
+  assert.equal(eagerLayout(inPadding, 'b').pieces.length, 1, 'a section in its padding: one run');
 });
 
 test('a file of a few tiny sections has room for its header (its length was once measured with wrapped offsets)', () => {
