@@ -9,6 +9,8 @@
 //
 //   --from             a built default model folder (default: /work/main/.cache/ocrag's), read only
 //   --scale            the Chinese rows' length against the code rows' (×)
+//   --chinese-sif      each Chinese row's length the SIF weight of the word's probability in jieba's corpus
+//                      (instead of what its senses' code rows give)
 //   --check            make the rows by the Chinese recipe as it is (other flags ignored) and compare them to --from's:
 //                      they must be equal
 // The cache gets links to --from's cache's lexicon/ and roots/ and its own models/.
@@ -19,11 +21,12 @@ import { DEFAULT_MODEL_ID } from '../src/embed/models/model-ids.js';
 import { CHINESE_ROWS, type ChineseRowRecipe } from '../src/embed/recipe/chinese-recipe.js';
 import { composeChineseRows, inDictionaryOrder, type SenseReading } from '../src/embed/recipe/chinese.js';
 import { loadRecipe, writeModelFolder } from '../src/embed/recipe/distil.js';
+import { SIF_A } from '../src/embed/recipe/fingerprint.js';
 import { TEACHER_DIM } from '../src/embed/recipe/teacher.js';
 import { UNK_PIECE_ID } from '../src/embed/recipe/vocabulary.js';
 import { readFlags } from './eval/settings.js';
 
-const o = { cache: '', from: '/work/main/.cache/ocrag/models/ocrag/use-static-v2', check: false, scale: 1, join: false, codeFrequency: 0 };
+const o = { cache: '', from: '/work/main/.cache/ocrag/models/ocrag/use-static-v2', check: false, scale: 1, join: false, codeFrequency: 0, chineseSif: false };
 const rows: ChineseRowRecipe = { ...CHINESE_ROWS };
 readFlags(process.argv.slice(2), {
   '--cache': (v) => (o.cache = v()),
@@ -34,6 +37,7 @@ readFlags(process.argv.slice(2), {
   '--code-frequency': (v) => (o.codeFrequency = Number(v())),
   '--check': () => (o.check = true),
   '--scale': (v) => (o.scale = Number(v())),
+  '--chinese-sif': () => (o.chineseSif = true),
 });
 if (!o.cache && !o.check) throw new Error('--cache DIR is required');
 
@@ -49,6 +53,15 @@ table.set(source.subarray(0, codeRows * dim));
 const reading = o.check ? inDictionaryOrder(CHINESE_ROWS.senseWeights) : variantReading(recipe.probabilities);
 composeChineseRows(table, dim, recipe.pieces, UNK_PIECE_ID, recipe.chinese, reading);
 if (!o.check) for (let i = codeRows * dim; i < table.length; i++) table[i]! *= o.scale;
+if (!o.check && o.chineseSif) {
+  // Each Chinese row's length the SIF weight of the word's own probability in jieba's corpus (its piece score).
+  recipe.chinese.pieces.forEach(([, score], i) => {
+    const row = table.subarray((codeRows + i) * dim, (codeRows + i + 1) * dim);
+    const norm = Math.hypot(...row) || 1;
+    const length = SIF_A / (SIF_A + Math.exp(score));
+    for (let d = 0; d < dim; d++) row[d]! *= length / norm;
+  });
+}
 
 if (o.check) {
   let worst = 0;
@@ -73,7 +86,7 @@ writeModelFolder(tmp, DEFAULT_MODEL_ID, recipe, table, Date.now());
 fs.rmSync(dir, { recursive: true, force: true });
 fs.renameSync(tmp, dir);
 const bytes = fs.statSync(path.join(dir, 'onnx', 'model.onnx')).size;
-console.log(`${dir}: ${JSON.stringify({ ...rows, join: o.join, codeFrequency: o.codeFrequency, scale: o.scale })}; ${recipe.chinese.pieces.length} Chinese rows, ${(bytes / 1e6).toFixed(1)} MB, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+console.log(`${dir}: ${JSON.stringify({ ...rows, join: o.join, codeFrequency: o.codeFrequency, scale: o.scale, chineseSif: o.chineseSif })}; ${recipe.chinese.pieces.length} Chinese rows, ${(bytes / 1e6).toFixed(1)} MB, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 /**
  * The recipe's reading, or: `--join`, a phrase sense (`set up`) read as its joined identifier (`setup`) when the
