@@ -10,7 +10,8 @@ import { encodeStaticLookupModel } from '../models/static-onnx.js';
 import { loadTeacher, packageVersion, TEACHER_DIM, TEACHER_PACKAGE, TEACHER_WEIGHTS_PACKAGE } from './teacher.js';
 import { MAX_TOKENS } from '../runtime/text-limits.js';
 import { siblingModule, WorkerPool } from '../runtime/worker-threads.js';
-import { chinesePieces, composeChineseRows, type ChinesePieces } from './chinese.js';
+import { chinesePieces, composeChineseRows, inDictionaryOrder, type ChinesePieces } from './chinese.js';
+import { CHINESE_ROWS, type ChineseRowRecipe } from './chinese-recipe.js';
 import { CODE_STATISTICS } from './code-statistics.js';
 import { CHINESE_DATA_PACKAGES, recipeFingerprint, REMOVED_DIRECTIONS, SIF_A } from './fingerprint.js';
 import { ABBREVIATIONS } from './glossary.js';
@@ -19,16 +20,17 @@ import { pieceProbabilities, piecesFingerprint, studentPieces, teacherText, UNK_
 
 const TEACHER_BATCH = 256;
 
-interface Recipe {
+export interface Recipe {
   /** The code vocabulary, whose rows the teacher makes. */
   pieces: ScoredPiece[];
   probabilities: Float64Array;
   codeWordCount: number;
   /** Chinese words after them, whose rows are made of the code rows. */
   chinese: ChinesePieces;
+  chineseRows: ChineseRowRecipe;
 }
 
-async function loadRecipe(): Promise<Recipe> {
+export async function loadRecipe(chinese: ChineseRowRecipe = CHINESE_ROWS): Promise<Recipe> {
   const codeWords: CodeWords = {
     totalWords: CODE_STATISTICS.totalWords,
     words: CODE_STATISTICS.words.split(' ').map((entry) => {
@@ -41,7 +43,7 @@ async function loadRecipe(): Promise<Recipe> {
   if (piecesFingerprint(pieces) !== CODE_STATISTICS.piecesFingerprint || counts.length !== pieces.length) {
     throw new Error('code-statistics.ts does not match the student vocabulary: re-run mine-code-statistics.ts');
   }
-  return { pieces, probabilities: pieceProbabilities(counts), codeWordCount: codeWords.words.length, chinese: await chinesePieces() };
+  return { pieces, probabilities: pieceProbabilities(counts), codeWordCount: codeWords.words.length, chinese: await chinesePieces(chinese), chineseRows: chinese };
 }
 
 /** Teacher pass over every piece, then centring, SIF weighting and normalisation of the rows. */
@@ -70,7 +72,7 @@ async function distil(recipe: Recipe, onProgress?: (message: string) => void): P
     await teacher.close();
   }
   shapeRows(table, dim, rows, recipe.probabilities);
-  composeChineseRows(table, dim, recipe.pieces, UNK_PIECE_ID, recipe.chinese);
+  composeChineseRows(table, dim, recipe.pieces, UNK_PIECE_ID, recipe.chinese, inDictionaryOrder(recipe.chineseRows.senseWeights));
   return table;
 }
 
@@ -126,7 +128,11 @@ function scaleRows(table: Float32Array, dim: number, rows: number[], lengthOf: (
 export async function writeDistilledModel(dir: string, name: string, onProgress?: (message: string) => void): Promise<void> {
   const startedAt = Date.now();
   const recipe = await loadRecipe();
-  const table = await distil(recipe, onProgress);
+  writeModelFolder(dir, name, recipe, await distil(recipe, onProgress), startedAt);
+}
+
+/** The model folder of a finished table (the Chinese rows after the code rows). */
+export function writeModelFolder(dir: string, name: string, recipe: Recipe, table: Float32Array, startedAt: number): void {
   const pieces = [...recipe.pieces, ...recipe.chinese.pieces];
   const lookup = { vocabSize: pieces.length, dim: TEACHER_DIM, matrix: table };
   const files: Record<string, string | Uint8Array> = {
