@@ -189,6 +189,8 @@ export class SectionedFile<Meta> {
     const eagerEntries = [...eagerNames, ...lazyEntries.map((s) => blocksOf(s.name))].map((name) => byName.get(name));
     if (eagerEntries.some((e) => !e || !(e.type in TYPES))) return null;
     const spans = (eagerEntries as SectionEntry[]).map((e) => ({ name: e.name, offset: e.offset, end: e.offset + e.length * TYPES[e.type].BYTES_PER_ELEMENT }));
+    // Before anything is allocated for them: a header (its checksum made to fit) cannot ask for more than the file holds.
+    if (spans.some((s) => !(s.offset >= 0 && s.end <= size))) return null;
     const { pieces, bytes, at } = eagerLayout(spans, placeLast);
     const block = allocate(bytes, header.meta);
     if (block.byteLength < bytes) return null;

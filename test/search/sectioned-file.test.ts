@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { test } from 'node:test';
 import { tempDir } from '../helpers.js';
 import { SectionDamageError, SectionedFile, writeSectionedFile, writeSectionedFilePausing } from '../../src/search/sectioned-file.js';
@@ -124,6 +125,26 @@ test('a section asked for last is read after the others, ending where their byte
     fs.writeFileSync(file, copy);
     assert.equal(SectionedFile.open(file, MAGIC, names, { last: 'u16' }), null, `a flipped byte of ${name}`);
   }
+});
+
+test('a header that asks for more bytes than the file holds is refused before anything is allocated for it', () => {
+  const dir = tempDir('sf');
+  const file = sample(dir);
+  const whole = fs.readFileSync(file);
+  const length = whole.readUInt32LE(8);
+  // A crafted header, its checksum made to fit: one section 6 GB long, the JSON kept its length.
+  const json = whole.subarray(16, 16 + length).toString('utf8').replace('"note":"meta survives"', '"note":"m"').replace('"length":6,', '"length":6000000000,');
+  assert.ok(Buffer.byteLength(json) <= length && json.includes('6000000000'));
+  const header = Buffer.alloc(length, ' ');
+  header.write(json);
+  const copy = Buffer.from(whole);
+  header.copy(copy, 16);
+  copy.writeUInt32LE(zlib.crc32(header), 12);
+  fs.writeFileSync(file, copy);
+  let asked: number | undefined;
+  const allocate = (bytes: number) => new ArrayBuffer(Math.min((asked = bytes), 1024));
+  assert.equal(SectionedFile.open(file, MAGIC, ['bytes', 'int8'], { allocate }), null);
+  assert.equal(asked, undefined, 'nothing allocated');
 });
 
 test('the eager layout cuts the last section out with its padding, and reads a header whose sections overlap it as one run', () => {
