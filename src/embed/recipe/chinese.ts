@@ -4,7 +4,7 @@ import { tokenizerFrom } from '../runtime/fast-unigram.js';
 import { MAX_TOKENS } from '../runtime/text-limits.js';
 import { buildZhEntries } from '../../text/zh-lexicon-build.js';
 import { ZH_GLOSSARY } from '../../text/zh-glossary.js';
-import { CHINESE_ROWS, type ChineseRowRecipe } from './chinese-recipe.js';
+import type { ChineseRowRecipe } from './chinese-recipe.js';
 
 /** Chinese pieces for the student vocabulary: tokenizer scores, and the English senses each row is made of. */
 export interface ChinesePieces {
@@ -17,7 +17,7 @@ export interface ChinesePieces {
  * segments them into the most probable words by these scores (their log-probability in jieba's corpus), the way
  * jieba itself does.
  */
-export async function chinesePieces(recipe: ChineseRowRecipe = CHINESE_ROWS): Promise<ChinesePieces> {
+export async function chinesePieces(recipe: ChineseRowRecipe): Promise<ChinesePieces> {
   const entries = await buildZhEntries();
   const total = entries.reduce((sum, e) => sum + e.freq, 0);
   const chosen = entries.filter((e, rank) => rank < recipe.words || ZH_GLOSSARY.has(e.word));
@@ -40,7 +40,7 @@ export function composeChineseRows(
   codePieces: ScoredPiece[],
   unkId: number,
   chinese: ChinesePieces,
-  reading: SenseReading = inDictionaryOrder(CHINESE_ROWS.senseWeights),
+  reading: SenseReading,
 ): void {
   const tokenizer: Tokenizer = tokenizerFrom(
     unigramTokenizerJson(codePieces, unkId) as Record<string, unknown>,
