@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gitIndexFileOverride } from '../config/environment.js';
+import { readRegularFile } from '../util/read-regular.js';
 import { blobIdOf } from './object-id.js';
 import { keyDir, keyFsPath, pathKey } from './path-key.js';
 import type { WorkingChange } from './status.js';
@@ -159,7 +160,8 @@ function editedOnDisk(root: string, entry: MarkedEntry): boolean {
   const sameStat = Number(stat.size & 0xffffffffn) === entry.size && Number(stat.mtimeNs / 1_000_000_000n) === entry.mtimeSeconds && Number(stat.mtimeNs % 1_000_000_000n) === entry.mtimeNanoseconds;
   if (sameStat || throughLink(root, entry.path)) return false;
   try {
-    const bytes = stat.isSymbolicLink() ? fs.readlinkSync(full, { encoding: 'buffer' }) : stat.isFile() ? fs.readFileSync(full) : null;
+    // Through one descriptor: a file swapped for a FIFO since the lstat is not waited on, nor a link followed.
+    const bytes = stat.isSymbolicLink() ? fs.readlinkSync(full, { encoding: 'buffer' }) : stat.isFile() ? (readRegularFile(full, Number.MAX_SAFE_INTEGER)?.bytes ?? null) : null;
     return bytes === null || blobIdOf(bytes, entry.blob.length) !== entry.blob;
   } catch {
     return true;
