@@ -25,8 +25,7 @@ const NEVER = ['.git', '.ocrag', 'node_modules', '.hg', '.svn'];
 export async function folderFiles(dir: string, scratchGit: string): Promise<string[]> {
   const inside = await gitBuffer([...NO_PROGRAMS, 'rev-parse', '--is-inside-work-tree'], { cwd: dir, okCodes: [128] }).catch(() => null);
   if (inside?.code === 0 && inside.stdout.toString().trim() === 'true') {
-    // Without --full-name, git names the files relative to the folder it runs in.
-    const { stdout } = await gitBuffer([...NO_PROGRAMS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...neverWalked(), '.'], { cwd: dir });
+    const stdout = await shownFiles(dir);
     // A folder git shows no file of (ignored, or every file in it ignored by a pattern, `*.log`) lists nothing
     // there: chosen as a source, it is read as a folder of its own (below).
     if (stdout.length) return nulRecords(stdout).map(latin1Key).filter((key) => !underNever(key)).sort();
@@ -61,13 +60,12 @@ export async function shownInWorkTree(root: string, target: string, isFolder: bo
   const top = await gitBuffer([...NO_PROGRAMS, 'rev-parse', '--show-toplevel'], { cwd: dir, okCodes: [128] }).catch(() => null);
   if (top?.code !== 0 || realPathOr(top.stdout.toString().trim()) !== realPathOr(root)) return false;
   if (await ignoredByGit(dir, isFolder ? '.' : path.basename(target))) return false;
-  return !isFolder || (await showsAnyFile(dir));
+  return !isFolder || (await shownFiles(dir)).length > 0;
 }
 
-/** Whether git shows a file under the folder (tracked, or untracked and not ignored): one is enough. */
-async function showsAnyFile(dir: string): Promise<boolean> {
-  const { stdout } = await gitBuffer([...NO_PROGRAMS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...neverWalked(), '.'], { cwd: dir });
-  return stdout.length > 0;
+/** The files git shows under a folder of its work tree (tracked, or untracked and not ignored), NUL-separated, named from that folder (no --full-name). */
+async function shownFiles(dir: string): Promise<Buffer> {
+  return (await gitBuffer([...NO_PROGRAMS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...neverWalked(), '.'], { cwd: dir })).stdout;
 }
 
 async function ignoredByGit(dir: string, name = '.'): Promise<boolean> {

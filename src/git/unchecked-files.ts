@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gitIndexFileOverride } from '../config/environment.js';
+import { readRegularFile } from '../util/read-regular.js';
 import { blobIdOf } from './object-id.js';
-import { keyFsPath, pathKey } from './path-key.js';
+import { keyDir, keyFsPath, pathKey } from './path-key.js';
 import type { WorkingChange } from './status.js';
 
 /**
@@ -81,8 +82,9 @@ function readEntries(index: Buffer, version: number, count: number, idBytes: num
     const flagsAt = at + STAT_BYTES + idBytes;
     if (flagsAt + 2 > index.length) return null;
     const flags = index.readUInt16BE(flagsAt);
-    const extended = version >= 3 && (flags & EXTENDED) !== 0 ? index.readUInt16BE(flagsAt + 2) : 0;
     const nameAt = flagsAt + 2 + (version >= 3 && flags & EXTENDED ? 2 : 0);
+    if (nameAt > index.length) return null;
+    const extended = nameAt > flagsAt + 2 ? index.readUInt16BE(flagsAt + 2) : 0;
     let name: Buffer;
     if (version === 4) {
       const [strip, afterStrip] = varint(index, nameAt);
@@ -100,9 +102,19 @@ function readEntries(index: Buffer, version: number, count: number, idBytes: num
       // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes from their start.
       at += (nameAt - at + length + 8) & ~7;
     }
-    if (flags & ASSUME_VALID || extended & SKIP_WORKTREE) marked.push(entryAt(index, flagsAt - STAT_BYTES - idBytes, idBytes, name));
+    if (flags & ASSUME_VALID || extended & SKIP_WORKTREE) {
+      // A name git would never write (`../../etc/passwd`, `.git/config`): not an index git wrote, nothing is read.
+      if (!inWorkTree(name)) return null;
+      marked.push(entryAt(index, flagsAt - STAT_BYTES - idBytes, idBytes, name));
+    }
   }
   return splitIndex(index, at) ? null : marked;
+}
+
+/** git's own rule for an index entry's name (read-cache.c, `verify_path`): relative, no empty, `.`, `..` or `.git` part. */
+function inWorkTree(name: Buffer): boolean {
+  const parts = name.toString('latin1').split('/');
+  return parts.every((part) => part !== '' && part !== '.' && part !== '..' && part.toLowerCase() !== '.git');
 }
 
 function entryAt(index: Buffer, start: number, idBytes: number, name: Buffer): MarkedEntry {
@@ -146,11 +158,20 @@ function editedOnDisk(root: string, entry: MarkedEntry): boolean {
     return false;
   }
   const sameStat = Number(stat.size & 0xffffffffn) === entry.size && Number(stat.mtimeNs / 1_000_000_000n) === entry.mtimeSeconds && Number(stat.mtimeNs % 1_000_000_000n) === entry.mtimeNanoseconds;
-  if (sameStat) return false;
+  if (sameStat || throughLink(root, entry.path)) return false;
   try {
-    const bytes = stat.isSymbolicLink() ? fs.readlinkSync(full, { encoding: 'buffer' }) : stat.isFile() ? fs.readFileSync(full) : null;
+    // Through one descriptor: a file swapped for a FIFO since the lstat is not waited on, nor a link followed.
+    const bytes = stat.isSymbolicLink() ? fs.readlinkSync(full, { encoding: 'buffer' }) : stat.isFile() ? (readRegularFile(full, Number.MAX_SAFE_INTEGER)?.bytes ?? null) : null;
     return bytes === null || blobIdOf(bytes, entry.blob.length) !== entry.blob;
   } catch {
     return true;
   }
+}
+
+/** Whether a folder on the way to the file is a symbolic link (a marked file's folder swapped for one): git reads no file through one, nor does ocrag. */
+function throughLink(root: string, key: string): boolean {
+  for (let dir = keyDir(key); dir; dir = keyDir(dir)) {
+    if (fs.lstatSync(keyFsPath(root, dir), { throwIfNoEntry: false })?.isSymbolicLink() !== false) return true;
+  }
+  return false;
 }

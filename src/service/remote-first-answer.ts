@@ -1,5 +1,6 @@
 import type { Embedder } from '../embed/index.js';
 import type { IndexContext } from '../index/index-context.js';
+import { GIT } from '../index/kinds/git.js';
 import type { RemoteFirstView } from '../index/remote-first.js';
 import { ensureGitExclude } from '../store/layout.js';
 import { listManifests } from '../store/manifest.js';
@@ -23,7 +24,8 @@ export async function remoteFirstAnswer(
   if (opts.sources !== false && readSources(ctx.layout.sources).length) return null;
   // .ocrag/ must not show as an untracked file of the clone.
   ensureGitExclude(ctx.repo);
-  if (!opts.committedOnly && (await ctx.kind.workingChanges(ctx))?.length) return null;
+  // A status of its own, after the exclude: the one a one-shot search started at open may list `.ocrag/config.json`.
+  if (!opts.committedOnly && (await GIT.workingChanges(ctx))?.length) return null;
   // Loaded only here: a search of an indexed clone never needs it.
   const view = await (await import('../index/remote-first.js')).remoteFirstView(ctx, await model());
   if (!view) return null;

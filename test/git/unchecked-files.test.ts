@@ -64,6 +64,39 @@ describe('the index file is read as git reads it', () => {
   });
 });
 
+/** A one-entry index file as git lays it out (version 2 or 3), the entry marked `--assume-unchanged`, its name `name`. */
+function oneEntryIndex(version: number, name: string, flags = 0x8000): Buffer {
+  const bytes = Buffer.from(name);
+  const entry = Buffer.alloc((62 + bytes.length + 8) & ~7);
+  entry.writeUInt32BE(1, 36);
+  entry.writeUInt16BE(flags | Math.min(bytes.length, 0xfff), 60);
+  bytes.copy(entry, 62);
+  const header = Buffer.alloc(12);
+  header.write('DIRC', 0, 'latin1');
+  header.writeUInt32BE(version, 4);
+  header.writeUInt32BE(1, 8);
+  return Buffer.concat([header, entry, Buffer.alloc(20)]);
+}
+
+describe('a garbled or hostile index file', () => {
+  it('a name git would never write (outside the work tree, inside .git) is not read: nothing added', () => {
+    const repo = committedRepo(path.join(tempDir('unchecked-hostile'), 'r'), { 'a.py': 'a = 1\n' }, 'first');
+    assert.equal(oneEntryIndex(2, 'a.py').length % 8, 0);
+    assert.equal(markedEntries(oneEntryIndex(2, 'a.py'))?.[0]?.path, 'a.py', 'the crafted layout is one git reads');
+    for (const name of ['../outside.py', '/etc/hostname', '.git/config', 'sub/.GIT/config', 'a//b.py', './a.py']) {
+      assert.equal(markedEntries(oneEntryIndex(2, name)), null, name);
+      fs.writeFileSync(path.join(repo, '.git', 'index'), oneEntryIndex(2, name));
+      assert.deepEqual(uncheckedEdits(repo, path.join(repo, '.git')), [], name);
+    }
+  });
+
+  it('cut short anywhere (an extended entry whose second flags word is missing included): none, never a throw', () => {
+    const whole = oneEntryIndex(3, 'a.py', 0x8000 | 0x4000);
+    for (let end = 0; end <= whole.length; end++) assert.doesNotThrow(() => markedEntries(whole.subarray(0, end)), `cut at ${end}`);
+    assert.equal(markedEntries(whole.subarray(0, 12 + 62)), null);
+  });
+});
+
 describe('a marked file edited in the work tree is answered as the file says', () => {
   let repo: string;
 
@@ -80,6 +113,16 @@ describe('a marked file edited in the work tree is answered as the file says', (
     fs.utimesSync(path.join(repo, 'settings.py'), new Date(2001, 1, 1), new Date(2001, 1, 1));
     assert.deepEqual(uncheckedEdits(repo, path.join(repo, '.git')), []);
     assert.equal(git(repo, 'status', '--porcelain'), '');
+  });
+
+  it('a marked file whose folder became a symbolic link (to outside the work tree) is not read through it', () => {
+    const linked = committedRepo(path.join(tempDir('unchecked-link'), 'r'), { 'conf/settings.py': SETTINGS }, 'first');
+    git(linked, 'update-index', '--skip-worktree', 'conf/settings.py');
+    const outside = tempDir('unchecked-outside');
+    fs.writeFileSync(path.join(outside, 'settings.py'), LOCAL);
+    fs.rmSync(path.join(linked, 'conf'), { recursive: true });
+    fs.symlinkSync(outside, path.join(linked, 'conf'));
+    assert.deepEqual(uncheckedEdits(linked, path.join(linked, '.git')), []);
   });
 
   for (const mark of ['--skip-worktree', '--assume-unchanged']) {

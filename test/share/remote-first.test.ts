@@ -72,6 +72,18 @@ describe("a fresh clone's first search answers from the team's published set (a 
     }
   });
 
+  test('the remote named in .ocrag/config.json (docs/ci.md), written by hand before the first search, answers the same', async () => {
+    const c = cloneRepo(origin, 'config-named');
+    fs.mkdirSync(path.join(c, '.ocrag'));
+    fs.writeFileSync(path.join(c, '.ocrag', 'config.json'), JSON.stringify({ remote: env.OCRAG_REMOTE }));
+    // git status shows .ocrag/config.json until ocrag puts .ocrag/ in the clone's exclude file: it is no edit.
+    const r = await runCli(['search', QUERIES[0], '-k', '5', '--json'], c, s3.env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, ANSWERED);
+    assert.deepEqual(JSON.parse(r.stdout), resultsA[0]);
+    await backgroundIndexDone(c);
+  });
+
   test('two first searches at once both answer from the set', async () => {
     const t = cloneRepo(origin, 'two-at-once');
     const both = await Promise.all([search(t, QUERIES[1]), search(t, QUERIES[1])]);
