@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gitIndexFileOverride } from '../config/environment.js';
 import { readRegularFile } from '../util/read-regular.js';
-import { blobIdOf } from './object-id.js';
+import { blobIdOf } from './blob-id.js';
 import { keyDir, keyFsPath, pathKey } from './path-key.js';
 import type { WorkingChange } from './status.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Embedder } from '../embed/index.js';
 import { keyFsPath } from '../git/path-key.js';
-import { blobIdOf } from '../git/object-id.js';
+import { blobIdOf } from '../git/blob-id.js';
 import type { WorkingChange } from '../git/status.js';
 import type { TreeEntry } from '../git/tree.js';
 import { knownBlobs, placeFiles, type Manifest } from '../store/manifest.js';

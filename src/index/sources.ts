@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Embedder } from '../embed/index.js';
 import { folderFiles } from '../git/folder-files.js';
-import { blobIdOf } from '../git/object-id.js';
+import { blobIdOf } from '../git/blob-id.js';
 import { keyFsPath, pathKey, prefixedKey } from '../git/path-key.js';
 import type { TreeEntry } from '../git/tree.js';
 import { placeFiles, type Manifest } from '../store/manifest.js';

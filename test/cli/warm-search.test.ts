@@ -46,6 +46,20 @@ describe('ocrag search through a running ocrag mcp', () => {
     await client?.close();
   });
 
+  it("loads no crypto for an answer the server gives: with NODE_EXTRA_CA_CERTS set, loading it costs the start ~4-12 ms", async () => {
+    const log = path.join(tempDir('loads'), 'loaded.txt');
+    const preload = path.join(path.dirname(log), 'preload.cjs');
+    fs.writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, process.moduleLoadList.join('\\n')));\n`);
+    const trace = path.join(path.dirname(log), 'trace');
+    const seams = seamEnv({ warmTrace: trace });
+    const r = await runCli(['search', '--json', 'parse command line arguments'], repo, { ...seams, NODE_OPTIONS: `${seams.NODE_OPTIONS} --require=${preload}` });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(fs.readFileSync(trace, 'utf8'), /^warm/, 'the server answered');
+    const loaded = fs.readFileSync(log, 'utf8').split('\n');
+    assert.ok(loaded.includes('NativeModule net'), 'Node modules in the trace (the check works)');
+    assert.deepEqual(loaded.filter((m) => /crypto/.test(m)), [], 'crypto loaded by a search the server answered');
+  });
+
   it('answers every format and filter byte for byte as the CLI does alone, and says the server answered', async () => {
     const asks = [
       ['--json', 'parse command line arguments'],
