@@ -37,7 +37,10 @@ export async function indexFolderProblem(layout: IndexLayout): Promise<FolderPro
 function entriesProblem(dir: string): FolderProblem | null {
   for (const entry of fs.readdirSync(dir)) {
     const inside = path.join(dir, entry);
-    const problem = ownProblem(inside, fs.lstatSync(inside), 'entry');
+    // Gone since the listing: another run's lock being taken (`index.lock.<pid>.….tmp` lives for one link).
+    const stat = fs.lstatSync(inside, { throwIfNoEntry: false });
+    if (!stat) continue;
+    const problem = ownProblem(inside, stat, 'entry');
     if (problem) return { why: `holds ${entry}, which ${problem.why}`, fix: problem.fix };
   }
   return null;
