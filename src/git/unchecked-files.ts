@@ -41,7 +41,6 @@ export interface MarkedEntry {
   /** A key (`path-key.ts`). */
   path: string;
   blob: string;
-  mode: number;
   mtimeSeconds: number;
   mtimeNanoseconds: number;
   size: number;
@@ -85,27 +84,29 @@ function readEntries(index: Buffer, version: number, count: number, idBytes: num
     const nameAt = flagsAt + 2 + (version >= 3 && flags & EXTENDED ? 2 : 0);
     if (nameAt > index.length) return null;
     const extended = nameAt > flagsAt + 2 ? index.readUInt16BE(flagsAt + 2) : 0;
+    const isMarked = (flags & ASSUME_VALID) !== 0 || (extended & SKIP_WORKTREE) !== 0;
+    const start = at;
     let name: Buffer;
     if (version === 4) {
+      // Each name is the one before it with `strip` bytes cut from its end and this entry's bytes added.
       const [strip, afterStrip] = varint(index, nameAt);
       const end = index.indexOf(0, afterStrip);
       if (end < 0 || strip > previous.length) return null;
-      name = Buffer.concat([previous.subarray(0, previous.length - strip), index.subarray(afterStrip, end)]);
+      name = previous = Buffer.concat([previous.subarray(0, previous.length - strip), index.subarray(afterStrip, end)]);
       at = end + 1;
-      previous = name;
     } else {
       // The name's length is in the flags below 4,095 bytes; its NUL is checked, which also tells the id's length.
       let length = flags & NAME_LENGTH;
       if (length === NAME_LENGTH) length = index.indexOf(0, nameAt + length) - nameAt;
       if (length < 0 || index[nameAt + length] !== 0) return null;
-      name = flags & ASSUME_VALID || extended & SKIP_WORKTREE ? index.subarray(nameAt, nameAt + length) : previous;
+      name = index.subarray(nameAt, nameAt + length);
       // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes from their start.
       at += (nameAt - at + length + 8) & ~7;
     }
-    if (flags & ASSUME_VALID || extended & SKIP_WORKTREE) {
+    if (isMarked) {
       // A name git would never write (`../../etc/passwd`, `.git/config`): not an index git wrote, nothing is read.
       if (!inWorkTree(name)) return null;
-      marked.push(entryAt(index, flagsAt - STAT_BYTES - idBytes, idBytes, name));
+      marked.push(entryAt(index, start, idBytes, name));
     }
   }
   return splitIndex(index, at) ? null : marked;
@@ -121,7 +122,6 @@ function entryAt(index: Buffer, start: number, idBytes: number, name: Buffer): M
   return {
     path: pathKey(name),
     blob: index.toString('hex', start + STAT_BYTES, start + STAT_BYTES + idBytes),
-    mode: index.readUInt32BE(start + 24),
     mtimeSeconds: index.readUInt32BE(start + 8),
     mtimeNanoseconds: index.readUInt32BE(start + 12),
     size: index.readUInt32BE(start + 36),
