@@ -137,7 +137,16 @@ export function topEntries(scores: Iterable<[number, number]> | ReadonlyMap<numb
  */
 export function topOfLists(indices: Int32Array, scores: Float32Array, n: number): [number, number][] {
   const heap: [number, number][] = [];
-  for (let j = 0; j < indices.length; j++) offer(heap, indices[j], scores[j], n);
+  for (let j = 0; j < indices.length; j++) {
+    // Once full, most of a view's scores are below the root: turned away here as offer would (a call each was
+    // ~5% of a tokio search in the server).
+    if (n > 0 && heap.length === n) {
+      const score = scores[j];
+      const root = heap[0];
+      if (score < root[1] || (score === root[1] && indices[j] > root[0])) continue;
+    }
+    offer(heap, indices[j], scores[j], n);
+  }
   return heap.sort(bestFirst);
 }
 
