@@ -17,18 +17,24 @@ interface Run {
   seconds: number;
   /** Peak resident memory of the process, from /usr/bin/time (null where it is missing). */
   maxRssMiB: number | null;
+  /**
+   * CPU time, user + system, of the process and the children it waited for (git, an index run's restart), from
+   * /usr/bin/time: on a shared machine (load 10-15 on 2 vCPUs) wall times swing ±40 % run to run, CPU ±15 %.
+   */
+  cpuSeconds: number | null;
   stdout: string;
 }
 
 function cli(args: string[], cwd: string): Run {
   const timed = fs.existsSync('/usr/bin/time');
-  const [cmd, argv] = timed ? ['/usr/bin/time', ['-f', 'maxrss_kib=%M', process.execPath, CLI, ...args]] : [process.execPath, [CLI, ...args]];
+  const [cmd, argv] = timed ? ['/usr/bin/time', ['-f', 'maxrss_kib=%M cpu_s=%U+%S', process.execPath, CLI, ...args]] : [process.execPath, [CLI, ...args]];
   const started = performance.now();
   const r = spawnSync(cmd, argv as string[], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 256 * 1024 * 1024 });
   const seconds = (performance.now() - started) / 1000;
   if (r.status !== 0) throw new Error(`ocrag ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const rss = /maxrss_kib=(\d+)/.exec(r.stderr ?? '');
-  return { seconds, maxRssMiB: rss ? Math.round(Number(rss[1]) / 1024) : null, stdout: r.stdout };
+  const cpu = /cpu_s=([\d.]+)\+([\d.]+)/.exec(r.stderr ?? '');
+  return { seconds, maxRssMiB: rss ? Math.round(Number(rss[1]) / 1024) : null, cpuSeconds: cpu ? +(Number(cpu[1]) + Number(cpu[2])).toFixed(2) : null, stdout: r.stdout };
 }
 
 function cloneOf(repo: string, work: string, name: string): string {
@@ -68,6 +74,7 @@ function main(): void {
       indexFromScratchSeconds: +index.seconds.toFixed(2),
       indexFromScratchInProcessSeconds: +indexed.seconds.toFixed(2),
       indexFromScratchMaxRssMiB: index.maxRssMiB,
+      indexFromScratchCpuSeconds: index.cpuSeconds,
       exportSeconds: +exported.seconds.toFixed(2),
       exportInProcessSeconds: +exportSummary.seconds.toFixed(2),
       exportMaxRssMiB: exported.maxRssMiB,
@@ -77,6 +84,7 @@ function main(): void {
       importSeconds: +imported.seconds.toFixed(2),
       importInProcessSeconds: +importSummary.seconds.toFixed(2),
       importMaxRssMiB: imported.maxRssMiB,
+      importCpuSeconds: imported.cpuSeconds,
       importChunksAdded: importSummary.chunksAdded,
       importAgainSeconds: +again.seconds.toFixed(2),
       importAgainChunksAdded: (JSON.parse(again.stdout) as { chunksAdded: number }).chunksAdded,
@@ -85,6 +93,8 @@ function main(): void {
       importSpeedupOverIndexing: +(index.seconds / imported.seconds).toFixed(1),
       // Without process start-up (node, modules), which both commands pay alike.
       importSpeedupInProcess: +(indexed.seconds / importSummary.seconds).toFixed(1),
+      // CPU against CPU: what the ratio is once the load of other processes is taken out.
+      importSpeedupCpu: index.cpuSeconds && imported.cpuSeconds ? +(index.cpuSeconds / imported.cpuSeconds).toFixed(1) : null,
     };
     console.log(JSON.stringify(result, null, 2));
   } finally {
