@@ -23,26 +23,39 @@ const COMMITS_PAST = 20;
 
 interface Run {
   seconds: number;
+  /** User + system CPU of the process and the children it waited for, from /usr/bin/time (null where it is missing). */
+  cpuSeconds: number | null;
   stdout: string;
   stderr: string;
 }
+
+const TIMED = fs.existsSync('/usr/bin/time');
+const CPU_LINE = /^ocrag-bench-cpu=([\d.]+)\+([\d.]+)\n?/m;
 
 /** The built CLI in its own process, as a user runs it; async so the in-process proxy keeps answering. */
 async function cli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
   const { spawn } = await import('node:child_process');
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // On a shared machine CPU time says more than wall time (bench/share.ts).
+    const [cmd, argv] = TIMED ? ['/usr/bin/time', ['-f', 'ocrag-bench-cpu=%U+%S', process.execPath, CLI, ...args]] : [process.execPath, [CLI, ...args]];
+    const child = spawn(cmd, argv as string[], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b) => (stdout += b));
     child.stderr.on('data', (b) => (stderr += b));
     child.on('close', (code) => {
       const seconds = (performance.now() - started) / 1000;
+      const cpu = CPU_LINE.exec(stderr);
+      stderr = stderr.replace(CPU_LINE, '').replace(/^Command exited with non-zero status \d+\n/m, '');
       if (code !== 0) reject(new Error(`ocrag ${args.join(' ')} exited ${code}: ${stderr}`));
-      else resolve({ seconds, stdout, stderr });
+      else resolve({ seconds, cpuSeconds: cpu ? +(Number(cpu[1]) + Number(cpu[2])).toFixed(2) : null, stdout, stderr });
     });
   });
+}
+
+function ratio(a: number | null, b: number | null): number | null {
+  return a && b ? +(a / b).toFixed(1) : null;
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -161,9 +174,11 @@ async function main(): Promise<void> {
             fetchedMiBInAll: mib(fetchedInAll),
           },
           bytes: { remoteFetchedByFreshClone: fetched, remoteFetchedMiB: mib(fetched), artifactMiB: mib(fs.statSync(artifact).size), remoteStoreMiB: mib(folderBytes(path.join(s3.directory, 'team'))) },
-          freshClone: { chunksEmbedded: rt.chunksEmbedded, chunksCopied: rt.remote?.chunks ?? 0, blobsCopied: rt.remote?.blobs ?? 0, searchSetPlaced: rt.remote?.searchSet ?? false, indexSeconds: seconds(readThrough.seconds), firstSearchSeconds: seconds(freshSearch.seconds) },
-          fullLocal: { indexSeconds: seconds(full.seconds), firstSearchSeconds: seconds(fullSearch.seconds) },
-          artifact: { importSeconds: seconds(imported.seconds), firstSearchSeconds: seconds(importSearch.seconds) },
+          freshClone: { chunksEmbedded: rt.chunksEmbedded, chunksCopied: rt.remote?.chunks ?? 0, blobsCopied: rt.remote?.blobs ?? 0, searchSetPlaced: rt.remote?.searchSet ?? false, indexSeconds: seconds(readThrough.seconds), indexCpuSeconds: readThrough.cpuSeconds, firstSearchSeconds: seconds(freshSearch.seconds) },
+          fullLocal: { indexSeconds: seconds(full.seconds), indexCpuSeconds: full.cpuSeconds, firstSearchSeconds: seconds(fullSearch.seconds) },
+          artifact: { importSeconds: seconds(imported.seconds), importCpuSeconds: imported.cpuSeconds, firstSearchSeconds: seconds(importSearch.seconds) },
+          // The full local index's CPU over each copy's: the speed-ups with other processes' load taken out.
+          cpuSpeedup: { artifactImport: ratio(full.cpuSeconds, imported.cpuSeconds), remoteReadThrough: ratio(full.cpuSeconds, readThrough.cpuSeconds) },
           publish: { firstSeconds: seconds(publish.seconds), againSeconds: seconds(publishAgain.seconds), summary: JSON.parse(publish.stdout) as unknown },
           cloneCommitsPast: {
             commits: COMMITS_PAST,
