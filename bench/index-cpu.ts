@@ -4,7 +4,8 @@
 // once with the library, a fresh tokenizer each round, two ways (bench/tokenizers.ts): `memo`, the library as ocrag
 // ran it before its fused path (the fast Unigram set-up and a word memo: the baseline issue 31's "3.75×" was taken
 // against), and `library`, @huggingface/tokenizers exactly as tokenizer.json configures it (4–5× slower again).
-// Prints the medians and the ratios; asserts nothing.
+// Prints the medians and the ratios; asserts nothing. To tell whether a change cut index CPU, run both builds side by
+// side (bench/index-cpu-pair.ts): on a loaded machine one run's CPU varies more than most cuts.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
