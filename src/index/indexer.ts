@@ -108,24 +108,42 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
 
   const phase = (name: IndexPhase, done = 0, total = 0) => opts.onProgress?.({ phase: name, blobsDone: done, blobsTotal: total, chunks: 0, chunksPerSecond: null });
   phase('listing');
-  const selection = selectFiles(await listTree(ctx.repo.root, tree), ctx.config);
-  // Said as soon as it is known, so a surface that started the run shows it before the run ends.
-  const empty = emptySelectionWarning(selection.files.length, selection.skipped.length, ctx.config);
-  if (empty) opts.onProgress?.({ phase: 'reading', blobsDone: 0, blobsTotal: 0, chunks: 0, chunksPerSecond: null, warnings: [empty] });
+  // The listing (git's processes) runs while the model loads and the store opens, which do not depend on it.
+  const listing = listTree(ctx.repo.root, tree).then((entries) => {
+    const selection = selectFiles(entries, ctx.config);
+    // Said as soon as it is known, so a surface that started the run shows it before the run ends.
+    const empty = emptySelectionWarning(selection.files.length, selection.skipped.length, ctx.config);
+    if (empty) opts.onProgress?.({ phase: 'reading', blobsDone: 0, blobsTotal: 0, chunks: 0, chunksPerSecond: null, warnings: [empty] });
+    return selection;
+  });
+  // Awaited below on every path; until then a failure must not count as unhandled.
+  listing.catch(() => undefined);
   const embedder = await opts.loadEmbedder();
-  await checkpoint('index.listed', opts.signal);
   const identity = identityWith(embedder);
   // Before the local store is opened: a foreign remote is refused with the local index untouched.
   const remote = await checkRemote(ctx, identity, opts.onNotice);
+  const opening = openStoreFor(ctx, embedder, opts);
+  let selection: Selection;
+  try {
+    selection = await listing;
+    await checkpoint('index.listed', opts.signal);
+  } catch (e) {
+    // A failed listing or a cancel: the store being opened is let go before the error leaves.
+    await opening.then((s) => s.close(), () => undefined);
+    throw e;
+  }
   const manifestKeys = [manifestKey(branch, commit), ...(opts.baseKeys ?? [])];
   warmChunker(selection, knownFromManifests(ctx, embedder.modelId, manifestKeys));
-  const store = await openStoreFor(ctx, embedder, opts);
+  const store = await opening;
   let remoteTables: RemoteReader | null = null;
   let check: RemoteCheck | null = null;
+  // git's reader starts now, so its process is up by the time the store has said which blobs it lacks.
+  const reader = new BlobReader(ctx.repo.root);
   try {
-    const storeWasEmpty = (await store.countChunks()) === 0;
     // The manifests read again: opening a store that was lost drops them with it (their blobs are no longer stored).
-    const known = await knownState(store, selection, knownFromManifests(ctx, embedder.modelId, manifestKeys));
+    // Both asked at once: LanceDB answers each on its own threads.
+    const [chunksAtStart, known] = await Promise.all([store.countChunks(), knownState(store, selection, knownFromManifests(ctx, embedder.modelId, manifestKeys))]);
+    const storeWasEmpty = chunksAtStart === 0;
     let pending = uniqueUnknown(selection.files, known);
     const unknownAtStart = pending.map((b) => b.blob);
     let fetched: ReadThroughSummary | undefined;
@@ -152,7 +170,6 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
       }
     }
     phase('reading', 0, pending.length);
-    const reader = new BlobReader(ctx.repo.root);
     const copyContents = fetched && remoteTables && check ? remoteContents(remoteTables, check, opts.onNotice) : undefined;
     const handed = opts.handed?.fits({ ...identity, maxLineChars: ctx.config.maxLineChars }) ? opts.handed : undefined;
     let result;
@@ -166,8 +183,6 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
       // Thrown, not returned rejected: the close in `finally` is awaited first, and a rejection nobody holds
       // meanwhile ends the process (a full disk said "unhandled rejection" instead of exit 7).
       throw e;
-    } finally {
-      await reader.close();
     }
     for (const m of result.marks) known.set(m.blob, m.reason);
     opts.inHand?.marked(result.marks);
@@ -193,6 +208,7 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
     const summary = summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.embedded, chunksTotal, started, warnings }, ctx.config);
     return fetched ? { ...summary, remote: fetched } : summary;
   } finally {
+    await reader.close();
     await check?.close();
     store.close();
     remoteTables?.store.close();
