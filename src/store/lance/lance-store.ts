@@ -3,6 +3,7 @@ import { StoreDamageError } from '../../util/errors.js';
 import { waitLock } from '../../util/file-lock.js';
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
+import type { RecordBatch } from 'apache-arrow';
 import arrow from '../arrow.js';
 import { CHUNK_COLUMNS, COLUMN, columnsOf, type ChunkField } from '../chunk-columns.js';
 import type { BlobMark, ChunkBatch, ChunkStore, ChunkToAdd, NeedsContent, StoreHits } from '../contract.js';
@@ -102,13 +103,16 @@ export class LanceChunkStore implements ChunkStore {
     const filters = only ? blobFilters(only, 500) : [null];
     for (const filter of filters) {
       const marks = this.marks.query().select([COLUMN.blob, COLUMN.reason]);
-      for await (const batch of filter ? marks.where(filter) : marks) {
+      const chunks = this.refs.query().select([COLUMN.blob]);
+      // A list's look-ups (a commit's few blobs) read both tables at once, on LanceDB's threads, instead of one scan
+      // after the other; a whole store's are streamed, so as not to hold every row's blob at once.
+      const [marked, chunked]: AsyncIterable<RecordBatch>[] = filter ? await Promise.all([collect(marks.where(filter)), collect(chunks.where(filter))]) : [marks, chunks];
+      for await (const batch of marked) {
         checkStoredBatch(batch, this.location.tables);
         const [blob, reason] = [batch.getChild(COLUMN.blob)!, batch.getChild(COLUMN.reason)!];
         for (let i = 0; i < batch.numRows; i++) state.set(blob.get(i) as string, parseMarkReason(reason.get(i) as string));
       }
-      const chunks = this.refs.query().select([COLUMN.blob]);
-      for await (const batch of filter ? chunks.where(filter) : chunks) {
+      for await (const batch of chunked) {
         checkStoredBatch(batch, this.location.tables);
         const col = batch.getChild(COLUMN.blob)!;
         for (let i = 0; i < batch.numRows; i++) state.set(col.get(i) as string, 'chunks');
@@ -292,4 +296,13 @@ export async function hasTables(location: StoreLocation): Promise<boolean> {
   } finally {
     db.close();
   }
+}
+
+/** A query's batches, all read. */
+async function collect(batches: AsyncIterable<RecordBatch>): Promise<AsyncIterable<RecordBatch>> {
+  const out: RecordBatch[] = [];
+  for await (const batch of batches) out.push(batch);
+  return (async function* () {
+    yield* out;
+  })();
 }
