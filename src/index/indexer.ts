@@ -123,6 +123,9 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
   // Before the local store is opened: a foreign remote is refused with the local index untouched.
   const remote = await checkRemote(ctx, identity, opts.onNotice);
   const opening = openStoreFor(ctx, embedder, opts);
+  // Awaited below too; a store that fails to open while the listing still runs must not end the process as an
+  // unhandled rejection (a full disk or read-only folder has its own exit code).
+  opening.catch(() => undefined);
   let selection: Selection;
   try {
     selection = await listing;
