@@ -4,7 +4,6 @@ import type { QueryInfo } from '../../query.js';
 import type { RetrievalSettings } from '../retrieval.js';
 import { semanticShare } from '../../fusion.js';
 import type { BoostSignal } from './signal.js';
-import { hasCjk } from '../../../text/scripts.js';
 
 const DEFAULTS = {
   /**
@@ -20,15 +19,6 @@ const DEFAULTS = {
    * 0.4 the same, 0.6 worse (0.884, 0.830). The query's own blend of words and meaning beats either alone.
    */
   fileEvidenceQuestionsOnly: true,
-  /**
-   * Also for every question written in Chinese, Japanese or Korean: its words reach code in two spellings (its
-   * characters in comments and UI strings, its English senses in identifiers), rarely in one chunk together, so
-   * the file that holds them across its chunks is better evidence than its best chunk. Written against the history
-   * sets: Chinese R@5 0.657 → 0.664 [+0.001, +0.014] (23 questions won, 11 lost; weight 0.15: 0.661, 0.6: 0.658,
-   * 1: 0.654; only change requests: 0.659), public Chinese 0.884 → 0.880 [−0.009, +0.001], the rest unchanged.
-   * For English questions too it cost the public benchmark −0.006 [−0.012, 0.000] and the docs set one question of 75.
-   */
-  fileEvidenceCjk: true,
 };
 
 /** Whole-file evidence (file-as-document BM25, best chunk cosine) added to each of the file's chunks. */
@@ -38,7 +28,7 @@ export const fileEvidence: BoostSignal<typeof DEFAULTS, RetrievalSettings> = {
   defaults: DEFAULTS,
   weight: (cfg) => cfg.fileBoost,
   prepare: ({ q, cfg, candidates }) => {
-    if (cfg.fileEvidenceQuestionsOnly && (q.isName || !(q.asksHowItWorks || (cfg.fileEvidenceCjk && hasCjk(q.text))))) return () => 0;
+    if (cfg.fileEvidenceQuestionsOnly && (q.isName || !q.asksHowItWorks)) return () => 0;
     const files = wholeFileEvidence(candidates, q, cfg);
     return (hit) => files.get(hit.file.blob) ?? 0;
   },
