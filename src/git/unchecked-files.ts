@@ -157,11 +157,16 @@ function editedOnDisk(root: string, entry: MarkedEntry): boolean {
   } catch {
     return false;
   }
-  const sameStat = Number(stat.size & 0xffffffffn) === entry.size && Number(stat.mtimeNs / 1_000_000_000n) === entry.mtimeSeconds && Number(stat.mtimeNs % 1_000_000_000n) === entry.mtimeNanoseconds;
-  if (sameStat || throughLink(root, entry.path)) return false;
+  // The index keeps the size's low 32 bits, as compared here.
+  const sameSize = Number(stat.size & 0xffffffffn) === entry.size;
+  if ((sameSize && Number(stat.mtimeNs / 1_000_000_000n) === entry.mtimeSeconds && Number(stat.mtimeNs % 1_000_000_000n) === entry.mtimeNanoseconds) || throughLink(root, entry.path)) return false;
+  // Another size is other bytes: edited, and not read here (the overlay reads it, within its own limit).
+  if (!sameSize) return true;
   try {
-    // Through one descriptor: a file swapped for a FIFO since the lstat is not waited on, nor a link followed.
-    const bytes = stat.isSymbolicLink() ? fs.readlinkSync(full, { encoding: 'buffer' }) : stat.isFile() ? (readRegularFile(full, Number.MAX_SAFE_INTEGER)?.bytes ?? null) : null;
+    // Through one descriptor: a file swapped for a FIFO since the lstat is not waited on, nor a link followed; no
+    // more than the entry's size (a file grown past it since is edited).
+    const read = stat.isFile() ? readRegularFile(full, entry.size) : null;
+    const bytes = stat.isSymbolicLink() ? fs.readlinkSync(full, { encoding: 'buffer' }) : read && read.bytes.length === read.size ? read.bytes : null;
     return bytes === null || blobIdOf(bytes, entry.blob.length) !== entry.blob;
   } catch {
     return true;

@@ -115,6 +115,15 @@ describe('a marked file edited in the work tree is answered as the file says', (
     assert.equal(git(repo, 'status', '--porcelain'), '');
   });
 
+  it('an edit that keeps the size is told by the bytes, one that changes it by the size', () => {
+    const sized = committedRepo(path.join(tempDir('unchecked-sized'), 'r'), { 'settings.py': SETTINGS }, 'first');
+    git(sized, 'update-index', '--skip-worktree', 'settings.py');
+    fs.writeFileSync(path.join(sized, 'settings.py'), SETTINGS.replace('localhost', 'LOCALHOST'));
+    assert.deepEqual(uncheckedEdits(sized, path.join(sized, '.git')), [{ path: 'settings.py', deleted: false }]);
+    fs.writeFileSync(path.join(sized, 'settings.py'), LOCAL);
+    assert.deepEqual(uncheckedEdits(sized, path.join(sized, '.git')), [{ path: 'settings.py', deleted: false }]);
+  });
+
   it('a marked file whose folder became a symbolic link (to outside the work tree) is not read through it', () => {
     const linked = committedRepo(path.join(tempDir('unchecked-link'), 'r'), { 'conf/settings.py': SETTINGS }, 'first');
     git(linked, 'update-index', '--skip-worktree', 'conf/settings.py');
