@@ -1,6 +1,5 @@
 import { currentManifest, requireHead } from '../index/manifest-state.js';
 import type { IndexContext } from '../index/index-context.js';
-import type { ChunkBatch } from '../store/contract.js';
 import type { ModelIdentity } from '../store/identity.js';
 import { manifestKey, type Manifest } from '../store/manifest.js';
 import { openStore } from '../store/open-store.js';
@@ -8,6 +7,7 @@ import { assertRemoteIdentity, openRemote, readRemoteIdentity, writeRemoteIdenti
 import { acquireLease } from '../store/lease.js';
 import { OcragError } from '../util/errors.js';
 import { partitionBlobs } from './export.js';
+import { allOf } from '../util/all-of.js';
 import { localIdentity } from './local-identity.js';
 import { publishSearchSet } from './publish-search-set.js';
 import { remoteRepository } from './remote-repository.js';
@@ -92,7 +92,7 @@ async function appendMissing(ctx: IndexContext, remote: RemoteStore, dim: number
     const held = await target.blobState([...chunkBlobs, ...marks.map((m) => m.blob)]);
     const counts = { blobs: chunkBlobs.length + marks.length, blobsAdded: 0, chunksAdded: 0, marksAdded: 0, compacted: false };
     const lacking = chunkBlobs.filter((b) => !held.has(b));
-    for (let at = 0; at < lacking.length; at += BLOBS_PER_COPY) counts.chunksAdded += await target.addChunkBatchesNotStored(await collect(local.chunkBatchesOf(lacking.slice(at, at + BLOBS_PER_COPY))));
+    for (let at = 0; at < lacking.length; at += BLOBS_PER_COPY) counts.chunksAdded += await target.addChunkBatchesNotStored(await allOf(local.chunkBatchesOf(lacking.slice(at, at + BLOBS_PER_COPY))));
     const newMarks = marks.filter((m) => !held.has(m.blob));
     await target.addMarks(newMarks);
     counts.blobsAdded = lacking.length + newMarks.length;
@@ -106,10 +106,4 @@ async function appendMissing(ctx: IndexContext, remote: RemoteStore, dim: number
     target.close();
     local.close();
   }
-}
-
-async function collect(batches: AsyncIterable<ChunkBatch>): Promise<ChunkBatch[]> {
-  const out: ChunkBatch[] = [];
-  for await (const b of batches) out.push(b);
-  return out;
 }

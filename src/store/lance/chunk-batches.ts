@@ -186,12 +186,3 @@ async function storedIds(refs: lancedb.Table, blobs: string[]): Promise<Set<stri
   }
   return ids;
 }
-
-/** A query's batches, all read before any is handed on (two such reads then run at once on LanceDB's threads). */
-export async function readAll(batches: AsyncIterable<RecordBatchType>): Promise<AsyncIterable<RecordBatchType>> {
-  const out: RecordBatchType[] = [];
-  for await (const batch of batches) out.push(batch);
-  return (async function* () {
-    yield* out;
-  })();
-}

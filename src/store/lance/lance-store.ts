@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { StoreDamageError } from '../../util/errors.js';
+import { allOf } from '../../util/all-of.js';
 import { waitLock } from '../../util/file-lock.js';
 import './lance-env.js';
 import * as lancedb from '@lancedb/lancedb';
@@ -12,7 +13,7 @@ import { parseMarkReason, type BlobState } from '../blob-state.js';
 import { countChunksOf, isLargeStore } from '../large-store.js';
 import type { StoreLocation } from '../layout.js';
 import { contentSchema, markSchema, refSchema } from './chunk-arrow.js';
-import { addBatchesNotStored, chunkBatchesOf, chunkColumnsOf, readAll, refsOf, type Added, type ChunkTables } from './chunk-batches.js';
+import { addBatchesNotStored, chunkBatchesOf, chunkColumnsOf, refsOf, type Added, type ChunkTables } from './chunk-batches.js';
 import { addToLegacyTable, addToTables, deleteBlobs, deleteChunks } from './chunk-writes.js';
 import { blobFilters } from './blob-filter.js';
 import { closeUnused, connectTables, existingTables, isRemoteTables } from './connect.js';
@@ -106,7 +107,7 @@ export class LanceChunkStore implements ChunkStore {
       const chunks = this.refs.query().select([COLUMN.blob]);
       // A list's look-ups (a commit's few blobs) read both tables at once, on LanceDB's threads, instead of one scan
       // after the other; a whole store's are streamed, so as not to hold every row's blob at once.
-      const [marked, chunked]: AsyncIterable<RecordBatch>[] = filter ? await Promise.all([readAll(marks.where(filter)), readAll(chunks.where(filter))]) : [marks, chunks];
+      const [marked, chunked] = filter ? await Promise.all([allOf<RecordBatch>(marks.where(filter)), allOf<RecordBatch>(chunks.where(filter))]) : [marks, chunks];
       for await (const batch of marked) {
         checkStoredBatch(batch, this.location.tables);
         const [blob, reason] = [batch.getChild(COLUMN.blob)!, batch.getChild(COLUMN.reason)!];
