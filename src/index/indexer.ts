@@ -186,6 +186,9 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
       // Thrown, not returned rejected: the close in `finally` is awaited first, and a rejection nobody holds
       // meanwhile ends the process (a full disk said "unhandled rejection" instead of exit 7).
       throw e;
+    } finally {
+      // git's reader goes as soon as every blob is read, not held through compaction's memory peak (below).
+      await reader.close();
     }
     for (const m of result.marks) known.set(m.blob, m.reason);
     opts.inHand?.marked(result.marks);
@@ -211,6 +214,7 @@ async function indexInto(ctx: IndexContext, opts: IndexOptions, started: number)
     const summary = summarize(manifest, { upToDate: false, newBlobs: pending.length, chunksEmbedded: result.embedded, chunksTotal, started, warnings }, ctx.config);
     return fetched ? { ...summary, remote: fetched } : summary;
   } finally {
+    // Again for a run that ended before its blobs were read (closing twice is nothing).
     await reader.close();
     await check?.close();
     store.close();
